@@ -1,0 +1,130 @@
+// The crawl configuration: what the dashboard form and the runner's JSON file both produce.
+
+export type ScopeMode = 'seed-sites' | 'listed-sites' | 'anywhere';
+export type StrategyName = 'best-first' | 'breadth-first';
+
+export interface CrawlConfig {
+  name: string;
+  seeds: string[];
+  topic: { keywords: string[] };
+  training: { linkSources: string[]; positive: string[]; negative: string[] };
+  strategy: { name: StrategyName };
+  budget: { maxPages: number; maxDepth: number };
+  scope: { mode: ScopeMode; sites: string[] };
+  politeness: { delayMs: number; concurrency: number; perHost: number; robots: boolean };
+  fetch: { timeoutMs: number; maxBytes: number; retries: number };
+  safety: { avoid: string[] };
+  /** Page judge threshold: a page is relevant when P(on topic) >= threshold. */
+  judge: { threshold: number };
+}
+
+/** Links whose URL or anchor matches one of these words are never requested (SPEC-free: session safety). */
+export const DEFAULT_AVOID = [
+  'logout', 'log-out', 'log_out', 'signout', 'sign-out', 'sign_out', 'logoff', 'log off', 'log out', 'sign out',
+  'delete', 'remove', 'unsubscribe', 'deactivate', 'destroy', 'revoke', 'cancel-subscription', 'disconnect',
+];
+
+export const DEFAULTS: Omit<CrawlConfig, 'name' | 'seeds'> = {
+  topic: { keywords: [] },
+  training: { linkSources: [], positive: [], negative: [] },
+  strategy: { name: 'best-first' },
+  budget: { maxPages: 100, maxDepth: 50 },
+  scope: { mode: 'seed-sites', sites: [] },
+  politeness: { delayMs: 1000, concurrency: 2, perHost: 1, robots: true },
+  fetch: { timeoutMs: 30_000, maxBytes: 5 * 1024 * 1024, retries: 3 },
+  safety: { avoid: DEFAULT_AVOID },
+  judge: { threshold: 0.5 },
+};
+
+export class ConfigError extends Error {}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function strings(v: unknown, field: string): string[] {
+  if (v === undefined) return [];
+  if (!Array.isArray(v) || v.some((s) => typeof s !== 'string')) throw new ConfigError(`${field} must be a list of strings`);
+  return (v as string[]).map((s) => s.trim()).filter(Boolean);
+}
+
+function num(v: unknown, field: string, fallback: number, min: number, max: number): number {
+  if (v === undefined) return fallback;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max) {
+    throw new ConfigError(`${field} must be a number between ${min} and ${max} (got ${JSON.stringify(v)})`);
+  }
+  return v;
+}
+
+function httpUrl(s: string, field: string): string {
+  let u: URL;
+  try {
+    u = new URL(s);
+  } catch {
+    throw new ConfigError(`${field}: "${s}" is not a URL (write it in full, e.g. https://example.org/)`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new ConfigError(`${field}: "${s}" is not an http(s) URL`);
+  return u.href;
+}
+
+/** Validates a user-supplied config and fills defaults. Throws ConfigError with one clear sentence. */
+export function parseConfig(input: unknown): CrawlConfig {
+  if (!isObject(input)) throw new ConfigError('the config must be a JSON object');
+  const c = input;
+  const seeds = strings(c.seeds, 'seeds').map((s, i) => httpUrl(s, `seeds[${i}]`));
+  if (seeds.length === 0) throw new ConfigError('seeds: give at least one start URL');
+  const sub = (k: string): Record<string, unknown> => {
+    const v = c[k];
+    if (v === undefined) return {};
+    if (!isObject(v)) throw new ConfigError(`${k} must be an object`);
+    return v;
+  };
+  const topic = sub('topic'), training = sub('training'), strategy = sub('strategy'), budget = sub('budget');
+  const scope = sub('scope'), politeness = sub('politeness'), fetchCfg = sub('fetch'), safety = sub('safety'), judge = sub('judge');
+  const strategyName = strategy.name ?? DEFAULTS.strategy.name;
+  if (strategyName !== 'best-first' && strategyName !== 'breadth-first') {
+    throw new ConfigError(`strategy.name must be "best-first" or "breadth-first" (got ${JSON.stringify(strategyName)})`);
+  }
+  const mode = scope.mode ?? DEFAULTS.scope.mode;
+  if (mode !== 'seed-sites' && mode !== 'listed-sites' && mode !== 'anywhere') {
+    throw new ConfigError(`scope.mode must be "seed-sites", "listed-sites" or "anywhere" (got ${JSON.stringify(mode)})`);
+  }
+  const robots = politeness.robots ?? DEFAULTS.politeness.robots;
+  if (typeof robots !== 'boolean') throw new ConfigError('politeness.robots must be true or false');
+  const name = c.name === undefined ? new URL(seeds[0]).hostname : c.name;
+  if (typeof name !== 'string' || !name.trim()) throw new ConfigError('name must be a non-empty string');
+  const config: CrawlConfig = {
+    name: name.trim(),
+    seeds,
+    topic: { keywords: strings(topic.keywords, 'topic.keywords') },
+    training: {
+      linkSources: strings(training.linkSources, 'training.linkSources').map((s, i) => httpUrl(s, `training.linkSources[${i}]`)),
+      positive: strings(training.positive, 'training.positive'),
+      negative: strings(training.negative, 'training.negative'),
+    },
+    strategy: { name: strategyName },
+    budget: {
+      maxPages: num(budget.maxPages, 'budget.maxPages', DEFAULTS.budget.maxPages, 1, 10_000_000),
+      maxDepth: num(budget.maxDepth, 'budget.maxDepth', DEFAULTS.budget.maxDepth, 0, 10_000),
+    },
+    scope: { mode, sites: strings(scope.sites, 'scope.sites') },
+    politeness: {
+      delayMs: num(politeness.delayMs, 'politeness.delayMs', DEFAULTS.politeness.delayMs, 0, 600_000),
+      concurrency: num(politeness.concurrency, 'politeness.concurrency', DEFAULTS.politeness.concurrency, 1, 64),
+      perHost: num(politeness.perHost, 'politeness.perHost', DEFAULTS.politeness.perHost, 1, 16),
+      robots,
+    },
+    fetch: {
+      timeoutMs: num(fetchCfg.timeoutMs, 'fetch.timeoutMs', DEFAULTS.fetch.timeoutMs, 100, 600_000),
+      maxBytes: num(fetchCfg.maxBytes, 'fetch.maxBytes', DEFAULTS.fetch.maxBytes, 1024, 512 * 1024 * 1024),
+      retries: num(fetchCfg.retries, 'fetch.retries', DEFAULTS.fetch.retries, 0, 10),
+    },
+    safety: { avoid: safety.avoid === undefined ? DEFAULTS.safety.avoid : strings(safety.avoid, 'safety.avoid') },
+    judge: { threshold: num(judge.threshold, 'judge.threshold', DEFAULTS.judge.threshold, 0, 1) },
+  };
+  if (config.scope.mode === 'listed-sites' && config.scope.sites.length === 0) {
+    throw new ConfigError('scope.sites: list at least one site when scope.mode is "listed-sites"');
+  }
+  if (config.topic.keywords.length === 0 && config.training.positive.length === 0) {
+    throw new ConfigError('topic.keywords or training.positive: give the crawler something that says what the topic is');
+  }
+  return config;
+}

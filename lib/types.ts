@@ -1,0 +1,103 @@
+// Types shared by the crawl core, the storage layer and the extension's pages.
+
+/** A link found on a page, with the text the classifier reads (SPEC A.3, A.4). */
+export interface ExtractedLink {
+  /** Absolute URL, resolved against `<base href>` or the page URL, not yet normalized. */
+  url: string;
+  /** Visible text of the `<a>` element (or its image alt/title), whitespace collapsed. */
+  anchor: string;
+  /** Link context per SPEC A.4: neighbouring anchors when other links are close, else nearby text. */
+  context: string;
+  /** rel attribute values, lowercased (e.g. "nofollow"). */
+  rel: string[];
+}
+
+/** What the parser returns for one HTML page. */
+export interface ParsedPage {
+  title: string;
+  /** Visible text (no script, style, noscript, template), whitespace collapsed. */
+  text: string;
+  links: ExtractedLink[];
+  /** True when `<meta name="robots">` says nofollow. */
+  nofollow: boolean;
+}
+
+export type EntryState = 'queued' | 'inflight' | 'done' | 'failed' | 'skipped';
+
+/** One URL known to a crawl. The frontier table holds every URL ever seen, in all states: it is also the dedup set. */
+export interface FrontierEntry {
+  crawlId: number;
+  /** Normalized URL; the key within a crawl. */
+  url: string;
+  host: string;
+  state: EntryState;
+  /** Predicted relevance P(+|F) in [0,1] of the link it was found by (1 for seeds). */
+  score: number;
+  /** Sort key of the frontier: higher is taken first. Equal to score for best-first, -depth for breadth-first. */
+  priority: number;
+  /** Tie-breaker: -(discovery sequence), so that among equal priorities the earliest found is taken first. */
+  order: number;
+  depth: number;
+  parentUrl: string | null;
+  /** Anchor and context of the link it was (best) found by; used to learn from the page's verdict. */
+  anchor: string;
+  context: string;
+  /** Why the entry is failed or skipped, or a note (e.g. "seed"). */
+  reason?: string;
+  /** Attempts made (retries after a reclaim count too). */
+  attempts: number;
+  discoveredAt: number;
+  updatedAt: number;
+}
+
+export type Phase = 'train' | 'crawl';
+
+/** One fetch attempt's outcome, in fetch order. What `pages.jsonl` exports. */
+export interface PageRecord {
+  crawlId: number;
+  seq: number;
+  url: string;
+  finalUrl: string;
+  status: number;
+  phase: Phase;
+  depth: number;
+  parentUrl: string | null;
+  /** The priority score the URL was taken with. */
+  score: number;
+  relevant: boolean | null;
+  /** The page judge's probability that the page is on topic. */
+  relevance: number | null;
+  title: string;
+  textLength: number;
+  contentType: string;
+  bytes: number;
+  truncated: boolean;
+  linkCount: number;
+  fetchedAt: number;
+  durationMs: number;
+  error?: string;
+}
+
+/** Bulky payload kept apart from the page rows that are listed and sorted. */
+export interface PageBody {
+  crawlId: number;
+  seq: number;
+  headers: Record<string, string>;
+  /** Decoded HTML text. */
+  html: string;
+}
+
+export type LabelValue = 1 | 0; // 1 on topic, 0 off topic
+export type LabelSource = 'auto' | 'verdict' | 'user';
+
+/** A labeled link: the classifier's training example (SPEC A.5). */
+export interface LabeledLink {
+  id?: number;
+  crawlId: number;
+  url: string;
+  anchor: string;
+  context: string;
+  label: LabelValue;
+  source: LabelSource;
+  createdAt: number;
+}

@@ -1,0 +1,15 @@
+import { defineConfig } from 'wxt';
+
+// Manifest and build settings. Permissions are explained in README.md ("Permissions").
+export default defineConfig({
+  modules: ['@wxt-dev/webextension-polyfill'],
+  manifest: ({ browser }) => ({
+    name: 'Focus: topical crawler',
+    description: 'Crawls the web for one topic from your own browser, guided by a link classifier you train.',
+    permissions: ['storage', 'unlimitedStorage', 'alarms'],
+    host_permissions: ['<all_urls>'],
+    ...(browser === 'firefox'
+      ? { browser_specific_settings: { gecko: { id: 'focus-crawler@example.org', strict_min_version: '115.0' } } }
+      : {}),
+  }),
+});
