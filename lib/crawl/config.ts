@@ -16,6 +16,8 @@ export interface CrawlConfig {
   safety: { avoid: string[] };
   /** Page judge threshold: a page is relevant when P(on topic) >= threshold. */
   judge: { threshold: number };
+  /** Online learning: the link that led to a fetched page becomes a labeled link with the page's verdict. */
+  learning: { fromVerdicts: boolean };
 }
 
 /** Links whose URL or anchor matches one of these words are never requested (SPEC-free: session safety). */
@@ -34,6 +36,7 @@ export const DEFAULTS: Omit<CrawlConfig, 'name' | 'seeds'> = {
   fetch: { timeoutMs: 30_000, maxBytes: 5 * 1024 * 1024, retries: 3 },
   safety: { avoid: DEFAULT_AVOID },
   judge: { threshold: 0.5 },
+  learning: { fromVerdicts: true },
 };
 
 export class ConfigError extends Error {}
@@ -51,6 +54,12 @@ function num(v: unknown, field: string, fallback: number, min: number, max: numb
   if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max) {
     throw new ConfigError(`${field} must be a number between ${min} and ${max} (got ${JSON.stringify(v)})`);
   }
+  return v;
+}
+
+function bool(v: unknown, field: string, fallback: boolean): boolean {
+  if (v === undefined) return fallback;
+  if (typeof v !== 'boolean') throw new ConfigError(`${field} must be true or false`);
   return v;
 }
 
@@ -79,6 +88,7 @@ export function parseConfig(input: unknown): CrawlConfig {
   };
   const topic = sub('topic'), training = sub('training'), strategy = sub('strategy'), budget = sub('budget');
   const scope = sub('scope'), politeness = sub('politeness'), fetchCfg = sub('fetch'), safety = sub('safety'), judge = sub('judge');
+  const learning = sub('learning');
   const strategyName = strategy.name ?? DEFAULTS.strategy.name;
   if (strategyName !== 'best-first' && strategyName !== 'breadth-first') {
     throw new ConfigError(`strategy.name must be "best-first" or "breadth-first" (got ${JSON.stringify(strategyName)})`);
@@ -87,8 +97,7 @@ export function parseConfig(input: unknown): CrawlConfig {
   if (mode !== 'seed-sites' && mode !== 'listed-sites' && mode !== 'anywhere') {
     throw new ConfigError(`scope.mode must be "seed-sites", "listed-sites" or "anywhere" (got ${JSON.stringify(mode)})`);
   }
-  const robots = politeness.robots ?? DEFAULTS.politeness.robots;
-  if (typeof robots !== 'boolean') throw new ConfigError('politeness.robots must be true or false');
+  const robots = bool(politeness.robots, 'politeness.robots', DEFAULTS.politeness.robots);
   const name = c.name === undefined ? new URL(seeds[0]).hostname : c.name;
   if (typeof name !== 'string' || !name.trim()) throw new ConfigError('name must be a non-empty string');
   const config: CrawlConfig = {
@@ -119,6 +128,7 @@ export function parseConfig(input: unknown): CrawlConfig {
     },
     safety: { avoid: safety.avoid === undefined ? DEFAULTS.safety.avoid : strings(safety.avoid, 'safety.avoid') },
     judge: { threshold: num(judge.threshold, 'judge.threshold', DEFAULTS.judge.threshold, 0, 1) },
+    learning: { fromVerdicts: bool(learning.fromVerdicts, 'learning.fromVerdicts', DEFAULTS.learning.fromVerdicts) },
   };
   if (config.scope.mode === 'listed-sites' && config.scope.sites.length === 0) {
     throw new ConfigError('scope.sites: list at least one site when scope.mode is "listed-sites"');

@@ -44,6 +44,8 @@ export interface ModelRecord {
   crawlId: number;
   link: unknown;
   judge: unknown;
+  /** Id of the newest labeled link the link classifier has learned; newer ones are replayed on load. */
+  lastLabelId: number;
   updatedAt: number;
 }
 

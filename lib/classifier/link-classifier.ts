@@ -1,0 +1,116 @@
+// The link classifier that orders the frontier: P(+|F) of the link's features (SPEC A.1-A.3, A.7).
+import { linkFeatures, makeDictionary, type FeatureGroup } from './link-features';
+import { NaiveBayes, type Label, type NaiveBayesJSON } from './naive-bayes';
+
+export interface LinkText {
+  anchor: string;
+  context: string;
+}
+
+export interface LinkClassifierJSON {
+  kind: 'link-classifier';
+  version: 1;
+  keywords: string[];
+  group: FeatureGroup;
+  /** Whether `model` holds the two keyword pseudo-examples (see the constructor). */
+  seeded: boolean;
+  model: NaiveBayesJSON;
+}
+
+export class LinkClassifier {
+  readonly keywords: readonly string[];
+  readonly group: FeatureGroup;
+  private readonly dictionary: Set<string>;
+  // Not readonly only so that fromJSON can put a restored model in place.
+  private model: NaiveBayes;
+  private seeded: boolean;
+
+  /**
+   * With keywords but no labeled links yet the crawl must still be guided, so the model starts from two
+   * pseudo-examples (a choice SPEC A leaves open; the paper starts from 67,600 labeled links instead):
+   * - one positive link whose anchor and context are the keywords: every keyword feature (a:w, c:w,
+   *   A:dict, C:dict) gets Count(F,+) = 1, Count(F,-) = 0;
+   * - one negative link with no features, which only balances the class prior at 1:1.
+   * With alpha = 1 each matching feature then has likelihood ratio (1+1)/(1+2) : (0+1)/(1+2) = 2, so a link
+   * with a keyword in its anchor (a:w and A:dict) scores 4/(4+1) = 0.8 (so does one with a keyword only in
+   * its context: the seed does not presume which is stronger, the labels will tell), one with a keyword in
+   * both scores 16/17 = 0.94, and a link without keyword words has only unseen features and scores 0.5. They weigh as much as one real label per class, so real labels soon outweigh them.
+   * They stay in the model (and its JSON) but are not reported in `examples`.
+   */
+  constructor(keywords: readonly string[], opts: { group?: FeatureGroup; alpha?: number } = {}) {
+    this.keywords = [...keywords];
+    this.group = opts.group ?? 2;
+    this.dictionary = makeDictionary(keywords);
+    this.model = new NaiveBayes({ alpha: opts.alpha });
+    this.seeded = this.dictionary.size > 0;
+    if (this.seeded) {
+      const keywordText = this.keywords.join(' ');
+      this.model.learn(this.features({ anchor: keywordText, context: keywordText }), 1);
+      this.model.learn([], 0);
+    }
+  }
+
+  /** The features the model sees for a link (SPEC A.3); exposed for inspection and evaluation. */
+  features(link: LinkText): string[] {
+    return linkFeatures(link, this.dictionary, this.group);
+  }
+
+  /** P(+|F): the predicted relevance of the page the link points to, used as its crawl priority. */
+  score(link: LinkText): number {
+    return this.model.posterior(this.features(link));
+  }
+
+  learn(link: LinkText, label: Label): void {
+    this.model.learn(this.features(link), label);
+  }
+
+  /** Exact inverse of `learn` with the same link and label (e.g. when a user corrects a label). */
+  unlearn(link: LinkText, label: Label): void {
+    this.model.unlearn(this.features(link), label);
+  }
+
+  /** Real labeled links learned so far (the keyword pseudo-examples are not counted). */
+  get examples(): { pos: number; neg: number } {
+    const { pos, neg } = this.model.examples;
+    return this.seeded ? { pos: pos - 1, neg: neg - 1 } : { pos, neg };
+  }
+
+  /** The features that most favour `label`, by log-likelihood ratio (for the dashboard). */
+  topFeatures(label: Label, n: number): { feature: string; weight: number }[] {
+    return this.model.topFeatures(label, n);
+  }
+
+  toJSON(): LinkClassifierJSON {
+    return {
+      kind: 'link-classifier',
+      version: 1,
+      keywords: [...this.keywords],
+      group: this.group,
+      seeded: this.seeded,
+      model: this.model.toJSON(),
+    };
+  }
+
+  /** Rebuilds a classifier from `toJSON()` output; throws a TypeError on a malformed value. */
+  static fromJSON(j: unknown): LinkClassifier {
+    const fail = (why: string): never => {
+      throw new TypeError(`LinkClassifier.fromJSON: ${why}`);
+    };
+    if (typeof j !== 'object' || j === null) return fail('not an object');
+    const o = j as Record<string, unknown>;
+    if (o.kind !== 'link-classifier' || o.version !== 1) return fail('not a version 1 link classifier');
+    if (!Array.isArray(o.keywords) || !o.keywords.every((k) => typeof k === 'string')) {
+      return fail('keywords is not an array of strings');
+    }
+    if (o.group !== 1 && o.group !== 2) return fail('group is not 1 or 2');
+    if (typeof o.seeded !== 'boolean') return fail('seeded is not a boolean');
+    const model = NaiveBayes.fromJSON(o.model);
+    const { pos, neg } = model.examples;
+    if (o.seeded && (pos < 1 || neg < 1)) return fail('seeded model lacks its pseudo-examples');
+    // Construct normally (the seeding is cheap), then put the saved model in place of the fresh one.
+    const classifier = new LinkClassifier(o.keywords as string[], { group: o.group, alpha: model.alpha });
+    classifier.model = model;
+    classifier.seeded = o.seeded;
+    return classifier;
+  }
+}

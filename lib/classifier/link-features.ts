@@ -1,0 +1,53 @@
+// Features of a link for the Naive Bayes link classifier, SPEC A.3.
+import { tokenize } from '../text/tokenize';
+
+/** SPEC A.3: group 1 = anchor words only; group 2 = anchor words, context words and dictionary flags. */
+export type FeatureGroup = 1 | 2;
+
+/** Prefixes keep the groups apart: "stock" in the anchor and "stock" in the context are different features. */
+const ANCHOR_PREFIX = 'a:';
+const CONTEXT_PREFIX = 'c:';
+/** SPEC A.3 group 2: "anchor contains a domain-dictionary word", "context contains a domain-dictionary word". */
+export const ANCHOR_DICT_FEATURE = 'A:dict';
+export const CONTEXT_DICT_FEATURE = 'C:dict';
+
+/**
+ * The domain dictionary: the words of the crawl's keywords, tokenized exactly like link text so that they
+ * compare equal (case, full-width forms, Chinese segmentation). A multiword keyword ("stock market")
+ * contributes each of its words.
+ */
+export function makeDictionary(keywords: readonly string[]): Set<string> {
+  const dictionary = new Set<string>();
+  for (const keyword of keywords) for (const word of tokenize(keyword)) dictionary.add(word);
+  return dictionary;
+}
+
+// Reused across calls: the crawler computes features for every link of every page, and building the
+// deduplicated list in one scratch Set avoids a Set allocation per link.
+const scratch = new Set<string>();
+
+/** The deduplicated binary features of a link (SPEC A.2 counts presence, not repeats). */
+export function linkFeatures(
+  link: { anchor: string; context: string },
+  dictionary: ReadonlySet<string>,
+  group: FeatureGroup = 2,
+): string[] {
+  scratch.clear();
+  let anchorHasDictWord = false;
+  for (const word of tokenize(link.anchor)) {
+    scratch.add(ANCHOR_PREFIX + word);
+    if (!anchorHasDictWord && dictionary.has(word)) anchorHasDictWord = true;
+  }
+  if (group === 2) {
+    let contextHasDictWord = false;
+    for (const word of tokenize(link.context)) {
+      scratch.add(CONTEXT_PREFIX + word);
+      if (!contextHasDictWord && dictionary.has(word)) contextHasDictWord = true;
+    }
+    if (anchorHasDictWord) scratch.add(ANCHOR_DICT_FEATURE);
+    if (contextHasDictWord) scratch.add(CONTEXT_DICT_FEATURE);
+  }
+  const features = [...scratch];
+  scratch.clear();
+  return features;
+}

@@ -1,0 +1,194 @@
+// Binary Naive Bayes over binary (present/absent) features, SPEC A.1-A.2.
+//
+//   P(+|F) = P(+) prod_j P(Fj|+) / sum_c P(c) prod_j P(Fj|c), over the features Fj present in F
+//   P(Fj|c) = (Count(Fj,c) + alpha) / (Count_c + 2 alpha)    Count(Fj,c): class-c examples with Fj
+//   P(c)    = (Count_c + 1) / (N + 2)                        Count_c: class-c examples, N = all examples
+//
+// Counts are document frequencies: a feature repeated within one example counts once. The smoothing
+// (SPEC A.2 leaves it open) is Laplace with a Bernoulli denominator: each feature is a coin per class,
+// seen or not, hence the "2 alpha". Only features present in the link enter the product (the SPEC's
+// formula), and a feature never seen in either class is skipped: its smoothed likelihood would be
+// alpha / (Count_c + 2 alpha) in both classes, which favours the *smaller* class without any evidence.
+
+/** Counts of one feature, with its cached log(Count(F,+)+alpha) - log(Count(F,-)+alpha). */
+interface FeatureCounts {
+  pos: number;
+  neg: number;
+  weight: number;
+}
+
+/** Plain-JSON form, storable in IndexedDB and exportable. `features` rows are [feature, pos, neg]. */
+export interface NaiveBayesJSON {
+  kind: 'naive-bayes';
+  version: 1;
+  alpha: number;
+  pos: number;
+  neg: number;
+  features: [string, number, number][];
+}
+
+export type Label = 0 | 1;
+
+/** Logistic of a log-odds without overflow: exp() is only ever taken of a non-positive number. */
+export function logistic(logOdds: number): number {
+  if (logOdds >= 0) return 1 / (1 + Math.exp(-logOdds));
+  const e = Math.exp(logOdds);
+  return e / (1 + e);
+}
+
+export class NaiveBayes {
+  readonly alpha: number;
+  private pos = 0;
+  private neg = 0;
+  private readonly counts = new Map<string, FeatureCounts>();
+  // Reused by posterior() to deduplicate features without allocating a Set per scored link.
+  private readonly scratch = new Set<string>();
+
+  constructor(opts: { alpha?: number } = {}) {
+    const alpha = opts.alpha ?? 1;
+    if (!(alpha > 0) || !Number.isFinite(alpha)) {
+      throw new RangeError(`NaiveBayes: alpha must be a positive number, got ${alpha}`);
+    }
+    this.alpha = alpha;
+  }
+
+  get examples(): { pos: number; neg: number } {
+    return { pos: this.pos, neg: this.neg };
+  }
+
+  /** Distinct features seen in training, in either class. */
+  get vocabularySize(): number {
+    return this.counts.size;
+  }
+
+  learn(features: readonly string[], label: Label): void {
+    checkLabel(label);
+    for (const feature of new Set(features)) {
+      let c = this.counts.get(feature);
+      if (!c) {
+        c = { pos: 0, neg: 0, weight: 0 };
+        this.counts.set(feature, c);
+      }
+      if (label === 1) c.pos++;
+      else c.neg++;
+      c.weight = this.featureWeight(c.pos, c.neg);
+    }
+    if (label === 1) this.pos++;
+    else this.neg++;
+  }
+
+  /**
+   * Exact inverse of `learn(features, label)`: afterwards the model (and its JSON) is as if that example
+   * had never been learned. Throws, changing nothing, if the example cannot have been learned.
+   */
+  unlearn(features: readonly string[], label: Label): void {
+    checkLabel(label);
+    const distinct = new Set(features);
+    if ((label === 1 ? this.pos : this.neg) === 0) {
+      throw new RangeError(`NaiveBayes.unlearn: no examples of class ${label} to remove`);
+    }
+    for (const feature of distinct) {
+      const c = this.counts.get(feature);
+      if (!c || (label === 1 ? c.pos : c.neg) === 0) {
+        throw new RangeError(`NaiveBayes.unlearn: feature "${feature}" was never learned with class ${label}`);
+      }
+    }
+    for (const feature of distinct) {
+      const c = this.counts.get(feature)!;
+      if (label === 1) c.pos--;
+      else c.neg--;
+      // Dropping emptied features keeps vocabularySize and toJSON() identical to never having learned.
+      if (c.pos === 0 && c.neg === 0) this.counts.delete(feature);
+      else c.weight = this.featureWeight(c.pos, c.neg);
+    }
+    if (label === 1) this.pos--;
+    else this.neg--;
+  }
+
+  /**
+   * log P(+|F) - log P(-|F). Rewritten so scoring is one Map lookup and one addition per feature:
+   *   log P(+)/P(-) + sum_j [log(Count(Fj,+)+a) - log(Count(Fj,-)+a)] + k [log(N- + 2a) - log(N+ + 2a)]
+   * where k is the number of present features that were seen in training.
+   */
+  logOdds(features: readonly string[]): number {
+    const seen = this.scratch;
+    seen.clear();
+    let sum = 0;
+    let k = 0;
+    for (const feature of features) {
+      const c = this.counts.get(feature);
+      if (c === undefined || seen.has(feature)) continue;
+      seen.add(feature);
+      sum += c.weight;
+      k++;
+    }
+    seen.clear();
+    const a2 = 2 * this.alpha;
+    const prior = Math.log(this.pos + 1) - Math.log(this.neg + 1);
+    const denominators = k === 0 ? 0 : k * (Math.log(this.neg + a2) - Math.log(this.pos + a2));
+    return prior + sum + denominators;
+  }
+
+  /** P(+|F). 0.5 for an untrained model or a link with no known feature and balanced classes. */
+  posterior(features: readonly string[]): number {
+    return logistic(this.logOdds(features));
+  }
+
+  /**
+   * The n features that most favour `label`, by log-likelihood ratio log P(F|label) - log P(F|other).
+   * Shows what the classifier has learned (e.g. in the dashboard).
+   */
+  topFeatures(label: Label, n: number): { feature: string; weight: number }[] {
+    const a2 = 2 * this.alpha;
+    const shift = Math.log(this.neg + a2) - Math.log(this.pos + a2);
+    const sign = label === 1 ? 1 : -1;
+    const ranked: { feature: string; weight: number }[] = [];
+    for (const [feature, c] of this.counts) ranked.push({ feature, weight: sign * (c.weight + shift) });
+    ranked.sort((x, y) => y.weight - x.weight || (x.feature < y.feature ? -1 : x.feature > y.feature ? 1 : 0));
+    return ranked.slice(0, Math.max(0, n));
+  }
+
+  toJSON(): NaiveBayesJSON {
+    const features: [string, number, number][] = [];
+    for (const [feature, c] of this.counts) features.push([feature, c.pos, c.neg]);
+    return { kind: 'naive-bayes', version: 1, alpha: this.alpha, pos: this.pos, neg: this.neg, features };
+  }
+
+  /** Rebuilds a model from `toJSON()` output (e.g. read back from IndexedDB). Throws on a malformed value. */
+  static fromJSON(j: unknown): NaiveBayes {
+    const fail = (why: string): never => {
+      throw new TypeError(`NaiveBayes.fromJSON: ${why}`);
+    };
+    if (typeof j !== 'object' || j === null) return fail('not an object');
+    const o = j as Record<string, unknown>;
+    if (o.kind !== 'naive-bayes' || o.version !== 1) return fail('not a version 1 naive-bayes model');
+    if (typeof o.alpha !== 'number') return fail('alpha is not a number');
+    if (!isCount(o.pos) || !isCount(o.neg)) return fail('pos/neg are not non-negative integers');
+    if (!Array.isArray(o.features)) return fail('features is not an array');
+    const model = new NaiveBayes({ alpha: o.alpha });
+    model.pos = o.pos;
+    model.neg = o.neg;
+    for (const row of o.features as unknown[]) {
+      if (!Array.isArray(row) || row.length !== 3 || typeof row[0] !== 'string') return fail('bad feature row');
+      const [feature, pos, neg] = row as [string, unknown, unknown];
+      if (!isCount(pos) || !isCount(neg) || pos > o.pos || neg > o.neg || pos + neg === 0) {
+        return fail(`bad counts for feature "${feature}"`);
+      }
+      if (model.counts.has(feature)) return fail(`duplicate feature "${feature}"`);
+      model.counts.set(feature, { pos, neg, weight: model.featureWeight(pos, neg) });
+    }
+    return model;
+  }
+
+  private featureWeight(pos: number, neg: number): number {
+    return Math.log(pos + this.alpha) - Math.log(neg + this.alpha);
+  }
+}
+
+function checkLabel(label: unknown): void {
+  if (label !== 0 && label !== 1) throw new RangeError(`NaiveBayes: label must be 0 or 1, got ${String(label)}`);
+}
+
+function isCount(x: unknown): x is number {
+  return typeof x === 'number' && Number.isInteger(x) && x >= 0;
+}

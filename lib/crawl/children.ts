@@ -1,0 +1,61 @@
+// From a fetched page's links to frontier candidates: normalize, keep in scope, keep the user's session
+// safe, score with the link classifier (SPEC A.1: priority = P(+|anchor, context)).
+import type { LinkClassifier } from '../classifier/link-classifier';
+import type { Candidate } from '../store/crawl-store';
+import type { FrontierEntry, ParsedPage } from '../types';
+import { hostOf, normalizeUrl } from '../url';
+import type { CrawlConfig } from './config';
+import { makeSafetyGuard, type SafetyGuard } from './safety';
+import { makeScope } from './scope';
+
+// Compiled per config object: a crawl's config never changes while it runs.
+const compiled = new WeakMap<CrawlConfig, { inScope: (url: string) => boolean; safety: SafetyGuard }>();
+
+function rulesFor(config: CrawlConfig) {
+  let r = compiled.get(config);
+  if (!r) {
+    r = { inScope: makeScope(config), safety: makeSafetyGuard(config.safety.avoid) };
+    compiled.set(config, r);
+  }
+  return r;
+}
+
+/** Priority of a link under the crawl's strategy; breadth-first ignores the score. */
+export function priorityOf(config: CrawlConfig, score: number, depth: number): number {
+  return config.strategy.name === 'breadth-first' ? -depth : score;
+}
+
+export function planChildren(
+  page: ParsedPage,
+  parent: FrontierEntry,
+  pageUrl: string,
+  config: CrawlConfig,
+  classifier: LinkClassifier,
+): Candidate[] {
+  const depth = parent.depth + 1;
+  // meta robots nofollow is part of obeying robots; a page's links are still read for nothing else.
+  if (depth > config.budget.maxDepth || (page.nofollow && config.politeness.robots)) return [];
+  const { inScope, safety } = rulesFor(config);
+  const out: Candidate[] = [];
+  for (const link of page.links) {
+    const url = normalizeUrl(link.url);
+    if (!url || url === pageUrl || url === parent.url || !inScope(url)) continue;
+    const unsafe = safety.unsafeWord(url, link.anchor);
+    const score = unsafe ? 0 : classifier.score(link);
+    out.push({
+      url, host: hostOf(url), score, priority: priorityOf(config, score, depth), depth, parentUrl: parent.url,
+      anchor: link.anchor, context: link.context,
+      skip: unsafe ? `unsafe link ("${unsafe}"): never requested, it could change or end your session` : undefined,
+    });
+  }
+  return out;
+}
+
+/** Seeds enter with the top score. */
+export function seedCandidates(config: CrawlConfig): Candidate[] {
+  return config.seeds.flatMap((s) => {
+    const url = normalizeUrl(s);
+    return url ? [{ url, host: hostOf(url), score: 1, priority: priorityOf(config, 1, 0) + (config.strategy.name === 'best-first' ? 1 : 0),
+      depth: 0, parentUrl: null, anchor: '', context: '' }] : [];
+  });
+}

@@ -1,0 +1,299 @@
+// One crawl's run: training reads (SPEC A.6), then the best-first loop (SPEC A.7) under politeness.
+// The runner holds no state that matters across a stopped service worker: everything is in the store,
+// and `run()` picks up wherever the crawl row and the frontier say it is.
+import { fetchPage, type Clock, type FetchOutcome, type FetchPort } from '../fetch/fetcher';
+import { parseHtml } from '../parse/html';
+import type { CrawlRecord, CrawlState } from '../store/db';
+import type { CrawlStore, PageCommit } from '../store/crawl-store';
+import type { FrontierEntry, LabeledLink, ParsedPage } from '../types';
+import { hostOf, siteOf } from '../url';
+import type { CrawlConfig } from './config';
+import { planChildren } from './children';
+import { loadModel, saveModel, type CrawlModel } from './model';
+import { compilePatterns, type UrlMatcher } from './patterns';
+import { Politeness } from './politeness';
+import { RobotsCache } from './robots';
+
+export interface CrawlerPorts {
+  store: CrawlStore;
+  fetch: FetchPort;
+  clock: Clock;
+  /** Called at least every 20 s while running: the extension uses it to keep its service worker alive. */
+  keepAlive?: () => void;
+  log?: (line: string) => void;
+}
+
+type Halt = 'paused' | 'stopped';
+
+const MODEL_SAVE_EVERY = 25;
+
+export class CrawlRunner {
+  private halt: { as: Halt; message: string } | null = null;
+  private readonly active = new Map<string, Promise<void>>();
+  private politeness!: Politeness;
+  private robots: RobotsCache | null = null;
+  private model!: CrawlModel;
+  private config!: CrawlConfig;
+  /** Crawl-phase requests made or in flight: the budget counts these. */
+  private reserved = 0;
+  private sinceSave = 0;
+  private activeMsBase = 0;
+  private startedAt = 0;
+  private lastKeepAlive = 0;
+
+  constructor(private readonly ports: CrawlerPorts, readonly crawlId: number) {}
+
+  /** Asks the loop to stop taking URLs; in-flight fetches finish and are recorded. */
+  requestHalt(as: Halt, message: string): void {
+    this.halt ??= { as, message };
+  }
+
+  async run(): Promise<CrawlRecord> {
+    const { store, clock } = this.ports;
+    let crawl = await this.mustGet();
+    this.config = crawl.config;
+    this.politeness = new Politeness(this.config.politeness);
+    this.robots = this.config.politeness.robots ? new RobotsCache(this.ports.fetch) : null;
+    this.activeMsBase = crawl.activeMs;
+    this.startedAt = clock.now();
+    this.reserved = crawl.stats.attempts;
+    const reclaimed = await store.reclaimInFlight(this.crawlId, clock.now());
+    if (reclaimed) this.ports.log?.(`reclaimed ${reclaimed} URL(s) left in flight`);
+    this.model = await loadModel(store, this.crawlId, this.config);
+    try {
+      if (crawl.state === 'training') {
+        await this.train();
+        if (!this.halt) await store.updateCrawl(this.crawlId, { state: 'running', message: undefined });
+      }
+      const end = this.halt ? null : await this.crawlLoop();
+      await saveModel(store, this.crawlId, this.model, clock.now());
+      const final: { state: CrawlState; message: string } = this.halt
+        ? { state: this.halt.as, message: this.halt.message }
+        : end!;
+      crawl = await store.updateCrawl(this.crawlId, {
+        ...final, activeMs: this.activeMs(), finishedAt: final.state === 'finished' ? clock.now() : undefined,
+      });
+    } catch (err) {
+      await Promise.allSettled(this.active.values());
+      const message = describeFatal(err);
+      crawl = await store.updateCrawl(this.crawlId, { state: 'paused', message, activeMs: this.activeMs() });
+      this.ports.log?.(message);
+    }
+    return crawl;
+  }
+
+  private activeMs(): number {
+    return this.activeMsBase + (this.ports.clock.now() - this.startedAt);
+  }
+
+  private async mustGet(): Promise<CrawlRecord> {
+    const crawl = await this.ports.store.getCrawl(this.crawlId);
+    if (!crawl) throw new Error(`crawl ${this.crawlId} does not exist`);
+    return crawl;
+  }
+
+  private tick(): void {
+    const now = this.ports.clock.now();
+    if (now - this.lastKeepAlive > 20_000) {
+      this.lastKeepAlive = now;
+      this.ports.keepAlive?.();
+    }
+  }
+
+  // ---- training (SPEC A.6): labeled links from the link-source pages, labeled pages for the judge ----
+
+  private async train(): Promise<void> {
+    const { store } = this.ports;
+    const positive = compilePatterns(this.config.training.positive);
+    const negative = compilePatterns(this.config.training.negative);
+    const done = await store.trainedUrls(this.crawlId);
+    const todo = this.config.training.linkSources.filter((u) => !done.has(u));
+    let next = 0;
+    const worker = async () => {
+      while (!this.halt && next < todo.length) {
+        const url = todo[next++];
+        await this.waitForHost(hostOf(url));
+        await this.trainOn(url, positive, negative);
+      }
+    };
+    await Promise.all(Array.from({ length: this.config.politeness.concurrency }, worker));
+  }
+
+  private async waitForHost(host: string): Promise<void> {
+    for (;;) {
+      this.tick();
+      const w = this.politeness.waitFor(host, this.ports.clock.now());
+      if (w === 0) return this.politeness.begin(host);
+      await this.ports.clock.sleep(Math.min(w === Infinity ? 50 : w, 1000));
+    }
+  }
+
+  private async trainOn(url: string, positive: UrlMatcher, negative: UrlMatcher): Promise<void> {
+    const { clock, store } = this.ports;
+    const out = await this.fetchPolitely(url);
+    const parsed = out.html !== null && !out.error ? parseHtml(out.html, out.finalUrl) : null;
+    const labels: Omit<LabeledLink, 'id' | 'crawlId'>[] = [];
+    if (parsed) {
+      for (const link of parsed.links) {
+        const label = positive.matches(link.url) ? 1 : negative.matches(link.url) ? 0 : null;
+        if (label !== null) labels.push({ url: link.url, anchor: link.anchor, context: link.context, label, source: 'auto', createdAt: clock.now() });
+      }
+      // A link source that is itself a known positive or negative page teaches the page judge.
+      const pageLabel = positive.matches(out.finalUrl) || positive.matches(url) ? 1 : negative.matches(out.finalUrl) || negative.matches(url) ? 0 : null;
+      if (pageLabel !== null) this.model.judge.learn(parsed, pageLabel);
+    }
+    await store.commitPage(
+      {
+        crawlId: this.crawlId, outcome: parsed ? 'done' : 'failed',
+        page: this.pageRow(url, out, parsed, { phase: 'train', depth: 0, parentUrl: null, score: 0 }, null),
+        body: parsed ? { headers: out.headers, html: out.html! } : undefined,
+        children: [], aliases: [], labels, site: siteOf(url), stats: { trainPages: 1 }, activeMs: this.activeMs(),
+      },
+      clock.now(),
+    );
+    for (const l of labels) this.model.link.learn(l, l.label);
+    await saveModel(store, this.crawlId, this.model, clock.now());
+  }
+
+  // ---- the crawl loop (SPEC A.7) ----
+
+  private async crawlLoop(): Promise<{ state: CrawlState; message: string }> {
+    const { store, clock } = this.ports;
+    const { maxPages } = this.config.budget;
+    for (;;) {
+      this.tick();
+      if (this.halt) break;
+      let waitMs = 0;
+      while (this.active.size < this.config.politeness.concurrency && this.reserved < maxPages) {
+        const taken = await store.takeNext(this.crawlId, (h) => this.politeness.waitFor(h, clock.now()), clock.now());
+        if (!taken.entry) {
+          waitMs = taken.waitMs;
+          break;
+        }
+        this.launch(taken.entry);
+      }
+      if (this.active.size === 0) {
+        if (this.reserved >= maxPages) return { state: 'finished', message: `page budget reached (${maxPages} pages)` };
+        if (waitMs === Infinity) return { state: 'finished', message: 'frontier empty: every reachable page in scope was fetched' };
+      }
+      const sleep = waitMs === Infinity ? [] : [clock.sleep(Math.max(5, Math.min(waitMs, 1000)))];
+      await Promise.race([...this.active.values(), ...sleep]);
+    }
+    await Promise.allSettled(this.active.values());
+    return { state: this.halt!.as, message: this.halt!.message };
+  }
+
+  private launch(entry: FrontierEntry): void {
+    this.reserved++;
+    this.politeness.begin(entry.host);
+    const task = this.process(entry)
+      .catch((err) => this.requestHalt('paused', describeFatal(err)))
+      .finally(() => this.active.delete(entry.url));
+    this.active.set(entry.url, task);
+  }
+
+  /** Fetches with the host slot already taken; releases it (with the politeness delay) when the response is in. */
+  private async fetchPolitely(url: string): Promise<FetchOutcome> {
+    const { clock } = this.ports;
+    const host = hostOf(url);
+    try {
+      const out = await fetchPage(url, { fetch: this.ports.fetch, clock, ...this.config.fetch });
+      if (out.retryAfterMs) this.politeness.backOff(host, clock.now() + out.retryAfterMs);
+      return out;
+    } finally {
+      this.politeness.end(host, clock.now());
+    }
+  }
+
+  private async process(entry: FrontierEntry): Promise<void> {
+    const { clock, store } = this.ports;
+    const base = { crawlId: this.crawlId, entry, aliases: [] as string[], labels: [], children: [], site: siteOf(entry.url) };
+    const taken = { phase: 'crawl' as const, depth: entry.depth, parentUrl: entry.parentUrl, score: entry.score };
+    if (this.robots) {
+      const verdict = await this.robots.check(entry.url);
+      if (verdict.crawlDelayMs) this.politeness.setCrawlDelay(entry.host, verdict.crawlDelayMs);
+      if (!verdict.allowed) {
+        this.politeness.end(entry.host, clock.now());
+        this.reserved--; // no request was made
+        const error = verdict.reason ?? 'blocked by robots.txt';
+        await store.commitPage({
+          ...base, entry: { ...entry, reason: error }, outcome: 'skipped', page: this.skippedRow(entry, error),
+          stats: { skipped: 1 }, activeMs: this.activeMs(),
+        }, clock.now());
+        return;
+      }
+    }
+    const out = await this.fetchPolitely(entry.url);
+    const parsed = out.html !== null && !out.error ? safeParse(out.html, out.finalUrl) : null;
+    if (!parsed || 'error' in parsed) {
+      const error = out.error ?? (parsed && 'error' in parsed ? parsed.error : 'no HTML body');
+      await store.commitPage({
+        ...base, entry: { ...entry, reason: error }, outcome: 'failed',
+        page: this.pageRow(entry.url, { ...out, error }, null, taken, null),
+        stats: { attempts: 1, failed: 1, bytes: out.bytes }, activeMs: this.activeMs(),
+      }, clock.now());
+      return;
+    }
+    const verdict = this.model.judge.judge(parsed);
+    const children = planChildren(parsed, entry, out.finalUrl, this.config, this.model.link);
+    const labels: Omit<LabeledLink, 'id' | 'crawlId'>[] =
+      this.config.learning.fromVerdicts && entry.parentUrl !== null
+        ? [{ url: entry.url, anchor: entry.anchor, context: entry.context, label: verdict.relevant ? 1 : 0, source: 'verdict', createdAt: clock.now() }]
+        : [];
+    const commit: PageCommit = {
+      ...base, outcome: 'done', labels, children,
+      aliases: out.finalUrl !== entry.url ? [out.finalUrl] : [],
+      page: this.pageRow(entry.url, out, parsed, taken, verdict),
+      body: { headers: out.headers, html: out.html! },
+      stats: { attempts: 1, fetched: 1, relevant: verdict.relevant ? 1 : 0, bytes: out.bytes },
+      activeMs: this.activeMs(),
+    };
+    await store.commitPage(commit, clock.now());
+    for (const l of labels) this.model.link.learn(l, l.label);
+    if (++this.sinceSave >= MODEL_SAVE_EVERY) {
+      this.sinceSave = 0;
+      await saveModel(store, this.crawlId, this.model, clock.now());
+    }
+  }
+
+  private pageRow(
+    url: string, out: FetchOutcome, parsed: ParsedPage | null,
+    taken: Pick<PageCommit['page'], 'phase' | 'depth' | 'parentUrl' | 'score'>,
+    verdict: { relevance: number; relevant: boolean } | null,
+  ): PageCommit['page'] {
+    return {
+      ...taken, url, finalUrl: out.finalUrl, status: out.status,
+      relevant: verdict ? verdict.relevant : null, relevance: verdict ? verdict.relevance : null,
+      title: parsed?.title ?? '', textLength: parsed?.text.length ?? 0, contentType: out.contentType,
+      bytes: out.bytes, truncated: out.truncated, linkCount: parsed?.links.length ?? 0,
+      fetchedAt: this.ports.clock.now() - out.durationMs, durationMs: out.durationMs,
+      ...(out.error ? { error: out.error } : {}),
+    };
+  }
+
+  private skippedRow(entry: FrontierEntry, error: string): PageCommit['page'] {
+    return {
+      url: entry.url, finalUrl: entry.url, status: 0, phase: 'crawl', depth: entry.depth, parentUrl: entry.parentUrl,
+      score: entry.score, relevant: null, relevance: null, title: '', textLength: 0, contentType: '', bytes: 0,
+      truncated: false, linkCount: 0, fetchedAt: this.ports.clock.now(), durationMs: 0, error,
+    };
+  }
+}
+
+function safeParse(html: string, url: string): ParsedPage | { error: string } {
+  try {
+    return parseHtml(html, url);
+  } catch (err) {
+    return { error: `could not parse the page: ${err instanceof Error ? err.message : String(err)}` };
+  }
+}
+
+/** A sentence for errors that stop the whole crawl (storage, mostly): the crawl pauses and can be resumed. */
+export function describeFatal(err: unknown): string {
+  const name = err instanceof Error ? (err as Error & { inner?: Error }).inner?.name ?? err.name : '';
+  const msg = err instanceof Error ? err.message : String(err);
+  if (/QuotaExceeded/i.test(name) || /quota/i.test(msg)) {
+    return 'storage is full: free disk space, then resume; everything collected so far is kept';
+  }
+  return `paused after an internal error: ${msg}; resume to continue (nothing collected was lost)`;
+}

@@ -1,0 +1,112 @@
+// The crawl service answers the message protocol and owns the runners of this worker. Platform-free:
+// the background entrypoint gives it the store, fetch and clock, and forwards messages and alarms to it.
+import type { CrawlStatus, ProtocolMap, Request } from '../protocol';
+import type { CrawlRecord } from '../store/db';
+import { seedCandidates } from './children';
+import { parseConfig } from './config';
+import { CrawlRunner, type CrawlerPorts } from './crawler';
+
+type Handlers = { [K in keyof ProtocolMap]: (data: Request<K>) => Promise<ReturnType<ProtocolMap[K]>> };
+
+export class CrawlService {
+  private readonly runners = new Map<number, { runner: CrawlRunner; done: Promise<CrawlRecord> }>();
+
+  constructor(private readonly ports: CrawlerPorts) {}
+
+  /** Called whenever the worker starts or an alarm fires: crawls that were running continue by themselves. */
+  async resumeUnfinished(): Promise<number[]> {
+    const crawls = await this.ports.store.crawlsInState(['running', 'training']);
+    return crawls.filter((c) => !this.runners.has(c.id!)).map((c) => (this.launch(c.id!), c.id!));
+  }
+
+  isRunning(): boolean {
+    return this.runners.size > 0;
+  }
+
+  private launch(crawlId: number): void {
+    if (this.runners.has(crawlId)) return;
+    const runner = new CrawlRunner(this.ports, crawlId);
+    const done = runner.run().finally(() => this.runners.delete(crawlId));
+    this.runners.set(crawlId, { runner, done });
+  }
+
+  /** Waits for a crawl's runner in this worker to end (tests and the runner's "wait" use it). */
+  async settled(crawlId: number): Promise<void> {
+    await this.runners.get(crawlId)?.done;
+  }
+
+  private async must(crawlId: number): Promise<CrawlRecord> {
+    const c = await this.ports.store.getCrawl(crawlId);
+    if (!c) throw new Error(`there is no crawl ${crawlId}`);
+    return c;
+  }
+
+  private async halt(crawlId: number, as: 'paused' | 'stopped', message: string): Promise<CrawlRecord> {
+    const crawl = await this.must(crawlId);
+    const live = this.runners.get(crawlId);
+    if (live) {
+      live.runner.requestHalt(as, message);
+      return live.done;
+    }
+    if (crawl.state === 'running' || crawl.state === 'training' || (crawl.state === 'paused' && as === 'stopped')) {
+      return this.ports.store.updateCrawl(crawlId, { state: as, message });
+    }
+    return crawl;
+  }
+
+  readonly handlers: Handlers = {
+    start: async (raw) => {
+      const config = parseConfig(raw);
+      const { store, clock } = this.ports;
+      const crawlId = await store.createCrawl(config, clock.now());
+      await store.enqueue(crawlId, seedCandidates(config), clock.now());
+      this.launch(crawlId);
+      return { crawlId };
+    },
+    pause: ({ crawlId }) => this.halt(crawlId, 'paused', 'paused by you'),
+    stop: ({ crawlId }) => this.halt(crawlId, 'stopped', 'stopped by you'),
+    resume: async ({ crawlId }) => {
+      const crawl = await this.must(crawlId);
+      if (crawl.state === 'finished' && crawl.stats.queued === 0) throw new Error('this crawl is finished: its frontier is empty');
+      if (crawl.state !== 'running' && crawl.state !== 'training') {
+        const trainingLeft = crawl.stats.trainPages < crawl.config.training.linkSources.length;
+        const state = trainingLeft ? 'training' : 'running';
+        // A crawl that ended on its budget continues with a budget extended by the same amount.
+        const maxPages = crawl.stats.attempts >= crawl.config.budget.maxPages
+          ? crawl.stats.attempts + crawl.config.budget.maxPages : crawl.config.budget.maxPages;
+        await this.ports.store.updateCrawl(crawlId, {
+          state, message: undefined, finishedAt: undefined, config: { ...crawl.config, budget: { ...crawl.config.budget, maxPages } },
+        });
+      }
+      this.launch(crawlId);
+      return this.must(crawlId);
+    },
+    status: async ({ crawlId }) => {
+      const { store } = this.ports;
+      const crawl = crawlId === undefined ? await store.newestCrawl() : await store.getCrawl(crawlId);
+      return crawl ? this.statusOf(crawl) : null;
+    },
+    pages: ({ crawlId, afterSeq, limit }) => this.ports.store.pagesAfter(crawlId, afterSeq, Math.min(Math.max(1, limit), 5000)),
+    deleteCrawl: async ({ crawlId }) => {
+      const live = this.runners.get(crawlId);
+      if (live) {
+        live.runner.requestHalt('stopped', 'deleted');
+        await live.done;
+      }
+      return { deleted: await this.ports.store.deleteCrawl(crawlId) };
+    },
+  };
+
+  private async statusOf(crawl: CrawlRecord): Promise<CrawlStatus> {
+    const { store } = this.ports;
+    const s = crawl.stats;
+    const minutes = crawl.activeMs / 60_000;
+    return {
+      crawl,
+      inFlight: await store.inFlightUrls(crawl.id!),
+      recentErrors: (await store.recentErrors(crawl.id!, 5)).map((p) => ({ url: p.url, error: p.error!, at: p.fetchedAt })),
+      pagesPerMinute: minutes > 0 ? (s.fetched + s.failed) / minutes : 0,
+      harvestRate: s.fetched > 0 ? s.relevant / s.fetched : 0,
+    };
+  }
+}

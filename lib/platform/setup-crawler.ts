@@ -1,0 +1,44 @@
+// Builds the crawl service for the extension's service worker and connects it to messages and alarms.
+import { CrawlService } from '../crawl/service';
+import { CrawlStore } from '../store/crawl-store';
+import { CrawlerDB } from '../store/db';
+import { armResumeAlarm, disarmResumeAlarm, onResumeAlarm, touchExtensionApi } from './keep-alive';
+import { onMessages } from './messaging';
+
+export const realClock = {
+  now: () => Date.now(),
+  sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
+};
+
+export function setupCrawler(): CrawlService {
+  const service = new CrawlService({
+    store: new CrawlStore(new CrawlerDB()),
+    fetch: (url, init) => fetch(url, init),
+    clock: realClock,
+    keepAlive: touchExtensionApi,
+    log: (line) => console.info(`[focus] ${line}`),
+  });
+  const wake = async () => {
+    const resumed = await service.resumeUnfinished();
+    if (resumed.length) console.info(`[focus] resumed crawl(s) ${resumed.join(', ')}`);
+    // The alarm stays armed only while a crawl is unfinished, so an idle extension costs nothing.
+    await (service.isRunning() ? armResumeAlarm() : disarmResumeAlarm());
+  };
+  const handlers = { ...service.handlers };
+  const start = handlers.start;
+  handlers.start = async (config) => {
+    const r = await start(config);
+    await armResumeAlarm();
+    return r;
+  };
+  const resume = handlers.resume;
+  handlers.resume = async (req) => {
+    const r = await resume(req);
+    await armResumeAlarm();
+    return r;
+  };
+  onMessages(handlers);
+  onResumeAlarm(() => void wake());
+  void wake();
+  return service;
+}

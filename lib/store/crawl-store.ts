@@ -1,0 +1,271 @@
+// Crawl storage on Dexie: the frontier (best-first, persisted), page rows, bodies, labels and counters.
+// Every page's outcome is committed in one transaction, so a stopped service worker loses nothing and
+// a page is recorded exactly once: an entry is either still `inflight` (reclaimed on resume) or `done`.
+import Dexie from 'dexie';
+import type { CrawlConfig } from '../crawl/config';
+import type { EntryState, FrontierEntry, LabeledLink, PageBody, PageRecord } from '../types';
+import { type CrawlRecord, type CrawlState, type CrawlStats, type CrawlerDB, type ModelRecord, emptyStats } from './db';
+
+/** A link to add to the frontier (or to raise, SPEC A.7). */
+export interface Candidate {
+  url: string;
+  host: string;
+  score: number;
+  priority: number;
+  depth: number;
+  parentUrl: string | null;
+  anchor: string;
+  context: string;
+  /** Set for links that are recorded but never fetched (e.g. unsafe links), with the reason. */
+  skip?: string;
+}
+
+/** Everything one fetch attempt changes, committed atomically. */
+export interface PageCommit {
+  crawlId: number;
+  /** The frontier entry fetched; absent for training reads, which are not frontier entries. */
+  entry?: FrontierEntry;
+  outcome: 'done' | 'failed' | 'skipped';
+  page: Omit<PageRecord, 'seq' | 'crawlId'>;
+  body?: Omit<PageBody, 'seq' | 'crawlId'>;
+  children: Candidate[];
+  /** Other URLs now known to be this page (the final URL of a redirect). */
+  aliases: string[];
+  labels: Omit<LabeledLink, 'id' | 'crawlId'>[];
+  site: string;
+  /** Counter deltas besides those derived here (attempts, fetched, relevant, failed, bytes, trainPages). */
+  stats: Partial<CrawlStats>;
+  /** The crawl's running time so far. */
+  activeMs: number;
+}
+
+export class CrawlStore {
+  constructor(readonly db: CrawlerDB) {}
+
+  async createCrawl(config: CrawlConfig, now: number): Promise<number> {
+    const state: CrawlState = config.training.linkSources.length > 0 ? 'training' : 'running';
+    return (await this.db.crawls.add({
+      name: config.name, config, state, stats: emptyStats(), nextSeq: 1, nextOrder: 1,
+      createdAt: now, updatedAt: now, activeMs: 0,
+    })) as number;
+  }
+
+  getCrawl(id: number): Promise<CrawlRecord | undefined> {
+    return this.db.crawls.get(id);
+  }
+
+  async newestCrawl(): Promise<CrawlRecord | undefined> {
+    return this.db.crawls.orderBy('createdAt').last();
+  }
+
+  async crawlsInState(states: CrawlState[]): Promise<CrawlRecord[]> {
+    return (await this.db.crawls.toArray()).filter((c) => states.includes(c.state));
+  }
+
+  async updateCrawl(id: number, patch: Partial<CrawlRecord>): Promise<CrawlRecord> {
+    await this.db.crawls.update(id, { ...patch, updatedAt: patch.updatedAt ?? Date.now() });
+    const c = await this.db.crawls.get(id);
+    if (!c) throw new Error(`no crawl ${id}`);
+    return c;
+  }
+
+  /** Adds candidates (seeds or links found on a page), raising the score of queued ones found again. */
+  async enqueue(crawlId: number, candidates: Candidate[], now: number): Promise<void> {
+    await this.db.transaction('rw', this.db.frontier, this.db.crawls, async () => {
+      const crawl = await this.mustGet(crawlId);
+      const delta = await this.upsertChildren(crawl, candidates, now);
+      crawl.stats.queued += delta.queued;
+      crawl.stats.skipped += delta.skipped;
+      await this.db.crawls.put({ ...crawl, updatedAt: now });
+    });
+  }
+
+  /**
+   * Takes the best queued entry whose host may be fetched now and marks it in flight.
+   * `waitFor(host)` is 0 when the host is ready. Scans at most `scanLimit` entries in priority order;
+   * when none is ready, returns the shortest wait seen so the caller can sleep that long.
+   */
+  async takeNext(
+    crawlId: number,
+    waitFor: (host: string) => number,
+    now: number,
+    scanLimit = 2000,
+  ): Promise<{ entry?: FrontierEntry; waitMs: number }> {
+    return this.db.transaction('rw', this.db.frontier, this.db.crawls, async () => {
+      let best: FrontierEntry | undefined;
+      let waitMs = Infinity;
+      let scanned = 0;
+      await this.db.frontier
+        .where('[crawlId+state+priority+order]')
+        .between([crawlId, 'queued', Dexie.minKey, Dexie.minKey], [crawlId, 'queued', Dexie.maxKey, Dexie.maxKey])
+        .reverse()
+        .until(() => best !== undefined || scanned >= scanLimit)
+        .each((e) => {
+          scanned++;
+          const w = waitFor(e.host);
+          if (w === 0 && !best) best = e;
+          else waitMs = Math.min(waitMs, w);
+        });
+      if (!best) return { waitMs };
+      best.state = 'inflight';
+      best.attempts += 1;
+      best.updatedAt = now;
+      await this.db.frontier.put(best);
+      const crawl = await this.mustGet(crawlId);
+      crawl.stats.queued -= 1;
+      await this.db.crawls.put(crawl);
+      return { entry: best, waitMs: 0 };
+    });
+  }
+
+  /** After a stopped worker: entries left in flight go back to the queue (Crawlee's "reclaim"). */
+  async reclaimInFlight(crawlId: number, now: number): Promise<number> {
+    return this.db.transaction('rw', this.db.frontier, this.db.crawls, async () => {
+      const stuck = await this.db.frontier.where('[crawlId+state]').equals([crawlId, 'inflight']).toArray();
+      if (stuck.length === 0) return 0;
+      await this.db.frontier.bulkPut(stuck.map((e) => ({ ...e, state: 'queued' as const, updatedAt: now })));
+      const crawl = await this.mustGet(crawlId);
+      crawl.stats.queued += stuck.length;
+      await this.db.crawls.put(crawl);
+      return stuck.length;
+    });
+  }
+
+  /** Records one fetch attempt and everything it found, in one transaction. Returns the page's seq. */
+  async commitPage(c: PageCommit, now: number): Promise<number> {
+    const db = this.db;
+    return db.transaction('rw', [db.frontier, db.crawls, db.pages, db.bodies, db.labels, db.sites], async () => {
+      const crawl = await this.mustGet(c.crawlId);
+      const crawlId = c.crawlId;
+      const seq = crawl.nextSeq++;
+      await db.pages.add({ ...c.page, crawlId, seq });
+      if (c.body) await db.bodies.add({ ...c.body, crawlId, seq });
+      if (c.entry) await db.frontier.put({ ...c.entry, state: c.outcome, updatedAt: now });
+      for (const alias of c.aliases) {
+        const known = await db.frontier.get([crawlId, alias]);
+        if (known?.state === 'queued') crawl.stats.queued -= 1;
+        const base = known ?? c.entry;
+        if (base && (!known || known.state === 'queued')) {
+          await db.frontier.put({ ...base, url: alias, state: 'done', reason: `same page as ${c.page.url}`, updatedAt: now });
+        }
+      }
+      const delta = await this.upsertChildren(crawl, c.children, now);
+      if (c.labels.length) await db.labels.bulkAdd(c.labels.map((l) => ({ ...l, crawlId })));
+      const s = crawl.stats;
+      s.queued += delta.queued;
+      s.skipped += delta.skipped;
+      s.labels += c.labels.length;
+      for (const [k, v] of Object.entries(c.stats) as [keyof CrawlStats, number][]) s[k] += v;
+      await db.crawls.put({ ...crawl, activeMs: c.activeMs, updatedAt: now });
+      const site = (await db.sites.get([crawlId, c.site])) ?? { crawlId, site: c.site, fetched: 0, relevant: 0, failed: 0 };
+      site.fetched += c.stats.fetched ?? 0;
+      site.relevant += c.stats.relevant ?? 0;
+      site.failed += c.stats.failed ?? 0;
+      await db.sites.put(site);
+      return seq;
+    });
+  }
+
+  /** New URLs are queued; a queued URL found again by a better link is raised (SPEC A.7); others stay. */
+  private async upsertChildren(crawl: CrawlRecord, candidates: Candidate[], now: number) {
+    const delta = { queued: 0, skipped: 0 };
+    if (candidates.length === 0) return delta;
+    const bestByUrl = new Map<string, Candidate>();
+    for (const c of candidates) {
+      const prev = bestByUrl.get(c.url);
+      if (!prev || c.priority > prev.priority) bestByUrl.set(c.url, c);
+    }
+    const unique = [...bestByUrl.values()];
+    const known = await this.db.frontier.bulkGet(unique.map((c) => [crawl.id!, c.url] as [number, string]));
+    const puts: FrontierEntry[] = [];
+    unique.forEach((c, i) => {
+      const old = known[i];
+      if (old) {
+        if (old.state === 'queued' && !c.skip && c.priority > old.priority) {
+          puts.push({ ...old, score: c.score, priority: c.priority, depth: Math.min(old.depth, c.depth),
+            parentUrl: c.parentUrl, anchor: c.anchor, context: c.context, updatedAt: now });
+        }
+        return;
+      }
+      const state: EntryState = c.skip ? 'skipped' : 'queued';
+      if (c.skip) delta.skipped++;
+      else delta.queued++;
+      puts.push({
+        crawlId: crawl.id!, url: c.url, host: c.host, state, score: c.score, priority: c.priority,
+        order: -crawl.nextOrder++, depth: c.depth, parentUrl: c.parentUrl, anchor: c.anchor, context: c.context,
+        reason: c.skip, attempts: 0, discoveredAt: now, updatedAt: now,
+      });
+    });
+    if (puts.length) await this.db.frontier.bulkPut(puts);
+    return delta;
+  }
+
+  async countByState(crawlId: number, state: EntryState): Promise<number> {
+    return this.db.frontier.where('[crawlId+state]').equals([crawlId, state]).count();
+  }
+
+  async inFlightUrls(crawlId: number): Promise<string[]> {
+    return (await this.db.frontier.where('[crawlId+state]').equals([crawlId, 'inflight']).toArray()).map((e) => e.url);
+  }
+
+  async pagesAfter(crawlId: number, afterSeq: number, limit: number): Promise<PageRecord[]> {
+    return this.db.pages
+      .where('[crawlId+seq]')
+      .between([crawlId, afterSeq + 1], [crawlId, Dexie.maxKey])
+      .limit(limit)
+      .toArray();
+  }
+
+  async recentErrors(crawlId: number, n: number): Promise<PageRecord[]> {
+    const out: PageRecord[] = [];
+    await this.db.pages
+      .where('[crawlId+seq]')
+      .between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey])
+      .reverse()
+      .until(() => out.length >= n)
+      .each((p) => {
+        if (p.error) out.push(p);
+      });
+    return out;
+  }
+
+  async trainedUrls(crawlId: number): Promise<Set<string>> {
+    const rows = await this.db.pages.where('[crawlId+seq]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey])
+      .filter((p) => p.phase === 'train').toArray();
+    return new Set(rows.map((p) => p.url));
+  }
+
+  async labelsAfter(crawlId: number, afterId: number): Promise<LabeledLink[]> {
+    return this.db.labels.where('id').above(afterId).and((l) => l.crawlId === crawlId).toArray();
+  }
+
+  getModel(crawlId: number): Promise<ModelRecord | undefined> {
+    return this.db.models.get(crawlId);
+  }
+
+  async saveModel(m: ModelRecord): Promise<void> {
+    await this.db.models.put(m);
+  }
+
+  async deleteCrawl(crawlId: number): Promise<boolean> {
+    const db = this.db;
+    return db.transaction('rw', [db.crawls, db.frontier, db.pages, db.bodies, db.labels, db.models, db.sites], async () => {
+      if (!(await db.crawls.get(crawlId))) return false;
+      const lo = [crawlId, Dexie.minKey], hi = [crawlId, Dexie.maxKey];
+      await db.frontier.where('[crawlId+url]').between(lo, hi).delete();
+      await db.pages.where('[crawlId+seq]').between(lo, hi).delete();
+      await db.bodies.where('[crawlId+seq]').between(lo, hi).delete();
+      await db.sites.where('[crawlId+site]').between(lo, hi).delete();
+      await db.labels.where('crawlId').equals(crawlId).delete();
+      await db.models.delete(crawlId);
+      await db.crawls.delete(crawlId);
+      return true;
+    });
+  }
+
+  private async mustGet(id: number): Promise<CrawlRecord> {
+    const c = await this.db.crawls.get(id);
+    if (!c) throw new Error(`crawl ${id} does not exist (deleted?)`);
+    return c;
+  }
+}

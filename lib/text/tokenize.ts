@@ -1,0 +1,88 @@
+// Word tokenizer shared by the link classifier and the page judge.
+//
+// SPEC A.4 (open): Chinese text must be word-segmented; the platform's `Intl.Segmenter` with word
+// granularity does that by dictionary for Chinese and Japanese and by spaces/punctuation elsewhere, so
+// one code path serves every language and nothing has to ship a dictionary. It exists in Node (full ICU)
+// and in the service workers of Chromium and Firefox (125+).
+
+/**
+ * Function words that carry no topic. Short on purpose: a long list starts removing words that do matter
+ * in some domain (e.g. "us" in "US stocks"). The Chinese entries are the commonest particles, which the
+ * segmenter emits as one-character words and which would otherwise appear on every page and in every link.
+ */
+const STOP_WORDS: ReadonlySet<string> = new Set([
+  // English
+  'a', 'an', 'the', 'of', 'and', 'or', 'in', 'on', 'at', 'to', 'for', 'from', 'by', 'with', 'as',
+  'is', 'are', 'was', 'were', 'be', 'been', 'it', 'its', 'this', 'that', 'these', 'those',
+  'not', 'no', 'but', 'if', 'so', 'than', 'then', 'there', 'their', 'they', 'he', 'she', 'we',
+  'you', 'your', 'i', 'my', 'our', 'his', 'her', 'has', 'have', 'had', 'do', 'does', 'did',
+  'will', 'would', 'can', 'could', 'should', 'may', 'about', 'into', 'over', 'more', 'all',
+  'any', 'which', 'who', 'what', 'when', 'where', 'how', 'also', 'just', 'only',
+  // Chinese particles
+  '的', '了', '是', '在', '和', '与', '及', '或', '也', '都', '就', '而', '之', '着', '这', '那',
+]);
+
+/** Longer "words" are hashes, base64, glued URLs: noise that would only grow the vocabulary. */
+const MAX_TOKEN_LENGTH = 40;
+
+/**
+ * One-character words worth keeping: a single Han ideograph or Hangul syllable is often a whole word
+ * (股 "stock", 金 "gold"); a single Latin letter, digit or kana almost never is.
+ */
+const MEANINGFUL_SINGLE_CHAR = /^[\p{Script=Han}\p{Script=Hangul}]$/u;
+
+// Constructing a Segmenter loads ICU break-iterator data and costs far more than segmenting a short
+// anchor, and the crawler tokenizes every link of every page: build it once, on first use (not at module
+// load, so importing this file stays free).
+let segmenter: Intl.Segmenter | undefined;
+
+function wordSegmenter(): Intl.Segmenter {
+  // Locale only tunes a few edge cases; Han/kana dictionary segmentation is the same for all locales.
+  segmenter ??= new Intl.Segmenter('en', { granularity: 'word' });
+  return segmenter;
+}
+
+/**
+ * UAX #29 word boundaries restricted to ASCII (what `Intl.Segmenter` does on ASCII text): letters, digits
+ * and "_" join; "." "'" ":" join two letters (u.s, don't, a:b); "." "," ";" "'" join two digits (3.5,
+ * 1,000). Matching this is ~40x faster than iterating Segmenter segments (about 1.5 us per word), and most
+ * anchors and contexts on the Web are ASCII. A fuzz test checks it against the Segmenter.
+ */
+const ASCII_WORD = /[a-z0-9_]+(?:(?:(?<=[a-z])[.':](?=[a-z])|(?<=[0-9])[.,;'](?=[0-9]))[a-z0-9_]+)*/g;
+const NON_ASCII = /[^\x00-\x7f]/;
+
+function keepToken(token: string): boolean {
+  if (token.length > MAX_TOKEN_LENGTH) return false;
+  // A run of underscores is not a word (the Segmenter calls "__" word-like; the ASCII path must agree).
+  if (token.charCodeAt(0) === 95 && /^_+$/.test(token)) return false;
+  // A single code point may be one or two UTF-16 units (CJK extension B ideographs are two).
+  if (token.length <= 2 && (token.length === 1 || token.codePointAt(0)! > 0xffff)) {
+    if (!MEANINGFUL_SINGLE_CHAR.test(token)) return false;
+  }
+  return !STOP_WORDS.has(token);
+}
+
+/**
+ * Splits text into lowercase words, in order, repeats kept (the page judge counts them).
+ *
+ * NFKC runs before segmentation so full-width Latin (Ｆｉｎａｎｃｅ, common on Chinese pages) and
+ * compatibility forms (ﬁ ligatures) become the plain words they look like, and segment as such.
+ */
+export function tokenize(text: string): string[] {
+  const tokens: string[] = [];
+  if (text.length === 0) return tokens;
+  const normalized = text.normalize('NFKC').toLowerCase();
+  if (!NON_ASCII.test(normalized)) {
+    for (const match of normalized.matchAll(ASCII_WORD)) if (keepToken(match[0])) tokens.push(match[0]);
+    return tokens;
+  }
+  for (const segment of wordSegmenter().segment(normalized)) {
+    if (segment.isWordLike && keepToken(segment.segment)) tokens.push(segment.segment);
+  }
+  return tokens;
+}
+
+/** The distinct words of `text`, in order of first appearance (binary features, SPEC A.2). */
+export function uniqueTokens(text: string): string[] {
+  return [...new Set(tokenize(text))];
+}

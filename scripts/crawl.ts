@@ -1,0 +1,166 @@
+// The command-line runner: drives the real extension in Chromium through its own message protocol.
+//   npm run crawl -- --config FILE --out DIR [--profile DIR] [--headed] [--host-rules RULES]
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ConfigError, parseConfig } from '../lib/crawl/config';
+import { pageLine } from '../lib/export/jsonl';
+import type { CrawlStatus } from '../lib/protocol';
+import type { PageRecord } from '../lib/types';
+import { ensureBuilt, launchWithExtension, send, type Launched } from './lib/browser';
+
+export interface RunOptions {
+  config: unknown;
+  out: string;
+  profileDir?: string;
+  headed?: boolean;
+  hostRules?: string;
+  /** Progress lines; the default writes to stderr. */
+  log?: (line: string) => void;
+  /** Called once the crawl has started, with the live browser (tests use it to stop the service worker). */
+  onStarted?: (launched: Launched, crawlId: number) => Promise<void> | void;
+}
+
+export interface Summary {
+  name: string;
+  crawlId: number;
+  state: string;
+  message: string | null;
+  fetched: number;
+  relevant: number;
+  harvestRate: number;
+  failed: number;
+  skipped: number;
+  trainPages: number;
+  frontierLeft: number;
+  durationSeconds: number;
+  pagesPerMinute: number;
+}
+
+const FINAL = new Set(['finished', 'stopped', 'paused', 'failed']);
+
+export async function runCrawl(opts: RunOptions): Promise<Summary> {
+  const log = opts.log ?? ((line: string) => process.stderr.write(line + '\n'));
+  parseConfig(opts.config); // one clear line before a browser starts
+  mkdirSync(opts.out, { recursive: true });
+  const pagesFile = join(opts.out, 'pages.jsonl');
+  writeFileSync(pagesFile, '');
+  ensureBuilt(log);
+  const launched = await launchWithExtension({ profileDir: opts.profileDir, headed: opts.headed, hostRules: opts.hostRules });
+  let interrupted = false;
+  const onSigint = () => {
+    interrupted = true;
+  };
+  process.once('SIGINT', onSigint);
+  try {
+    const { page } = launched;
+    const { crawlId } = await send<{ crawlId: number }>(page, 'start', opts.config);
+    log(`crawl ${crawlId} started in the extension ${launched.extensionId}`);
+    await opts.onStarted?.(launched, crawlId);
+    let afterSeq = 0;
+    let status: CrawlStatus | null = null;
+    let lastLine = 0;
+    const drainPages = async () => {
+      for (;;) {
+        const rows = await send<PageRecord[]>(page, 'pages', { crawlId, afterSeq, limit: 1000 });
+        if (rows.length === 0) return;
+        appendFileSync(pagesFile, rows.map(pageLine).join('\n') + '\n');
+        afterSeq = rows[rows.length - 1].seq;
+      }
+    };
+    for (;;) {
+      if (interrupted) {
+        log('interrupted: pausing the crawl (resume it from the dashboard)');
+        await send(page, 'pause', { crawlId });
+        interrupted = false;
+      }
+      status = await send<CrawlStatus | null>(page, 'status', { crawlId });
+      await drainPages();
+      if (!status) throw new Error(`crawl ${crawlId} disappeared`);
+      const now = Date.now();
+      if (now - lastLine > (process.stderr.isTTY ? 1000 : 5000)) {
+        lastLine = now;
+        log(progressLine(status));
+      }
+      if (FINAL.has(status.crawl.state)) break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    await drainPages();
+    const summary = summarize(status, crawlId);
+    writeFileSync(join(opts.out, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
+    return summary;
+  } finally {
+    process.off('SIGINT', onSigint);
+    await launched.close();
+  }
+}
+
+function progressLine(s: CrawlStatus): string {
+  const c = s.crawl;
+  const st = c.stats;
+  const phase = c.state === 'training' ? `training ${st.trainPages}/${c.config.training.linkSources.length}` : c.state;
+  return `[${phase}] fetched ${st.fetched}  relevant ${st.relevant}  harvest ${(s.harvestRate * 100).toFixed(1)}%  ` +
+    `failed ${st.failed}  frontier ${st.queued}  ${s.pagesPerMinute.toFixed(0)} pages/min` +
+    (s.inFlight.length ? `  now: ${s.inFlight[0]}` : '');
+}
+
+function summarize(s: CrawlStatus, crawlId: number): Summary {
+  const c = s.crawl;
+  const minutes = c.activeMs / 60_000;
+  return {
+    name: c.name, crawlId, state: c.state, message: c.message ?? null,
+    fetched: c.stats.fetched, relevant: c.stats.relevant, harvestRate: round(s.harvestRate),
+    failed: c.stats.failed, skipped: c.stats.skipped, trainPages: c.stats.trainPages, frontierLeft: c.stats.queued,
+    durationSeconds: round(c.activeMs / 1000), pagesPerMinute: round(minutes > 0 ? (c.stats.fetched + c.stats.failed) / minutes : 0),
+  };
+}
+
+const round = (x: number) => Math.round(x * 1000) / 1000;
+
+export function formatSummary(s: Summary): string {
+  return [
+    `${s.name}: ${s.state}${s.message ? ` (${s.message})` : ''}`,
+    `  fetched ${s.fetched} pages, ${s.relevant} relevant: harvest rate ${(s.harvestRate * 100).toFixed(1)}%`,
+    `  failed ${s.failed}, skipped ${s.skipped}, training pages ${s.trainPages}, frontier left ${s.frontierLeft}`,
+    `  ${s.durationSeconds.toFixed(1)} s, ${s.pagesPerMinute.toFixed(0)} pages/minute`,
+  ].join('\n');
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      config: { type: 'string' }, out: { type: 'string' }, profile: { type: 'string' },
+      headed: { type: 'boolean', default: false }, 'host-rules': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help || !values.config || !values.out) {
+    console.error('usage: npm run crawl -- --config FILE --out DIR [--profile DIR] [--headed] [--host-rules RULES]');
+    return values.help ? 0 : 2;
+  }
+  let config: unknown;
+  try {
+    config = JSON.parse(readFileSync(values.config, 'utf8'));
+  } catch (err) {
+    console.error(`focus: cannot read the config ${values.config}: ${err instanceof Error ? err.message : err}`);
+    return 2;
+  }
+  const summary = await runCrawl({ config, out: values.out, profileDir: values.profile, headed: values.headed, hostRules: values['host-rules'] });
+  console.log(formatSummary(summary));
+  console.log(`  pages: ${join(values.out, 'pages.jsonl')}  summary: ${join(values.out, 'summary.json')}`);
+  if (summary.fetched === 0) {
+    console.error('focus: no page could be fetched: check the seed URLs (the failures are in pages.jsonl)');
+    return 1;
+  }
+  return 0;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  main().then(
+    (code) => process.exit(code),
+    (err) => {
+      console.error(`focus: ${err instanceof ConfigError ? 'bad config: ' : ''}${err instanceof Error ? err.message : err}`);
+      process.exit(err instanceof ConfigError ? 2 : 1);
+    },
+  );
+}

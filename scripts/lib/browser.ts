@@ -1,0 +1,92 @@
+// Launches Debian's (or the user's) Chromium with the built Focus extension, through playwright-core.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
+
+export const ROOT = resolve(import.meta.dirname, '..', '..');
+export const EXTENSION_DIR = join(ROOT, '.output', 'chrome-mv3');
+
+export function chromePath(): string {
+  const path = process.env.CHROME_PATH || '/usr/bin/chromium';
+  if (!existsSync(path)) {
+    throw new Error(`no Chromium at ${path}: install it (Debian: apt-get install chromium) or set CHROME_PATH`);
+  }
+  return path;
+}
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const name of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, name.name);
+    newest = Math.max(newest, name.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds the Chrome extension when the build is missing or older than its sources. */
+export function ensureBuilt(log: (s: string) => void = () => {}): string {
+  const manifest = join(EXTENSION_DIR, 'manifest.json');
+  const sources = Math.max(...['entrypoints', 'lib', 'public'].map((d) => newestMtime(join(ROOT, d))), statSync(join(ROOT, 'wxt.config.ts')).mtimeMs);
+  if (!existsSync(manifest) || statSync(manifest).mtimeMs < sources) {
+    log('building the extension (wxt build)...');
+    execFileSync(process.execPath, [join(ROOT, 'node_modules', 'wxt', 'bin', 'wxt.mjs'), 'build'], { cwd: ROOT, stdio: 'pipe' });
+  }
+  return EXTENSION_DIR;
+}
+
+export interface LaunchOptions {
+  profileDir?: string;
+  headed?: boolean;
+  /** Chromium --host-resolver-rules, e.g. "MAP *.test 127.0.0.1:8080". */
+  hostRules?: string;
+  extensionDir?: string;
+}
+
+export interface Launched {
+  context: BrowserContext;
+  extensionId: string;
+  worker: Worker;
+  /** An extension page to speak the message protocol from. */
+  page: Page;
+  profileDir: string;
+  close(): Promise<void>;
+}
+
+export async function launchWithExtension(opts: LaunchOptions = {}): Promise<Launched> {
+  const ext = opts.extensionDir ?? EXTENSION_DIR;
+  const profileDir = opts.profileDir ?? mkdtempSync(join(tmpdir(), 'focus-profile-'));
+  const args = [
+    `--disable-extensions-except=${ext}`,
+    `--load-extension=${ext}`,
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--no-first-run',
+    '--disable-sync',
+    '--disable-default-apps',
+  ];
+  if (process.getuid?.() === 0) args.push('--no-sandbox');
+  if (opts.hostRules) args.push(`--host-resolver-rules=${opts.hostRules}`);
+  const context = await chromium.launchPersistentContext(profileDir, {
+    executablePath: chromePath(),
+    headless: !opts.headed,
+    args,
+  });
+  const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker', { timeout: 30_000 }));
+  const extensionId = new URL(worker.url()).host;
+  const page = await context.newPage();
+  await page.goto(`chrome-extension://${extensionId}/popup.html`);
+  return { context, extensionId, worker, page, profileDir, close: () => context.close() };
+}
+
+/** Sends one protocol message from an extension page; throws the worker's error sentence. */
+export async function send<T = unknown>(page: Page, type: string, data: unknown): Promise<T> {
+  const reply = (await page.evaluate(
+    ([type, data]) => (globalThis as unknown as { chrome: { runtime: { sendMessage(m: unknown): Promise<unknown> } } }).chrome.runtime.sendMessage({ type, data }),
+    [type, data] as const,
+  )) as { ok: boolean; result?: T; error?: string } | undefined;
+  if (!reply) throw new Error('the Focus service worker did not answer');
+  if (!reply.ok) throw new Error(reply.error);
+  return reply.result as T;
+}

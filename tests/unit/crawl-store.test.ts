@@ -1,0 +1,79 @@
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../lib/crawl/config';
+import { CrawlStore, type Candidate } from '../../lib/store/crawl-store';
+import { CrawlerDB } from '../../lib/store/db';
+
+const config = parseConfig({ seeds: ['http://a.test/'], topic: { keywords: ['x'] } });
+const cand = (url: string, priority: number, extra: Partial<Candidate> = {}): Candidate => ({
+  url, host: new URL(url).host, score: priority, priority, depth: 1, parentUrl: 'http://a.test/', anchor: '', context: '', ...extra,
+});
+
+describe('CrawlStore frontier', () => {
+  let store: CrawlStore;
+  let id: number;
+  beforeEach(async () => {
+    store = new CrawlStore(new CrawlerDB('t', { indexedDB: new IDBFactory(), IDBKeyRange }));
+    id = await store.createCrawl(config, 1);
+  });
+
+  it('takes the highest score first, earliest found first among equals', async () => {
+    await store.enqueue(id, [cand('http://a.test/low', 0.2), cand('http://a.test/high', 0.9), cand('http://a.test/tie1', 0.5), cand('http://a.test/tie2', 0.5)], 1);
+    const order: string[] = [];
+    for (;;) {
+      const { entry } = await store.takeNext(id, () => 0, 2);
+      if (!entry) break;
+      order.push(entry.url.replace('http://a.test/', ''));
+    }
+    expect(order).toEqual(['high', 'tie1', 'tie2', 'low']);
+    expect((await store.getCrawl(id))!.stats.queued).toBe(0);
+  });
+
+  it('raises a queued URL found again by a better link, never lowers it (SPEC A.7)', async () => {
+    await store.enqueue(id, [cand('http://a.test/p', 0.3), cand('http://a.test/q', 0.4)], 1);
+    await store.enqueue(id, [cand('http://a.test/p', 0.8, { anchor: 'better' })], 2);
+    await store.enqueue(id, [cand('http://a.test/q', 0.1)], 3);
+    const first = (await store.takeNext(id, () => 0, 4)).entry!;
+    expect(first.url).toBe('http://a.test/p');
+    expect(first.score).toBe(0.8);
+    expect(first.anchor).toBe('better');
+    expect((await store.takeNext(id, () => 0, 4)).entry!.score).toBe(0.4);
+    expect((await store.getCrawl(id))!.stats.queued).toBe(0);
+  });
+
+  it('skips hosts that are not ready and reports how long to wait', async () => {
+    await store.enqueue(id, [cand('http://busy.test/1', 0.9), cand('http://free.test/1', 0.1)], 1);
+    const r = await store.takeNext(id, (h) => (h === 'busy.test' ? 700 : 0), 2);
+    expect(r.entry!.url).toBe('http://free.test/1');
+    const none = await store.takeNext(id, () => 700, 2);
+    expect(none.entry).toBeUndefined();
+    expect(none.waitMs).toBe(700);
+  });
+
+  it('reclaims entries left in flight by a stopped worker', async () => {
+    await store.enqueue(id, [cand('http://a.test/1', 0.5), cand('http://a.test/2', 0.4)], 1);
+    await store.takeNext(id, () => 0, 2);
+    expect(await store.countByState(id, 'inflight')).toBe(1);
+    expect(await store.reclaimInFlight(id, 3)).toBe(1);
+    expect(await store.countByState(id, 'queued')).toBe(2);
+    expect((await store.getCrawl(id))!.stats.queued).toBe(2);
+  });
+
+  it('records unsafe links as skipped with their reason, never queued', async () => {
+    await store.enqueue(id, [cand('http://a.test/logout', 0, { skip: 'unsafe link ("logout")' })], 1);
+    expect((await store.takeNext(id, () => 0, 2)).entry).toBeUndefined();
+    const row = await store.db.frontier.get([id, 'http://a.test/logout']);
+    expect(row?.state).toBe('skipped');
+    expect(row?.reason).toContain('logout');
+    expect((await store.getCrawl(id))!.stats.skipped).toBe(1);
+  });
+
+  it('deletes a crawl and everything it stored', async () => {
+    await store.enqueue(id, [cand('http://a.test/1', 0.5)], 1);
+    const other = await store.createCrawl(config, 1);
+    await store.enqueue(other, [cand('http://a.test/1', 0.5)], 1);
+    expect(await store.deleteCrawl(id)).toBe(true);
+    expect(await store.db.frontier.count()).toBe(1);
+    expect(await store.getCrawl(id)).toBeUndefined();
+  });
+});

@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { LinkClassifier } from '../../lib/classifier/link-classifier';
+import { linkFeatures, makeDictionary } from '../../lib/classifier/link-features';
+
+describe('linkFeatures (SPEC A.3)', () => {
+  const dictionary = makeDictionary(['Stock Market', '金融']);
+
+  it('builds the dictionary from the words of the keywords', () => {
+    expect([...dictionary].sort()).toEqual(['market', 'stock', '金融'].sort());
+  });
+
+  it('group 1 uses anchor words only', () => {
+    expect(linkFeatures({ anchor: 'Stock news', context: 'market today' }, dictionary, 1).sort()).toEqual(
+      ['a:news', 'a:stock'],
+    );
+  });
+
+  it('group 2 keeps anchor and context words apart and adds the dictionary flags', () => {
+    const f = linkFeatures({ anchor: 'Stock news stock', context: 'stock market today' }, dictionary);
+    expect(f.sort()).toEqual(['A:dict', 'C:dict', 'a:news', 'a:stock', 'c:market', 'c:stock', 'c:today'].sort());
+    expect(linkFeatures({ anchor: 'weather', context: 'rain' }, dictionary).sort()).toEqual(['a:weather', 'c:rain']);
+  });
+});
+
+describe('LinkClassifier', () => {
+  const keywords = ['stock market', 'finance'];
+
+  it('with keywords only, ranks a keyword link above the others', () => {
+    const c = new LinkClassifier(keywords);
+    const anchorAndContext = c.score({ anchor: 'Stock prices fall', context: 'finance news' });
+    const anchorOnly = c.score({ anchor: 'Stock prices fall', context: 'sports weather' });
+    const contextOnly = c.score({ anchor: 'Read more', context: 'finance news' });
+    const other = c.score({ anchor: 'Football results', context: 'sports weather' });
+    // Each keyword feature has likelihood ratio (1+1)/(1+2) : (0+1)/(1+2) = 2 (see the constructor's comment).
+    // anchor: a:stock, A:dict -> odds 4 -> 0.8; plus context c:finance, C:dict -> odds 16 -> 16/17
+    expect(anchorOnly).toBeCloseTo(0.8, 12);
+    expect(contextOnly).toBeCloseTo(0.8, 12);
+    expect(anchorAndContext).toBeCloseTo(16 / 17, 12);
+    // no keyword word: only unseen features, balanced pseudo-prior -> 0.5
+    expect(other).toBe(0.5);
+    expect(c.examples).toEqual({ pos: 0, neg: 0 });
+  });
+
+  it('with no keywords and no labels, scores every link 0.5', () => {
+    const c = new LinkClassifier([]);
+    expect(c.score({ anchor: 'anything', context: 'at all' })).toBe(0.5);
+  });
+
+  it('after learning labeled links, ranks a link like the positives above one like the negatives', () => {
+    const c = new LinkClassifier(keywords);
+    const positives = [
+      { anchor: 'Central bank raises interest rates', context: 'economy bonds' },
+      { anchor: 'Bond yields climb', context: 'interest rates economy' },
+      { anchor: 'Quarterly earnings beat forecasts', context: 'shares economy' },
+    ];
+    const negatives = [
+      { anchor: 'Celebrity wedding photos', context: 'entertainment gossip' },
+      { anchor: 'Premier league results', context: 'football sports' },
+      { anchor: 'Best pasta recipes', context: 'food cooking' },
+    ];
+    for (const link of positives) c.learn(link, 1);
+    for (const link of negatives) c.learn(link, 0);
+    expect(c.examples).toEqual({ pos: 3, neg: 3 });
+    const likePositive = c.score({ anchor: 'Interest rates outlook', context: 'economy bonds' });
+    const likeNegative = c.score({ anchor: 'Premier league photos', context: 'entertainment sports' });
+    expect(likePositive).toBeGreaterThan(0.8);
+    expect(likeNegative).toBeLessThan(0.2);
+  });
+
+  it('real labels outweigh the keyword pseudo-examples', () => {
+    const c = new LinkClassifier(['apple']);
+    const fruitlessLink = { anchor: 'Apple iPhone launch', context: 'gadgets phones' };
+    expect(c.score(fruitlessLink)).toBeGreaterThan(0.5);
+    for (let i = 0; i < 5; i++) c.learn({ anchor: `Apple iPhone ${i}`, context: 'gadgets phones' }, 0);
+    for (let i = 0; i < 5; i++) c.learn({ anchor: `Apple orchard ${i}`, context: 'fruit farming' }, 1);
+    expect(c.score(fruitlessLink)).toBeLessThan(0.2);
+  });
+
+  it('works on Chinese anchors', () => {
+    const c = new LinkClassifier(['金融']);
+    c.learn({ anchor: '股票市场今日大涨', context: '证券 银行' }, 1);
+    c.learn({ anchor: '银行利率调整', context: '股票 证券' }, 1);
+    c.learn({ anchor: '基金投资指南', context: '理财 股票' }, 1);
+    c.learn({ anchor: '足球比赛结果', context: '体育 新闻' }, 0);
+    c.learn({ anchor: '电影明星婚礼', context: '娱乐 新闻' }, 0);
+    c.learn({ anchor: '篮球联赛开幕', context: '体育 赛事' }, 0);
+    const finance = c.score({ anchor: '股票价格下跌', context: '证券 银行' });
+    const sports = c.score({ anchor: '足球明星转会', context: '体育 娱乐' });
+    expect(finance).toBeGreaterThan(0.5);
+    expect(sports).toBeLessThan(0.5);
+    expect(finance).toBeGreaterThan(sports);
+  });
+
+  it('unlearn undoes learn', () => {
+    const c = new LinkClassifier(keywords);
+    const before = JSON.stringify(c);
+    c.learn({ anchor: 'Market update', context: 'stocks' }, 1);
+    c.unlearn({ anchor: 'Market update', context: 'stocks' }, 1);
+    expect(JSON.stringify(c)).toBe(before);
+  });
+
+  it('round-trips through JSON with identical scores', () => {
+    const c = new LinkClassifier(keywords, { group: 2, alpha: 0.5 });
+    c.learn({ anchor: 'Stock exchange news', context: 'finance markets' }, 1);
+    c.learn({ anchor: 'Movie reviews', context: 'cinema' }, 0);
+    const copy = LinkClassifier.fromJSON(JSON.parse(JSON.stringify(c)));
+    const links = [
+      { anchor: 'Stock exchange', context: 'cinema' },
+      { anchor: 'Movie', context: 'finance' },
+      { anchor: 'unrelated', context: 'words' },
+    ];
+    for (const link of links) expect(copy.score(link)).toBe(c.score(link));
+    expect(copy.examples).toEqual(c.examples);
+    expect(copy.toJSON()).toEqual(c.toJSON());
+    expect(() => LinkClassifier.fromJSON({ ...c.toJSON(), group: 3 })).toThrow(TypeError);
+  });
+
+  it('group 1 ignores the context', () => {
+    const c = new LinkClassifier(keywords, { group: 1 });
+    expect(c.score({ anchor: 'Read more', context: 'stock market finance' })).toBe(0.5);
+    expect(c.score({ anchor: 'Stock report', context: '' })).toBeGreaterThan(0.5);
+  });
+});

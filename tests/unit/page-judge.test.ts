@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { PageJudge } from '../../lib/classifier/page-judge';
+
+const filler = 'people walked along the river and talked about the weather and their plans for summer holidays';
+
+describe('PageJudge: keyword judge (fewer than 3 labeled pages per class)', () => {
+  const judge = new PageJudge(['stock market', 'finance']);
+
+  it('judges a page clearly about the keywords relevant', () => {
+    const v = judge.judge({
+      title: 'Stock market falls as finance ministers meet',
+      text: 'The stock market fell on Monday. Finance ministers discussed markets and the stock exchange. ' + filler,
+    });
+    expect(v.by).toBe('keywords');
+    expect(v.relevance).toBeGreaterThanOrEqual(0.5);
+    expect(v.relevant).toBe(true);
+  });
+
+  it('judges a page whose body is dense with keywords relevant even without a title hit', () => {
+    const text = Array.from({ length: 10 }, () => 'stock prices and market news on finance today').join(' ');
+    expect(judge.judge({ title: 'Daily report', text }).relevance).toBeGreaterThanOrEqual(0.5);
+  });
+
+  it('judges a page that never mentions the keywords irrelevant', () => {
+    const v = judge.judge({ title: 'Summer holidays', text: filler.repeat(5) });
+    expect(v.relevance).toBeLessThan(0.2);
+    expect(v.relevant).toBe(false);
+  });
+
+  it('gives a single passing mention in a long page little weight', () => {
+    const v = judge.judge({ title: 'Travel diary', text: `${filler.repeat(30)} the stock was low` });
+    expect(v.relevance).toBeLessThan(0.2);
+  });
+
+  it('matches Chinese keywords inside unsegmented Chinese text', () => {
+    const zh = new PageJudge(['股票', '金融']);
+    const v = zh.judge({ title: '今日股票行情', text: '金融市场的股票价格今天上涨，投资者关注银行板块。' });
+    expect(v.relevant).toBe(true);
+    expect(zh.judge({ title: '足球比赛', text: '昨天的足球比赛非常精彩，球迷们很高兴。' }).relevance).toBeLessThan(0.2);
+  });
+
+  it('respects the threshold', () => {
+    const strict = new PageJudge(['finance'], 0.99);
+    expect(strict.judge({ title: 'Finance news', text: filler }).relevant).toBe(false);
+  });
+});
+
+describe('PageJudge: multinomial model (3+ labeled pages per class)', () => {
+  function trained(): PageJudge {
+    const j = new PageJudge(['finance']);
+    j.learn({ title: 'Bond yields rise', text: 'investors sold bonds as yields and interest rates rose' }, 1);
+    j.learn({ title: 'Central bank decision', text: 'the central bank kept interest rates unchanged, investors said' }, 1);
+    j.learn({ title: 'Shares rally', text: 'shares rallied and investors bought equities and bonds' }, 1);
+    j.learn({ title: 'Cup final', text: 'the team won the cup final with a late goal' }, 0);
+    j.learn({ title: 'New album', text: 'the band released a new album and announced a tour' }, 0);
+    return j;
+  }
+
+  it('keeps using keywords until it has 3 examples of each class', () => {
+    const j = trained();
+    expect(j.examples).toEqual({ pos: 3, neg: 2 });
+    expect(j.judge({ title: 'x', text: 'interest rates' }).by).toBe('keywords');
+    j.learn({ title: 'Recipe', text: 'bake the bread for forty minutes' }, 0);
+    expect(j.judge({ title: 'x', text: 'interest rates' }).by).toBe('model');
+  });
+
+  it('separates pages like the positives from pages like the negatives, without the keywords', () => {
+    const j = trained();
+    j.learn({ title: 'Recipe', text: 'bake the bread for forty minutes' }, 0);
+    const onTopic = j.judge({ title: 'Rates', text: 'investors expect interest rates and bond yields to rise' });
+    const offTopic = j.judge({ title: 'Tour dates', text: 'the band will play the cup final concert with the team' });
+    expect(onTopic.by).toBe('model');
+    expect(onTopic.relevant).toBe(true);
+    expect(offTopic.relevant).toBe(false);
+    expect(onTopic.relevance).toBeGreaterThan(offTopic.relevance);
+  });
+
+  it('saturates on long pages without overflow', () => {
+    const j = trained();
+    j.learn({ title: 'Recipe', text: 'bake the bread for forty minutes' }, 0);
+    const v = j.judge({ title: 'Rates', text: 'investors bonds yields interest rates '.repeat(5000) });
+    expect(v.relevance).toBe(1);
+    const w = j.judge({ title: 'Cup', text: 'band album tour cup goal team '.repeat(5000) });
+    expect(w.relevance).toBe(0);
+  });
+
+  it('round-trips through JSON with identical verdicts, and unlearn undoes learn', () => {
+    const j = trained();
+    j.learn({ title: 'Recipe', text: 'bake the bread for forty minutes' }, 0);
+    const copy = PageJudge.fromJSON(JSON.parse(JSON.stringify(j)));
+    const page = { title: 'Rates and cups', text: 'interest rates, a cup final and bonds' };
+    expect(copy.judge(page)).toEqual(j.judge(page));
+    expect(copy.toJSON()).toEqual(j.toJSON());
+
+    const before = JSON.stringify(j);
+    j.learn({ title: 'Extra', text: 'more words about bonds' }, 1);
+    j.unlearn({ title: 'Extra', text: 'more words about bonds' }, 1);
+    expect(JSON.stringify(j)).toBe(before);
+    expect(() => j.unlearn({ title: 'Never', text: 'seen page' }, 1)).toThrow(RangeError);
+    expect(() => PageJudge.fromJSON({ ...j.toJSON(), posWords: 1 })).toThrow(TypeError);
+  });
+});
