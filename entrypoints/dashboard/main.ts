@@ -1,0 +1,77 @@
+// The dashboard: start crawls, watch and control them, browse and export their pages.
+import '@/lib/ui/base.css';
+import './style.css';
+import { CrawlerDB, type CrawlRecord } from '@/lib/store/db';
+import { byId, crawlIdFromUrl, errorText } from '@/lib/ui/dom';
+import { allCrawls, watch } from '@/lib/ui/queries';
+import { CrawlDetail } from './crawl-detail';
+import { CrawlList } from './crawl-list';
+import { setupExport } from './export';
+import { setupNewCrawlForm } from './new-crawl-form';
+import { PagesTable } from './pages-table';
+
+const db = new CrawlerDB();
+let crawls: CrawlRecord[] = [];
+/** The crawl shown on the right; from ?crawl=ID, a click, or the newest crawl. */
+let selectedId = crawlIdFromUrl();
+/** A crawl just started: selected before its row reaches this page's list. */
+let justStarted: number | undefined;
+
+const list = new CrawlList({
+  select: (id) => select(id),
+  deleted: (id) => {
+    if (id === selectedId) select(undefined);
+  },
+});
+const detail = new CrawlDetail();
+const pages = new PagesTable(db);
+
+function select(id: number | undefined): void {
+  selectedId = id;
+  const url = new URL(location.href);
+  if (id === undefined) url.searchParams.delete('crawl');
+  else url.searchParams.set('crawl', String(id));
+  history.replaceState(null, '', url);
+  render();
+}
+
+function render(): void {
+  // A crawl that is gone (deleted, or a stale ?crawl=ID) gives way to the newest one.
+  if (crawls.some((c) => c.id === justStarted)) justStarted = undefined;
+  if ((justStarted === undefined || selectedId !== justStarted) && !crawls.some((c) => c.id === selectedId)) {
+    const fallback = crawls[0]?.id;
+    if (fallback !== selectedId) return select(fallback);
+  }
+  list.render(crawls, selectedId);
+  const crawl = crawls.find((c) => c.id === selectedId);
+  detail.render(crawl);
+  pages.show(crawl?.id);
+}
+
+function showDetailError(message: string | null): void {
+  const el = byId('detail-error');
+  el.hidden = !message;
+  el.textContent = message ?? '';
+}
+
+setupNewCrawlForm((crawlId) => {
+  justStarted = crawlId;
+  select(crawlId);
+  // Bring the new crawl into view: the top of the page on two columns, the detail below the list on one.
+  if (matchMedia('(max-width: 900px)').matches) byId('main').scrollIntoView({ block: 'start' });
+  else window.scrollTo({ top: 0 });
+});
+setupExport(db, byId<HTMLButtonElement>('export-jsonl'), () => crawls.find((c) => c.id === selectedId), showDetailError);
+
+watch(
+  () => allCrawls(db),
+  (rows) => {
+    crawls = rows;
+    render();
+  },
+  (err) => {
+    const el = byId('list-error');
+    el.hidden = false;
+    el.textContent = `Could not read the crawl database: ${errorText(err)}`;
+  },
+);

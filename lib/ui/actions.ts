@@ -1,0 +1,42 @@
+// What the pages ask of the service worker or the browser. Browser-only.
+import { browser } from 'wxt/browser';
+import { sendMessage } from '../platform/messaging';
+import type { CrawlRecord } from '../store/db';
+
+export type CrawlControl = 'pause' | 'resume' | 'stop';
+
+/** Asks the worker to pause, resume or stop a crawl; resolves with the crawl row it answers. */
+export const controlCrawl = (action: CrawlControl, crawlId: number): Promise<CrawlRecord> => sendMessage(action, { crawlId });
+
+/** The dashboard's address, with the crawl to preselect. */
+export const dashboardUrl = (crawlId?: number): string =>
+  browser.runtime.getURL(crawlId === undefined ? '/dashboard.html' : `/dashboard.html?crawl=${crawlId}`);
+
+/** Opens the dashboard in a new tab. */
+export async function openDashboard(crawlId?: number): Promise<void> {
+  await browser.tabs.create({ url: dashboardUrl(crawlId) });
+}
+
+/** True when this page is the toolbar popup (not the same file opened in a tab, as tests do). */
+export function isToolbarPopup(): boolean {
+  try {
+    return browser.extension.getViews({ type: 'popup' }).includes(window);
+  } catch {
+    return false;
+  }
+}
+
+/** Offers `parts` as a file download (extension pages can; the service worker cannot). */
+export function downloadFile(parts: BlobPart[], fileName: string, type = 'application/x-ndjson'): void {
+  const url = URL.createObjectURL(new Blob(parts, { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  a.style.display = 'none';
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  // Revoke later: the download reads the blob after click() returns.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+

@@ -1,0 +1,130 @@
+// The dashboard's "New crawl" form as plain values, and the two conversions it needs: form -> config
+// (sent to the worker, which validates it with parseConfig) and runner config file -> form. Pure: no DOM.
+import { DEFAULTS, type ScopeMode, type StrategyName } from '../crawl/config';
+
+/** What the form's fields hold: text as typed, one URL or pattern a line. */
+export interface CrawlFormValues {
+  name: string;
+  seeds: string;
+  /** Comma or newline separated. */
+  keywords: string;
+  linkSources: string;
+  positive: string;
+  negative: string;
+  strategy: StrategyName;
+  maxPages: string;
+  maxDepth: string;
+  scopeMode: ScopeMode;
+  scopeSites: string;
+  delayMs: string;
+  concurrency: string;
+  robots: boolean;
+}
+
+export const defaultFormValues = (): CrawlFormValues => ({
+  name: '',
+  seeds: '',
+  keywords: '',
+  linkSources: '',
+  positive: '',
+  negative: '',
+  strategy: DEFAULTS.strategy.name,
+  maxPages: String(DEFAULTS.budget.maxPages),
+  maxDepth: String(DEFAULTS.budget.maxDepth),
+  scopeMode: DEFAULTS.scope.mode,
+  scopeSites: '',
+  delayMs: String(DEFAULTS.politeness.delayMs),
+  concurrency: String(DEFAULTS.politeness.concurrency),
+  robots: DEFAULTS.politeness.robots,
+});
+
+/** Non-empty trimmed lines. */
+export const lines = (text: string): string[] => text.split(/\r?\n/).map((s) => s.trim()).filter(Boolean);
+
+/** Keywords: comma or newline separated. */
+export const keywordList = (text: string): string[] => text.split(/[,\r\n]/).map((s) => s.trim()).filter(Boolean);
+
+/** A typed number, or undefined for an empty field (the default applies); anything else is passed on for the worker to reject. */
+function numberField(text: string): number | string | undefined {
+  const t = text.trim();
+  if (!t) return undefined;
+  const n = Number(t);
+  return Number.isFinite(n) ? n : t;
+}
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const section = (base: Json, key: string): Json => (isObject(base[key]) ? (base[key] as Json) : {});
+
+/**
+ * The config object to send with `start`. Settings the form has no field for (fetch, safety, judge,
+ * politeness.perHost) come from `base`, the imported config file, when there is one.
+ */
+export function formToConfig(v: CrawlFormValues, base: Json = {}): Json {
+  const config: Json = {
+    ...base,
+    seeds: lines(v.seeds),
+    topic: { ...section(base, 'topic'), keywords: keywordList(v.keywords) },
+    training: {
+      ...section(base, 'training'),
+      linkSources: lines(v.linkSources),
+      positive: lines(v.positive),
+      negative: lines(v.negative),
+    },
+    strategy: { ...section(base, 'strategy'), name: v.strategy },
+    budget: { ...section(base, 'budget'), maxPages: numberField(v.maxPages), maxDepth: numberField(v.maxDepth) },
+    scope: { ...section(base, 'scope'), mode: v.scopeMode, sites: v.scopeMode === 'listed-sites' ? lines(v.scopeSites) : [] },
+    politeness: {
+      ...section(base, 'politeness'),
+      delayMs: numberField(v.delayMs),
+      concurrency: numberField(v.concurrency),
+      robots: v.robots,
+    },
+  };
+  const name = v.name.trim();
+  if (name) config.name = name;
+  else delete config.name; // the worker names it after the first seed's host
+  return dropUndefined(config);
+}
+
+function dropUndefined(o: Json): Json {
+  const out: Json = {};
+  for (const [k, val] of Object.entries(o)) {
+    if (val === undefined) continue;
+    out[k] = isObject(val) ? dropUndefined(val) : val;
+  }
+  return out;
+}
+
+const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined);
+const textLines = (v: unknown): string | undefined =>
+  Array.isArray(v) ? v.filter((s) => typeof s === 'string').join('\n') : undefined;
+
+/**
+ * Form values from a runner config file (the same JSON the command-line runner reads). Fields the file
+ * leaves out keep their current value. Throws when the file is not a JSON object.
+ */
+export function configToForm(input: unknown, current: CrawlFormValues): CrawlFormValues {
+  if (!isObject(input)) throw new Error('the config file must hold a JSON object');
+  const c = input;
+  const topic = section(c, 'topic'), training = section(c, 'training'), strategy = section(c, 'strategy');
+  const budget = section(c, 'budget'), scope = section(c, 'scope'), politeness = section(c, 'politeness');
+  const strategyName = strategy.name === 'best-first' || strategy.name === 'breadth-first' ? strategy.name : undefined;
+  const mode = scope.mode === 'seed-sites' || scope.mode === 'listed-sites' || scope.mode === 'anywhere' ? scope.mode : undefined;
+  return {
+    name: text(c.name) ?? current.name,
+    seeds: textLines(c.seeds) ?? current.seeds,
+    keywords: Array.isArray(topic.keywords) ? topic.keywords.filter((s) => typeof s === 'string').join(', ') : current.keywords,
+    linkSources: textLines(training.linkSources) ?? current.linkSources,
+    positive: textLines(training.positive) ?? current.positive,
+    negative: textLines(training.negative) ?? current.negative,
+    strategy: strategyName ?? current.strategy,
+    maxPages: text(budget.maxPages) ?? current.maxPages,
+    maxDepth: text(budget.maxDepth) ?? current.maxDepth,
+    scopeMode: mode ?? current.scopeMode,
+    scopeSites: textLines(scope.sites) ?? current.scopeSites,
+    delayMs: text(politeness.delayMs) ?? current.delayMs,
+    concurrency: text(politeness.concurrency) ?? current.concurrency,
+    robots: typeof politeness.robots === 'boolean' ? politeness.robots : current.robots,
+  };
+}

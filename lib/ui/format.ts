@@ -1,0 +1,68 @@
+// Numbers, rates and durations as the popup and the dashboard show them. Pure: no DOM.
+import type { CrawlRecord, CrawlState } from '../store/db';
+
+/** 12345 -> "12,345". */
+export const formatCount = (n: number): string => Math.round(n).toLocaleString('en-US');
+
+/** A fraction in [0,1] as a percentage with one decimal; "—" when there is nothing to divide. */
+export function formatPercent(fraction: number | null): string {
+  if (fraction === null || !Number.isFinite(fraction)) return '—';
+  return `${(fraction * 100).toFixed(1)}%`;
+}
+
+/** Share of crawl-phase pages judged relevant (the harvest rate), or null before the first page. */
+export function harvestRate(stats: { fetched: number; relevant: number }): number | null {
+  return stats.fetched > 0 ? stats.relevant / stats.fetched : null;
+}
+
+/** Requests answered (pages plus failures) per minute of running time, or null before any running time. */
+export function pagesPerMinute(crawl: Pick<CrawlRecord, 'stats' | 'activeMs'>): number | null {
+  if (crawl.activeMs < 1000) return null;
+  return ((crawl.stats.fetched + crawl.stats.failed) * 60_000) / crawl.activeMs;
+}
+
+export const formatRate = (perMinute: number | null): string =>
+  perMinute === null ? '—' : perMinute >= 10 ? String(Math.round(perMinute)) : perMinute.toFixed(1);
+
+/** 3723000 -> "1 h 2 min", 65000 -> "1 min 5 s", 900 -> "0 s". */
+export function formatDuration(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m} min ${s % 60} s`;
+  const hours = Math.floor(m / 60);
+  return `${hours} h ${m % 60} min`;
+}
+
+/** 1536 -> "1.5 KB". */
+export function formatBytes(n: number): string {
+  const units = ['B', 'KB', 'MB', 'GB'];
+  let v = n;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return i === 0 ? `${v} B` : `${v.toFixed(1)} ${units[i]}`;
+}
+
+/** A local date and time, e.g. "2025-03-04 14:05". */
+export function formatDateTime(ms: number): string {
+  const d = new Date(ms);
+  const p = (x: number) => String(x).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+
+/** A probability or score in [0,1] with two decimals. */
+export const formatScore = (x: number | null): string => (x === null || !Number.isFinite(x) ? '—' : x.toFixed(2));
+
+/** Which controls a crawl in this state accepts. Stopped, finished and failed crawls are over. */
+export function crawlActions(state: CrawlState): { pause: boolean; resume: boolean; stop: boolean } {
+  return {
+    pause: state === 'training' || state === 'running',
+    resume: state === 'paused',
+    stop: state === 'training' || state === 'running' || state === 'paused',
+  };
+}
+
+export const isActive = (state: CrawlState): boolean => state === 'training' || state === 'running';

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULTS, parseConfig } from '../../lib/crawl/config';
+import { configToForm, defaultFormValues, formToConfig, keywordList } from '../../lib/ui/config-form';
+import { crawlActions, formatDuration, formatPercent, harvestRate, pagesPerMinute } from '../../lib/ui/format';
+
+describe('new crawl form', () => {
+  it('builds a config the worker accepts, one URL a line, keywords by comma or line', () => {
+    const v = {
+      ...defaultFormValues(),
+      name: '  Solar ',
+      seeds: 'https://a.example/\n\n  https://b.example/x  \n',
+      keywords: 'solar, photovoltaic\ninverter,',
+      positive: 'site:energy.example\nhttps://a.example/wiki/*',
+      strategy: 'breadth-first' as const,
+      maxPages: '250',
+      scopeMode: 'listed-sites' as const,
+      scopeSites: 'a.example\nb.example',
+      robots: false,
+    };
+    const config = parseConfig(formToConfig(v));
+    expect(config.name).toBe('Solar');
+    expect(config.seeds).toEqual(['https://a.example/', 'https://b.example/x']);
+    expect(config.topic.keywords).toEqual(['solar', 'photovoltaic', 'inverter']);
+    expect(config.training.positive).toEqual(['site:energy.example', 'https://a.example/wiki/*']);
+    expect(config.strategy.name).toBe('breadth-first');
+    expect(config.budget).toEqual({ maxPages: 250, maxDepth: DEFAULTS.budget.maxDepth });
+    expect(config.scope).toEqual({ mode: 'listed-sites', sites: ['a.example', 'b.example'] });
+    expect(config.politeness.robots).toBe(false);
+  });
+
+  it('leaves the name out when empty and passes a bad number on for the worker to reject', () => {
+    const raw = formToConfig({ ...defaultFormValues(), seeds: 'https://a.example/', keywords: 'x', maxPages: '', delayMs: '-5' });
+    expect(raw).not.toHaveProperty('name');
+    expect(raw.budget).toEqual({ maxDepth: DEFAULTS.budget.maxDepth });
+    expect(() => parseConfig(raw)).toThrow(/politeness.delayMs/);
+    expect(parseConfig({ ...raw, politeness: { delayMs: 0 } }).name).toBe('a.example');
+  });
+
+  it('fills the form from a runner config file and keeps settings it has no field for', () => {
+    const file = {
+      name: 'Birds', seeds: ['https://birds.example/'], topic: { keywords: ['robin', 'wren'] },
+      budget: { maxPages: 30 }, politeness: { robots: false, perHost: 2 }, judge: { threshold: 0.7 },
+    };
+    const v = configToForm(file, defaultFormValues());
+    expect(v).toMatchObject({ name: 'Birds', seeds: 'https://birds.example/', keywords: 'robin, wren', maxPages: '30', robots: false });
+    expect(v.maxDepth).toBe(String(DEFAULTS.budget.maxDepth));
+    const config = parseConfig(formToConfig(v, file));
+    expect(config.judge.threshold).toBe(0.7);
+    expect(config.politeness.perHost).toBe(2);
+    expect(() => configToForm([1, 2], defaultFormValues())).toThrow(/JSON object/);
+    expect(keywordList(' a ,, b\n')).toEqual(['a', 'b']);
+  });
+});
+
+describe('numbers the popup shows', () => {
+  it('computes harvest rate and pages per minute from the crawl row', () => {
+    expect(harvestRate({ fetched: 0, relevant: 0 })).toBeNull();
+    expect(formatPercent(harvestRate({ fetched: 8, relevant: 3 }))).toBe('37.5%');
+    expect(pagesPerMinute({ stats: { fetched: 50, failed: 10 } as never, activeMs: 120_000 })).toBe(30);
+    expect(pagesPerMinute({ stats: { fetched: 1, failed: 0 } as never, activeMs: 0 })).toBeNull();
+    expect(formatDuration(3_723_000)).toBe('1 h 2 min');
+  });
+
+  it('enables the controls a state allows', () => {
+    expect(crawlActions('running')).toEqual({ pause: true, resume: false, stop: true });
+    expect(crawlActions('paused')).toEqual({ pause: false, resume: true, stop: true });
+    expect(crawlActions('finished')).toEqual({ pause: false, resume: false, stop: false });
+  });
+});
