@@ -1,0 +1,82 @@
+// (b) The service worker is stopped mid-crawl (DevTools protocol); the crawl continues by itself (alarm)
+// and finishes with each page fetched once.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ensureBuilt, launchWithExtension, send, type Launched } from '../../scripts/lib/browser';
+import { startDemoServer, type DemoServer } from '../../scripts/lib/demo-site';
+import type { PageRecord } from '../../lib/types';
+
+let site: DemoServer;
+let browser: Launched;
+beforeAll(async () => {
+  ensureBuilt();
+  site = await startDemoServer();
+  browser = await launchWithExtension();
+});
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+/** Reads the crawl row straight from IndexedDB in an extension page: unlike a message, it does not wake the worker. */
+async function attemptsInDb(crawlId: number): Promise<{ attempts: number; state: string }> {
+  return browser.page.evaluate(
+    (id) =>
+      new Promise((resolve, reject) => {
+        const open = indexedDB.open('focus');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const get = open.result.transaction('crawls').objectStore('crawls').get(id);
+          get.onsuccess = () => {
+            open.result.close();
+            resolve({ attempts: get.result.stats.attempts, state: get.result.state });
+          };
+        };
+      }),
+    crawlId,
+  );
+}
+
+it('resumes after the worker is stopped and fetches every page once', async () => {
+  const { page, context } = browser;
+  const budget = 40;
+  const { crawlId } = await send<{ crawlId: number }>(page, 'start', {
+    name: 'kill test', seeds: [`${site.origin}/`], topic: { keywords: ['astronomy', 'planet', 'telescope'] },
+    budget: { maxPages: budget }, politeness: { delayMs: 300, concurrency: 2, robots: false },
+  });
+  while ((await attemptsInDb(crawlId)).attempts < 5) await page.waitForTimeout(100);
+
+  // The DevTools protocol reports the worker's running status: watch it stop, then start again by itself.
+  const cdp = await context.newCDPSession(page);
+  const statuses: string[] = [];
+  cdp.on('ServiceWorker.workerVersionUpdated', (e: { versions: { runningStatus: string }[] }) => {
+    for (const v of e.versions) if (statuses.at(-1) !== v.runningStatus) statuses.push(v.runningStatus);
+  });
+  await cdp.send('ServiceWorker.enable');
+  await cdp.send('ServiceWorker.stopAllWorkers');
+  while (!statuses.includes('stopped')) await page.waitForTimeout(50);
+  const stoppedAt = (await attemptsInDb(crawlId)).attempts;
+  expect(stoppedAt).toBeLessThan(budget / 2);
+  // While the worker is down the crawl does not advance.
+  await page.waitForTimeout(2000);
+  expect((await attemptsInDb(crawlId)).attempts).toBe(stoppedAt);
+
+  // Nobody talks to the extension now: only its alarm can start the worker again.
+  const deadline = Date.now() + 90_000;
+  let row = await attemptsInDb(crawlId);
+  while (row.state !== 'finished' && Date.now() < deadline) {
+    await page.waitForTimeout(1000);
+    row = await attemptsInDb(crawlId);
+  }
+  // The worker was down and nothing woke it but its alarm; yet the crawl went on to its budget.
+  expect(statuses.slice(statuses.indexOf('stopped'))).toContain('running');
+  expect(row.state).toBe('finished');
+  expect(row.attempts).toBe(budget);
+
+  const pages = await send<PageRecord[]>(page, 'pages', { crawlId, afterSeq: 0, limit: 1000 });
+  const crawled = pages.filter((p) => p.phase === 'crawl' && p.status !== 0);
+  expect(crawled.length).toBe(budget);
+  expect(new Set(crawled.map((p) => p.url)).size).toBe(budget);
+  // A fetch cut by the stop may have reached the server before the worker died: at most the in-flight ones.
+  const repeated = [...site.hits].filter(([path, n]) => n > 1 && path !== '/space/telescopes');
+  expect(repeated.length).toBeLessThanOrEqual(2);
+});
