@@ -1,0 +1,120 @@
+// Serves a page corpus in the Wikispeedia format on loopback: `pages.jsonl.gz` holds one
+// `{"path": "/wiki/<name>.html", "html": "..."}` a line; each html is served at its path. Also loads the
+// corpus's ground truth (`labels.tsv`, `pages.tsv`) for benchmarks. See shared/corpora/wikispeedia/README.md.
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+
+export interface CorpusServer {
+  origin: string;
+  server: Server;
+  /** Requests per path (every request, also 404s and robots.txt). */
+  hits: Map<string, number>;
+  /** Number of pages served. */
+  size: number;
+  close(): Promise<void>;
+}
+
+/** Reads `pages.jsonl.gz` into path -> html. */
+export function loadCorpusPages(dir: string): Map<string, string> {
+  const text = gunzipSync(readFileSync(join(dir, 'pages.jsonl.gz'))).toString('utf8');
+  const pages = new Map<string, string>();
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    const { path, html } = JSON.parse(line) as { path: string; html: string };
+    pages.set(path, html);
+  }
+  return pages;
+}
+
+/** A lookup key insensitive to how a client percent-encodes the path ("%C3%A9" vs "é", "%2C" vs ","). */
+function pathKey(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+export async function startCorpusServer(dir: string, port = 0): Promise<CorpusServer> {
+  const pages = loadCorpusPages(dir);
+  const byKey = new Map<string, string>();
+  for (const [path, html] of pages) byKey.set(pathKey(path), html);
+  const hits = new Map<string, number>();
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://corpus').pathname;
+    hits.set(path, (hits.get(path) ?? 0) + 1);
+    const html = req.method === 'GET' || req.method === 'HEAD' ? pages.get(path) ?? byKey.get(pathKey(path)) : undefined;
+    if (html === undefined) {
+      // robots.txt included: a 404 there means "no rules".
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
+      return res.end('not found\n');
+    }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(req.method === 'HEAD' ? undefined : html);
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const { port: bound } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${bound}`,
+    server,
+    hits,
+    size: pages.size,
+    close: () => new Promise((resolve) => {
+      server.closeAllConnections?.();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+/** Non-comment, non-empty rows of a TSV file, split on tabs. */
+function tsvRows(file: string): string[][] {
+  return readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() && !l.startsWith('#')).map((l) => l.split('\t'));
+}
+
+/** `labels.tsv`: article (URL-encoded) -> set of its top-level topics. */
+export function loadLabels(dir: string): Map<string, Set<string>> {
+  const labels = new Map<string, Set<string>>();
+  for (const [article, top] of tsvRows(join(dir, 'labels.tsv'))) {
+    if (!article || !top) continue;
+    let set = labels.get(article);
+    if (!set) labels.set(article, (set = new Set()));
+    set.add(top);
+  }
+  return labels;
+}
+
+export interface CorpusArticle {
+  article: string;
+  path: string;
+  topLevels: string[];
+  outDegree: number;
+  inDegree: number;
+}
+
+/** `pages.tsv`: every article with its URL path, top-level topics and degrees, in file order. */
+export function loadArticles(dir: string): CorpusArticle[] {
+  return tsvRows(join(dir, 'pages.tsv')).map(([article, path, tops, out, inn]) => ({
+    article, path, topLevels: tops ? tops.split(',').filter(Boolean) : [], outDegree: Number(out), inDegree: Number(inn),
+  }));
+}
+
+/** `links.tsv`: article -> articles it links to. */
+export function loadLinks(dir: string): Map<string, string[]> {
+  const links = new Map<string, string[]>();
+  for (const [src, dst] of tsvRows(join(dir, 'links.tsv'))) {
+    if (!src || !dst) continue;
+    let list = links.get(src);
+    if (!list) links.set(src, (list = []));
+    list.push(dst);
+  }
+  return links;
+}
+
+/** The article a corpus URL names ("http://h/wiki/Foo.html" -> "Foo"), in the encoding of the TSV files. */
+export function articleOfUrl(url: string): string | null {
+  const m = /\/wiki\/([^/?#]+)\.html$/.exec(new URL(url).pathname);
+  return m ? m[1] : null;
+}

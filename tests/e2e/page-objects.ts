@@ -1,0 +1,56 @@
+// Page objects for the extension's popup and dashboard: what a user reads and clicks, by data-testid.
+import type { Page } from 'playwright-core';
+
+export class PopupPage {
+  constructor(readonly page: Page, private readonly extensionId: string) {}
+
+  async open(): Promise<this> {
+    await this.page.goto(`chrome-extension://${this.extensionId}/popup.html`);
+    return this;
+  }
+
+  private text(id: string): Promise<string> {
+    return this.page.getByTestId(id).innerText();
+  }
+
+  async number(id: 'fetched' | 'relevant' | 'frontier' | 'failed' | 'ppm'): Promise<number> {
+    return Number((await this.text(id)).replace(/[^\d.]/g, ''));
+  }
+
+  harvest = () => this.text('harvest');
+  state = () => this.text('state');
+  inFlight = () => this.page.getByTestId('inflight').locator('li').allInnerTexts();
+
+  async press(button: 'pause' | 'resume' | 'stop'): Promise<void> {
+    await this.page.getByTestId(button).click();
+  }
+
+  async waitFor(predicate: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+    const end = Date.now() + timeoutMs;
+    while (!(await predicate())) {
+      if (Date.now() > end) throw new Error('popup never showed the expected state');
+      await this.page.waitForTimeout(100);
+    }
+  }
+}
+
+export class DashboardPage {
+  constructor(readonly page: Page, private readonly extensionId: string) {}
+
+  async open(): Promise<this> {
+    await this.page.goto(`chrome-extension://${this.extensionId}/dashboard.html`);
+    return this;
+  }
+
+  async startCrawl(f: { name: string; seeds: string; keywords: string; maxPages: number; delayMs: number }): Promise<void> {
+    const p = this.page;
+    await p.getByTestId('form-name').fill(f.name);
+    await p.getByTestId('form-seeds').fill(f.seeds);
+    await p.getByTestId('form-keywords').fill(f.keywords);
+    await p.getByTestId('form-max-pages').fill(String(f.maxPages));
+    await p.getByTestId('form-delay').fill(String(f.delayMs));
+    await p.getByTestId('start').click();
+  }
+
+  formError = () => this.page.getByTestId('form-error').innerText();
+}

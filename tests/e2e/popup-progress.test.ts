@@ -1,0 +1,50 @@
+// (c) A crawl set up in the dashboard shows its progress live in the popup, and obeys pause and resume there.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ensureBuilt, launchWithExtension, type Launched } from '../../scripts/lib/browser';
+import { startDemoServer, type DemoServer } from '../../scripts/lib/demo-site';
+import { DashboardPage, PopupPage } from './page-objects';
+
+let site: DemoServer;
+let browser: Launched;
+beforeAll(async () => {
+  ensureBuilt();
+  site = await startDemoServer();
+  browser = await launchWithExtension();
+});
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+it('shows a bad seed as one sentence in the dashboard', async () => {
+  const dashboard = await new DashboardPage(await browser.context.newPage(), browser.extensionId).open();
+  await dashboard.startCrawl({ name: 'bad', seeds: 'example.org', keywords: 'astronomy', maxPages: 5, delayMs: 0 });
+  await expect.poll(() => dashboard.formError()).toMatch(/not a URL/);
+});
+
+it('shows live progress of a running crawl, with pause and resume', async () => {
+  const dashboard = await new DashboardPage(await browser.context.newPage(), browser.extensionId).open();
+  await dashboard.startCrawl({ name: 'Astronomy demo', seeds: `${site.origin}/`, keywords: 'astronomy, planet, telescope, galaxy', maxPages: 25, delayMs: 250 });
+  const popup = await new PopupPage(await browser.context.newPage(), browser.extensionId).open();
+
+  await popup.waitFor(async () => (await popup.number('fetched')) >= 3);
+  expect(await popup.state()).toMatch(/running/i);
+  expect(await popup.number('frontier')).toBeGreaterThan(0);
+  expect(await popup.harvest()).toMatch(/%/);
+  const before = await popup.number('fetched');
+  await popup.waitFor(async () => (await popup.number('fetched')) > before); // it moves without a reload
+
+  await popup.press('pause');
+  await popup.waitFor(async () => /paused/i.test(await popup.state()));
+  const pausedAt = await popup.number('fetched');
+  await popup.page.waitForTimeout(1500);
+  expect(await popup.number('fetched')).toBe(pausedAt);
+
+  await popup.press('resume');
+  await popup.waitFor(async () => /finished/i.test(await popup.state()), 60_000);
+  const fetched = await popup.number('fetched');
+  const failed = await popup.number('failed');
+  expect(fetched + failed).toBe(25);
+  expect(fetched).toBeGreaterThan(pausedAt);
+  expect(await popup.number('relevant')).toBeGreaterThan(0);
+});
