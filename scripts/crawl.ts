@@ -149,7 +149,10 @@ async function main(): Promise<number> {
   console.log(formatSummary(summary));
   console.log(`  pages: ${join(values.out, 'pages.jsonl')}  summary: ${join(values.out, 'summary.json')}`);
   if (summary.fetched === 0) {
-    console.error('focus: no page could be fetched: check the seed URLs (the failures are in pages.jsonl)');
+    const lines = readFileSync(join(values.out, 'pages.jsonl'), 'utf8').split('\n').filter(Boolean);
+    const seeds = lines.map((l) => JSON.parse(l) as { url: string; depth: number; error?: string }).filter((p) => p.depth === 0 && p.error);
+    const why = seeds.map((p) => `${p.url}: ${p.error}`).join('; ');
+    console.error(`focus: no page could be fetched${why ? ` (${why})` : ''}: check the seed URLs`);
     return 1;
   }
   return 0;

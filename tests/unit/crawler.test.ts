@@ -90,10 +90,11 @@ describe('a crawl of the demo site', () => {
     const stuck = (await store.takeNext(crawlId, () => 0, Date.now())).entry!;
     const second = await new CrawlRunner(ports, crawlId).run();
     expect(second.state).toBe('finished');
-    const pages = await store.pagesAfter(crawlId, 0, 1000);
-    expect(pages.length).toBe(15);
-    expect(new Set(pages.map((p) => p.url)).size).toBe(15);
-    expect(pages.map((p) => p.url)).toContain(stuck.url);
+    const rows = await store.pagesAfter(crawlId, 0, 1000);
+    expect(new Set(rows.map((p) => p.url)).size).toBe(rows.length);
+    // URLs closed by robots.txt get a row but no request: the budget counts requests.
+    expect(rows.filter((p) => !/robots/.test(p.error ?? '')).length).toBe(15);
+    expect(rows.map((p) => p.url)).toContain(stuck.url);
   });
 
   it('pauses and resumes through the service', async () => {
@@ -111,5 +112,31 @@ describe('a crawl of the demo site', () => {
     const c = (await store.getCrawl(crawlId))!;
     expect(c.state).toBe('finished');
     expect(c.stats.attempts).toBe(12);
+  });
+
+  it('pauses on a full disk with a clear sentence, keeps what it had, and finishes after resume', async () => {
+    const store = freshStore();
+    const config = parseConfig({ ...demoConfig(site.origin), budget: { maxPages: 12 }, politeness: { delayMs: 0, concurrency: 2 } });
+    const crawlId = await store.createCrawl(config, Date.now());
+    await store.enqueue(crawlId, seedCandidates(config), Date.now());
+    const commit = store.commitPage.bind(store);
+    let commits = 0;
+    store.commitPage = async (c, now) => {
+      if (++commits > 5) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      return commit(c, now);
+    };
+    const ports = { store, fetch: (u: string, i: RequestInit) => fetch(u, i), clock };
+    const full = await new CrawlRunner(ports, crawlId).run();
+    expect(full.state).toBe('paused');
+    expect(full.message).toMatch(/storage is full.*resume/);
+    expect((await store.pagesAfter(crawlId, 0, 100)).length).toBe(5); // the five committed before the disk filled
+
+    store.commitPage = commit; // space freed
+    await store.updateCrawl(crawlId, { state: 'running' });
+    const done = await new CrawlRunner(ports, crawlId).run();
+    expect(done.state).toBe('finished');
+    const pages = await store.pagesAfter(crawlId, 0, 100);
+    expect(new Set(pages.map((p) => p.url)).size).toBe(pages.length);
+    expect(pages.filter((p) => !/robots/.test(p.error ?? '')).length).toBe(12);
   });
 });
