@@ -1,31 +1,20 @@
 // (c) A crawl set up in the dashboard shows its progress live in the popup, and obeys pause and resume there.
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ensureBuilt, launchWithExtension, type Launched } from '../../scripts/lib/browser';
-import { startDemoServer, type DemoServer } from '../../scripts/lib/demo-site';
+import { expect, it } from 'vitest';
+import { useDemoBrowser } from './demo-browser';
 import { DashboardPage, PopupPage } from './page-objects';
 
-let site: DemoServer;
-let browser: Launched;
-beforeAll(async () => {
-  ensureBuilt();
-  site = await startDemoServer();
-  browser = await launchWithExtension();
-});
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const env = useDemoBrowser();
 
 it('shows a bad seed as one sentence in the dashboard', async () => {
-  const dashboard = await new DashboardPage(await browser.context.newPage(), browser.extensionId).open();
+  const dashboard = await new DashboardPage(await env.browser.context.newPage(), env.browser.extensionId).open();
   await dashboard.startCrawl({ name: 'bad', seeds: 'example.org', keywords: 'astronomy', maxPages: 5, delayMs: 0 });
   await expect.poll(() => dashboard.formError()).toMatch(/not a URL/);
 });
 
 it('shows live progress of a running crawl, with pause and resume', async () => {
-  const dashboard = await new DashboardPage(await browser.context.newPage(), browser.extensionId).open();
-  await dashboard.startCrawl({ name: 'Astronomy demo', seeds: `${site.origin}/`, keywords: 'astronomy, planet, telescope, galaxy', maxPages: 25, delayMs: 250 });
-  const popup = await new PopupPage(await browser.context.newPage(), browser.extensionId).open();
+  const dashboard = await new DashboardPage(await env.browser.context.newPage(), env.browser.extensionId).open();
+  await dashboard.startCrawl({ name: 'Astronomy demo', seeds: `${env.site.origin}/`, keywords: 'astronomy, planet, telescope, galaxy', maxPages: 25, delayMs: 250 });
+  const popup = await new PopupPage(await env.browser.context.newPage(), env.browser.extensionId).open();
 
   await popup.waitFor(async () => (await popup.number('fetched')) >= 3);
   expect(await popup.state()).toMatch(/running/i);

@@ -1,25 +1,15 @@
 // (b) The service worker is stopped mid-crawl (DevTools protocol); the crawl continues by itself (alarm)
 // and finishes with each page fetched once.
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ensureBuilt, launchWithExtension, send, type Launched } from '../../scripts/lib/browser';
-import { startDemoServer, type DemoServer } from '../../scripts/lib/demo-site';
+import { expect, it } from 'vitest';
+import { send } from '../../scripts/lib/browser';
+import { useDemoBrowser } from './demo-browser';
 import type { PageRecord } from '../../lib/types';
 
-let site: DemoServer;
-let browser: Launched;
-beforeAll(async () => {
-  ensureBuilt();
-  site = await startDemoServer();
-  browser = await launchWithExtension();
-});
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const env = useDemoBrowser();
 
 /** Reads the crawl row straight from IndexedDB in an extension page: unlike a message, it does not wake the worker. */
 async function attemptsInDb(crawlId: number): Promise<{ attempts: number; state: string }> {
-  return browser.page.evaluate(
+  return env.browser.page.evaluate(
     (id) =>
       new Promise((resolve, reject) => {
         const open = indexedDB.open('focus');
@@ -37,10 +27,10 @@ async function attemptsInDb(crawlId: number): Promise<{ attempts: number; state:
 }
 
 it('resumes after the worker is stopped and fetches every page once', async () => {
-  const { page, context } = browser;
+  const { page, context } = env.browser;
   const budget = 40;
   const { crawlId } = await send<{ crawlId: number }>(page, 'start', {
-    name: 'kill test', seeds: [`${site.origin}/`], topic: { keywords: ['astronomy', 'planet', 'telescope'] },
+    name: 'kill test', seeds: [`${env.site.origin}/`], topic: { keywords: ['astronomy', 'planet', 'telescope'] },
     budget: { maxPages: budget }, politeness: { delayMs: 300, concurrency: 2, robots: false },
   });
   while ((await attemptsInDb(crawlId)).attempts < 5) await page.waitForTimeout(100);
@@ -77,6 +67,6 @@ it('resumes after the worker is stopped and fetches every page once', async () =
   expect(crawled.length).toBe(budget);
   expect(new Set(crawled.map((p) => p.url)).size).toBe(budget);
   // A fetch cut by the stop may have reached the server before the worker died: at most the in-flight ones.
-  const repeated = [...site.hits].filter(([path, n]) => n > 1 && path !== '/space/telescopes');
+  const repeated = [...env.site.hits].filter(([path, n]) => n > 1 && path !== '/space/telescopes');
   expect(repeated.length).toBeLessThanOrEqual(2);
 });
