@@ -1,6 +1,7 @@
 // The "New crawl" form: reads its fields into a config, asks the worker to start it, and fills the
 // fields from an imported runner config file.
 import { sendMessage } from '@/lib/platform/messaging';
+import { requestHostAccess } from '@/lib/ui/actions';
 import {
   configToForm,
   defaultFormValues,
@@ -57,7 +58,12 @@ export function setupNewCrawlForm(onStarted: (crawlId: number) => void): void {
     say(null);
     const config = formToConfig(read(), importedBase);
     startButton.disabled = true;
-    sendMessage('start', config).then(
+    requestHostAccess()
+      .then((granted) => {
+        if (!granted) throw new Error('Focus needs access to websites to crawl them: allow it when the browser asks.');
+        return sendMessage('start', config);
+      })
+      .then(
       ({ crawlId }) => {
         say(null, `Started crawl #${crawlId}.`);
         onStarted(crawlId);

@@ -40,3 +40,12 @@ export function downloadFile(parts: BlobPart[], fileName: string, type = 'applic
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
+
+/**
+ * Firefox grants an MV3 extension's host access only when the user allows it; ask on "Start crawl" (a user
+ * gesture, which Firefox requires, so nothing may be awaited before this call). Chrome grants it at install.
+ */
+export function requestHostAccess(): Promise<boolean> {
+  if (!import.meta.env.FIREFOX) return Promise.resolve(true);
+  return browser.permissions.request({ origins: ['<all_urls>'] });
+}
