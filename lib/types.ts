@@ -33,7 +33,7 @@ export interface FrontierEntry {
   state: EntryState;
   /** Predicted relevance P(+|F) in [0,1] of the link it was found by (1 for seeds). */
   score: number;
-  /** Sort key of the frontier: higher is taken first. Equal to score for best-first, -depth for breadth-first. */
+  /** Sort key of the frontier: higher is taken first. The log-odds of score for best-first, -depth for breadth-first. */
   priority: number;
   /** Tie-breaker: -(discovery sequence), so that among equal priorities the earliest found is taken first. */
   order: number;

@@ -1,6 +1,6 @@
 // The link classifier that orders the frontier: P(+|F) of the link's features (SPEC A.1-A.3, A.7).
 import { linkFeatures, makeDictionary, type FeatureGroup } from './link-features';
-import { NaiveBayes, type Label, type NaiveBayesJSON } from './naive-bayes';
+import { logistic, NaiveBayes, type Label, type NaiveBayesJSON } from './naive-bayes';
 
 export interface LinkText {
   anchor: string;
@@ -55,9 +55,19 @@ export class LinkClassifier {
     return linkFeatures(link, this.dictionary, this.group);
   }
 
-  /** P(+|F): the predicted relevance of the page the link points to, used as its crawl priority. */
+  /** P(+|F): the predicted relevance of the page the link points to. */
   score(link: LinkText): number {
     return this.model.posterior(this.features(link));
+  }
+
+  /**
+   * Both the log-odds log P(+|F)/P(-|F), which orders links exactly as the posterior does but without its
+   * saturation (with dozens of context features the posterior rounds to 1.0 in double precision, and the
+   * frontier could no longer tell links apart), and the posterior itself.
+   */
+  rank(link: LinkText): { logOdds: number; score: number } {
+    const logOdds = this.model.logOdds(this.features(link));
+    return { logOdds, score: logistic(logOdds) };
   }
 
   learn(link: LinkText, label: Label): void {

@@ -73,6 +73,11 @@ export class PageJudge {
     return { pos: this.pos, neg: this.neg };
   }
 
+  /** A judge with the same keywords and threshold that has learned nothing. */
+  emptyCopy(): PageJudge {
+    return new PageJudge(this.keywords, this.threshold);
+  }
+
   learn(page: PageText, label: Label): void {
     this.add(page, label, 1);
   }

@@ -20,9 +20,15 @@ function rulesFor(config: CrawlConfig) {
   return r;
 }
 
-/** Priority of a link under the crawl's strategy; breadth-first ignores the score. */
-export function priorityOf(config: CrawlConfig, score: number, depth: number): number {
-  return config.strategy.name === 'breadth-first' ? -depth : score;
+/** Seeds are taken before anything a page links to. */
+const SEED_PRIORITY = Number.MAX_VALUE;
+
+/**
+ * Priority of a link under the crawl's strategy: best-first sorts by the classifier's log-odds (monotone in
+ * P(+|F), SPEC A.7, but not saturated); breadth-first by depth, earliest found first.
+ */
+export function priorityOf(config: CrawlConfig, logOdds: number, depth: number): number {
+  return config.strategy.name === 'breadth-first' ? -depth : logOdds;
 }
 
 export function planChildren(
@@ -41,9 +47,9 @@ export function planChildren(
     const url = normalizeUrl(link.url);
     if (!url || url === pageUrl || url === parent.url || !inScope(url)) continue;
     const unsafe = safety.unsafeWord(url, link.anchor);
-    const score = unsafe ? 0 : classifier.score(link);
+    const { logOdds, score } = unsafe ? { logOdds: -Number.MAX_VALUE, score: 0 } : classifier.rank(link);
     out.push({
-      url, host: hostOf(url), score, priority: priorityOf(config, score, depth), depth, parentUrl: parent.url,
+      url, host: hostOf(url), score, priority: priorityOf(config, logOdds, depth), depth, parentUrl: parent.url,
       anchor: link.anchor, context: link.context,
       skip: unsafe ? `unsafe link ("${unsafe}"): never requested, it could change or end your session` : undefined,
     });
@@ -55,7 +61,7 @@ export function planChildren(
 export function seedCandidates(config: CrawlConfig): Candidate[] {
   return config.seeds.flatMap((s) => {
     const url = normalizeUrl(s);
-    return url ? [{ url, host: hostOf(url), score: 1, priority: priorityOf(config, 1, 0) + (config.strategy.name === 'best-first' ? 1 : 0),
-      depth: 0, parentUrl: null, anchor: '', context: '' }] : [];
+    const priority = config.strategy.name === 'best-first' ? SEED_PRIORITY : priorityOf(config, 0, 0);
+    return url ? [{ url, host: hostOf(url), score: 1, priority, depth: 0, parentUrl: null, anchor: '', context: '' }] : [];
   });
 }

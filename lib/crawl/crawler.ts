@@ -103,20 +103,31 @@ export class CrawlRunner {
   // ---- training (SPEC A.6): labeled links from the link-source pages, labeled pages for the judge ----
 
   private async train(): Promise<void> {
-    const { store } = this.ports;
+    const { store, clock } = this.ports;
     const positive = compilePatterns(this.config.training.positive);
     const negative = compilePatterns(this.config.training.negative);
     const done = await store.trainedUrls(this.crawlId);
     const todo = this.config.training.linkSources.filter((u) => !done.has(u));
+    // The judge learns in memory as pages arrive; if an earlier worker read some of them, it is rebuilt
+    // from all stored training pages instead, so a stopped worker costs the judge nothing.
+    if (done.size > 0) this.model.judge = this.model.judge.emptyCopy();
     let next = 0;
     const worker = async () => {
       while (!this.halt && next < todo.length) {
         const url = todo[next++];
         await this.waitForHost(hostOf(url));
-        await this.trainOn(url, positive, negative);
+        await this.trainOn(url, positive, negative, done.size === 0);
       }
     };
     await Promise.all(Array.from({ length: this.config.politeness.concurrency }, worker));
+    if (this.halt) return;
+    if (done.size > 0) {
+      for (const page of await store.trainingBodies(this.crawlId)) {
+        const label = pageLabel(page.url, page.finalUrl, positive, negative);
+        if (label !== null) this.model.judge.learn(parseHtml(page.html, page.finalUrl), label);
+      }
+    }
+    await saveModel(store, this.crawlId, this.model, clock.now());
   }
 
   private async waitForHost(host: string): Promise<void> {
@@ -128,7 +139,7 @@ export class CrawlRunner {
     }
   }
 
-  private async trainOn(url: string, positive: UrlMatcher, negative: UrlMatcher): Promise<void> {
+  private async trainOn(url: string, positive: UrlMatcher, negative: UrlMatcher, teachJudge: boolean): Promise<void> {
     const { clock, store } = this.ports;
     const out = await this.fetchPolitely(url);
     const parsed = out.html !== null && !out.error ? parseHtml(out.html, out.finalUrl) : null;
@@ -138,9 +149,6 @@ export class CrawlRunner {
         const label = positive.matches(link.url) ? 1 : negative.matches(link.url) ? 0 : null;
         if (label !== null) labels.push({ url: link.url, anchor: link.anchor, context: link.context, label, source: 'auto', createdAt: clock.now() });
       }
-      // A link source that is itself a known positive or negative page teaches the page judge.
-      const pageLabel = positive.matches(out.finalUrl) || positive.matches(url) ? 1 : negative.matches(out.finalUrl) || negative.matches(url) ? 0 : null;
-      if (pageLabel !== null) this.model.judge.learn(parsed, pageLabel);
     }
     await store.commitPage(
       {
@@ -152,7 +160,9 @@ export class CrawlRunner {
       clock.now(),
     );
     for (const l of labels) this.model.link.learn(l, l.label);
-    await saveModel(store, this.crawlId, this.model, clock.now());
+    // A link source that is itself a known positive or negative page teaches the page judge.
+    const label = parsed ? pageLabel(url, out.finalUrl, positive, negative) : null;
+    if (teachJudge && label !== null) this.model.judge.learn(parsed!, label);
   }
 
   // ---- the crawl loop (SPEC A.7) ----
@@ -278,6 +288,12 @@ export class CrawlRunner {
       truncated: false, linkCount: 0, fetchedAt: this.ports.clock.now(), durationMs: 0, error,
     };
   }
+}
+
+function pageLabel(url: string, finalUrl: string, positive: UrlMatcher, negative: UrlMatcher): 0 | 1 | null {
+  if (positive.matches(finalUrl) || positive.matches(url)) return 1;
+  if (negative.matches(finalUrl) || negative.matches(url)) return 0;
+  return null;
 }
 
 function safeParse(html: string, url: string): ParsedPage | { error: string } {

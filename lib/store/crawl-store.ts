@@ -235,6 +235,14 @@ export class CrawlStore {
     return new Set(rows.map((p) => p.url));
   }
 
+  /** Stored HTML of the training pages read so far, with their addresses. */
+  async trainingBodies(crawlId: number): Promise<{ url: string; finalUrl: string; html: string }[]> {
+    const rows = await this.db.pages.where('[crawlId+seq]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey])
+      .filter((p) => p.phase === 'train' && !p.error).toArray();
+    const bodies = await this.db.bodies.bulkGet(rows.map((p) => [crawlId, p.seq] as [number, number]));
+    return rows.flatMap((p, i) => (bodies[i] ? [{ url: p.url, finalUrl: p.finalUrl, html: bodies[i]!.html }] : []));
+  }
+
   async labelsAfter(crawlId: number, afterId: number): Promise<LabeledLink[]> {
     return this.db.labels.where('id').above(afterId).and((l) => l.crawlId === crawlId).toArray();
   }

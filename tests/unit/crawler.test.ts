@@ -5,6 +5,7 @@ import { seedCandidates } from '../../lib/crawl/children';
 import { parseConfig } from '../../lib/crawl/config';
 import { CrawlRunner } from '../../lib/crawl/crawler';
 import { CrawlService } from '../../lib/crawl/service';
+import { PageJudge } from '../../lib/classifier/page-judge';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import { ON_TOPIC_PATHS, demoConfig, startDemoServer, type DemoServer } from '../../scripts/lib/demo-site';
@@ -138,5 +139,45 @@ describe('a crawl of the demo site', () => {
     const pages = await store.pagesAfter(crawlId, 0, 100);
     expect(new Set(pages.map((p) => p.url)).size).toBe(pages.length);
     expect(pages.filter((p) => !/robots/.test(p.error ?? '')).length).toBe(12);
+  });
+
+  it('learns from training link sources first, and an interrupted training teaches the judge the same', async () => {
+    const o = site.origin;
+    const sources = ['/space/', '/kitchen/', '/sports/', '/news/', '/space/planets', '/space/moon', '/space/stars',
+      '/kitchen/bread', '/kitchen/soups', '/kitchen/pasta', '/sports/chess', '/sports/running'].map((p) => o + p);
+    const training = { linkSources: sources, positive: [`${o}/space/*`], negative: [`${o}/kitchen/*`, `${o}/sports/*`, `${o}/news/*`] };
+    const run = async (interruptAfter?: number) => {
+      const store = freshStore();
+      const config = parseConfig({ ...demoConfig(o), training, budget: { maxPages: 10 }, politeness: { delayMs: 0, concurrency: 2 } });
+      const crawlId = await store.createCrawl(config, Date.now());
+      await store.enqueue(crawlId, seedCandidates(config), Date.now());
+      const ports = { store, fetch: (u: string, i: RequestInit) => fetch(u, i), clock };
+      if (interruptAfter) {
+        const first = new CrawlRunner(ports, crawlId);
+        const done = first.run();
+        while (((await store.getCrawl(crawlId))!.stats.trainPages) < interruptAfter) await clock.sleep(2);
+        first.requestHalt('paused', 'simulated stop');
+        expect((await done).state).toBe('paused');
+        await store.updateCrawl(crawlId, { state: 'training' });
+      }
+      const end = await new CrawlRunner(ports, crawlId).run();
+      return { store, crawlId, end, model: (await store.getModel(crawlId))! };
+    };
+    const whole = await run();
+    expect(whole.end.state).toBe('finished');
+    expect(whole.end.stats.trainPages).toBe(sources.length);
+    const rows = await whole.store.pagesAfter(whole.crawlId, 0, 100);
+    expect(rows.slice(0, sources.length).every((p) => p.phase === 'train')).toBe(true);
+    expect(rows.filter((p) => p.phase === 'crawl').length).toBeGreaterThanOrEqual(10);
+    const labels = await whole.store.labelsAfter(whole.crawlId, 0);
+    expect(labels.filter((l) => l.source === 'auto' && l.label === 1).length).toBeGreaterThan(10);
+    expect(labels.filter((l) => l.source === 'auto' && l.label === 0).length).toBeGreaterThan(10);
+    const judge = (m: { judge: unknown }) => PageJudge.fromJSON(m.judge).examples;
+    expect(judge(whole.model)).toEqual({ pos: 4, neg: 8 });
+
+    const interrupted = await run(5);
+    expect(interrupted.end.stats.trainPages).toBe(sources.length);
+    expect(new Set((await interrupted.store.pagesAfter(interrupted.crawlId, 0, 100)).filter((p) => p.phase === 'train').map((p) => p.url)).size).toBe(sources.length);
+    expect(judge(interrupted.model)).toEqual({ pos: 4, neg: 8 });
   });
 });
