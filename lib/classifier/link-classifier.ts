@@ -1,5 +1,5 @@
 // The link classifier that orders the frontier: P(+|F) of the link's features (SPEC A.1-A.3, A.7).
-import { linkFeatures, makeDictionary, type FeatureGroup } from './link-features';
+import { ANCHOR_DICT_FEATURE, linkFeatures, makeDictionary, type FeatureGroup } from './link-features';
 import { logistic, NaiveBayes, type Label, type NaiveBayesJSON } from './naive-bayes';
 
 export interface LinkText {
@@ -7,11 +7,23 @@ export interface LinkText {
   context: string;
 }
 
+/**
+ * How the evidence of the two feature groups is combined into log-odds:
+ * - `independent`: textbook Naive Bayes (SPEC A.1), every feature counted as independent evidence;
+ * - `context-mean`: the anchor's features count in full, the context's are averaged per context feature.
+ *   A link has 1-3 anchor words but 15-25 context words within the A.4 window, and those are strongly
+ *   correlated (they describe the page the link sits on, not its target); summed, they swamp the anchor.
+ *   On Wikispeedia (Science from English_language, 1,000 fetches, real browser, one run each) this raised
+ *   harvest from 0.566 to 0.663.
+ */
+export type Evidence = 'independent' | 'context-mean';
+
 export interface LinkClassifierJSON {
   kind: 'link-classifier';
   version: 1;
   keywords: string[];
   group: FeatureGroup;
+  evidence: Evidence;
   /** Whether `model` holds the two keyword pseudo-examples (see the constructor). */
   seeded: boolean;
   model: NaiveBayesJSON;
@@ -20,6 +32,7 @@ export interface LinkClassifierJSON {
 export class LinkClassifier {
   readonly keywords: readonly string[];
   readonly group: FeatureGroup;
+  readonly evidence: Evidence;
   private readonly dictionary: Set<string>;
   // Not readonly only so that fromJSON can put a restored model in place.
   private model: NaiveBayes;
@@ -37,9 +50,10 @@ export class LinkClassifier {
    * both scores 16/17 = 0.94, and a link without keyword words has only unseen features and scores 0.5. They weigh as much as one real label per class, so real labels soon outweigh them.
    * They stay in the model (and its JSON) but are not reported in `examples`.
    */
-  constructor(keywords: readonly string[], opts: { group?: FeatureGroup; alpha?: number } = {}) {
+  constructor(keywords: readonly string[], opts: { group?: FeatureGroup; alpha?: number; evidence?: Evidence } = {}) {
     this.keywords = [...keywords];
     this.group = opts.group ?? 2;
+    this.evidence = opts.evidence ?? 'context-mean';
     this.dictionary = makeDictionary(keywords);
     this.model = new NaiveBayes({ alpha: opts.alpha });
     this.seeded = this.dictionary.size > 0;
@@ -57,17 +71,27 @@ export class LinkClassifier {
 
   /** P(+|F): the predicted relevance of the page the link points to. */
   score(link: LinkText): number {
-    return this.model.posterior(this.features(link));
+    return this.rank(link).score;
   }
 
   /**
-   * Both the log-odds log P(+|F)/P(-|F), which orders links exactly as the posterior does but without its
-   * saturation (with dozens of context features the posterior rounds to 1.0 in double precision, and the
-   * frontier could no longer tell links apart), and the posterior itself.
+   * The log-odds log P(+|F)/P(-|F), which orders the frontier (it never saturates, where the posterior
+   * rounds to 1.0 in double precision), and the posterior itself.
    */
   rank(link: LinkText): { logOdds: number; score: number } {
-    const logOdds = this.model.logOdds(this.features(link));
+    const features = this.features(link);
+    const logOdds = this.evidence === 'independent' ? this.model.logOdds(features) : this.contextMeanLogOdds(features);
     return { logOdds, score: logistic(logOdds) };
+  }
+
+  private contextMeanLogOdds(features: string[]): number {
+    const anchor: string[] = [];
+    const context: string[] = [];
+    for (const f of features) (isAnchorFeature(f) ? anchor : context).push(f);
+    const prior = this.model.logOdds([]);
+    const anchorEvidence = anchor.length ? this.model.logOdds(anchor) - prior : 0;
+    const contextEvidence = context.length ? (this.model.logOdds(context) - prior) / context.length : 0;
+    return prior + anchorEvidence + contextEvidence;
   }
 
   learn(link: LinkText, label: Label): void {
@@ -96,6 +120,7 @@ export class LinkClassifier {
       version: 1,
       keywords: [...this.keywords],
       group: this.group,
+      evidence: this.evidence,
       seeded: this.seeded,
       model: this.model.toJSON(),
     };
@@ -114,13 +139,17 @@ export class LinkClassifier {
     }
     if (o.group !== 1 && o.group !== 2) return fail('group is not 1 or 2');
     if (typeof o.seeded !== 'boolean') return fail('seeded is not a boolean');
+    if (o.evidence !== 'independent' && o.evidence !== 'context-mean') return fail('evidence is not "independent" or "context-mean"');
     const model = NaiveBayes.fromJSON(o.model);
     const { pos, neg } = model.examples;
     if (o.seeded && (pos < 1 || neg < 1)) return fail('seeded model lacks its pseudo-examples');
     // Construct normally (the seeding is cheap), then put the saved model in place of the fresh one.
-    const classifier = new LinkClassifier(o.keywords as string[], { group: o.group, alpha: model.alpha });
+    const classifier = new LinkClassifier(o.keywords as string[], { group: o.group, alpha: model.alpha, evidence: o.evidence });
     classifier.model = model;
     classifier.seeded = o.seeded;
     return classifier;
   }
 }
+
+/** Anchor-group features (SPEC A.3): anchor words and the "anchor has a dictionary word" flag. */
+const isAnchorFeature = (f: string): boolean => f.startsWith('a:') || f === ANCHOR_DICT_FEATURE;

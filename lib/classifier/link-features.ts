@@ -18,8 +18,23 @@ export const CONTEXT_DICT_FEATURE = 'C:dict';
  */
 export function makeDictionary(keywords: readonly string[]): Set<string> {
   const dictionary = new Set<string>();
-  for (const keyword of keywords) for (const word of tokenize(keyword)) dictionary.add(word);
+  for (const keyword of keywords) {
+    for (const word of tokenize(keyword)) for (const form of englishPlurals(word)) dictionary.add(form);
+  }
   return dictionary;
+}
+
+/**
+ * A keyword and its regular English plurals: topic words appear in anchors as "stars", "galaxies",
+ * "telescopes" as often as in the singular. Only the dictionary flags fold plurals (no stemming of
+ * features), and only for Latin-script words of three letters or more.
+ */
+function englishPlurals(word: string): string[] {
+  if (word.length < 3 || !/^[a-z]+$/.test(word)) return [word];
+  const forms = [word, `${word}s`];
+  if (/(s|x|z|ch|sh)$/.test(word)) forms.push(`${word}es`);
+  if (/[^aeiou]y$/.test(word)) forms.push(`${word.slice(0, -1)}ies`);
+  return forms;
 }
 
 // Reused across calls: the crawler computes features for every link of every page, and building the

@@ -6,7 +6,10 @@ describe('linkFeatures (SPEC A.3)', () => {
   const dictionary = makeDictionary(['Stock Market', '金融']);
 
   it('builds the dictionary from the words of the keywords', () => {
-    expect([...dictionary].sort()).toEqual(['market', 'stock', '金融'].sort());
+    expect([...dictionary].sort()).toEqual(['market', 'markets', 'stock', 'stocks', '金融'].sort());
+    expect([...makeDictionary(['galaxy', 'telescope', 'index', 'sky'])].sort()).toEqual(
+      ['galaxies', 'galaxy', 'galaxys', 'index', 'indexes', 'indexs', 'sky', 'skies', 'skys', 'telescope', 'telescopes'].sort(),
+    );
   });
 
   it('group 1 uses anchor words only', () => {
@@ -25,8 +28,8 @@ describe('linkFeatures (SPEC A.3)', () => {
 describe('LinkClassifier', () => {
   const keywords = ['stock market', 'finance'];
 
-  it('with keywords only, ranks a keyword link above the others', () => {
-    const c = new LinkClassifier(keywords);
+  it('with keywords only, ranks a keyword link above the others (independent evidence, SPEC A.1)', () => {
+    const c = new LinkClassifier(keywords, { evidence: 'independent' });
     const anchorAndContext = c.score({ anchor: 'Stock prices fall', context: 'finance news' });
     const anchorOnly = c.score({ anchor: 'Stock prices fall', context: 'sports weather' });
     const contextOnly = c.score({ anchor: 'Read more', context: 'finance news' });
@@ -39,6 +42,21 @@ describe('LinkClassifier', () => {
     // no keyword word: only unseen features, balanced pseudo-prior -> 0.5
     expect(other).toBe(0.5);
     expect(c.examples).toEqual({ pos: 0, neg: 0 });
+  });
+
+  it('with context-mean evidence, counts the anchor in full and averages the context', () => {
+    const c = new LinkClassifier(keywords);
+    expect(c.evidence).toBe('context-mean');
+    // anchor a:stock + A:dict: log-odds log 4 in full; context c:sports, c:weather unseen: 0 -> P = 0.8
+    expect(c.score({ anchor: 'Stock prices fall', context: 'sports weather' })).toBeCloseTo(0.8, 12);
+    // context c:finance, C:dict (log 2 each) and c:news (unseen) average to log(4)/3 -> odds 4^(1/3)
+    const third = 4 ** (1 / 3);
+    expect(c.score({ anchor: 'Read more', context: 'finance news' })).toBeCloseTo(third / (1 + third), 12);
+    // both: odds 4 * 4^(1/3)
+    expect(c.score({ anchor: 'Stock prices fall', context: 'finance news' })).toBeCloseTo((4 * third) / (1 + 4 * third), 12);
+    expect(c.score({ anchor: 'Football results', context: 'sports weather' })).toBe(0.5);
+    const r = c.rank({ anchor: 'Stock prices fall', context: 'finance news' });
+    expect(r.logOdds).toBeCloseTo(Math.log(4 * third), 12);
   });
 
   it('with no keywords and no labels, scores every link 0.5', () => {

@@ -1,0 +1,245 @@
+// Benchmark: a focused crawl of the Wikispeedia corpus (shared/corpora/wikispeedia), served on loopback and
+// crawled by the real extension in Chromium, scored against the corpus's hand-made topic labels.
+//   npx tsx scripts/wikispeedia.ts [--corpus DIR] [--topic Science] [--seed English_language] [--budget 1000]
+//     [--strategy best-first|breadth-first] [--train-fraction 0.3] [--max-sources 500] [--split-seed 1]
+//     [--keywords w1,w2,...] [--out DIR]
+// The articles are split (seeded PRNG) into a training split, whose pages are the link sources and whose
+// topic labels make the positive/negative patterns, and a scored split; harvest and recall are given over
+// all crawl-phase pages and over scored-split pages only. Ground truth is labels.tsv, never the crawler's judge.
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { formatSummary, runCrawl, type Summary } from './crawl';
+import { ROOT } from './lib/browser';
+import { articleOfUrl, loadArticles, loadLabels, loadLinks, startCorpusServer } from './lib/corpus-server';
+
+/** A handful of words per top-level topic: the crawl's `topic.keywords` (its domain dictionary). */
+export const TOPIC_KEYWORDS: Record<string, string[]> = {
+  Science: ['science', 'scientific', 'biology', 'chemistry', 'physics', 'species', 'animal', 'plant', 'chemical',
+    'element', 'cell', 'energy', 'organism', 'mineral', 'astronomy', 'geology'],
+  Geography: ['geography', 'river', 'mountain', 'city', 'region', 'island', 'lake', 'climate', 'population', 'capital'],
+  History: ['history', 'war', 'empire', 'battle', 'dynasty', 'kingdom', 'century', 'revolution', 'ancient'],
+  People: ['born', 'died', 'king', 'writer', 'president', 'artist', 'scientist', 'leader', 'poet'],
+  Religion: ['religion', 'god', 'church', 'christian', 'islam', 'buddhism', 'hindu', 'faith', 'bible', 'saint'],
+  Music: ['music', 'musical', 'song', 'band', 'composer', 'album', 'opera', 'instrument', 'symphony'],
+  Mathematics: ['mathematics', 'mathematical', 'number', 'theorem', 'geometry', 'algebra', 'equation', 'function'],
+  IT: ['computer', 'software', 'internet', 'programming', 'data', 'network', 'digital', 'algorithm'],
+};
+
+/** mulberry32: small, fast, deterministic. */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function shuffled<T>(items: readonly T[], rand: () => number): T[] {
+  const a = [...items];
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [a[i], a[j]] = [a[j]!, a[i]!];
+  }
+  return a;
+}
+
+/** Articles reachable from `seed` by following links (the seed included). */
+export function reachableFrom(seed: string, links: Map<string, string[]>): Set<string> {
+  const seen = new Set([seed]);
+  const queue = [seed];
+  for (let i = 0; i < queue.length; i++) {
+    for (const t of links.get(queue[i]!) ?? []) if (!seen.has(t)) (seen.add(t), queue.push(t));
+  }
+  return seen;
+}
+
+interface PageLine {
+  seq: number; url: string; finalUrl: string; status: number; phase: 'train' | 'crawl'; depth: number;
+  score: number; relevant: boolean | null; relevance: number | null; error?: string;
+}
+
+export const CHECKPOINTS = [100, 250, 500, 1000, 2000];
+
+const round = (x: number, d = 3) => (Number.isFinite(x) ? Math.round(x * 10 ** d) / 10 ** d : null);
+const ratio = (a: number, b: number) => (b > 0 ? a / b : NaN);
+
+/** Area under the ROC curve of `score` for telling on-topic from off-topic items (ties count half). */
+export function auc(items: { score: number; on: boolean }[]): number {
+  const sorted = [...items].sort((x, y) => x.score - y.score);
+  let rankSum = 0;
+  let pos = 0;
+  for (let i = 0; i < sorted.length; ) {
+    let j = i;
+    while (j < sorted.length && sorted[j]!.score === sorted[i]!.score) j++;
+    const midRank = (i + 1 + j) / 2;
+    for (let k = i; k < j; k++) if (sorted[k]!.on) (rankSum += midRank, pos++);
+    i = j;
+  }
+  const neg = sorted.length - pos;
+  return pos && neg ? (rankSum - (pos * (pos + 1)) / 2) / (pos * neg) : NaN;
+}
+
+function confusion(rows: { pred: boolean; on: boolean }[]) {
+  let tp = 0, fp = 0, fn = 0, tn = 0;
+  for (const r of rows) r.pred ? (r.on ? tp++ : fp++) : r.on ? fn++ : tn++;
+  const precision = ratio(tp, tp + fp), recall = ratio(tp, tp + fn);
+  return {
+    n: rows.length, tp, fp, fn, tn, accuracy: round(ratio(tp + tn, rows.length)), precision: round(precision),
+    recall: round(recall), f1: round((2 * precision * recall) / (precision + recall)),
+  };
+}
+
+async function main(): Promise<void> {
+  const { values: v } = parseArgs({
+    options: {
+      corpus: { type: 'string', default: '/work/shared/corpora/wikispeedia' }, topic: { type: 'string', default: 'Science' },
+      seed: { type: 'string', default: 'English_language' }, budget: { type: 'string', default: '1000' },
+      strategy: { type: 'string', default: 'best-first' }, 'train-fraction': { type: 'string', default: '0.3' },
+      'max-sources': { type: 'string', default: '500' }, 'split-seed': { type: 'string', default: '1' },
+      keywords: { type: 'string' }, out: { type: 'string' },
+    },
+  });
+  const topic = v.topic!, seed = v.seed!, budget = Number(v.budget), strategy = v.strategy!;
+  const trainFraction = Number(v['train-fraction']), maxSources = Number(v['max-sources']), splitSeed = Number(v['split-seed']);
+  if (strategy !== 'best-first' && strategy !== 'breadth-first') throw new Error(`--strategy: best-first or breadth-first, not ${strategy}`);
+  const keywords = v.keywords ? v.keywords.split(',').map((s) => s.trim()).filter(Boolean) : TOPIC_KEYWORDS[topic];
+  if (!keywords?.length) throw new Error(`no keywords known for topic ${topic}: pass --keywords`);
+  const out = v.out ?? join(ROOT, 'out', 'wikispeedia', `${topic}-${strategy}-${budget}`);
+
+  const articles = loadArticles(v.corpus!);
+  const labels = loadLabels(v.corpus!);
+  const links = loadLinks(v.corpus!);
+  const onTopic = (a: string) => labels.get(a)?.has(topic) ?? false;
+  if (!articles.some((a) => a.article === seed)) throw new Error(`--seed: no article ${seed} in the corpus`);
+
+  // The split: shuffle with the seeded PRNG, the first fraction is training.
+  const order = shuffled(articles.map((a) => a.article), mulberry32(splitSeed));
+  const nTrain = Math.round(trainFraction * order.length);
+  const trainSet = new Set(order.slice(0, nTrain));
+  const pathOf = new Map(articles.map((a) => [a.article, a.path]));
+
+  const site = await startCorpusServer(v.corpus!);
+  const urlOf = (a: string) => site.origin + pathOf.get(a)!;
+  const trainList = order.slice(0, nTrain);
+  const sources = trainList.slice(0, maxSources);
+  const config = {
+    name: `Wikispeedia: ${topic} from ${seed} (${strategy}, ${budget} pages)`,
+    seeds: [urlOf(seed)],
+    topic: { keywords },
+    training: {
+      linkSources: sources.map(urlOf),
+      positive: trainList.filter(onTopic).map(urlOf),
+      negative: trainList.filter((a) => !onTopic(a)).map(urlOf),
+    },
+    strategy: { name: strategy },
+    budget: { maxPages: budget },
+    politeness: { delayMs: 0, concurrency: 4, perHost: 4, robots: false },
+  };
+  // Labeled links the training reads will yield (every link on a source page into the training split).
+  const sourceSet = new Set(sources);
+  let posLinks = 0, negLinks = 0;
+  for (const s of sourceSet) for (const t of links.get(s) ?? []) if (trainSet.has(t)) onTopic(t) ? posLinks++ : negLinks++;
+  const log = (line: string) => process.stderr.write(line + '\n');
+  log(`corpus: ${site.size} pages at ${site.origin}; split seed ${splitSeed}: ${nTrain} training articles ` +
+    `(${trainList.filter(onTopic).length} ${topic}), ${sources.length} link sources -> ~${posLinks} positive / ${negLinks} negative labeled links`);
+  log(`keywords: ${keywords.join(', ')}`);
+
+  const t0 = Date.now();
+  let summary: Summary;
+  try {
+    summary = await runCrawl({ config, out, log });
+  } finally {
+    await site.close();
+  }
+  const wallSeconds = (Date.now() - t0) / 1000;
+  console.log(formatSummary(summary));
+
+  // ---- evaluation against labels.tsv ----
+  const rows = readFileSync(join(out, 'pages.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as PageLine);
+  const fetched = rows.filter((r) => r.phase === 'crawl' && !r.error && r.status === 200).sort((a, b) => a.seq - b.seq);
+  const seen = new Set<string>();
+  const crawl: (PageLine & { article: string; on: boolean; scored: boolean })[] = [];
+  for (const r of fetched) {
+    const article = articleOfUrl(r.finalUrl || r.url);
+    if (!article || seen.has(article)) continue; // a page fetched twice counts once
+    seen.add(article);
+    crawl.push({ ...r, article, on: onTopic(article), scored: !trainSet.has(article) });
+  }
+  const reachable = reachableFrom(seed, links);
+  const reachOn = [...reachable].filter(onTopic);
+  const reachOnScored = reachOn.filter((a) => !trainSet.has(a));
+  const points = [...CHECKPOINTS.filter((n) => n < crawl.length), crawl.length];
+  const table = points.map((n) => {
+    const head = crawl.slice(0, n);
+    const scored = head.filter((r) => r.scored);
+    const on = head.filter((r) => r.on).length;
+    const onScored = scored.filter((r) => r.on).length;
+    return {
+      fetched: n, harvest: round(on / n), recall: round(ratio(on, reachOn.length)),
+      scoredFetched: scored.length, scoredHarvest: round(ratio(onScored, scored.length)), scoredRecall: round(ratio(onScored, reachOnScored.length)),
+    };
+  });
+  const judged = crawl.filter((r) => r.relevant !== null).map((r) => ({ pred: r.relevant!, on: r.on, scored: r.scored }));
+  const linkScores = crawl.filter((r) => r.depth > 0);
+  const results = {
+    topic, seed, strategy, budget, keywords, trainFraction, splitSeed, maxSources,
+    split: { train: nTrain, trainOnTopic: trainList.filter(onTopic).length, scored: order.length - nTrain, linkSources: sources.length,
+      expectedLabeledLinks: { positive: posLinks, negative: negLinks } },
+    reachable: { pages: reachable.size, onTopic: reachOn.length, onTopicScored: reachOnScored.length },
+    summary, wallSeconds: round(wallSeconds, 1), code: codeVersion(),
+    serverRequests: [...site.hits.values()].reduce((a, b) => a + b, 0), serverPaths: site.hits.size,
+    crawlPages: crawl.length, table,
+    judge: { all: confusion(judged), scoredOnly: confusion(judged.filter((r) => r.scored)) },
+    // How well the link score the crawler used (P(+|anchor, context) at fetch time) ranked what it fetched.
+    linkScore: {
+      aucFetched: round(auc(linkScores.map((r) => ({ score: r.score, on: r.on })))),
+      meanOnTopic: round(mean(linkScores.filter((r) => r.on).map((r) => r.score))),
+      meanOffTopic: round(mean(linkScores.filter((r) => !r.on).map((r) => r.score))),
+      saturatedAbove099: linkScores.filter((r) => r.score > 0.99).length,
+      below001: linkScores.filter((r) => r.score < 0.01).length,
+      maxDepth: Math.max(0, ...crawl.map((r) => r.depth)),
+    },
+  };
+  writeFileSync(join(out, 'results.json'), JSON.stringify(results, null, 2) + '\n');
+
+  const pct = (x: number | null) => (x === null ? '   -  ' : x.toFixed(3).padStart(6));
+  console.log(`\n${topic} from ${seed}, ${strategy}, budget ${budget}: ${reachOn.length} ${topic} pages reachable ` +
+    `(${reachOnScored.length} in the scored split); wall ${wallSeconds.toFixed(0)} s`);
+  console.log('fetched  harvest  recall | scored: fetched  harvest  recall');
+  for (const t of table) {
+    console.log(`${String(t.fetched).padStart(7)}  ${pct(t.harvest)}  ${pct(t.recall)} | ${String(t.scoredFetched).padStart(15)}  ${pct(t.scoredHarvest)}  ${pct(t.scoredRecall)}`);
+  }
+  const j = results.judge.all;
+  console.log(`judge vs labels.tsv: accuracy ${j.accuracy}, precision ${j.precision}, recall ${j.recall}, F1 ${j.f1} ` +
+    `(tp ${j.tp} fp ${j.fp} fn ${j.fn} tn ${j.tn})`);
+  console.log(`link score on fetched pages: AUC ${results.linkScore.aucFetched}, mean on-topic ${results.linkScore.meanOnTopic}, ` +
+    `off-topic ${results.linkScore.meanOffTopic}; >0.99: ${results.linkScore.saturatedAbove099}, <0.01: ${results.linkScore.below001}`);
+  console.log(`results: ${join(out, 'results.json')}`);
+}
+
+/** The commit the extension was built from, and whether lib/ or entrypoints/ had uncommitted changes. */
+function codeVersion(): { commit: string; dirty: boolean } | null {
+  try {
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
+    return { commit: git('rev-parse', '--short', 'HEAD'), dirty: git('status', '--porcelain', '--', 'lib', 'entrypoints') !== '' };
+  } catch {
+    return null;
+  }
+}
+
+function mean(xs: number[]): number {
+  return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  main().catch((err) => {
+    console.error(`wikispeedia: ${err instanceof Error ? err.stack ?? err.message : err}`);
+    process.exit(1);
+  });
+}
