@@ -95,36 +95,100 @@ function confusion(rows: { pred: boolean; on: boolean }[]) {
   };
 }
 
+export interface CaseOptions {
+  corpus: string;
+  topic: string;
+  seed: string;
+  budget: number;
+  strategy: string;
+  trainFraction?: number;
+  maxSources?: number;
+  splitSeed?: number;
+  keywords?: string[];
+  concurrency?: number;
+  out?: string;
+  log?: (line: string) => void;
+}
+
+export const DEFAULT_CORPUS = join(ROOT, '..', 'shared', 'corpora', 'wikispeedia');
+
 async function main(): Promise<void> {
   const { values: v } = parseArgs({
     options: {
-      corpus: { type: 'string', default: '/work/shared/corpora/wikispeedia' }, topic: { type: 'string', default: 'Science' },
+      corpus: { type: 'string', default: DEFAULT_CORPUS }, topic: { type: 'string', default: 'Science' },
       seed: { type: 'string', default: 'English_language' }, budget: { type: 'string', default: '1000' },
       strategy: { type: 'string', default: 'best-first' }, 'train-fraction': { type: 'string', default: '0.3' },
       'max-sources': { type: 'string', default: '500' }, 'split-seed': { type: 'string', default: '1' },
       keywords: { type: 'string' }, out: { type: 'string' },
     },
   });
-  const topic = v.topic!, seed = v.seed!, budget = Number(v.budget), strategy = v.strategy!;
-  const trainFraction = Number(v['train-fraction']), maxSources = Number(v['max-sources']), splitSeed = Number(v['split-seed']);
-  if (strategy !== 'best-first' && strategy !== 'breadth-first') throw new Error(`--strategy: best-first or breadth-first, not ${strategy}`);
-  const keywords = v.keywords ? v.keywords.split(',').map((s) => s.trim()).filter(Boolean) : TOPIC_KEYWORDS[topic];
-  if (!keywords?.length) throw new Error(`no keywords known for topic ${topic}: pass --keywords`);
-  const out = v.out ?? join(ROOT, 'out', 'wikispeedia', `${topic}-${strategy}-${budget}`);
+  const results = await runWikispeedia({
+    corpus: v.corpus!, topic: v.topic!, seed: v.seed!, budget: Number(v.budget), strategy: v.strategy!,
+    trainFraction: Number(v['train-fraction']), maxSources: Number(v['max-sources']), splitSeed: Number(v['split-seed']),
+    keywords: v.keywords ? v.keywords.split(',').map((s) => s.trim()).filter(Boolean) : undefined, out: v.out,
+  });
+  printResults(results);
+}
 
-  const articles = loadArticles(v.corpus!);
-  const labels = loadLabels(v.corpus!);
-  const links = loadLinks(v.corpus!);
+/**
+ * Harvest and recall at each checkpoint of a fetch order (pages fetched twice already removed): over all
+ * pages, and over scored-split pages only (the training split's pages cannot flatter the result).
+ */
+export function harvestTable(order: readonly { on: boolean; scored: boolean }[], reachOn: number, reachOnScored: number) {
+  const points = [...CHECKPOINTS.filter((n) => n < order.length), order.length];
+  return points.map((n) => {
+    const head = order.slice(0, n);
+    const scored = head.filter((r) => r.scored);
+    const on = head.filter((r) => r.on).length;
+    const onScored = scored.filter((r) => r.on).length;
+    return {
+      fetched: n, harvest: round(on / n), recall: round(ratio(on, reachOn)),
+      scoredFetched: scored.length, scoredHarvest: round(ratio(onScored, scored.length)), scoredRecall: round(ratio(onScored, reachOnScored)),
+    };
+  });
+}
+
+/** The corpus facts a case is scored with: topic labels, the training split, the pages reachable from the seed. */
+export function caseGroundTruth(corpus: string, topic: string, seed: string, trainFraction = 0.3, splitSeed = 1) {
+  const articles = loadArticles(corpus);
+  const labels = loadLabels(corpus);
+  const links = loadLinks(corpus);
   const onTopic = (a: string) => labels.get(a)?.has(topic) ?? false;
-  if (!articles.some((a) => a.article === seed)) throw new Error(`--seed: no article ${seed} in the corpus`);
-
-  // The split: shuffle with the seeded PRNG, the first fraction is training.
+  if (!articles.some((a) => a.article === seed)) throw new Error(`no article ${seed} in the corpus`);
   const order = shuffled(articles.map((a) => a.article), mulberry32(splitSeed));
   const nTrain = Math.round(trainFraction * order.length);
   const trainSet = new Set(order.slice(0, nTrain));
+  const reachOn = [...reachableFrom(seed, links)].filter(onTopic);
+  return { articles, links, onTopic, order, nTrain, trainSet, reachOn, reachOnScored: reachOn.filter((a) => !trainSet.has(a)) };
+}
+
+/** Scores any crawler's fetch order (URLs) of a served corpus: a page fetched twice counts once. */
+export function scoreUrls(urls: readonly string[], truth: ReturnType<typeof caseGroundTruth>) {
+  const seen = new Set<string>();
+  const order: { on: boolean; scored: boolean }[] = [];
+  for (const url of urls) {
+    const article = articleOfUrl(url);
+    if (!article || seen.has(article)) continue;
+    seen.add(article);
+    order.push({ on: truth.onTopic(article), scored: !truth.trainSet.has(article) });
+  }
+  return harvestTable(order, truth.reachOn.length, truth.reachOnScored.length);
+}
+
+/** One benchmark case through the real extension: crawl, then score the fetch order against labels.tsv. */
+export async function runWikispeedia(o: CaseOptions) {
+  const { topic, seed, budget, strategy } = o;
+  const trainFraction = o.trainFraction ?? 0.3, maxSources = o.maxSources ?? 500, splitSeed = o.splitSeed ?? 1;
+  if (strategy !== 'best-first' && strategy !== 'breadth-first') throw new Error(`--strategy: best-first or breadth-first, not ${strategy}`);
+  const keywords = o.keywords ?? TOPIC_KEYWORDS[topic];
+  if (!keywords?.length) throw new Error(`no keywords known for topic ${topic}: pass --keywords`);
+  const out = o.out ?? join(ROOT, 'out', 'wikispeedia', `${topic}-${strategy}-${budget}`);
+  // The split: shuffle with the seeded PRNG, the first fraction is training.
+  const truth = caseGroundTruth(o.corpus, topic, seed, trainFraction, splitSeed);
+  const { articles, links, onTopic, order, nTrain, trainSet, reachOn, reachOnScored } = truth;
   const pathOf = new Map(articles.map((a) => [a.article, a.path]));
 
-  const site = await startCorpusServer(v.corpus!);
+  const site = await startCorpusServer(o.corpus);
   const urlOf = (a: string) => site.origin + pathOf.get(a)!;
   const trainList = order.slice(0, nTrain);
   const sources = trainList.slice(0, maxSources);
@@ -139,13 +203,13 @@ async function main(): Promise<void> {
     },
     strategy: { name: strategy },
     budget: { maxPages: budget },
-    politeness: { delayMs: 0, concurrency: 4, perHost: 4, robots: false },
+    politeness: { delayMs: 0, concurrency: o.concurrency ?? 4, perHost: o.concurrency ?? 4, robots: false },
   };
   // Labeled links the training reads will yield (every link on a source page into the training split).
   const sourceSet = new Set(sources);
   let posLinks = 0, negLinks = 0;
   for (const s of sourceSet) for (const t of links.get(s) ?? []) if (trainSet.has(t)) onTopic(t) ? posLinks++ : negLinks++;
-  const log = (line: string) => process.stderr.write(line + '\n');
+  const log = o.log ?? ((line: string) => process.stderr.write(line + '\n'));
   log(`corpus: ${site.size} pages at ${site.origin}; split seed ${splitSeed}: ${nTrain} training articles ` +
     `(${trainList.filter(onTopic).length} ${topic}), ${sources.length} link sources -> ~${posLinks} positive / ${negLinks} negative labeled links`);
   log(`keywords: ${keywords.join(', ')}`);
@@ -158,7 +222,7 @@ async function main(): Promise<void> {
     await site.close();
   }
   const wallSeconds = (Date.now() - t0) / 1000;
-  console.log(formatSummary(summary));
+  log(formatSummary(summary));
 
   // ---- evaluation against labels.tsv ----
   const rows = readFileSync(join(out, 'pages.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as PageLine);
@@ -172,19 +236,7 @@ async function main(): Promise<void> {
     crawl.push({ ...r, article, on: onTopic(article), scored: !trainSet.has(article) });
   }
   const reachable = reachableFrom(seed, links);
-  const reachOn = [...reachable].filter(onTopic);
-  const reachOnScored = reachOn.filter((a) => !trainSet.has(a));
-  const points = [...CHECKPOINTS.filter((n) => n < crawl.length), crawl.length];
-  const table = points.map((n) => {
-    const head = crawl.slice(0, n);
-    const scored = head.filter((r) => r.scored);
-    const on = head.filter((r) => r.on).length;
-    const onScored = scored.filter((r) => r.on).length;
-    return {
-      fetched: n, harvest: round(on / n), recall: round(ratio(on, reachOn.length)),
-      scoredFetched: scored.length, scoredHarvest: round(ratio(onScored, scored.length)), scoredRecall: round(ratio(onScored, reachOnScored.length)),
-    };
-  });
+  const table = harvestTable(crawl, reachOn.length, reachOnScored.length);
   const judged = crawl.filter((r) => r.relevant !== null).map((r) => ({ pred: r.relevant!, on: r.on, scored: r.scored }));
   const linkScores = crawl.filter((r) => r.depth > 0);
   const results = {
@@ -207,12 +259,18 @@ async function main(): Promise<void> {
     },
   };
   writeFileSync(join(out, 'results.json'), JSON.stringify(results, null, 2) + '\n');
+  return { ...results, out };
+}
 
+export type CaseResults = Awaited<ReturnType<typeof runWikispeedia>>;
+
+function printResults(results: CaseResults): void {
   const pct = (x: number | null) => (x === null ? '   -  ' : x.toFixed(3).padStart(6));
-  console.log(`\n${topic} from ${seed}, ${strategy}, budget ${budget}: ${reachOn.length} ${topic} pages reachable ` +
-    `(${reachOnScored.length} in the scored split); wall ${wallSeconds.toFixed(0)} s`);
+  const { topic, seed, strategy, budget } = results;
+  console.log(`\n${topic} from ${seed}, ${strategy}, budget ${budget}: ${results.reachable.onTopic} ${topic} pages reachable ` +
+    `(${results.reachable.onTopicScored} in the scored split); wall ${results.wallSeconds} s`);
   console.log('fetched  harvest  recall | scored: fetched  harvest  recall');
-  for (const t of table) {
+  for (const t of results.table) {
     console.log(`${String(t.fetched).padStart(7)}  ${pct(t.harvest)}  ${pct(t.recall)} | ${String(t.scoredFetched).padStart(15)}  ${pct(t.scoredHarvest)}  ${pct(t.scoredRecall)}`);
   }
   const j = results.judge.all;
@@ -220,7 +278,7 @@ async function main(): Promise<void> {
     `(tp ${j.tp} fp ${j.fp} fn ${j.fn} tn ${j.tn})`);
   console.log(`link score on fetched pages: AUC ${results.linkScore.aucFetched}, mean on-topic ${results.linkScore.meanOnTopic}, ` +
     `off-topic ${results.linkScore.meanOffTopic}; >0.99: ${results.linkScore.saturatedAbove099}, <0.01: ${results.linkScore.below001}`);
-  console.log(`results: ${join(out, 'results.json')}`);
+  console.log(`results: ${join(results.out, 'results.json')}`);
 }
 
 /** The commit the extension was built from, and whether lib/ or entrypoints/ had uncommitted changes. */
