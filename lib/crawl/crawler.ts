@@ -9,6 +9,7 @@ import type { FrontierEntry, LabeledLink, ParsedPage } from '../types';
 import { hostOf, siteOf } from '../url';
 import type { CrawlConfig } from './config';
 import { planChildren } from './children';
+import { CommitQueue } from './commit-queue';
 import { loadModel, saveModel, type CrawlModel } from './model';
 import { compilePatterns, type UrlMatcher } from './patterns';
 import { Politeness } from './politeness';
@@ -41,7 +42,11 @@ export class CrawlRunner {
   private startedAt = 0;
   private lastKeepAlive = 0;
 
-  constructor(private readonly ports: CrawlerPorts, readonly crawlId: number) {}
+  private readonly commits: CommitQueue;
+
+  constructor(private readonly ports: CrawlerPorts, readonly crawlId: number) {
+    this.commits = new CommitQueue(ports.store, () => ports.clock.now());
+  }
 
   /** Asks the loop to stop taking URLs; in-flight fetches finish and are recorded. */
   requestHalt(as: Halt, message: string): void {
@@ -150,14 +155,13 @@ export class CrawlRunner {
         if (label !== null) labels.push({ url: link.url, anchor: link.anchor, context: link.context, label, source: 'auto', createdAt: clock.now() });
       }
     }
-    await store.commitPage(
+    await this.commits.submit(
       {
         crawlId: this.crawlId, outcome: parsed ? 'done' : 'failed',
         page: this.pageRow(url, out, parsed, { phase: 'train', depth: 0, parentUrl: null, score: 0 }, null),
         body: parsed ? { headers: out.headers, html: out.html! } : undefined,
         children: [], aliases: [], labels, site: siteOf(url), stats: { trainPages: 1 }, activeMs: this.activeMs(),
       },
-      clock.now(),
     );
     for (const l of labels) this.model.link.learn(l, l.label);
     // A link source that is itself a known positive or negative page teaches the page judge.
@@ -175,12 +179,13 @@ export class CrawlRunner {
       if (this.halt) break;
       let waitMs = 0;
       while (this.active.size < this.config.politeness.concurrency && this.reserved < maxPages) {
-        const taken = await store.takeNext(this.crawlId, (h) => this.politeness.waitFor(h, clock.now()), clock.now());
-        if (!taken.entry) {
+        const want = Math.min(this.config.politeness.concurrency - this.active.size, maxPages - this.reserved);
+        const taken = await this.takeBatch(want);
+        for (const entry of taken.entries) this.launch(entry);
+        if (taken.entries.length < want) {
           waitMs = taken.waitMs;
           break;
         }
-        this.launch(taken.entry);
       }
       if (this.active.size === 0) {
         if (this.reserved >= maxPages) return { state: 'finished', message: `page budget reached (${maxPages} pages)` };
@@ -193,9 +198,29 @@ export class CrawlRunner {
     return { state: this.halt!.as, message: this.halt!.message };
   }
 
+  /** Takes up to `want` ready URLs in one transaction, reserving their hosts' politeness slots as it goes. */
+  private async takeBatch(want: number): Promise<{ entries: FrontierEntry[]; waitMs: number }> {
+    const { clock, store } = this.ports;
+    const hosts: string[] = [];
+    const reserve = (host: string) => {
+      const w = this.politeness.waitFor(host, clock.now());
+      if (w === 0) {
+        this.politeness.begin(host);
+        hosts.push(host);
+      }
+      return w;
+    };
+    try {
+      return await store.take(this.crawlId, reserve, clock.now(), want);
+    } catch (err) {
+      for (const h of hosts) this.politeness.end(h, clock.now()); // nothing was taken
+      throw err;
+    }
+  }
+
+  /** Runs one taken URL; its host slot is already reserved. */
   private launch(entry: FrontierEntry): void {
     this.reserved++;
-    this.politeness.begin(entry.host);
     const task = this.process(entry)
       .catch((err) => this.requestHalt('paused', describeFatal(err)))
       .finally(() => this.active.delete(entry.url));
@@ -226,10 +251,10 @@ export class CrawlRunner {
         this.politeness.end(entry.host, clock.now());
         this.reserved--; // no request was made
         const error = verdict.reason ?? 'blocked by robots.txt';
-        await store.commitPage({
+        await this.commits.submit({
           ...base, entry: { ...entry, reason: error }, outcome: 'skipped', page: this.skippedRow(entry, error),
           stats: { skipped: 1 }, activeMs: this.activeMs(),
-        }, clock.now());
+        });
         return;
       }
     }
@@ -237,11 +262,11 @@ export class CrawlRunner {
     const parsed = out.html !== null && !out.error ? safeParse(out.html, out.finalUrl) : null;
     if (!parsed || 'error' in parsed) {
       const error = out.error ?? (parsed && 'error' in parsed ? parsed.error : 'no HTML body');
-      await store.commitPage({
+      await this.commits.submit({
         ...base, entry: { ...entry, reason: error }, outcome: 'failed',
         page: this.pageRow(entry.url, { ...out, error }, null, taken, null),
         stats: { attempts: 1, failed: 1, bytes: out.bytes }, activeMs: this.activeMs(),
-      }, clock.now());
+      });
       return;
     }
     const verdict = this.model.judge.judge(parsed);
@@ -258,7 +283,7 @@ export class CrawlRunner {
       stats: { attempts: 1, fetched: 1, relevant: verdict.relevant ? 1 : 0, bytes: out.bytes },
       activeMs: this.activeMs(),
     };
-    await store.commitPage(commit, clock.now());
+    await this.commits.submit(commit);
     for (const l of labels) this.model.link.learn(l, l.label);
     if (++this.sinceSave >= MODEL_SAVE_EVERY) {
       this.sinceSave = 0;

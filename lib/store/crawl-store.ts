@@ -72,50 +72,60 @@ export class CrawlStore {
   /** Adds candidates (seeds or links found on a page), raising the score of queued ones found again. */
   async enqueue(crawlId: number, candidates: Candidate[], now: number): Promise<void> {
     await this.db.transaction('rw', this.db.frontier, this.db.crawls, async () => {
-      const crawl = await this.mustGet(crawlId);
-      const delta = await this.upsertChildren(crawl, candidates, now);
+      const unique = bestPerUrl(candidates);
+      const [crawl, known] = await Promise.all([
+        this.mustGet(crawlId),
+        this.db.frontier.bulkGet(unique.map((c) => [crawlId, c.url] as [number, string])),
+      ]);
+      const puts: FrontierEntry[] = [];
+      const delta = planUpserts(crawl, unique, known, now, puts);
       crawl.stats.queued += delta.queued;
       crawl.stats.skipped += delta.skipped;
-      await this.db.crawls.put({ ...crawl, updatedAt: now });
+      await Promise.all([puts.length ? this.db.frontier.bulkPut(puts) : undefined, this.db.crawls.put({ ...crawl, updatedAt: now })]);
     });
   }
 
   /**
-   * Takes the best queued entry whose host may be fetched now and marks it in flight.
-   * `waitFor(host)` is 0 when the host is ready. Scans at most `scanLimit` entries in priority order;
-   * when none is ready, returns the shortest wait seen so the caller can sleep that long.
+   * Takes up to `max` of the best queued entries whose hosts may be fetched now, in one transaction, and
+   * marks them in flight. `reserve(host)` returns 0 after reserving a slot for that host (so later entries of
+   * the same host see it), else how long the host must wait. Scans at most `scanLimit` entries in priority
+   * order; when fewer than `max` are ready, also returns the shortest wait seen.
    */
-  async takeNext(
+  async take(
     crawlId: number,
-    waitFor: (host: string) => number,
+    reserve: (host: string) => number,
     now: number,
+    max: number,
     scanLimit = 2000,
-  ): Promise<{ entry?: FrontierEntry; waitMs: number }> {
+  ): Promise<{ entries: FrontierEntry[]; waitMs: number }> {
     return this.db.transaction('rw', this.db.frontier, this.db.crawls, async () => {
-      let best: FrontierEntry | undefined;
+      const entries: FrontierEntry[] = [];
       let waitMs = Infinity;
       let scanned = 0;
       await this.db.frontier
         .where('[crawlId+state+priority+order]')
         .between([crawlId, 'queued', Dexie.minKey, Dexie.minKey], [crawlId, 'queued', Dexie.maxKey, Dexie.maxKey])
         .reverse()
-        .until(() => best !== undefined || scanned >= scanLimit)
+        .until(() => entries.length >= max || scanned >= scanLimit)
         .each((e) => {
           scanned++;
-          const w = waitFor(e.host);
-          if (w === 0 && !best) best = e;
+          const w = reserve(e.host);
+          if (w === 0) entries.push(e);
           else waitMs = Math.min(waitMs, w);
         });
-      if (!best) return { waitMs };
-      best.state = 'inflight';
-      best.attempts += 1;
-      best.updatedAt = now;
-      await this.db.frontier.put(best);
-      const crawl = await this.mustGet(crawlId);
-      crawl.stats.queued -= 1;
+      if (entries.length === 0) return { entries, waitMs };
+      for (const e of entries) Object.assign(e, { state: 'inflight', attempts: e.attempts + 1, updatedAt: now });
+      const [crawl] = await Promise.all([this.mustGet(crawlId), this.db.frontier.bulkPut(entries)]);
+      crawl.stats.queued -= entries.length;
       await this.db.crawls.put(crawl);
-      return { entry: best, waitMs: 0 };
+      return { entries, waitMs: entries.length < max ? waitMs : 0 };
     });
+  }
+
+  /** `take` of a single entry, for callers that want one. */
+  async takeNext(crawlId: number, waitFor: (host: string) => number, now: number, scanLimit = 2000): Promise<{ entry?: FrontierEntry; waitMs: number }> {
+    const { entries, waitMs } = await this.take(crawlId, waitFor, now, 1, scanLimit);
+    return { entry: entries[0], waitMs };
   }
 
   /** After a stopped worker: entries left in flight go back to the queue (Crawlee's "reclaim"). */
@@ -133,71 +143,67 @@ export class CrawlStore {
 
   /** Records one fetch attempt and everything it found, in one transaction. Returns the page's seq. */
   async commitPage(c: PageCommit, now: number): Promise<number> {
+    return (await this.commitPages([c], now))[0];
+  }
+
+  /**
+   * Records several fetch attempts in one transaction (group commit: a transaction costs Chromium's
+   * IndexedDB about as much as the pages it carries). Each page is still all-or-nothing; pages are applied
+   * in order, so a link found by two of them is queued once. Returns their seqs.
+   */
+  async commitPages(commits: PageCommit[], now: number): Promise<number[]> {
     const db = this.db;
     return db.transaction('rw', [db.frontier, db.crawls, db.pages, db.bodies, db.labels, db.sites], async () => {
-      const crawl = await this.mustGet(c.crawlId);
-      const crawlId = c.crawlId;
-      const seq = crawl.nextSeq++;
-      await db.pages.add({ ...c.page, crawlId, seq });
-      if (c.body) await db.bodies.add({ ...c.body, crawlId, seq });
-      if (c.entry) await db.frontier.put({ ...c.entry, state: c.outcome, updatedAt: now });
-      for (const alias of c.aliases) {
-        const known = await db.frontier.get([crawlId, alias]);
-        if (known?.state === 'queued') crawl.stats.queued -= 1;
-        const base = known ?? c.entry;
-        if (base && (!known || known.state === 'queued')) {
-          await db.frontier.put({ ...base, url: alias, state: 'done', reason: `same page as ${c.page.url}`, updatedAt: now });
-        }
-      }
-      const delta = await this.upsertChildren(crawl, c.children, now);
-      if (c.labels.length) await db.labels.bulkAdd(c.labels.map((l) => ({ ...l, crawlId })));
-      const s = crawl.stats;
-      s.queued += delta.queued;
-      s.skipped += delta.skipped;
-      s.labels += c.labels.length;
-      for (const [k, v] of Object.entries(c.stats) as [keyof CrawlStats, number][]) s[k] += v;
-      await db.crawls.put({ ...crawl, activeMs: c.activeMs, updatedAt: now });
-      const site = (await db.sites.get([crawlId, c.site])) ?? { crawlId, site: c.site, fetched: 0, relevant: 0, failed: 0 };
-      site.fetched += c.stats.fetched ?? 0;
-      site.relevant += c.stats.relevant ?? 0;
-      site.failed += c.stats.failed ?? 0;
-      await db.sites.put(site);
-      return seq;
+      const seqs: number[] = [];
+      for (const c of commits) seqs.push(await this.applyCommit(c, now));
+      return seqs;
     });
   }
 
-  /** New URLs are queued; a queued URL found again by a better link is raised (SPEC A.7); others stay. */
-  private async upsertChildren(crawl: CrawlRecord, candidates: Candidate[], now: number) {
-    const delta = { queued: 0, skipped: 0 };
-    if (candidates.length === 0) return delta;
-    const bestByUrl = new Map<string, Candidate>();
-    for (const c of candidates) {
-      const prev = bestByUrl.get(c.url);
-      if (!prev || c.priority > prev.priority) bestByUrl.set(c.url, c);
-    }
-    const unique = [...bestByUrl.values()];
-    const known = await this.db.frontier.bulkGet(unique.map((c) => [crawl.id!, c.url] as [number, string]));
+  /**
+   * One page's writes, inside the caller's transaction. All reads are issued together, then all writes:
+   * IndexedDB pipelines them, where one await per request made ~10 round trips to the browser's storage.
+   */
+  private async applyCommit(c: PageCommit, now: number): Promise<number> {
+    const db = this.db;
+    const crawlId = c.crawlId;
+    const children = bestPerUrl(c.children);
+    const [crawl, site, knownAliases, knownChildren] = await Promise.all([
+      this.mustGet(crawlId),
+      db.sites.get([crawlId, c.site]),
+      db.frontier.bulkGet(c.aliases.map((a) => [crawlId, a] as [number, string])),
+      db.frontier.bulkGet(children.map((ch) => [crawlId, ch.url] as [number, string])),
+    ]);
+    const seq = crawl.nextSeq++;
     const puts: FrontierEntry[] = [];
-    unique.forEach((c, i) => {
-      const old = known[i];
-      if (old) {
-        if (old.state === 'queued' && !c.skip && c.priority > old.priority) {
-          puts.push({ ...old, score: c.score, priority: c.priority, depth: Math.min(old.depth, c.depth),
-            parentUrl: c.parentUrl, anchor: c.anchor, context: c.context, updatedAt: now });
-        }
-        return;
+    if (c.entry) puts.push({ ...c.entry, state: c.outcome, updatedAt: now });
+    c.aliases.forEach((alias, i) => {
+      const known = knownAliases[i];
+      const base = known ?? c.entry;
+      if (known?.state === 'queued') crawl.stats.queued -= 1;
+      if (base && (!known || known.state === 'queued')) {
+        puts.push({ ...base, url: alias, state: 'done', reason: `same page as ${c.page.url}`, updatedAt: now });
       }
-      const state: EntryState = c.skip ? 'skipped' : 'queued';
-      if (c.skip) delta.skipped++;
-      else delta.queued++;
-      puts.push({
-        crawlId: crawl.id!, url: c.url, host: c.host, state, score: c.score, priority: c.priority,
-        order: -crawl.nextOrder++, depth: c.depth, parentUrl: c.parentUrl, anchor: c.anchor, context: c.context,
-        reason: c.skip, attempts: 0, discoveredAt: now, updatedAt: now,
-      });
     });
-    if (puts.length) await this.db.frontier.bulkPut(puts);
-    return delta;
+    const delta = planUpserts(crawl, children, knownChildren, now, puts);
+    const s = crawl.stats;
+    s.queued += delta.queued;
+    s.skipped += delta.skipped;
+    s.labels += c.labels.length;
+    for (const [k, v] of Object.entries(c.stats) as [keyof CrawlStats, number][]) s[k] += v;
+    const siteRow = site ?? { crawlId, site: c.site, fetched: 0, relevant: 0, failed: 0 };
+    siteRow.fetched += c.stats.fetched ?? 0;
+    siteRow.relevant += c.stats.relevant ?? 0;
+    siteRow.failed += c.stats.failed ?? 0;
+    await Promise.all([
+      db.pages.add({ ...c.page, crawlId, seq }),
+      c.body ? db.bodies.add({ ...c.body, crawlId, seq }) : undefined,
+      puts.length ? db.frontier.bulkPut(puts) : undefined,
+      c.labels.length ? db.labels.bulkAdd(c.labels.map((l) => ({ ...l, crawlId }))) : undefined,
+      db.crawls.put({ ...crawl, activeMs: c.activeMs, updatedAt: now }),
+      db.sites.put(siteRow),
+    ]);
+    return seq;
   }
 
   async countByState(crawlId: number, state: EntryState): Promise<number> {
@@ -276,4 +282,41 @@ export class CrawlStore {
     if (!c) throw new Error(`crawl ${id} does not exist (deleted?)`);
     return c;
   }
+}
+
+/** One candidate per URL: the one with the highest priority (a page often links the same URL twice). */
+function bestPerUrl(candidates: Candidate[]): Candidate[] {
+  const best = new Map<string, Candidate>();
+  for (const c of candidates) {
+    const prev = best.get(c.url);
+    if (!prev || c.priority > prev.priority) best.set(c.url, c);
+  }
+  return [...best.values()];
+}
+
+/**
+ * New URLs are queued (or recorded as skipped); a queued URL found again by a better link is raised
+ * (SPEC A.7); others stay. Appends the rows to write to `puts` and returns the counter changes.
+ */
+function planUpserts(crawl: CrawlRecord, unique: Candidate[], known: (FrontierEntry | undefined)[], now: number, puts: FrontierEntry[]) {
+  const delta = { queued: 0, skipped: 0 };
+  unique.forEach((c, i) => {
+    const old = known[i];
+    if (old) {
+      if (old.state === 'queued' && !c.skip && c.priority > old.priority) {
+        puts.push({ ...old, score: c.score, priority: c.priority, depth: Math.min(old.depth, c.depth),
+          parentUrl: c.parentUrl, anchor: c.anchor, context: c.context, updatedAt: now });
+      }
+      return;
+    }
+    const state: EntryState = c.skip ? 'skipped' : 'queued';
+    if (c.skip) delta.skipped++;
+    else delta.queued++;
+    puts.push({
+      crawlId: crawl.id!, url: c.url, host: c.host, state, score: c.score, priority: c.priority,
+      order: -crawl.nextOrder++, depth: c.depth, parentUrl: c.parentUrl, anchor: c.anchor, context: c.context,
+      reason: c.skip, attempts: 0, discoveredAt: now, updatedAt: now,
+    });
+  });
+  return delta;
 }

@@ -39,8 +39,12 @@ describe('a crawl of the demo site', () => {
     expect(c.stats.attempts).toBe(25);
     const urls = pages.map((p) => p.url);
     expect(new Set(urls).size).toBe(urls.length);
-    // Each URL is requested once; only the target of a redirect can be reached twice (once by its old address).
-    for (const [p, n] of site.hits) expect(n, p).toBe(p === '/space/telescopes' ? Math.min(n, 2) : 1);
+    // Each URL is requested once; only the target of a redirect can be reached twice (once by its old
+    // address), and a redirect loop is followed by the HTTP client until its limit (one page row all the same).
+    for (const [p, n] of site.hits) {
+      if (p.startsWith('/loop/')) continue;
+      expect(n, p).toBe(p === '/space/telescopes' ? Math.min(n, 2) : 1);
+    }
     const onTopic = pages.filter((p) => ON_TOPIC_PATHS.includes(path(p.url))).length;
     expect(onTopic).toBeGreaterThanOrEqual(12); // 14 exist; breadth-first finds far fewer (next test)
   });
@@ -120,19 +124,22 @@ describe('a crawl of the demo site', () => {
     const config = parseConfig({ ...demoConfig(site.origin), budget: { maxPages: 12 }, politeness: { delayMs: 0, concurrency: 2 } });
     const crawlId = await store.createCrawl(config, Date.now());
     await store.enqueue(crawlId, seedCandidates(config), Date.now());
-    const commit = store.commitPage.bind(store);
-    let commits = 0;
-    store.commitPage = async (c, now) => {
-      if (++commits > 5) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
-      return commit(c, now);
+    const commit = store.commitPages.bind(store);
+    let pagesWritten = 0;
+    store.commitPages = async (cs, now) => {
+      if (pagesWritten + cs.length > 5) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      pagesWritten += cs.length;
+      return commit(cs, now);
     };
     const ports = { store, fetch: (u: string, i: RequestInit) => fetch(u, i), clock };
     const full = await new CrawlRunner(ports, crawlId).run();
     expect(full.state).toBe('paused');
     expect(full.message).toMatch(/storage is full.*resume/);
-    expect((await store.pagesAfter(crawlId, 0, 100)).length).toBe(5); // the five committed before the disk filled
+    const kept = (await store.pagesAfter(crawlId, 0, 100)).length; // what was committed before the disk filled
+    expect(kept).toBe(pagesWritten);
+    expect(kept).toBeGreaterThan(0);
 
-    store.commitPage = commit; // space freed
+    store.commitPages = commit; // space freed
     await store.updateCrawl(crawlId, { state: 'running' });
     const done = await new CrawlRunner(ports, crawlId).run();
     expect(done.state).toBe('finished');
