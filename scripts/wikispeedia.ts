@@ -11,8 +11,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { STRATEGIES } from '../lib/crawl/config';
 import { formatSummary, runCrawl, type Summary } from './crawl';
-import { ROOT } from './lib/browser';
+import { ROOT, workerHeapUsed } from './lib/browser';
 import { articleOfUrl, loadArticles, loadLabels, loadLinks, startCorpusServer } from './lib/corpus-server';
 
 /** A handful of words per top-level topic: the crawl's `topic.keywords` (its domain dictionary). */
@@ -61,7 +62,7 @@ export function reachableFrom(seed: string, links: Map<string, string[]>): Set<s
 
 interface PageLine {
   seq: number; url: string; finalUrl: string; status: number; phase: 'train' | 'crawl'; depth: number;
-  score: number; relevant: boolean | null; relevance: number | null; error?: string;
+  score: number; relevant: boolean | null; relevance: number | null; error?: string; fetchedAt: string;
 }
 
 export const CHECKPOINTS = [100, 250, 500, 1000, 2000];
@@ -179,7 +180,7 @@ export function scoreUrls(urls: readonly string[], truth: ReturnType<typeof case
 export async function runWikispeedia(o: CaseOptions) {
   const { topic, seed, budget, strategy } = o;
   const trainFraction = o.trainFraction ?? 0.3, maxSources = o.maxSources ?? 500, splitSeed = o.splitSeed ?? 1;
-  if (strategy !== 'best-first' && strategy !== 'breadth-first') throw new Error(`--strategy: best-first or breadth-first, not ${strategy}`);
+  if (!(STRATEGIES as readonly string[]).includes(strategy)) throw new Error(`--strategy: one of ${STRATEGIES.join(', ')}, not ${strategy}`);
   const keywords = o.keywords ?? TOPIC_KEYWORDS[topic];
   if (!keywords?.length) throw new Error(`no keywords known for topic ${topic}: pass --keywords`);
   const out = o.out ?? join(ROOT, 'out', 'wikispeedia', `${topic}-${strategy}-${budget}`);
@@ -215,10 +216,21 @@ export async function runWikispeedia(o: CaseOptions) {
   log(`keywords: ${keywords.join(', ')}`);
 
   const t0 = Date.now();
+  const heap: number[] = [];
+  let heapTimer: ReturnType<typeof setInterval> | undefined;
   let summary: Summary;
   try {
-    summary = await runCrawl({ config, out, log });
+    summary = await runCrawl({
+      config, out, log,
+      onStarted: (launched) => {
+        // Sample the service worker's heap every 2 s while the crawl runs.
+        heapTimer = setInterval(() => {
+          workerHeapUsed(launched).then((b) => b !== null && heap.push(b), () => {});
+        }, 2000);
+      },
+    });
   } finally {
+    clearInterval(heapTimer);
     await site.close();
   }
   const wallSeconds = (Date.now() - t0) / 1000;
@@ -247,6 +259,9 @@ export async function runWikispeedia(o: CaseOptions) {
     summary, wallSeconds: round(wallSeconds, 1), code: codeVersion(),
     serverRequests: [...site.hits.values()].reduce((a, b) => a + b, 0), serverPaths: site.hits.size,
     crawlPages: crawl.length, table,
+    // Crawl-phase throughput from the fetch timestamps (training reads excluded), and the worker's JS heap.
+    pagesPerSecond: round(fetched.length > 1 ? (fetched.length - 1) / ((Date.parse(fetched.at(-1)!.fetchedAt) - Date.parse(fetched[0].fetchedAt)) / 1000) : NaN, 1),
+    workerHeapMB: heap.length ? { peak: round(Math.max(...heap) / 2 ** 20, 1), median: round([...heap].sort((a, b) => a - b)[heap.length >> 1] / 2 ** 20, 1), samples: heap.length } : null,
     judge: { all: confusion(judged), scoredOnly: confusion(judged.filter((r) => r.scored)) },
     // How well the link score the crawler used (P(+|anchor, context) at fetch time) ranked what it fetched.
     linkScore: {

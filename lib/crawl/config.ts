@@ -1,7 +1,9 @@
 // The crawl configuration: what the dashboard form and the runner's JSON file both produce.
 
 export type ScopeMode = 'seed-sites' | 'listed-sites' | 'anywhere';
-export type StrategyName = 'best-first' | 'breadth-first';
+/** Every crawl strategy the crawler knows; the benchmark runs each of them. */
+export const STRATEGIES = ['best-first', 'breadth-first'] as const;
+export type StrategyName = (typeof STRATEGIES)[number];
 
 export interface CrawlConfig {
   name: string;
@@ -90,8 +92,8 @@ export function parseConfig(input: unknown): CrawlConfig {
   const scope = sub('scope'), politeness = sub('politeness'), fetchCfg = sub('fetch'), safety = sub('safety'), judge = sub('judge');
   const learning = sub('learning');
   const strategyName = strategy.name ?? DEFAULTS.strategy.name;
-  if (strategyName !== 'best-first' && strategyName !== 'breadth-first') {
-    throw new ConfigError(`strategy.name must be "best-first" or "breadth-first" (got ${JSON.stringify(strategyName)})`);
+  if (!STRATEGIES.includes(strategyName as StrategyName)) {
+    throw new ConfigError(`strategy.name must be one of ${STRATEGIES.map((n) => `"${n}"`).join(', ')} (got ${JSON.stringify(strategyName)})`);
   }
   const mode = scope.mode ?? DEFAULTS.scope.mode;
   if (mode !== 'seed-sites' && mode !== 'listed-sites' && mode !== 'anywhere') {
@@ -109,7 +111,7 @@ export function parseConfig(input: unknown): CrawlConfig {
       positive: strings(training.positive, 'training.positive'),
       negative: strings(training.negative, 'training.negative'),
     },
-    strategy: { name: strategyName },
+    strategy: { name: strategyName as StrategyName },
     budget: {
       maxPages: num(budget.maxPages, 'budget.maxPages', DEFAULTS.budget.maxPages, 1, 10_000_000),
       maxDepth: num(budget.maxDepth, 'budget.maxDepth', DEFAULTS.budget.maxDepth, 0, 10_000),

@@ -48,7 +48,7 @@ export interface Launched {
   context: BrowserContext;
   extensionId: string;
   worker: Worker;
-  /** An extension page to speak the message protocol from. */
+  /** An extension-origin page (no UI) to speak the message protocol from. */
   page: Page;
   profileDir: string;
   close(): Promise<void>;
@@ -75,8 +75,10 @@ export async function launchWithExtension(opts: LaunchOptions = {}): Promise<Lau
   });
   const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker', { timeout: 30_000 }));
   const extensionId = new URL(worker.url()).host;
+  // The protocol is spoken from an extension resource that runs no UI: the popup's live queries would
+  // re-read the crawl on every change and slow the crawl it watches.
   const page = await context.newPage();
-  await page.goto(`chrome-extension://${extensionId}/popup.html`);
+  await page.goto(`chrome-extension://${extensionId}/manifest.json`);
   return { context, extensionId, worker, page, profileDir, close: () => context.close() };
 }
 
@@ -89,4 +91,27 @@ export async function send<T = unknown>(page: Page, type: string, data: unknown)
   if (!reply) throw new Error('the Focus service worker did not answer');
   if (!reply.ok) throw new Error(reply.error);
   return reply.result as T;
+}
+
+/** The extension service worker's used JS heap in bytes (DevTools protocol), or null when none is running. */
+export async function workerHeapUsed(launched: Launched): Promise<number | null> {
+  const cdp = await launched.context.newCDPSession(launched.page);
+  try {
+    const { targetInfos } = (await cdp.send('Target.getTargets')) as { targetInfos: { targetId: string; type: string; url: string }[] };
+    const sw = targetInfos.find((t) => t.type === 'service_worker' && t.url.includes(launched.extensionId));
+    if (!sw) return null;
+    const { sessionId } = (await cdp.send('Target.attachToTarget', { targetId: sw.targetId, flatten: false })) as { sessionId: string };
+    const reply = new Promise<number>((resolve) =>
+      cdp.on('Target.receivedMessageFromTarget', (e: { message: string }) => {
+        const m = JSON.parse(e.message) as { id?: number; result?: { usedSize: number } };
+        if (m.id === 1 && m.result) resolve(m.result.usedSize);
+      }),
+    );
+    await cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id: 1, method: 'Runtime.getHeapUsage' }) });
+    const used = await Promise.race([reply, new Promise<null>((r) => setTimeout(() => r(null), 2000))]);
+    await cdp.send('Target.detachFromTarget', { sessionId }).catch(() => {});
+    return used;
+  } finally {
+    await cdp.detach().catch(() => {});
+  }
 }
