@@ -1,0 +1,146 @@
+// `npm run bench`: harvest, cost and scale of Focus against breadth-first and Crawlee, on a topic-labelled corpus
+// served on loopback and crawled through the real extension in Chromium. Prints figures; never fails on time.
+//   npm run bench -- [--corpus DIR] [--budget 2000] [--concurrency 4] [--cases Science:English_language,...]
+//     [--skip crawlee,pipeline,scale] [--scale-urls 1000000] [--out DIR] [--json]
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join, relative } from 'node:path';
+import { parseArgs } from 'node:util';
+import { STRATEGIES } from '../../lib/crawl/config';
+import { ROOT } from '../lib/browser';
+import { articleOfUrl, loadArticles, startCorpusServer } from '../lib/corpus-server';
+import { DEFAULT_CORPUS, caseGroundTruth, runWikispeedia, scoreUrls, type CaseResults } from '../wikispeedia';
+import { runCrawlee } from './crawlee';
+import { formatPipeline, measurePipeline } from './pipeline';
+import { harvestChart, markdownTable, type HarvestSeries } from './report';
+
+const { values: v } = parseArgs({
+  options: {
+    corpus: { type: 'string', default: DEFAULT_CORPUS },
+    budget: { type: 'string', default: '2000' },
+    concurrency: { type: 'string', default: '4' },
+    cases: { type: 'string', default: 'Science:English_language,Geography:Human' },
+    skip: { type: 'string', default: '' },
+    'scale-urls': { type: 'string', default: '1000000' },
+    out: { type: 'string' },
+    json: { type: 'boolean', default: false },
+  },
+});
+const budget = Number(v.budget);
+const concurrency = Number(v.concurrency);
+const skip = new Set(v.skip!.split(',').filter(Boolean));
+const date = new Date().toISOString().slice(0, 10);
+const outDir = v.out ?? join(ROOT, 'results', date);
+mkdirSync(outDir, { recursive: true });
+const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+
+interface CaseFigures {
+  topic: string;
+  seed: string;
+  reachableOnTopic: number;
+  focus: Record<string, Pick<CaseResults, 'table' | 'pagesPerSecond' | 'workerHeapMB' | 'wallSeconds'> & { judge: CaseResults['judge']['all'] }>;
+  crawlee: { table: ReturnType<typeof scoreUrls>; pagesPerSecond: number; seconds: number } | null;
+}
+
+async function main(): Promise<void> {
+  const cases: CaseFigures[] = [];
+  for (const spec of v.cases!.split(',')) {
+    const [topic, seed] = spec.split(':');
+    const truth = caseGroundTruth(v.corpus!, topic, seed);
+    const figures: CaseFigures = { topic, seed, reachableOnTopic: truth.reachOn.length, focus: {}, crawlee: null };
+    for (const strategy of STRATEGIES) {
+      log(`${topic} from ${seed}: Focus ${strategy}, ${budget} pages`);
+      const r = await runWikispeedia({
+        corpus: v.corpus!, topic, seed, budget, strategy, concurrency,
+        out: join(outDir, 'runs', `${topic}-${strategy}`), log: () => {},
+      });
+      figures.focus[strategy] = { table: r.table, pagesPerSecond: r.pagesPerSecond, workerHeapMB: r.workerHeapMB, wallSeconds: r.wallSeconds, judge: r.judge.all };
+    }
+    if (!skip.has('crawlee')) {
+      log(`${topic} from ${seed}: Crawlee CheerioCrawler, ${budget} pages`);
+      const site = await startCorpusServer(v.corpus!);
+      try {
+        const seedPath = loadArticles(v.corpus!).find((a) => a.article === seed)!.path;
+        const run = await runCrawlee({ origin: site.origin, seedUrl: site.origin + seedPath, budget, concurrency });
+        figures.crawlee = { table: scoreUrls(run.urls.filter((u) => articleOfUrl(u)), truth), pagesPerSecond: run.pagesPerSecond, seconds: run.seconds };
+      } finally {
+        await site.close();
+      }
+    }
+    cases.push(figures);
+  }
+  const pipeline = skip.has('pipeline') ? null : await measurePipeline(v.corpus!, 400);
+  const scale = skip.has('scale') ? null : runScale();
+  const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? '', memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, chromium: chromiumVersion() };
+  const all = { date, machine, budget, concurrency, cases, pipeline, scale };
+  writeFileSync(join(outDir, 'bench.json'), JSON.stringify(all, null, 2) + '\n');
+  const report = await writeReport(all);
+  console.log(report);
+  if (v.json) console.log(JSON.stringify(all));
+}
+
+/** The frontier-at-scale benchmark runs in its own Chromium; its last output line is its JSON figures. */
+function runScale(): Record<string, unknown> | null {
+  log(`frontier at scale: ${v['scale-urls']} URLs in Chromium's IndexedDB`);
+  try {
+    const out = execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'bench', 'frontier-scale.ts'), '--urls', v['scale-urls']!, '--json'],
+      { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 2 ** 20 });
+    return JSON.parse(out.trim().split('\n').at(-1)!) as Record<string, unknown>;
+  } catch (err) {
+    log(`frontier at scale failed: ${err instanceof Error ? err.message : err}`);
+    return null;
+  }
+}
+
+function chromiumVersion(): string {
+  try {
+    return execFileSync(process.env.CHROME_PATH || '/usr/bin/chromium', ['--version'], { encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+const f3 = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? null : x.toFixed(3));
+
+async function writeReport(all: { date: string; machine: Record<string, unknown>; cases: CaseFigures[]; pipeline: Awaited<ReturnType<typeof measurePipeline>> | null; scale: Record<string, unknown> | null }): Promise<string> {
+  const parts: string[] = [`# Focus benchmark, ${all.date}`, '',
+    `Machine: ${all.machine.cpus} cores (${all.machine.cpuModel}), ${all.machine.memoryGiB} GiB, Node ${all.machine.node}, ${all.machine.chromium}. ` +
+    `Corpus: ${relative(ROOT, v.corpus!)}; budget ${budget} pages; concurrency ${concurrency}, no politeness delay. ` +
+    'Harvest = on-topic pages / pages fetched; recall = on-topic pages fetched / on-topic pages reachable from the seed; ' +
+    'ground truth is the corpus labels (labels.tsv), never the crawler\'s judge. Focus trains on a 30% split of the articles ' +
+    '(seeded shuffle, 500 of them as link sources); the "scored" figures in runs/*/results.json count only the other 70%.', ''];
+  for (const c of all.cases) {
+    parts.push(`## ${c.topic} from ${c.seed} (${c.reachableOnTopic} ${c.topic} pages reachable)`, '');
+    const series: HarvestSeries[] = [];
+    const rows: (string | null)[][] = [];
+    const checkpoints = [...new Set(Object.values(c.focus).flatMap((f) => f.table.map((t) => t.fetched)))].sort((a, b) => a - b);
+    for (const [strategy, f] of Object.entries(c.focus)) {
+      series.push({ name: `Focus ${strategy}`, points: f.table });
+      rows.push([`Focus ${strategy}`, ...checkpoints.map((n) => f3(f.table.find((t) => t.fetched === n)?.harvest)), f3(f.table.at(-1)?.recall), f.pagesPerSecond?.toFixed(1) ?? null]);
+    }
+    if (c.crawlee) {
+      series.push({ name: 'Crawlee CheerioCrawler', points: c.crawlee.table });
+      rows.push(['Crawlee CheerioCrawler (FIFO)', ...checkpoints.map((n) => f3(c.crawlee!.table.find((t) => t.fetched === n)?.harvest)), f3(c.crawlee.table.at(-1)?.recall), c.crawlee.pagesPerSecond.toFixed(1)]);
+    }
+    parts.push(markdownTable(['crawler', ...checkpoints.map((n) => `harvest @${n}`), `recall @${checkpoints.at(-1)}`, 'pages/s'], rows), '');
+    const svg = `harvest-${c.topic}.svg`;
+    writeFileSync(join(outDir, svg), await harvestChart(`${c.topic} from ${c.seed}`, series));
+    parts.push(`![harvest and recall, ${c.topic}](${svg})`, '');
+    const bf = c.focus['best-first'];
+    if (bf) {
+      parts.push(`Focus best-first: page judge against labels.tsv: precision ${bf.judge.precision}, recall ${bf.judge.recall}, F1 ${bf.judge.f1}; ` +
+        `service worker heap: peak ${bf.workerHeapMB?.peak ?? '-'} MiB (median ${bf.workerHeapMB?.median ?? '-'}).`, '');
+    }
+  }
+  if (all.pipeline) parts.push('## Cost per page (Node, corpus pages)', '', '```', formatPipeline(all.pipeline), '```', '');
+  if (all.scale) parts.push('## Frontier at scale (Chromium IndexedDB)', '', '```json', JSON.stringify(all.scale, null, 2), '```', '');
+  const text = parts.join('\n');
+  writeFileSync(join(outDir, 'report.md'), text + '\n');
+  return text;
+}
+
+main().catch((err) => {
+  console.error(`bench: ${err instanceof Error ? err.stack ?? err.message : err}`);
+  process.exit(1);
+});
