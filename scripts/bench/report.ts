@@ -26,7 +26,7 @@ export async function harvestChart(title: string, series: HarvestSeries[]): Prom
     spec: {
       mark: { type: 'line', point: true },
       encoding: {
-        x: { field: 'fetched', type: 'quantitative', title: 'pages fetched', scale: { type: 'log' } },
+        x: { field: 'fetched', type: 'quantitative', title: 'pages fetched', scale: { type: 'log', nice: false } },
         y: { field: 'value', type: 'quantitative', title: null, scale: { domain: [0, 1] } },
         color: { field: 'crawler', type: 'nominal', title: null },
       },

@@ -95,7 +95,7 @@ function runScale(): Record<string, unknown> | null {
 
 function chromiumVersion(): string {
   try {
-    return execFileSync(process.env.CHROME_PATH || '/usr/bin/chromium', ['--version'], { encoding: 'utf8' }).trim();
+    return execFileSync(process.env.CHROME_PATH || '/usr/bin/chromium', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   } catch {
     return 'unknown';
   }
