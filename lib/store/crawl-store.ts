@@ -222,14 +222,17 @@ export class CrawlStore {
       .toArray();
   }
 
-  async recentErrors(crawlId: number, n: number): Promise<PageRecord[]> {
+  /** The newest failures among the last `window` pages (bounded: the popup asks for this every second). */
+  async recentErrors(crawlId: number, n: number, window = 1000): Promise<PageRecord[]> {
     const out: PageRecord[] = [];
+    let scanned = 0;
     await this.db.pages
       .where('[crawlId+seq]')
       .between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey])
       .reverse()
-      .until(() => out.length >= n)
+      .until(() => out.length >= n || scanned >= window)
       .each((p) => {
+        scanned++;
         if (p.error) out.push(p);
       });
     return out;
