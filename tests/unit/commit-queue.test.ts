@@ -11,13 +11,13 @@ function slowStore(fail?: (batch: number) => boolean) {
     async commitPages(cs: PageCommit[]) {
       await new Promise((r) => setTimeout(r, 10));
       if (fail?.(calls++)) throw new Error('quota');
-      batches.push(cs.map((c) => c.page.seqHint as number));
+      batches.push(cs.map((c) => Number(c.page.url)));
       return cs.map(() => ++seq);
     },
   } as unknown as CrawlStore;
   return { store, batches };
 }
-const commit = (n: number) => ({ page: { seqHint: n } }) as unknown as PageCommit;
+const commit = (n: number) => ({ page: { url: String(n) } }) as unknown as PageCommit;
 
 describe('CommitQueue', () => {
   it('groups commits that arrive while a transaction runs, in order', async () => {
