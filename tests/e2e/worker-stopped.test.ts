@@ -63,10 +63,11 @@ it('resumes after the worker is stopped and fetches every page once', async () =
   expect(row.attempts).toBe(budget);
 
   const pages = await send<PageRecord[]>(page, 'pages', { crawlId, afterSeq: 0, limit: 1000 });
-  const crawled = pages.filter((p) => p.phase === 'crawl' && p.status !== 0);
+  const crawled = pages.filter((p) => p.phase === 'crawl'); // robots is off: every crawl row is a request
   expect(crawled.length).toBe(budget);
   expect(new Set(crawled.map((p) => p.url)).size).toBe(budget);
   // A fetch cut by the stop may have reached the server before the worker died: at most the in-flight ones.
-  const repeated = [...env.site.hits].filter(([path, n]) => n > 1 && path !== '/space/telescopes');
+  // (A redirect's target can be reached by its old address too, and a redirect loop is followed to the limit.)
+  const repeated = [...env.site.hits].filter(([path, n]) => n > 1 && path !== '/space/telescopes' && !path.startsWith('/loop/'));
   expect(repeated.length).toBeLessThanOrEqual(2);
 });
