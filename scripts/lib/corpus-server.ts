@@ -3,9 +3,9 @@
 // corpus's ground truth (`labels.tsv`, `pages.tsv`) for benchmarks. See shared/corpora/wikispeedia/README.md.
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { listenOnLoopback } from './loopback';
 
 export interface CorpusServer {
   origin: string;
@@ -55,18 +55,8 @@ export async function startCorpusServer(dir: string, port = 0): Promise<CorpusSe
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(req.method === 'HEAD' ? undefined : html);
   });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  const { port: bound } = server.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${bound}`,
-    server,
-    hits,
-    size: pages.size,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections?.();
-      server.close(() => resolve());
-    }),
-  };
+  const { origin, close } = await listenOnLoopback(server, port);
+  return { origin, server, hits, size: pages.size, close };
 }
 
 /** Non-comment, non-empty rows of a TSV file, split on tabs. */

@@ -3,7 +3,7 @@
 // what a real site has: a log-out link, a PDF, a moved page, a redirect loop, a dead link and a staff area
 // closed by robots.txt.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './loopback';
 
 interface DemoPage {
   path: string;
@@ -180,14 +180,8 @@ export interface DemoServer {
 export async function startDemoServer(port = 0): Promise<DemoServer> {
   const hits = new Map<string, number>();
   const server = createServer(demoHandler(hits));
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  const { port: bound } = server.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${bound}`,
-    server,
-    hits,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
+  const { origin, close } = await listenOnLoopback(server, port);
+  return { origin, server, hits, close };
 }
 
 export function demoConfig(origin: string) {
