@@ -1,7 +1,7 @@
 // Benchmark: a focused crawl of the Wikispeedia corpus (shared/corpora/wikispeedia), served on loopback and
 // crawled by the real extension in Chromium, scored against the corpus's hand-made topic labels.
 //   npx tsx scripts/wikispeedia.ts [--corpus DIR] [--topic Science] [--seed English_language] [--budget 1000]
-//     [--strategy best-first|breadth-first] [--train-fraction 0.3] [--max-sources 500] [--split-seed 1]
+//     [--strategy best-first|breadth-first] [--train-fraction 0.3] [--max-sources N (default: every training page)] [--split-seed 1]
 //     [--keywords w1,w2,...] [--out DIR]
 // The articles are split (seeded PRNG) into a training split, whose pages are the link sources and whose
 // topic labels make the positive/negative patterns, and a scored split; harvest and recall are given over
@@ -119,7 +119,7 @@ async function main(): Promise<void> {
       corpus: { type: 'string', default: DEFAULT_CORPUS }, topic: { type: 'string', default: 'Science' },
       seed: { type: 'string', default: 'English_language' }, budget: { type: 'string', default: '1000' },
       strategy: { type: 'string', default: 'best-first' }, 'train-fraction': { type: 'string', default: '0.3' },
-      'max-sources': { type: 'string', default: '500' }, 'split-seed': { type: 'string', default: '1' },
+      'max-sources': { type: 'string', default: 'Infinity' }, 'split-seed': { type: 'string', default: '1' },
       keywords: { type: 'string' }, out: { type: 'string' },
     },
   });
@@ -179,7 +179,7 @@ export function scoreUrls(urls: readonly string[], truth: ReturnType<typeof case
 /** One benchmark case through the real extension: crawl, then score the fetch order against labels.tsv. */
 export async function runWikispeedia(o: CaseOptions) {
   const { topic, seed, budget, strategy } = o;
-  const trainFraction = o.trainFraction ?? 0.3, maxSources = o.maxSources ?? 500, splitSeed = o.splitSeed ?? 1;
+  const trainFraction = o.trainFraction ?? 0.3, maxSources = o.maxSources ?? Infinity, splitSeed = o.splitSeed ?? 1;
   if (!(STRATEGIES as readonly string[]).includes(strategy)) throw new Error(`--strategy: one of ${STRATEGIES.join(', ')}, not ${strategy}`);
   const keywords = o.keywords ?? TOPIC_KEYWORDS[topic];
   if (!keywords?.length) throw new Error(`no keywords known for topic ${topic}: pass --keywords`);
