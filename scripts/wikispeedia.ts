@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { STRATEGIES } from '../lib/crawl/config';
+import { mulberry32, shuffled } from './lib/random';
 import { formatSummary, runCrawl, type Summary } from './crawl';
 import { ROOT, workerHeapUsed } from './lib/browser';
 import { articleOfUrl, loadArticles, loadLabels, loadLinks, startCorpusServer } from './lib/corpus-server';
@@ -29,28 +30,6 @@ export const TOPIC_KEYWORDS: Record<string, string[]> = {
   IT: ['computer', 'software', 'internet', 'programming', 'data', 'network', 'digital', 'algorithm'],
 };
 
-/** mulberry32: small, fast, deterministic. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-export function shuffled<T>(items: readonly T[], rand: () => number): T[] {
-  const a = [...items];
-  for (let i = a.length - 1; i > 0; i--) {
-    const j = Math.floor(rand() * (i + 1));
-    [a[i], a[j]] = [a[j]!, a[i]!];
-  }
-  return a;
-}
-
-/** Articles reachable from `seed` by following links (the seed included). */
 export function reachableFrom(seed: string, links: Map<string, string[]>): Set<string> {
   const seen = new Set([seed]);
   const queue = [seed];

@@ -76,4 +76,35 @@ describe('CrawlStore frontier', () => {
     expect(await store.db.frontier.count()).toBe(1);
     expect(await store.getCrawl(id)).toBeUndefined();
   });
+
+  it('after taking from the top, still takes a URL queued above, a raised one, and one left for a busy host', async () => {
+    await store.enqueue(id, [cand('http://a.test/1', 0.9), cand('http://b.test/1', 0.8), cand('http://a.test/2', 0.5), cand('http://a.test/3', 0.4)], 1);
+    // b.test is busy: a.test/1 is taken, b.test/1 is left queued above the rest.
+    expect((await store.takeNext(id, (h) => (h === 'b.test' ? 500 : 0), 2)).entry!.url).toBe('http://a.test/1');
+    expect((await store.takeNext(id, () => 0, 3)).entry!.url).toBe('http://b.test/1');
+    // A new URL queued above everything taken so far.
+    await store.enqueue(id, [cand('http://a.test/new', 0.95)], 4);
+    expect((await store.takeNext(id, () => 0, 5)).entry!.url).toBe('http://a.test/new');
+    // A queued URL raised above what was taken.
+    await store.enqueue(id, [cand('http://a.test/3', 0.99)], 6);
+    expect((await store.takeNext(id, () => 0, 7)).entry!.url).toBe('http://a.test/3');
+    expect((await store.takeNext(id, () => 0, 8)).entry!.url).toBe('http://a.test/2');
+    expect((await store.takeNext(id, () => 0, 9)).entry).toBeUndefined();
+  });
+
+  it('takes again what a reclaim put back, however high it sits', async () => {
+    await store.enqueue(id, [cand('http://a.test/1', 0.9), cand('http://a.test/2', 0.1)], 1);
+    await store.takeNext(id, () => 0, 2);
+    await store.reclaimInFlight(id, 3);
+    expect((await store.takeNext(id, () => 0, 4)).entry!.url).toBe('http://a.test/1');
+  });
+
+  it('takes a batch in priority order, reserving each host once per slot', async () => {
+    await store.enqueue(id, [cand('http://a.test/1', 0.9), cand('http://a.test/2', 0.8), cand('http://b.test/1', 0.7), cand('http://c.test/1', 0.6)], 1);
+    const slots = new Map<string, number>();
+    const reserve = (h: string) => ((slots.get(h) ?? 0) >= 1 ? Infinity : (slots.set(h, (slots.get(h) ?? 0) + 1), 0));
+    const { entries } = await store.take(id, reserve, 2, 3);
+    expect(entries.map((e) => e.url)).toEqual(['http://a.test/1', 'http://b.test/1', 'http://c.test/1']);
+    expect((await store.takeNext(id, () => 0, 3)).entry!.url).toBe('http://a.test/2');
+  });
 });

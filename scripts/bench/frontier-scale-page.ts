@@ -1,0 +1,284 @@
+// In-page half of frontier-scale.ts: the real CrawlStore and CrawlRunner on Chromium's IndexedDB.
+// frontier-scale.ts bundles this file with esbuild into one IIFE and drives `globalThis.frontierBench`
+// with page.evaluate; everything that touches IndexedDB happens here, in the page.
+import Dexie from 'dexie';
+import { parseConfig, type CrawlConfig } from '../../lib/crawl/config';
+import { CrawlRunner } from '../../lib/crawl/crawler';
+import { Politeness } from '../../lib/crawl/politeness';
+import type { Clock, FetchPort } from '../../lib/fetch/fetcher';
+import { CrawlStore, type Candidate, type PageCommit } from '../../lib/store/crawl-store';
+import { CrawlerDB } from '../../lib/store/db';
+import { mulberry32 } from '../lib/random';
+
+// ---- synthetic but realistic URLs: ~200 hosts of Zipf-like sizes, deterministic per index ----
+
+const WORDS = (
+  'ocean reef coral marine fish tide kelp whale shark plankton current salinity lagoon atoll dolphin turtle ' +
+  'climate carbon survey species habitat research station expedition diving sonar vessel harbour coast island ' +
+  'news sport weather market travel recipe garden music film theatre election school health science history ' +
+  'guide review report archive event photo video podcast interview column opinion letters shop account help ' +
+  'city region county river valley mountain forest desert energy solar wind battery engine transport railway ' +
+  'library museum gallery festival concert league match season player coach ticket price offer deal update'
+).split(' ');
+const KEYWORDS = ['ocean', 'reef', 'coral', 'marine', 'plankton', 'whale'];
+const TLDS = ['com', 'org', 'net', 'co.uk', 'de', 'fr', 'edu', 'gov', 'io', 'com.au'];
+const SUBS = ['www', 'www', 'www', 'news', 'blog', 'en', 'docs', 'shop'];
+const SECTIONS = ['articles', 'news', 'wiki', 'blog', 'research', 'topics', 'category', 'archive', 'people', 'events'];
+export const HOST_COUNT = 200;
+
+const pick = <T>(r: () => number, items: readonly T[]): T => items[Math.floor(r() * items.length)]!;
+
+function words(r: () => number, n: number): string {
+  return Array.from({ length: n }, () => pick(r, WORDS)).join(' ');
+}
+
+/** The hosts' names, the same every run. */
+const HOSTS: string[] = Array.from({ length: HOST_COUNT }, (_, h) => {
+  const r = mulberry32(h * 7919 + 17);
+  return `${pick(r, SUBS)}.${words(r, 2).replace(' ', '-')}-${h}.${pick(r, TLDS)}`;
+});
+
+/** Zipf (s = 1) host sizes: host h holds a share proportional to 1/(h+1), the largest about 17% of all URLs. */
+const CUMULATIVE: number[] = (() => {
+  const weights = HOSTS.map((_, h) => 1 / (h + 1));
+  const total = weights.reduce((a, b) => a + b, 0);
+  let sum = 0;
+  return weights.map((w) => (sum += w / total));
+})();
+
+/** The host a uniform draw in [0, 1) falls on: binary search over the cumulative shares. */
+function hostIndex(x: number): number {
+  let lo = 0;
+  let hi = CUMULATIVE.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (CUMULATIVE[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The i-th synthetic URL (i < 2^31 are the pre-filled ones; larger i are links first found while crawling). */
+export function syntheticUrl(i: number): { url: string; host: string } {
+  const r = mulberry32(i ^ 0x5bd1e995);
+  const host = HOSTS[hostIndex(r())]!;
+  const slug = words(r, 2 + Math.floor(r() * 3)).replaceAll(' ', '-');
+  const query = r() < 0.15 ? `?page=${1 + Math.floor(r() * 20)}` : '';
+  return { url: `https://${host}/${pick(r, SECTIONS)}/${slug}-${i.toString(36)}${query}`, host };
+}
+
+function candidate(i: number, r: () => number, depth: number, parentUrl: string | null): Candidate {
+  const { url, host } = syntheticUrl(i);
+  const score = Math.min(0.999999, Math.max(1e-6, r()));
+  return {
+    url, host, score, priority: Math.log(score / (1 - score)), depth, parentUrl,
+    anchor: words(r, 2 + Math.floor(r() * 3)), context: words(r, 12 + Math.floor(r() * 10)),
+  };
+}
+
+// ---- a fake fetch port: small HTML pages with ~20 links each ----
+
+/**
+ * Each page links 20 URLs: with probability `knownShare` one of the `known` pre-filled URLs (found again,
+ * sometimes by a better link), else a URL nobody has seen yet.
+ */
+export function syntheticSite(known: number, knownShare: number): FetchPort {
+  let fresh = 2 ** 31;
+  return async (url) => {
+    const r = mulberry32(hash(url));
+    const links = Array.from({ length: 20 }, () => {
+      const i = known > 0 && r() < knownShare ? Math.floor(r() * known) : fresh++;
+      return `<li>${words(r, 6)} <a href="${syntheticUrl(i).url}">${words(r, 2 + Math.floor(r() * 3))}</a> ${words(r, 6)}</li>`;
+    });
+    const html = `<!doctype html><html><head><meta charset="utf-8"><title>${words(r, 5)}</title></head><body>` +
+      `<h1>${words(r, 4)}</h1><p>${words(r, 60)}</p><ul>${links.join('')}</ul><p>${words(r, 40)}</p></body></html>`;
+    return new Response(html, { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' } });
+  };
+}
+
+function hash(s: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
+
+// ---- measurements ----
+
+const clock: Clock = { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
+
+export function benchConfig(maxPages: number): CrawlConfig {
+  return parseConfig({
+    name: 'frontier-scale', seeds: [syntheticUrl(0).url], topic: { keywords: KEYWORDS },
+    scope: { mode: 'anywhere' }, budget: { maxPages, maxDepth: 1000 },
+    politeness: { delayMs: 0, concurrency: 4, perHost: 4, robots: false },
+  });
+}
+
+/** A CrawlStore that times the two transactions the crawl loop makes: takes and (group) commits. */
+class TimedStore extends CrawlStore {
+  readonly takes: { ms: number; urls: number }[] = [];
+  readonly commits: { ms: number; pages: number }[] = [];
+  override async take(...args: Parameters<CrawlStore['take']>) {
+    const t = performance.now();
+    const out = await super.take(...args);
+    this.takes.push({ ms: performance.now() - t, urls: out.entries.length });
+    return out;
+  }
+  override async commitPages(commits: PageCommit[], now: number) {
+    const t = performance.now();
+    const out = await super.commitPages(commits, now);
+    this.commits.push({ ms: performance.now() - t, pages: commits.length });
+    return out;
+  }
+}
+
+interface Bench {
+  db: CrawlerDB;
+  store: TimedStore;
+  crawlId: number;
+  filled: number;
+}
+const benches = new Map<string, Bench>();
+function must(name: string): Bench {
+  const b = benches.get(name);
+  if (!b) throw new Error(`no bench database ${name}`);
+  return b;
+}
+
+async function open(name: string): Promise<void> {
+  await Dexie.delete(name);
+  const db = new CrawlerDB(name, { indexedDB, IDBKeyRange });
+  const store = new TimedStore(db);
+  const crawlId = await store.createCrawl(benchConfig(500), Date.now());
+  benches.set(name, { db, store, crawlId, filled: 0 });
+}
+
+/** Queues URLs [from, from + count) in enqueue calls of `batch`, as a crawl adds the links of pages. */
+async function fill(name: string, count: number, batch: number): Promise<number[]> {
+  const b = must(name);
+  const ms: number[] = [];
+  for (let done = 0; done < count; done += batch) {
+    const r = mulberry32(b.filled + done);
+    const cands = Array.from({ length: Math.min(batch, count - done) }, (_, k) => candidate(b.filled + done + k, r, 3, 'https://parent.example/'));
+    const t = performance.now();
+    await b.store.enqueue(b.crawlId, cands, Date.now());
+    ms.push(performance.now() - t);
+  }
+  b.filled += count;
+  return ms;
+}
+
+type TakeMode = 'ready' | 'top-host-busy' | 'politeness' | 'batch';
+
+/**
+ * `samples` takeNext calls, each timed. ready: every host may be fetched. top-host-busy: the host of the best
+ * queued entry is busy, so the scan must pass its entries. politeness: the real Politeness (1 s delay, 1 per
+ * host, 4 in flight) on a simulated clock taking 20 pages a second, so recently fetched hosts wait.
+ * batch: take() of 4 ready URLs in one transaction, as the crawl loop does when all its slots are free.
+ */
+async function takeLatency(name: string, mode: TakeMode, samples: number) {
+  const { db, store, crawlId } = must(name);
+  const ms: number[] = [];
+  let none = 0;
+  const politeness = new Politeness({ delayMs: 1000, perHost: 1 });
+  const inFlight: string[] = [];
+  let simNow = 1e12;
+  const top = () => db.frontier.where('[crawlId+state+priority+order]')
+    .between([crawlId, 'queued', Dexie.minKey, Dexie.minKey], [crawlId, 'queued', Dexie.maxKey, Dexie.maxKey]).last();
+  for (let i = 0; i < samples; i++) {
+    let waitFor: (host: string) => number = () => 0;
+    if (mode === 'top-host-busy') {
+      const busy = (await top())?.host;
+      waitFor = (h) => (h === busy ? Infinity : 0);
+    } else if (mode === 'politeness') {
+      simNow += 50;
+      waitFor = (h) => politeness.waitFor(h, simNow);
+    }
+    const t = performance.now();
+    const entry = mode === 'batch'
+      ? (await store.take(crawlId, waitFor, Date.now(), 4)).entries[0]
+      : (await store.takeNext(crawlId, waitFor, Date.now())).entry;
+    ms.push(performance.now() - t);
+    if (!entry) none++;
+    else if (mode === 'politeness') {
+      politeness.begin(entry.host);
+      inFlight.push(entry.host);
+      if (inFlight.length > 4) politeness.end(inFlight.shift()!, simNow);
+    }
+  }
+  return { ms, none };
+}
+
+/** A queued URL found again by a better link: enqueue of one existing URL with a higher priority. */
+async function raiseLatency(name: string, samples: number) {
+  const { db, store, crawlId, filled } = must(name);
+  const r = mulberry32(4242);
+  const ms: number[] = [];
+  let raised = 0;
+  for (let k = 0; k < samples; k++) {
+    const c = candidate(Math.floor(r() * filled), r, 2, 'https://better-parent.example/');
+    c.priority = 100 + k;
+    const t = performance.now();
+    await store.enqueue(crawlId, [c], Date.now());
+    ms.push(performance.now() - t);
+    if ((await db.frontier.get([crawlId, c.url]))?.priority === c.priority) raised++;
+  }
+  return { ms, raised };
+}
+
+async function reclaim(name: string) {
+  const { store, crawlId } = must(name);
+  const t = performance.now();
+  const n = await store.reclaimInFlight(crawlId, Date.now());
+  return { n, ms: performance.now() - t };
+}
+
+/**
+ * Runs the real CrawlRunner for `pages` pages on this database's crawl. A fresh database is first given
+ * 10 seeds; links then lead to pre-filled URLs half of the time when there are any.
+ */
+async function crawl(name: string, pages: number) {
+  const b = must(name);
+  const { db, crawlId } = b;
+  const store = new TimedStore(db);
+  const crawlRow = await store.getCrawl(crawlId);
+  await store.updateCrawl(crawlId, {
+    state: 'running', config: benchConfig(crawlRow!.stats.attempts + pages),
+  });
+  if (b.filled === 0 && crawlRow!.stats.attempts === 0) {
+    const r = mulberry32(99);
+    await store.enqueue(crawlId, Array.from({ length: 10 }, (_, i) => ({ ...candidate(1e9 + i, r, 0, null), priority: Number.MAX_VALUE })), Date.now());
+  }
+  const runner = new CrawlRunner({ store, fetch: syntheticSite(b.filled, 0.5), clock }, crawlId);
+  const t = performance.now();
+  const end = await runner.run();
+  const ms = performance.now() - t;
+  return {
+    ms, state: end.state, message: end.message ?? '', fetched: end.stats.fetched, queued: end.stats.queued,
+    takes: store.takes, commits: store.commits,
+  };
+}
+
+async function countQueued(name: string): Promise<number> {
+  const { store, crawlId } = must(name);
+  return store.countByState(crawlId, 'queued');
+}
+
+async function drop(name: string): Promise<void> {
+  benches.get(name)?.db.close();
+  benches.delete(name);
+  await Dexie.delete(name);
+}
+
+async function estimate(): Promise<number> {
+  return (await navigator.storage.estimate()).usage ?? 0;
+}
+
+function closeAll(): void {
+  for (const b of benches.values()) b.db.close();
+}
+
+const api = { open, fill, takeLatency, raiseLatency, reclaim, crawl, countQueued, drop, estimate, closeAll };
+export type FrontierBench = typeof api;
+export type { TakeMode };
+Object.assign(globalThis, { frontierBench: api });
