@@ -48,6 +48,11 @@ export class CrawlRunner {
     this.commits = new CommitQueue(ports.store, () => ports.clock.now());
   }
 
+  /** URLs being fetched right now by this runner. */
+  inFlight(): string[] {
+    return [...this.active.keys()];
+  }
+
   /** Asks the loop to stop taking URLs; in-flight fetches finish and are recorded. */
   requestHalt(as: Halt, message: string): void {
     this.halt ??= { as, message };

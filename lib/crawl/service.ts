@@ -103,7 +103,9 @@ export class CrawlService {
     const minutes = crawl.activeMs / 60_000;
     return {
       crawl,
-      inFlight: await store.inFlightUrls(crawl.id!),
+      // From the runner's memory: in Chromium the [crawlId+state] index collects stale entries as a crawl goes
+      // on, and the command-line runner asks for status twice a second.
+      inFlight: this.runners.get(crawl.id!)?.runner.inFlight() ?? [],
       recentErrors: (await store.recentErrors(crawl.id!, 5)).map((p) => ({ url: p.url, error: p.error!, at: p.fetchedAt })),
       pagesPerMinute: minutes > 0 ? (s.fetched + s.failed) / minutes : 0,
       harvestRate: s.fetched > 0 ? s.relevant / s.fetched : 0,

@@ -252,10 +252,6 @@ export class CrawlStore {
     return this.db.frontier.where('[crawlId+state]').equals([crawlId, state]).count();
   }
 
-  async inFlightUrls(crawlId: number): Promise<string[]> {
-    return (await this.db.frontier.where('[crawlId+state]').equals([crawlId, 'inflight']).toArray()).map((e) => e.url);
-  }
-
   async pagesAfter(crawlId: number, afterSeq: number, limit: number): Promise<PageRecord[]> {
     return this.db.pages
       .where('[crawlId+seq]')
