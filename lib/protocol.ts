@@ -1,7 +1,7 @@
 // The one message protocol between the extension's pages (popup, dashboard, runner) and the service worker.
 import type { CrawlConfig } from './crawl/config';
 import type { CrawlRecord } from './store/db';
-import type { PageRecord } from './types';
+import type { LabeledLink, LabelValue, PageRecord, Topic } from './types';
 
 export interface ProtocolMap {
   /** Validates the config, creates a crawl and starts it. */
@@ -14,6 +14,74 @@ export interface ProtocolMap {
   /** Page rows in fetch order after `afterSeq`, at most `limit`. */
   pages(req: { crawlId: number; afterSeq: number; limit: number }): PageRecord[];
   deleteCrawl(req: { crawlId: number }): { deleted: boolean };
+
+  // ---- topics (crawl profiles): each has its own keywords, labels and model ----
+  /** Every topic, oldest first (for pages that cannot read the database: the labeler). */
+  listTopics(req: Record<string, never>): Topic[];
+  createTopic(req: { name: string; keywords: string[] }): Topic;
+  /** Renames a topic or changes its keywords (its model is then rebuilt). */
+  updateTopic(req: { topicId: number; name?: string; keywords?: string[] }): Topic;
+  /** Deletes a topic with its labels and model; refused while one of its crawls runs. Its crawls are kept. */
+  deleteTopic(req: { topicId: number }): { deleted: boolean };
+  /** The topic the labeler labels for; sets it when `topicId` is given. Creates "My topic" when there is none. */
+  activeTopic(req: { topicId?: number }): Topic;
+
+  // ---- labeling ----
+  /** Scores links with a topic's current model (the active topic when none is given), with their user labels. */
+  scoreLinks(req: { topicId?: number; links: LinkToScore[] }): { topic: Topic; scores: number[]; labels: (LabelValue | null)[] };
+  /** Labels a link for a topic (one user label per URL: a new one replaces it); `label: null` clears it. */
+  labelLink(req: { topicId: number; url: string; anchor: string; context: string; label: LabelValue | null; pageUrl?: string }): { label: LabeledLink | null };
+  /** Changes the label of stored labeled links (any source; they become user labels). */
+  relabel(req: { ids: number[]; label: LabelValue }): { changed: number };
+  deleteLabels(req: { ids: number[] }): { deleted: number };
+  /** Adds labeled links from CSV (url,anchor,context,label) or JSON Lines; bad lines are reported, not fatal. */
+  importLabels(req: { topicId: number; format: 'csv' | 'jsonl'; text: string }): ImportReport;
+  /**
+   * Labels a fetched page on or off topic (`null` clears): trains the page judge, and every known link to the
+   * page becomes a labeled link.
+   */
+  labelPage(req: { crawlId: number; seq: number; label: LabelValue | null }): { links: number };
+  /** Turns the on-page labeler on or off in a tab (the popup, the shortcut and the context menu do this). */
+  setLabeler(req: { tabId: number; on: boolean }): { on: boolean };
+
+  // ---- models ----
+  /** Rebuilds a topic's model from all its labels, then re-scores the frontier of its running crawls. */
+  retrain(req: { topicId: number }): RetrainReport;
+  /** A topic's model, keywords and labeled links, as one JSON document. */
+  exportModel(req: { topicId: number }): ModelBundle;
+  /** Creates a topic from an exported bundle. */
+  importModel(req: { bundle: unknown; name?: string }): Topic;
+}
+
+export interface LinkToScore {
+  url: string;
+  anchor: string;
+  context: string;
+}
+
+export interface ImportReport {
+  added: number;
+  /** Lines that could not be read, with the reason (at most the first 20). */
+  rejected: { line: number; error: string }[];
+}
+
+export interface RetrainReport {
+  examples: { pos: number; neg: number };
+  pages: { pos: number; neg: number };
+  ms: number;
+  /** Crawls whose queued links are being re-scored in the background. */
+  rescoring: number[];
+}
+
+/** What "export model" writes and "import model" reads. */
+export interface ModelBundle {
+  kind: 'focus-model';
+  version: 1;
+  topic: { name: string; keywords: string[] };
+  link: unknown;
+  judge: unknown;
+  labels: Pick<LabeledLink, 'url' | 'anchor' | 'context' | 'label' | 'source' | 'createdAt' | 'pageUrl'>[];
+  exportedAt: number;
 }
 
 export interface CrawlStatus {

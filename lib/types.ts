@@ -88,16 +88,59 @@ export interface PageBody {
 }
 
 export type LabelValue = 1 | 0; // 1 on topic, 0 off topic
-export type LabelSource = 'auto' | 'verdict' | 'user';
+/**
+ * Where a labeled link came from:
+ * - `auto`: a training read, by the URL patterns of known on- and off-topic pages (SPEC A.6);
+ * - `verdict`: the trained page judge's verdict on the page the link led to (online learning);
+ * - `user`: the user, on the page (the labeler) or in the dashboard, or imported;
+ * - `page`: a link to a page the user labeled on or off topic.
+ */
+export type LabelSource = 'auto' | 'verdict' | 'user' | 'page';
 
-/** A labeled link: the classifier's training example (SPEC A.5). */
+/** A labeled link: the classifier's training example (SPEC A.5). Labels belong to a topic. */
 export interface LabeledLink {
   id?: number;
-  crawlId: number;
+  topicId: number;
+  /** The crawl that produced it; null for labels made on the web or imported. */
+  crawlId: number | null;
   url: string;
   anchor: string;
   context: string;
   label: LabelValue;
   source: LabelSource;
   createdAt: number;
+  /** The page the link was labeled on, when known. */
+  pageUrl?: string;
+}
+
+/** A fetched page labeled on or off topic: trains the page judge. The page's HTML is in `bodies`. */
+export interface PageLabel {
+  id?: number;
+  topicId: number;
+  crawlId: number;
+  seq: number;
+  url: string;
+  label: LabelValue;
+  /** `auto`: a training read matched by the URL patterns; `user`: the user labeled it in the dashboard. */
+  source: 'auto' | 'user';
+  createdAt: number;
+}
+
+/**
+ * A topic (a crawl profile): its name, keywords, labeled links, labeled pages and model. Crawls run for a
+ * topic, and every crawl of a topic learns from all of its labels.
+ */
+export interface Topic {
+  id?: number;
+  name: string;
+  keywords: string[];
+  /**
+   * Bumped whenever a label of the topic is changed, removed or imported, or its keywords change: a model
+   * built before then cannot be brought up to date by learning only the newer labels, and is rebuilt.
+   */
+  revision: number;
+  /** A page judge imported with the topic (its labeled pages are not here): rebuilding the judge starts from it. */
+  judgeBase?: unknown;
+  createdAt: number;
+  updatedAt: number;
 }

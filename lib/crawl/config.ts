@@ -8,7 +8,8 @@ export type StrategyName = (typeof STRATEGIES)[number];
 export interface CrawlConfig {
   name: string;
   seeds: string[];
-  topic: { keywords: string[] };
+  /** `id`: the topic (crawl profile) to learn from and add to; without it the crawl gets a new topic of its own. */
+  topic: { keywords: string[]; id?: number };
   training: { linkSources: string[]; positive: string[]; negative: string[] };
   strategy: { name: StrategyName };
   budget: { maxPages: number; maxDepth: number };
@@ -18,8 +19,12 @@ export interface CrawlConfig {
   safety: { avoid: string[] };
   /** Page judge threshold: a page is relevant when P(on topic) >= threshold. */
   judge: { threshold: number };
-  /** Online learning: the link that led to a fetched page becomes a labeled link with the page's verdict. */
-  learning: { fromVerdicts: boolean };
+  /**
+   * Online learning. `fromVerdicts`: the link that led to a fetched page becomes a labeled link with the page's
+   * verdict. The queued links are re-scored with the current model every `rescoreEveryPages` pages and after
+   * `rescoreEveryLabels` new labels from elsewhere (the labeler, the dashboard); 0 turns either off.
+   */
+  learning: { fromVerdicts: boolean; rescoreEveryPages: number; rescoreEveryLabels: number };
 }
 
 /** Links whose URL or anchor matches one of these words are never requested (SPEC-free: session safety). */
@@ -38,7 +43,7 @@ export const DEFAULTS: Omit<CrawlConfig, 'name' | 'seeds'> = {
   fetch: { timeoutMs: 30_000, maxBytes: 5 * 1024 * 1024, retries: 3 },
   safety: { avoid: DEFAULT_AVOID },
   judge: { threshold: 0.5 },
-  learning: { fromVerdicts: true },
+  learning: { fromVerdicts: true, rescoreEveryPages: 500, rescoreEveryLabels: 10 },
 };
 
 export class ConfigError extends Error {}
@@ -105,7 +110,10 @@ export function parseConfig(input: unknown): CrawlConfig {
   const config: CrawlConfig = {
     name: name.trim(),
     seeds,
-    topic: { keywords: strings(topic.keywords, 'topic.keywords') },
+    topic: {
+      keywords: strings(topic.keywords, 'topic.keywords'),
+      ...(topic.id === undefined ? {} : { id: num(topic.id, 'topic.id', 0, 1, Number.MAX_SAFE_INTEGER) }),
+    },
     training: {
       linkSources: strings(training.linkSources, 'training.linkSources').map((s, i) => httpUrl(s, `training.linkSources[${i}]`)),
       positive: strings(training.positive, 'training.positive'),
@@ -130,12 +138,17 @@ export function parseConfig(input: unknown): CrawlConfig {
     },
     safety: { avoid: safety.avoid === undefined ? DEFAULTS.safety.avoid : strings(safety.avoid, 'safety.avoid') },
     judge: { threshold: num(judge.threshold, 'judge.threshold', DEFAULTS.judge.threshold, 0, 1) },
-    learning: { fromVerdicts: bool(learning.fromVerdicts, 'learning.fromVerdicts', DEFAULTS.learning.fromVerdicts) },
+    learning: {
+      fromVerdicts: bool(learning.fromVerdicts, 'learning.fromVerdicts', DEFAULTS.learning.fromVerdicts),
+      rescoreEveryPages: num(learning.rescoreEveryPages, 'learning.rescoreEveryPages', DEFAULTS.learning.rescoreEveryPages, 0, 1e9),
+      rescoreEveryLabels: num(learning.rescoreEveryLabels, 'learning.rescoreEveryLabels', DEFAULTS.learning.rescoreEveryLabels, 0, 1e9),
+    },
   };
   if (config.scope.mode === 'listed-sites' && config.scope.sites.length === 0) {
     throw new ConfigError('scope.sites: list at least one site when scope.mode is "listed-sites"');
   }
-  if (config.topic.keywords.length === 0 && config.training.positive.length === 0) {
+  // A crawl of an existing topic may rely on that topic's keywords and labels (the service checks it has some).
+  if (config.topic.keywords.length === 0 && config.training.positive.length === 0 && config.topic.id === undefined) {
     throw new ConfigError('topic.keywords or training.positive: give the crawler something that says what the topic is');
   }
   return config;

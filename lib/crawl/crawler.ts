@@ -3,14 +3,15 @@
 // and `run()` picks up wherever the crawl row and the frontier say it is.
 import { fetchPage, type Clock, type FetchOutcome, type FetchPort } from '../fetch/fetcher';
 import { parseHtml } from '../parse/html';
-import type { CrawlRecord, CrawlState } from '../store/db';
+import type { CrawlRecord, CrawlState, RescoreReport } from '../store/db';
 import type { CrawlStore, PageCommit } from '../store/crawl-store';
 import type { FrontierEntry, LabeledLink, ParsedPage } from '../types';
 import { hostOf, siteOf } from '../url';
 import type { CrawlConfig } from './config';
 import { planChildren } from './children';
 import { CommitQueue } from './commit-queue';
-import { loadModel, saveModel, type CrawlModel } from './model';
+import { buildModel, catchUp, loadModel, saveModel, type CrawlModel } from './model';
+import { priorityOf } from './children';
 import { compilePatterns, type UrlMatcher } from './patterns';
 import { Politeness } from './politeness';
 import { RobotsCache } from './robots';
@@ -25,6 +26,7 @@ export interface CrawlerPorts {
 }
 
 type Halt = 'paused' | 'stopped';
+type NewLinkLabel = Omit<LabeledLink, 'id' | 'crawlId' | 'topicId'>;
 
 const MODEL_SAVE_EVERY = 25;
 
@@ -35,6 +37,16 @@ export class CrawlRunner {
   private robots: RobotsCache | null = null;
   private model!: CrawlModel;
   private config!: CrawlConfig;
+  /** The topic it learns from; set when `run()` reads the crawl row. */
+  topicId = 0;
+  /** The running catch-up with the store's labels, and whether another was asked for meanwhile. */
+  private syncing: Promise<void> | null = null;
+  private syncAgain = false;
+  private rescoring: Promise<void> | null = null;
+  private rescoreAgain = false;
+  private pagesSinceRescore = 0;
+  private labelsSinceRescore = 0;
+  private lastRescore: RescoreReport | null = null;
   /** Crawl-phase requests made or in flight: the budget counts these. */
   private reserved = 0;
   private sinceSave = 0;
@@ -53,6 +65,16 @@ export class CrawlRunner {
     return [...this.active.keys()];
   }
 
+  /** The current model (the service scores links for the labeler with it). */
+  currentModel(): CrawlModel {
+    return this.model;
+  }
+
+  /** The newest re-scoring of the frontier, if any ran in this worker. */
+  rescoreReport(): RescoreReport | null {
+    return this.lastRescore;
+  }
+
   /** Asks the loop to stop taking URLs; in-flight fetches finish and are recorded. */
   requestHalt(as: Halt, message: string): void {
     this.halt ??= { as, message };
@@ -62,6 +84,7 @@ export class CrawlRunner {
     const { store, clock } = this.ports;
     let crawl = await this.mustGet();
     this.config = crawl.config;
+    this.topicId = crawl.topicId;
     this.politeness = new Politeness(this.config.politeness);
     this.robots = this.config.politeness.robots ? new RobotsCache(this.ports.fetch) : null;
     this.activeMsBase = crawl.activeMs;
@@ -69,14 +92,17 @@ export class CrawlRunner {
     this.reserved = crawl.stats.attempts;
     const reclaimed = await store.reclaimInFlight(this.crawlId, clock.now());
     if (reclaimed) this.ports.log?.(`reclaimed ${reclaimed} URL(s) left in flight`);
-    this.model = await loadModel(store, this.crawlId, this.config);
+    this.model = await loadModel(store, this.topicId, this.config.judge.threshold);
     try {
       if (crawl.state === 'training') {
         await this.train();
         if (!this.halt) await store.updateCrawl(this.crawlId, { state: 'running', message: undefined });
       }
+      // Labels may have come while the crawl was paused: its queued links were scored by an older model.
+      if (!this.halt && this.learnedSinceRescore(crawl)) this.scheduleRescore('labels changed while paused');
       const end = this.halt ? null : await this.crawlLoop();
-      await saveModel(store, this.crawlId, this.model, clock.now());
+      await this.settleLearning();
+      await saveModel(store, this.topicId, this.model, clock.now());
       const final: { state: CrawlState; message: string } = this.halt
         ? { state: this.halt.as, message: this.halt.message }
         : end!;
@@ -85,6 +111,7 @@ export class CrawlRunner {
       });
     } catch (err) {
       await Promise.allSettled(this.active.values());
+      await this.settleLearning().catch(() => undefined);
       const message = describeFatal(err);
       crawl = await store.updateCrawl(this.crawlId, { state: 'paused', message, activeMs: this.activeMs() });
       this.ports.log?.(message);
@@ -118,26 +145,21 @@ export class CrawlRunner {
     const negative = compilePatterns(this.config.training.negative);
     const done = await store.trainedUrls(this.crawlId);
     const todo = this.config.training.linkSources.filter((u) => !done.has(u));
-    // The judge learns in memory as pages arrive; if an earlier worker read some of them, it is rebuilt
-    // from all stored training pages instead, so a stopped worker costs the judge nothing.
-    if (done.size > 0) this.model.judge = this.model.judge.emptyCopy();
     let next = 0;
     const worker = async () => {
       while (!this.halt && next < todo.length) {
         const url = todo[next++];
         await this.waitForHost(hostOf(url));
-        await this.trainOn(url, positive, negative, done.size === 0);
+        await this.trainOn(url, positive, negative);
       }
     };
     await Promise.all(Array.from({ length: this.config.politeness.concurrency }, worker));
     if (this.halt) return;
-    if (done.size > 0) {
-      for (const page of await store.trainingBodies(this.crawlId)) {
-        const label = pageLabel(page.url, page.finalUrl, positive, negative);
-        if (label !== null) this.model.judge.learn(parseHtml(page.html, page.finalUrl), label);
-      }
-    }
-    await saveModel(store, this.crawlId, this.model, clock.now());
+    await this.settleLearning();
+    // The judge learns training pages as they arrive; if an earlier worker read some of them, their lessons
+    // are in the store only, so the model is rebuilt from it (exact, and costs one parse per training page).
+    if (done.size > 0) this.model = await buildModel(store, await store.topics.mustGetTopic(this.topicId), this.config.judge.threshold);
+    await saveModel(store, this.topicId, this.model, clock.now());
   }
 
   private async waitForHost(host: string): Promise<void> {
@@ -149,29 +171,125 @@ export class CrawlRunner {
     }
   }
 
-  private async trainOn(url: string, positive: UrlMatcher, negative: UrlMatcher, teachJudge: boolean): Promise<void> {
+  private async trainOn(url: string, positive: UrlMatcher, negative: UrlMatcher): Promise<void> {
     const { clock, store } = this.ports;
     const out = await this.fetchPolitely(url);
     const parsed = out.html !== null && !out.error ? parseHtml(out.html, out.finalUrl) : null;
-    const labels: Omit<LabeledLink, 'id' | 'crawlId'>[] = [];
+    const labels: NewLinkLabel[] = [];
     if (parsed) {
       for (const link of parsed.links) {
         const label = positive.matches(link.url) ? 1 : negative.matches(link.url) ? 0 : null;
         if (label !== null) labels.push({ url: link.url, anchor: link.anchor, context: link.context, label, source: 'auto', createdAt: clock.now() });
       }
     }
-    await this.commits.submit(
-      {
-        crawlId: this.crawlId, outcome: parsed ? 'done' : 'failed',
-        page: this.pageRow(url, out, parsed, { phase: 'train', depth: 0, parentUrl: null, score: 0 }, null),
-        body: parsed ? { headers: out.headers, html: out.html! } : undefined,
-        children: [], aliases: [], labels, site: siteOf(url), stats: { trainPages: 1 }, activeMs: this.activeMs(),
-      },
-    );
-    for (const l of labels) this.model.link.learn(l, l.label);
     // A link source that is itself a known positive or negative page teaches the page judge.
-    const label = parsed ? pageLabel(url, out.finalUrl, positive, negative) : null;
-    if (teachJudge && label !== null) this.model.judge.learn(parsed!, label);
+    const pageLabel = parsed ? pageLabelOf(url, out.finalUrl, positive, negative) : null;
+    await this.commits.submit({
+      crawlId: this.crawlId, outcome: parsed ? 'done' : 'failed',
+      page: this.pageRow(url, out, parsed, { phase: 'train', depth: 0, parentUrl: null, score: 0 }, null),
+      body: parsed ? { headers: out.headers, html: out.html! } : undefined,
+      children: [], aliases: [], labels, ...(pageLabel === null ? {} : { pageLabel }),
+      site: siteOf(url), stats: { trainPages: 1 }, activeMs: this.activeMs(),
+    });
+    if (pageLabel !== null) this.model.judge.learn(parsed!, pageLabel);
+    this.requestSync();
+  }
+
+  // ---- learning while crawling: labels from the store, re-scoring the frontier ----
+
+  /**
+   * Catches the model up with the topic's labels in the store (this crawl's own and anyone else's), one
+   * catch-up at a time; a request made while one runs is served by one more afterwards.
+   */
+  requestSync(): Promise<void> {
+    if (this.syncing) {
+      this.syncAgain = true;
+      return this.syncing;
+    }
+    const run = async () => {
+      do {
+        this.syncAgain = false;
+        await this.syncOnce();
+      } while (this.syncAgain && !this.halt);
+    };
+    this.syncing = run()
+      .catch((err) => this.requestHalt('paused', describeFatal(err)))
+      .finally(() => (this.syncing = null));
+    return this.syncing;
+  }
+
+  private async syncOnce(): Promise<void> {
+    const r = await catchUp(this.ports.store, this.topicId, this.model, this.config.judge.threshold);
+    if (r.rebuilt) {
+      this.model = r.model;
+      this.scheduleRescore("the topic's labels were changed");
+      return;
+    }
+    const fromElsewhere = r.learned.filter((l) => l.crawlId !== this.crawlId).length;
+    this.labelsSinceRescore += fromElsewhere;
+    const every = this.config.learning.rescoreEveryLabels;
+    if (fromElsewhere > 0 && every > 0 && this.labelsSinceRescore >= every) this.scheduleRescore(`${this.labelsSinceRescore} new labels`);
+  }
+
+  /** Rebuilds the model from every label now (the dashboard's "Retrain"), then re-scores the frontier. */
+  async retrain(): Promise<CrawlModel> {
+    await this.syncing;
+    this.model = await buildModel(this.ports.store, await this.ports.store.topics.mustGetTopic(this.topicId), this.config.judge.threshold);
+    await saveModel(this.ports.store, this.topicId, this.model, this.ports.clock.now());
+    this.scheduleRescore('retrained');
+    return this.model;
+  }
+
+  private learnedSinceRescore(crawl: CrawlRecord): boolean {
+    const last = crawl.lastRescore;
+    if (this.config.strategy.name !== 'best-first') return false;
+    if (!last) return this.model.lastLabelId > 0 && crawl.stats.fetched > 0;
+    return last.revision !== this.model.revision || last.lastLabelId < this.model.lastLabelId;
+  }
+
+  /**
+   * Re-scores the queued links with the current model, in the background: the store walks the frontier in
+   * small transactions, so takes and commits go on between them (SPEC A.7 re-sorts one URL at a time; a new
+   * model changes them all).
+   */
+  private scheduleRescore(why: string): void {
+    if (this.config.strategy.name !== 'best-first') return;
+    if (this.rescoring) {
+      this.rescoreAgain = true;
+      return;
+    }
+    const run = async () => {
+      do {
+        this.rescoreAgain = false;
+        this.pagesSinceRescore = 0;
+        this.labelsSinceRescore = 0;
+        await this.rescoreOnce(why);
+      } while (this.rescoreAgain && !this.halt);
+    };
+    this.rescoring = run()
+      .catch((err) => this.requestHalt('paused', describeFatal(err)))
+      .finally(() => (this.rescoring = null));
+  }
+
+  private async rescoreOnce(why: string): Promise<void> {
+    const { store, clock } = this.ports;
+    const started = clock.now();
+    const { revision, lastLabelId } = this.model;
+    const { scanned, changed } = await store.rescoreQueued(this.crawlId, (e) => {
+      if (e.parentUrl === null || e.priority === -Number.MAX_VALUE) return null; // seeds and never-fetch links keep theirs
+      const { logOdds, score } = this.model.link.rank(e);
+      return { score, priority: priorityOf(this.config, logOdds, e.depth) };
+    }, clock.now());
+    const report: RescoreReport = { at: clock.now(), why, scanned, changed, ms: clock.now() - started, revision, lastLabelId };
+    this.lastRescore = report;
+    await store.updateCrawl(this.crawlId, { lastRescore: report });
+    this.ports.log?.(`re-scored the frontier (${why}): ${changed} of ${scanned} links moved in ${report.ms} ms`);
+  }
+
+  /** Waits for catch-up and re-scoring in progress (before the model is saved at the end of a run). */
+  private async settleLearning(): Promise<void> {
+    await this.syncing;
+    await this.rescoring;
   }
 
   // ---- the crawl loop (SPEC A.7) ----
@@ -274,9 +392,10 @@ export class CrawlRunner {
       });
       return;
     }
-    const verdict = this.model.judge.judge(parsed);
+    const judged = this.model.judge.judge(parsed);
+    const verdict = { ...judged, relevant: judged.relevance >= this.config.judge.threshold };
     const children = planChildren(parsed, entry, out.finalUrl, this.config, this.model.link);
-    const labels: Omit<LabeledLink, 'id' | 'crawlId'>[] =
+    const labels: NewLinkLabel[] =
       this.config.learning.fromVerdicts && entry.parentUrl !== null && learnable(verdict)
         ? [{ url: entry.url, anchor: entry.anchor, context: entry.context, label: verdict.relevant ? 1 : 0, source: 'verdict', createdAt: clock.now() }]
         : [];
@@ -289,10 +408,13 @@ export class CrawlRunner {
       activeMs: this.activeMs(),
     };
     await this.commits.submit(commit);
-    for (const l of labels) this.model.link.learn(l, l.label);
+    void this.requestSync();
+    const every = this.config.learning.rescoreEveryPages;
+    if (every > 0 && ++this.pagesSinceRescore >= every) this.scheduleRescore(`${every} pages fetched`);
     if (++this.sinceSave >= MODEL_SAVE_EVERY) {
       this.sinceSave = 0;
-      await saveModel(store, this.crawlId, this.model, clock.now());
+      await this.syncing;
+      await saveModel(store, this.topicId, this.model, clock.now());
     }
   }
 
@@ -331,7 +453,7 @@ function learnable(v: { by: 'model' | 'keywords' }): boolean {
   return v.by === 'model';
 }
 
-function pageLabel(url: string, finalUrl: string, positive: UrlMatcher, negative: UrlMatcher): 0 | 1 | null {
+function pageLabelOf(url: string, finalUrl: string, positive: UrlMatcher, negative: UrlMatcher): 0 | 1 | null {
   if (positive.matches(finalUrl) || positive.matches(url)) return 1;
   if (negative.matches(finalUrl) || negative.matches(url)) return 0;
   return null;

@@ -3,31 +3,58 @@
 import type { CrawlStatus, ProtocolMap, Request } from '../protocol';
 import type { CrawlRecord } from '../store/db';
 import { seedCandidates } from './children';
-import { parseConfig } from './config';
+import { ConfigError, parseConfig, type CrawlConfig } from './config';
 import { CrawlRunner, type CrawlerPorts } from './crawler';
+import { TopicService } from './topic-service';
 
-type Handlers = { [K in keyof ProtocolMap]: (data: Request<K>) => Promise<ReturnType<ProtocolMap[K]>> };
+/** Every request but `setLabeler`, which needs the browser's tabs and is answered by lib/platform. */
+export type ServiceHandlers = { [K in Exclude<keyof ProtocolMap, 'setLabeler'>]: (data: Request<K>) => Promise<ReturnType<ProtocolMap[K]>> };
 
 export class CrawlService {
-  private readonly runners = new Map<number, { runner: CrawlRunner; done: Promise<CrawlRecord> }>();
+  private readonly runners = new Map<number, { runner: CrawlRunner; topicId: number; done: Promise<CrawlRecord> }>();
 
-  constructor(private readonly ports: CrawlerPorts) {}
+  readonly topics: TopicService;
+  readonly handlers: ServiceHandlers;
+
+  constructor(private readonly ports: CrawlerPorts) {
+    this.topics = new TopicService(ports.store, ports.clock, (topicId) => this.runnersOf(topicId));
+    this.handlers = { ...this.crawlHandlers, ...this.topics.handlers };
+  }
+
+  /** The runners in this worker of crawls of a topic. */
+  runnersOf(topicId: number): CrawlRunner[] {
+    return [...this.runners.values()].filter((r) => r.topicId === topicId).map((r) => r.runner);
+  }
+
+  /** The crawl's topic: the one its config names (taking its keywords when given), or a new one. */
+  private async topicFor(config: CrawlConfig): Promise<number> {
+    const { store, clock } = this.ports;
+    if (config.topic.id === undefined) return (await store.topics.createTopic(config.name, config.topic.keywords, clock.now())).id!;
+    const topic = await store.topics.getTopic(config.topic.id);
+    if (!topic) throw new ConfigError(`topic.id: there is no topic ${config.topic.id}`);
+    if (config.topic.keywords.length) await store.topics.updateTopic(topic.id!, { keywords: config.topic.keywords }, clock.now());
+    else if (!topic.keywords.length && !config.training.positive.length && !(await store.topics.labelsAfter(topic.id!, 0)).length) {
+      throw new ConfigError(`topic "${topic.name}" has no keywords and no labels yet: give keywords, or label some links first`);
+    }
+    return topic.id!;
+  }
 
   /** Called whenever the worker starts or an alarm fires: crawls that were running continue by themselves. */
   async resumeUnfinished(): Promise<number[]> {
     const crawls = await this.ports.store.crawlsInState(['running', 'training']);
-    return crawls.filter((c) => !this.runners.has(c.id!)).map((c) => (this.launch(c.id!), c.id!));
+    return crawls.filter((c) => !this.runners.has(c.id!)).map((c) => (this.launch(c), c.id!));
   }
 
   isRunning(): boolean {
     return this.runners.size > 0;
   }
 
-  private launch(crawlId: number): void {
+  private launch(crawl: Pick<CrawlRecord, 'id' | 'topicId'>): void {
+    const crawlId = crawl.id!;
     if (this.runners.has(crawlId)) return;
     const runner = new CrawlRunner(this.ports, crawlId);
     const done = runner.run().finally(() => this.runners.delete(crawlId));
-    this.runners.set(crawlId, { runner, done });
+    this.runners.set(crawlId, { runner, topicId: crawl.topicId, done });
   }
 
   /** Waits for a crawl's runner in this worker to end (tests and the runner's "wait" use it). */
@@ -54,13 +81,14 @@ export class CrawlService {
     return crawl;
   }
 
-  readonly handlers: Handlers = {
+  private readonly crawlHandlers: Omit<ServiceHandlers, keyof TopicService['handlers']> = {
     start: async (raw) => {
       const config = parseConfig(raw);
       const { store, clock } = this.ports;
-      const crawlId = await store.createCrawl(config, clock.now());
+      const topicId = await this.topicFor(config);
+      const crawlId = await store.createCrawl(config, topicId, clock.now());
       await store.enqueue(crawlId, seedCandidates(config), clock.now());
-      this.launch(crawlId);
+      this.launch({ id: crawlId, topicId });
       return { crawlId };
     },
     pause: ({ crawlId }) => this.halt(crawlId, 'paused', 'paused by you'),
@@ -68,6 +96,7 @@ export class CrawlService {
     resume: async ({ crawlId }) => {
       const crawl = await this.must(crawlId);
       if (crawl.state === 'finished' && crawl.stats.queued === 0) throw new Error('this crawl is finished: its frontier is empty');
+      if (!(await this.ports.store.topics.getTopic(crawl.topicId))) throw new Error(`the topic of this crawl was deleted, so it has nothing to learn from`);
       if (crawl.state !== 'running' && crawl.state !== 'training') {
         const trainingLeft = crawl.stats.trainPages < crawl.config.training.linkSources.length;
         const state = trainingLeft ? 'training' : 'running';
@@ -78,7 +107,7 @@ export class CrawlService {
           state, message: undefined, finishedAt: undefined, config: { ...crawl.config, budget: { ...crawl.config.budget, maxPages } },
         });
       }
-      this.launch(crawlId);
+      this.launch(crawl);
       return this.must(crawlId);
     },
     status: async ({ crawlId }) => {

@@ -3,6 +3,7 @@ import { CrawlService } from '../crawl/service';
 import { CrawlStore } from '../store/crawl-store';
 import { CrawlerDB } from '../store/db';
 import { armResumeAlarm, disarmResumeAlarm, onResumeAlarm, touchExtensionApi } from './keep-alive';
+import { setupLabeler } from './labeler';
 import { onMessages } from './messaging';
 
 export const realClock = {
@@ -24,7 +25,8 @@ export function setupCrawler(): CrawlService {
     // The alarm stays armed only while a crawl is unfinished, so an idle extension costs nothing.
     await (service.isRunning() ? armResumeAlarm() : disarmResumeAlarm());
   };
-  const handlers = { ...service.handlers };
+  // The labeler's triggers (shortcut, context menu) are registered here, synchronously at worker start.
+  const handlers = { ...service.handlers, ...setupLabeler() };
   const start = handlers.start;
   handlers.start = async (config) => {
     const r = await start(config);

@@ -3,8 +3,9 @@
 // a page is recorded exactly once: an entry is either still `inflight` (reclaimed on resume) or `done`.
 import Dexie from 'dexie';
 import type { CrawlConfig } from '../crawl/config';
-import type { EntryState, FrontierEntry, LabeledLink, PageBody, PageRecord } from '../types';
-import { type CrawlRecord, type CrawlState, type CrawlStats, type CrawlerDB, type ModelRecord, emptyStats } from './db';
+import type { EntryState, FrontierEntry, LabeledLink, LabelValue, PageBody, PageRecord } from '../types';
+import { type CrawlRecord, type CrawlState, type CrawlStats, type CrawlerDB, emptyStats } from './db';
+import { TopicStore } from './topic-store';
 
 /** A link to add to the frontier (or to raise, SPEC A.7). */
 export interface Candidate {
@@ -31,7 +32,9 @@ export interface PageCommit {
   children: Candidate[];
   /** Other URLs now known to be this page (the final URL of a redirect). */
   aliases: string[];
-  labels: Omit<LabeledLink, 'id' | 'crawlId'>[];
+  labels: Omit<LabeledLink, 'id' | 'crawlId' | 'topicId'>[];
+  /** A training read whose URL patterns say it is on or off topic: the page judge learns it. */
+  pageLabel?: LabelValue;
   site: string;
   /** Counter deltas besides those derived here (attempts, fetched, relevant, failed, bytes, trainPages). */
   stats: Partial<CrawlStats>;
@@ -54,7 +57,12 @@ export class CrawlStore {
    */
   private readonly queuedTop = new Map<number, { at: Position; inclusive: boolean }>();
 
-  constructor(readonly db: CrawlerDB) {}
+  /** The topics the crawls run for: their labels, page labels and models. */
+  readonly topics: TopicStore;
+
+  constructor(readonly db: CrawlerDB) {
+    this.topics = new TopicStore(db);
+  }
 
   /** A URL was queued (or raised) at `pos`: the bound must cover it. */
   private noteQueued(crawlId: number, pos: Position): void {
@@ -64,10 +72,10 @@ export class CrawlStore {
     }
   }
 
-  async createCrawl(config: CrawlConfig, now: number): Promise<number> {
+  async createCrawl(config: CrawlConfig, topicId: number, now: number): Promise<number> {
     const state: CrawlState = config.training.linkSources.length > 0 ? 'training' : 'running';
     return (await this.db.crawls.add({
-      name: config.name, config, state, stats: emptyStats(), nextSeq: 1, nextOrder: 1,
+      topicId, name: config.name, config: { ...config, topic: { ...config.topic, id: topicId } }, state, stats: emptyStats(), nextSeq: 1, nextOrder: 1,
       createdAt: now, updatedAt: now, activeMs: 0,
     })) as number;
   }
@@ -194,7 +202,7 @@ export class CrawlStore {
    */
   async commitPages(commits: PageCommit[], now: number): Promise<number[]> {
     const db = this.db;
-    return db.transaction('rw', [db.frontier, db.crawls, db.pages, db.bodies, db.labels, db.sites], async () => {
+    return db.transaction('rw', [db.frontier, db.crawls, db.pages, db.bodies, db.labels, db.pageLabels, db.sites], async () => {
       const seqs: number[] = [];
       for (const c of commits) seqs.push(await this.applyCommit(c, now));
       return seqs;
@@ -241,7 +249,10 @@ export class CrawlStore {
       db.pages.add({ ...c.page, crawlId, seq }),
       c.body ? db.bodies.add({ ...c.body, crawlId, seq }) : undefined,
       puts.length ? db.frontier.bulkPut(puts) : undefined,
-      c.labels.length ? db.labels.bulkAdd(c.labels.map((l) => ({ ...l, crawlId }))) : undefined,
+      c.labels.length ? db.labels.bulkAdd(c.labels.map((l) => ({ ...l, crawlId, topicId: crawl.topicId }))) : undefined,
+      c.pageLabel !== undefined
+        ? db.pageLabels.add({ topicId: crawl.topicId, crawlId, seq, url: c.page.url, label: c.pageLabel, source: 'auto', createdAt: now })
+        : undefined,
       db.crawls.put({ ...crawl, activeMs: c.activeMs, updatedAt: now }),
       db.sites.put(siteRow),
     ]);
@@ -282,37 +293,83 @@ export class CrawlStore {
     return new Set(rows.map((p) => p.url));
   }
 
-  /** Stored HTML of the training pages read so far, with their addresses. */
-  async trainingBodies(crawlId: number): Promise<{ url: string; finalUrl: string; html: string }[]> {
-    const rows = await this.db.pages.where('[crawlId+seq]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey])
-      .filter((p) => p.phase === 'train' && !p.error).toArray();
-    const bodies = await this.db.bodies.bulkGet(rows.map((p) => [crawlId, p.seq] as [number, number]));
-    return rows.flatMap((p, i) => (bodies[i] ? [{ url: p.url, finalUrl: p.finalUrl, html: bodies[i]!.html }] : []));
+  /** Stored HTML of these pages of a crawl (a labeled page's body; absent when the crawl was deleted). */
+  async bodies(keys: { crawlId: number; seq: number }[]): Promise<(PageBody | undefined)[]> {
+    return this.db.bodies.bulkGet(keys.map((k) => [k.crawlId, k.seq] as [number, number]));
   }
 
-  async labelsAfter(crawlId: number, afterId: number): Promise<LabeledLink[]> {
-    return this.db.labels.where('id').above(afterId).and((l) => l.crawlId === crawlId).toArray();
+  /** The page row of a URL in a crawl (its first fetch). */
+  pageByUrl(crawlId: number, url: string): Promise<PageRecord | undefined> {
+    return this.db.pages.where('[crawlId+url]').equals([crawlId, url]).first();
   }
 
-  getModel(crawlId: number): Promise<ModelRecord | undefined> {
-    return this.db.models.get(crawlId);
+  getPage(crawlId: number, seq: number): Promise<PageRecord | undefined> {
+    return this.db.pages.get([crawlId, seq]);
   }
 
-  async saveModel(m: ModelRecord): Promise<void> {
-    await this.db.models.put(m);
+  getEntry(crawlId: number, url: string): Promise<FrontierEntry | undefined> {
+    return this.db.frontier.get([crawlId, url]);
+  }
+
+  /**
+   * Re-scores every queued link of a crawl with `rank` (after the model was retrained), in transactions of
+   * `chunk` entries walked in URL order, so that the crawl's own takes and commits run between them: the crawl
+   * never waits for more than one chunk. `rank` returns null to leave an entry as it is (seeds).
+   */
+  async rescoreQueued(
+    crawlId: number,
+    rank: (e: FrontierEntry) => { score: number; priority: number } | null,
+    now: number,
+    chunk = 500,
+  ): Promise<{ scanned: number; changed: number }> {
+    let after: string | null = null;
+    let scanned = 0, changed = 0;
+    for (;;) {
+      const lower: unknown[] = after === null ? [crawlId, Dexie.minKey] : [crawlId, after];
+      const first: boolean = after === null;
+      const batch: { rows: number; last: string | null; changed: number } = await this.db.transaction('rw', this.db.frontier, async () => {
+        const rows: FrontierEntry[] = await this.db.frontier.where('[crawlId+url]').between(lower, [crawlId, Dexie.maxKey], first, true).limit(chunk).toArray();
+        const puts: FrontierEntry[] = [];
+        for (const e of rows) {
+          if (e.state !== 'queued') continue;
+          const r = rank(e);
+          if (!r || (r.priority === e.priority && r.score === e.score)) continue;
+          puts.push({ ...e, score: r.score, priority: r.priority, updatedAt: now });
+          this.noteQueued(crawlId, [r.priority, e.order]);
+        }
+        if (puts.length) await this.db.frontier.bulkPut(puts);
+        return { rows: rows.length, last: rows.at(-1)?.url ?? null, changed: puts.length };
+      });
+      scanned += batch.rows;
+      changed += batch.changed;
+      if (batch.rows < chunk || batch.last === null) return { scanned, changed };
+      after = batch.last;
+    }
+  }
+
+  /** The best `limit` queued entries of a crawl, best first (what the crawl takes next). */
+  async nextUp(crawlId: number, limit: number): Promise<FrontierEntry[]> {
+    return this.db.frontier
+      .where('[crawlId+state+priority+order]')
+      .between([crawlId, 'queued', Dexie.minKey, Dexie.minKey], [crawlId, 'queued', Dexie.maxKey, Dexie.maxKey])
+      .reverse()
+      .filter((e) => e.state === 'queued')
+      .limit(limit)
+      .toArray();
   }
 
   async deleteCrawl(crawlId: number): Promise<boolean> {
     const db = this.db;
-    return db.transaction('rw', [db.crawls, db.frontier, db.pages, db.bodies, db.labels, db.models, db.sites], async () => {
+    // The crawl's labeled links stay with its topic (they are what the topic learned); its labeled pages go
+    // with their bodies.
+    return db.transaction('rw', [db.crawls, db.frontier, db.pages, db.bodies, db.pageLabels, db.sites], async () => {
       if (!(await db.crawls.get(crawlId))) return false;
       const lo = [crawlId, Dexie.minKey], hi = [crawlId, Dexie.maxKey];
       await db.frontier.where('[crawlId+url]').between(lo, hi).delete();
       await db.pages.where('[crawlId+seq]').between(lo, hi).delete();
       await db.bodies.where('[crawlId+seq]').between(lo, hi).delete();
       await db.sites.where('[crawlId+site]').between(lo, hi).delete();
-      await db.labels.where('crawlId').equals(crawlId).delete();
-      await db.models.delete(crawlId);
+      await db.pageLabels.where('[crawlId+seq]').between(lo, hi).delete();
       await db.crawls.delete(crawlId);
       return true;
     });

@@ -1,6 +1,7 @@
 import Dexie, { type EntityTable, type Table } from 'dexie';
 import type { CrawlConfig } from '../crawl/config';
-import type { FrontierEntry, LabeledLink, PageBody, PageRecord } from '../types';
+import type { FrontierEntry, LabeledLink, PageBody, PageLabel, PageRecord, Topic } from '../types';
+import { upgradeToTopics } from './migrations/v2-topics';
 
 export type CrawlState = 'training' | 'running' | 'paused' | 'stopped' | 'finished' | 'failed';
 
@@ -23,6 +24,8 @@ export interface CrawlStats {
 
 export interface CrawlRecord {
   id?: number;
+  /** The topic the crawl runs for: it learns from, and adds to, that topic's labels. */
+  topicId: number;
   name: string;
   config: CrawlConfig;
   state: CrawlState;
@@ -37,16 +40,39 @@ export interface CrawlRecord {
   finishedAt?: number;
   /** Why it stopped, failed or paused, in a sentence. */
   message?: string;
+  /** The newest re-scoring of its queued links after the model learned. */
+  lastRescore?: RescoreReport;
 }
 
-/** Serialized classifier state of a crawl. */
+export interface RescoreReport {
+  at: number;
+  /** What prompted it, in a few words. */
+  why: string;
+  /** Frontier entries read, and queued ones whose score changed. */
+  scanned: number;
+  changed: number;
+  ms: number;
+  /** The model it scored with: topic revision and newest label learned. */
+  revision: number;
+  lastLabelId: number;
+}
+
+/** Serialized classifiers of a topic. */
 export interface ModelRecord {
-  crawlId: number;
+  topicId: number;
   link: unknown;
   judge: unknown;
   /** Id of the newest labeled link the link classifier has learned; newer ones are replayed on load. */
   lastLabelId: number;
+  /** The topic's revision the model was built at (see Topic.revision). */
+  revision: number;
   updatedAt: number;
+}
+
+/** A small named value the service keeps (e.g. the topic the labeler labels for). */
+export interface Setting {
+  key: string;
+  value: unknown;
 }
 
 /** Per-site counters (SPEC B.5 blacklisting reads these). */
@@ -68,7 +94,10 @@ export class CrawlerDB extends Dexie {
   pages!: Table<PageRecord, [number, number]>;
   bodies!: Table<PageBody, [number, number]>;
   labels!: EntityTable<LabeledLink, 'id'>;
-  models!: Table<ModelRecord, number>;
+  pageLabels!: EntityTable<PageLabel, 'id'>;
+  topics!: EntityTable<Topic, 'id'>;
+  topicModels!: Table<ModelRecord, number>;
+  settings!: Table<Setting, string>;
   sites!: Table<SiteStats, [number, string]>;
 
   constructor(name = 'focus', deps?: { indexedDB: IDBFactory; IDBKeyRange: typeof IDBKeyRange }) {
@@ -83,5 +112,19 @@ export class CrawlerDB extends Dexie {
       models: 'crawlId',
       sites: '[crawlId+site]',
     });
+    // v2: labels and models belong to topics (crawl profiles) rather than to one crawl; pages can be labeled.
+    this.version(2)
+      .stores({
+        crawls: '++id, createdAt, topicId',
+        topics: '++id',
+        // [topicId+id] replays a topic's labels newer than a model; [topicId+url] finds a URL's labels.
+        labels: '++id, [topicId+id], [topicId+url], crawlId',
+        pageLabels: '++id, topicId, [crawlId+seq]',
+        topicModels: 'topicId',
+        settings: 'key',
+      })
+      .upgrade((tx) => upgradeToTopics(tx));
+    // Dexie reads a table in an upgrade only if it is dropped in a later version than the one reading it.
+    this.version(3).stores({ models: null });
   }
 }

@@ -149,7 +149,7 @@ async function open(name: string): Promise<void> {
   await Dexie.delete(name);
   const db = new CrawlerDB(name, { indexedDB, IDBKeyRange });
   const store = new TimedStore(db);
-  const crawlId = await store.createCrawl(benchConfig(500), Date.now());
+  const crawlId = await store.createCrawl(benchConfig(500), (await store.topics.createTopic('bench', ['bench'], Date.now())).id!, Date.now());
   benches.set(name, { db, store, crawlId, filled: 0 });
 }
 

@@ -45,7 +45,7 @@ export async function measurePipeline(corpus: string, n: number): Promise<Pipeli
   const stages = ['decode', 'parse', 'judge', 'children', 'store'] as const;
   const times: Record<(typeof stages)[number] | 'total', number[]> = { decode: [], parse: [], judge: [], children: [], store: [], total: [] };
   const store = new CrawlStore(new CrawlerDB('bench', { indexedDB: new IDBFactory(), IDBKeyRange }));
-  const crawlId = await store.createCrawl(config, Date.now());
+  const crawlId = await store.createCrawl(config, (await store.topics.createTopic(config.name, config.topic.keywords, Date.now())).id!, Date.now());
   await store.enqueue(crawlId, seedCandidates(config), Date.now());
   let links = 0;
 

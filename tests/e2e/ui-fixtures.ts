@@ -21,6 +21,7 @@ const stats = (s: Partial<CrawlStats>): CrawlStats => ({
 function crawl(id: number, name: string, over: Partial<CrawlRecord>, now: number): CrawlRecord {
   return {
     id,
+    topicId: id,
     name,
     config: { ...structuredClone(DEFAULTS), name, seeds: [`https://${name.toLowerCase().replace(/\W+/g, '-')}.example/`], topic: { keywords: [name.toLowerCase()] } } as CrawlRecord['config'],
     state: 'running',

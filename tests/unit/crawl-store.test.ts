@@ -14,7 +14,7 @@ describe('CrawlStore frontier', () => {
   let id: number;
   beforeEach(async () => {
     store = new CrawlStore(new CrawlerDB('t', { indexedDB: new IDBFactory(), IDBKeyRange }));
-    id = await store.createCrawl(config, 1);
+    id = await store.createCrawl(config, 1, 1);
   });
 
   it('takes the highest score first, earliest found first among equals', async () => {
@@ -70,7 +70,7 @@ describe('CrawlStore frontier', () => {
 
   it('deletes a crawl and everything it stored', async () => {
     await store.enqueue(id, [cand('http://a.test/1', 0.5)], 1);
-    const other = await store.createCrawl(config, 1);
+    const other = await store.createCrawl(config, 1, 1);
     await store.enqueue(other, [cand('http://a.test/1', 0.5)], 1);
     expect(await store.deleteCrawl(id)).toBe(true);
     expect(await store.db.frontier.count()).toBe(1);
@@ -106,5 +106,41 @@ describe('CrawlStore frontier', () => {
     const { entries } = await store.take(id, reserve, 2, 3);
     expect(entries.map((e) => e.url)).toEqual(['http://a.test/1', 'http://b.test/1', 'http://c.test/1']);
     expect((await store.takeNext(id, () => 0, 3)).entry!.url).toBe('http://a.test/2');
+  });
+});
+
+describe('CrawlStore re-scoring', () => {
+  it('re-scores queued links in chunks, leaving others alone, and takes follow the new order', async () => {
+    const store = new CrawlStore(new CrawlerDB('r', { indexedDB: new IDBFactory(), IDBKeyRange }));
+    const id = await store.createCrawl(config, 1, 1);
+    const urls = Array.from({ length: 23 }, (_, i) => `http://a.test/${String(i).padStart(2, '0')}`);
+    await store.enqueue(id, urls.map((u, i) => cand(u, i)), 1); // the last is best
+    const taken = (await store.takeNext(id, () => 0, 2)).entry!;
+    expect(taken.url).toBe(urls[22]);
+    // The new model likes the first URLs best; a seed-like entry (rank null) keeps its place.
+    const r = await store.rescoreQueued(id, (e) => (e.url === urls[5] ? null : { score: 0.5, priority: -Number(e.url.slice(-2)) }), 3, 4);
+    expect(r).toEqual({ scanned: 23, changed: 21 });
+    const order: string[] = [];
+    for (;;) {
+      const { entry } = await store.takeNext(id, () => 0, 4);
+      if (!entry) break;
+      order.push(entry.url.slice(-2));
+    }
+    expect(order).toEqual(['05', '00', '01', '02', '03', '04', ...Array.from({ length: 16 }, (_, i) => String(i + 6).padStart(2, '0'))]);
+    // The in-flight entry was not touched.
+    expect((await store.getEntry(id, urls[22]))!.priority).toBe(22);
+  });
+
+  it('lets takes run between its chunks', async () => {
+    const store = new CrawlStore(new CrawlerDB('r2', { indexedDB: new IDBFactory(), IDBKeyRange }));
+    const id = await store.createCrawl(config, 1, 1);
+    await store.enqueue(id, Array.from({ length: 400 }, (_, i) => cand(`http://a.test/${i}`, i)), 1);
+    let chunks = 0;
+    const rescoring = store.rescoreQueued(id, (e) => (chunks++, { score: 0, priority: e.priority + 1000 }), 2, 50);
+    const take = store.takeNext(id, () => 0, 2);
+    const first = await Promise.race([take.then(() => 'take'), rescoring.then(() => 'rescore')]);
+    expect(first).toBe('take');
+    await rescoring;
+    expect(chunks).toBeGreaterThan(300);
   });
 });

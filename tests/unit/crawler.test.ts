@@ -2,7 +2,7 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedCandidates } from '../../lib/crawl/children';
-import { parseConfig } from '../../lib/crawl/config';
+import { parseConfig, type CrawlConfig } from '../../lib/crawl/config';
 import { CrawlRunner } from '../../lib/crawl/crawler';
 import { CrawlService } from '../../lib/crawl/service';
 import { PageJudge } from '../../lib/classifier/page-judge';
@@ -12,6 +12,11 @@ import { ON_TOPIC_PATHS, demoConfig, startDemoServer, type DemoServer } from '..
 
 const clock = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
 const freshStore = () => new CrawlStore(new CrawlerDB(`t${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
+/** A crawl of a new topic of its own, as the service creates one for a config without `topic.id`. */
+async function crawlOf(store: CrawlStore, config: CrawlConfig): Promise<number> {
+  const topic = await store.topics.createTopic(config.name, config.topic.keywords, Date.now());
+  return store.createCrawl(config, topic.id!, Date.now());
+}
 
 let site: DemoServer;
 beforeAll(async () => {
@@ -81,7 +86,7 @@ describe('a crawl of the demo site', () => {
   it('continues after a stopped worker with nothing fetched twice', async () => {
     const store = freshStore();
     const config = parseConfig({ ...demoConfig(site.origin), budget: { maxPages: 15 }, politeness: { delayMs: 0, concurrency: 2 } });
-    const crawlId = await store.createCrawl(config, Date.now());
+    const crawlId = await crawlOf(store, config);
     await store.enqueue(crawlId, seedCandidates(config), Date.now());
     const ports = { store, fetch: (u: string, i: RequestInit) => fetch(u, i), clock };
     const first = new CrawlRunner(ports, crawlId);
@@ -122,7 +127,7 @@ describe('a crawl of the demo site', () => {
   it('pauses on a full disk with a clear sentence, keeps what it had, and finishes after resume', async () => {
     const store = freshStore();
     const config = parseConfig({ ...demoConfig(site.origin), budget: { maxPages: 12 }, politeness: { delayMs: 0, concurrency: 2 } });
-    const crawlId = await store.createCrawl(config, Date.now());
+    const crawlId = await crawlOf(store, config);
     await store.enqueue(crawlId, seedCandidates(config), Date.now());
     const commit = store.commitPages.bind(store);
     let pagesWritten = 0;
@@ -156,7 +161,7 @@ describe('a crawl of the demo site', () => {
     const run = async (interruptAfter?: number) => {
       const store = freshStore();
       const config = parseConfig({ ...demoConfig(o), training, budget: { maxPages: 10 }, politeness: { delayMs: 0, concurrency: 2 } });
-      const crawlId = await store.createCrawl(config, Date.now());
+      const crawlId = await crawlOf(store, config);
       await store.enqueue(crawlId, seedCandidates(config), Date.now());
       const ports = { store, fetch: (u: string, i: RequestInit) => fetch(u, i), clock };
       if (interruptAfter) {
@@ -168,7 +173,7 @@ describe('a crawl of the demo site', () => {
         await store.updateCrawl(crawlId, { state: 'training' });
       }
       const end = await new CrawlRunner(ports, crawlId).run();
-      return { store, crawlId, end, model: (await store.getModel(crawlId))! };
+      return { store, crawlId, end, model: (await store.topics.getModel(end.topicId))! };
     };
     const whole = await run();
     expect(whole.end.state).toBe('finished');
@@ -176,7 +181,7 @@ describe('a crawl of the demo site', () => {
     const rows = await whole.store.pagesAfter(whole.crawlId, 0, 100);
     expect(rows.slice(0, sources.length).every((p) => p.phase === 'train')).toBe(true);
     expect(rows.filter((p) => p.phase === 'crawl').length).toBeGreaterThanOrEqual(10);
-    const labels = await whole.store.labelsAfter(whole.crawlId, 0);
+    const labels = await whole.store.topics.allLabels(whole.end.topicId);
     expect(labels.filter((l) => l.source === 'auto' && l.label === 1).length).toBeGreaterThan(10);
     expect(labels.filter((l) => l.source === 'auto' && l.label === 0).length).toBeGreaterThan(10);
     const judge = (m: { judge: unknown }) => PageJudge.fromJSON(m.judge).examples;
