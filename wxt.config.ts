@@ -6,8 +6,14 @@ export default defineConfig({
   manifest: ({ browser }) => ({
     name: 'Focus: topical crawler',
     description: 'Crawls the web for one topic from your own browser, guided by a link classifier you train.',
-    permissions: ['storage', 'unlimitedStorage', 'alarms'],
+    permissions: ['storage', 'unlimitedStorage', 'alarms', 'scripting', 'contextMenus', 'activeTab'],
     host_permissions: ['<all_urls>'],
+    commands: {
+      'toggle-labeler': {
+        suggested_key: { default: 'Alt+Shift+L' },
+        description: 'Label links on this page (switch the on-page labeler on or off)',
+      },
+    },
     ...(browser === 'firefox'
       ? { browser_specific_settings: { gecko: { id: 'focus-crawler@example.org', strict_min_version: '115.0' } } }
       : {}),

@@ -5,6 +5,7 @@ import { CrawlerDB } from '@/lib/store/db';
 import { controlCrawl, isToolbarPopup, openDashboard, type CrawlControl } from '@/lib/ui/actions';
 import { byId, crawlIdFromUrl, errorText } from '@/lib/ui/dom';
 import { crawlOrNewest, inFlight, recentErrors, watch } from '@/lib/ui/queries';
+import { labelActiveTab } from './label-page';
 import { renderPopup, type PopupSnapshot } from './render';
 
 const db = new CrawlerDB();
@@ -52,6 +53,27 @@ byId('open-dashboard').addEventListener('click', () => {
       if (popup) window.close();
     },
     (err) => showError(`Could not open the dashboard: ${errorText(err)}`),
+  );
+});
+
+byId('label-page').addEventListener('click', () => {
+  const button = byId<HTMLButtonElement>('label-page');
+  const message = byId('label-page-message');
+  button.disabled = true;
+  labelActiveTab().then(
+    (outcome) => {
+      button.disabled = false;
+      if (outcome.ok && isToolbarPopup()) return window.close();
+      message.hidden = false;
+      message.classList.toggle('error', !outcome.ok);
+      message.textContent = outcome.message;
+    },
+    (err) => {
+      button.disabled = false;
+      message.hidden = false;
+      message.classList.add('error');
+      message.textContent = `Could not start the labeler: ${errorText(err)}`;
+    },
   );
 });
 

@@ -127,8 +127,14 @@ function nonEmpty(v: string | null): string | null {
   return c.length > 0 ? c : null;
 }
 
-/** Walks the tree once in document order: builds the text stream, the link spans and the page facts. */
-export function scanPage(root: DomRoot, baseUrl: string, opts: LinkContextOptions = {}): PageScan {
+/** Called with each extracted link and the `<a>`/`<area>` element it was read from, in document order. */
+export type OnLink = (element: Element, link: ExtractedLink) => void;
+
+/**
+ * Walks the tree once in document order: builds the text stream, the link spans and the page facts.
+ * `onLink` sees each link with its element (the labeler marks links on the live page with it).
+ */
+export function scanPage(root: DomRoot, baseUrl: string, opts: LinkContextOptions = {}, onLink?: OnLink): PageScan {
   const walker = new PageWalker();
   // The top level is read through childNodes because linkedom's doctype node reports no nextSibling;
   // below it, firstChild/nextSibling/parentNode walk without allocating a NodeList per element.
@@ -139,7 +145,7 @@ export function scanPage(root: DomRoot, baseUrl: string, opts: LinkContextOption
   const text = walker.stream.toString();
   const spans = walker.spans;
   for (const span of spans) span.anchor = anchorOf(span, text);
-  const links = buildLinks(spans, text, resolveBase(walker.baseHref, baseUrl), opts.windowChars ?? DEFAULT_WINDOW_CHARS);
+  const links = buildLinks(spans, text, resolveBase(walker.baseHref, baseUrl), opts.windowChars ?? DEFAULT_WINDOW_CHARS, onLink);
   const h = walker.heading;
   const firstHeading = h && h.end > h.start && h.start >= 0 ? nonEmpty(text.slice(h.start, h.end)) : null;
   return { text, links, title: walker.title, firstHeading, robots: walker.robots };
@@ -257,6 +263,19 @@ export function extractLinks(root: DomRoot, baseUrl: string, opts: LinkContextOp
   return scanPage(root, baseUrl, opts).links;
 }
 
+/** An extracted link with the element it was read from. */
+export interface LinkElement {
+  element: Element;
+  link: ExtractedLink;
+}
+
+/** The same links as extractLinks, each with its `<a>`/`<area>` element (for marking them on a live page). */
+export function extractLinkElements(root: DomRoot, baseUrl: string, opts: LinkContextOptions = {}): LinkElement[] {
+  const found: LinkElement[] = [];
+  scanPage(root, baseUrl, opts, (element, link) => found.push({ element, link }));
+  return found;
+}
+
 /** Anchor text: the link's visible text, else its image's alt/title, else its own title/aria-label. */
 function anchorOf(span: LinkSpan, text: string): string {
   const own = span.end > span.start ? text.slice(span.start, span.end).trim() : '';
@@ -302,7 +321,7 @@ function resolveHref(href: string, base: string | null): string | null {
  * the neighbours in the array: one look each, O(1) per link. Every `<a href>` counts as a neighbour, also
  * the ones not crawled (mailto:, javascript:): on the page they are links among links all the same.
  */
-function buildLinks(spans: LinkSpan[], text: string, base: string | null, w: number): ExtractedLink[] {
+function buildLinks(spans: LinkSpan[], text: string, base: string | null, w: number, onLink?: OnLink): ExtractedLink[] {
   const links: ExtractedLink[] = [];
   for (let i = 0; i < spans.length; i++) {
     const span = spans[i]!;
@@ -322,12 +341,14 @@ function buildLinks(spans: LinkSpan[], text: string, base: string | null, w: num
       context = `${textBefore(text, span.start, w)} ${textAfter(text, span.end, w)}`.trim();
     }
     const rel = attr(span.el, 'rel');
-    links.push({
+    const link: ExtractedLink = {
       url,
       anchor: span.anchor,
       context,
       rel: rel ? rel.toLowerCase().split(/\s+/).filter(Boolean) : [],
-    });
+    };
+    links.push(link);
+    onLink?.(span.el, link);
   }
   return links;
 }

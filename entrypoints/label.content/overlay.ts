@@ -1,0 +1,323 @@
+// The labeler's UI: one closed shadow root hung from <html>, fixed at the viewport's corner and taking no
+// space, so the page's CSS cannot reach it, its CSS cannot reach the page, and page scripts cannot read the
+// scores. Badges sit over the links at their getBoundingClientRect positions; nothing is put into the page.
+import type { ContentScriptContext } from 'wxt/utils/content-script-context';
+import { createShadowRootUi } from 'wxt/utils/content-script-ui/shadow-root';
+import { fill, h } from '@/lib/ui/dom';
+import type { LabelValue, Topic } from '@/lib/types';
+import { badgeSpot, type LinkMark } from './link-marks';
+import { formatScore, labelGlyph, labelName, scoreColour } from './score-style';
+import css from './style.css?inline';
+
+/** The element name of the shadow host (the one node the labeler adds to the page). */
+export const HOST_NAME = 'focus-labeler';
+
+/** Keys that label the link under the pointer or in focus. */
+export const LABEL_KEYS: Readonly<Record<string, LabelValue | null>> = { '1': 1, '2': 0, '0': null };
+
+export interface OverlayEvents {
+  label(mark: LinkMark, label: LabelValue | null): void;
+  chooseTopic(topicId: number): void;
+  close(): void;
+  /** The badge under the pointer changed (keys then label its link). */
+  hover(mark: LinkMark | null): void;
+}
+
+export interface Counts {
+  links: number;
+  on: number;
+  off: number;
+}
+
+const CARD_HIDE_MS = 220;
+
+export class Overlay {
+  private readonly badges = new Map<LinkMark, HTMLButtonElement>();
+  private readonly markOf = new WeakMap<Element, LinkMark>();
+  private readonly spots = new Map<LinkMark, string>();
+  private current: LinkMark | null = null;
+  private cardMark: LinkMark | null = null;
+  private hideTimer = 0;
+
+  private constructor(
+    readonly host: HTMLElement,
+    private readonly ui: { remove(): void },
+    private readonly layer: HTMLElement,
+    private readonly card: HTMLElement,
+    private readonly toolbar: Toolbar,
+    private readonly events: OverlayEvents,
+  ) {}
+
+  static async create(ctx: ContentScriptContext, events: OverlayEvents): Promise<Overlay> {
+    let parts: { layer: HTMLElement; card: HTMLElement; toolbar: Toolbar } | undefined;
+    const ui = await createShadowRootUi(ctx, {
+      name: HOST_NAME,
+      mode: 'closed',
+      css,
+      position: 'inline',
+      anchor: document.documentElement,
+      append: 'last',
+      // Keys and clicks in the labeler's UI are not the page's business (its shortcuts, its outside-click handlers).
+      isolateEvents: ['keydown', 'keyup', 'keypress', 'click', 'dblclick', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'contextmenu', 'input', 'change'],
+      onMount(container) {
+        container.className = 'root';
+        const layer = h('div', { class: 'layer' });
+        const card = h('div', { class: 'card', role: 'tooltip', hidden: true });
+        const toolbar = new Toolbar(events);
+        container.append(layer, card, toolbar.el);
+        parts = { layer, card, toolbar };
+      },
+    });
+    ui.mount();
+    const overlay = new Overlay(ui.shadowHost, ui, parts!.layer, parts!.card, parts!.toolbar, events);
+    overlay.listen(ui.shadow);
+    return overlay;
+  }
+
+  /** Removes the host element (and with it every badge and listener of the UI). */
+  remove(): void {
+    clearTimeout(this.hideTimer);
+    this.ui.remove();
+    this.badges.clear();
+    this.spots.clear();
+  }
+
+  private listen(shadow: ShadowRoot): void {
+    this.layer.addEventListener('mouseover', (e) => {
+      const mark = this.markAt(e.target);
+      if (!mark) return;
+      this.setCurrent(mark);
+      this.events.hover(mark);
+      this.showCard(mark);
+    });
+    this.layer.addEventListener('mouseout', (e) => {
+      if (this.markAt(e.relatedTarget)) return;
+      this.events.hover(null);
+      this.hideCardSoon();
+    });
+    this.layer.addEventListener('click', (e) => {
+      const mark = this.markAt(e.target);
+      if (mark) this.showCard(mark);
+    });
+    this.layer.addEventListener('focusin', (e) => {
+      const mark = this.markAt(e.target);
+      if (mark) this.showCard(mark);
+    });
+    this.card.addEventListener('mouseenter', () => {
+      clearTimeout(this.hideTimer);
+      this.events.hover(this.cardMark);
+    });
+    this.card.addEventListener('mouseleave', () => {
+      this.events.hover(null);
+      this.hideCardSoon();
+    });
+    this.card.addEventListener('click', (e) => {
+      const button = (e.target as Element).closest<HTMLButtonElement>('button[data-label]');
+      if (!button || !this.cardMark) return;
+      const v = button.dataset.label;
+      this.events.label(this.cardMark, v === '1' ? 1 : v === '0' ? 0 : null);
+    });
+    // Keys on a focused badge or on the card label that link; the page's own key listener never sees them.
+    shadow.addEventListener('keydown', (e) => {
+      const ke = e as KeyboardEvent;
+      if (ke.key === 'Escape') return this.hideCard();
+      const target = ke.target as Element;
+      const mark = this.markAt(target) ?? (this.card.contains(target) ? this.cardMark : null);
+      if (!mark || ke.ctrlKey || ke.metaKey || ke.altKey || !Object.hasOwn(LABEL_KEYS, ke.key)) return;
+      ke.preventDefault();
+      this.events.label(mark, LABEL_KEYS[ke.key] ?? null);
+    });
+  }
+
+  private markAt(target: EventTarget | null): LinkMark | null {
+    const badge = target instanceof Element ? target.closest('.badge') : null;
+    return badge ? (this.markOf.get(badge) ?? null) : null;
+  }
+
+  /** Adds badges for new marks and drops those of marks that are gone. */
+  sync(marks: readonly LinkMark[]): void {
+    const live = new Set(marks);
+    for (const [mark, badge] of this.badges) {
+      if (live.has(mark)) continue;
+      badge.remove();
+      this.badges.delete(mark);
+      this.spots.delete(mark);
+      if (this.cardMark === mark) this.hideCard();
+      if (this.current === mark) this.current = null;
+    }
+    for (const mark of marks) {
+      if (this.badges.has(mark)) continue;
+      const badge = h('button', { type: 'button', class: 'badge', tabindex: -1, hidden: true });
+      this.markOf.set(badge, mark);
+      this.badges.set(mark, badge);
+      this.layer.append(badge);
+      this.render(mark);
+    }
+  }
+
+  /** Shows a mark's score and label on its badge (and on the card, when the card shows that link). */
+  render(mark: LinkMark): void {
+    const badge = this.badges.get(mark);
+    if (!badge) return;
+    const glyph = labelGlyph(mark.label);
+    const text = glyph ? `${glyph} ${formatScore(mark.score)}` : formatScore(mark.score);
+    if (badge.textContent !== text) {
+      // A score that changes (after a label) glows for a moment; the first score of a link does not.
+      if (badge.dataset.score && mark.score !== null && String(mark.score) !== badge.dataset.score) flash(badge);
+      badge.textContent = text;
+    }
+    badge.style.setProperty('--score', scoreColour(mark.score));
+    badge.dataset.url = mark.link.url;
+    badge.dataset.score = mark.score === null ? '' : String(mark.score);
+    badge.dataset.label = mark.label === null ? '' : String(mark.label);
+    badge.classList.toggle('pending', mark.pending);
+    badge.setAttribute('aria-label', `${formatScore(mark.score)} on topic, ${labelName(mark.label)}: ${mark.link.anchor || mark.link.url}`);
+    if (this.cardMark === mark) this.fillCard(mark);
+  }
+
+  /** Puts every badge over its link (all reads first, then all writes: one layout per frame). */
+  layout(marks: readonly LinkMark[]): void {
+    const w = document.documentElement.clientWidth || window.innerWidth;
+    const hgt = document.documentElement.clientHeight || window.innerHeight;
+    const spots = marks.map((m) => badgeSpot(m.element, w, hgt));
+    marks.forEach((mark, i) => {
+      const badge = this.badges.get(mark);
+      if (!badge) return;
+      const spot = spots[i];
+      // The `translate` property, not `transform`: the hover `scale` then grows the badge about its centre
+      // instead of scaling its offset from the viewport's corner.
+      const place = spot ? `${spot.x}px ${spot.y}px` : '';
+      if (this.spots.get(mark) === place) return;
+      this.spots.set(mark, place);
+      badge.hidden = !spot;
+      if (spot) badge.style.translate = place;
+    });
+    if (this.cardMark) this.placeCard(this.cardMark);
+  }
+
+  /** Marks the badge whose link keys would label now. */
+  setCurrent(mark: LinkMark | null): void {
+    if (this.current === mark) return;
+    if (this.current) this.badges.get(this.current)?.classList.remove('current');
+    this.current = mark;
+    if (mark) this.badges.get(mark)?.classList.add('current');
+  }
+
+  setTopics(topics: readonly Topic[], activeId: number | undefined): void {
+    this.toolbar.setTopics(topics, activeId);
+  }
+
+  setCounts(counts: Counts, scoring: boolean): void {
+    this.toolbar.setCounts(counts, scoring);
+  }
+
+  setError(message: string | null): void {
+    this.toolbar.setError(message);
+  }
+
+  private showCard(mark: LinkMark): void {
+    clearTimeout(this.hideTimer);
+    this.cardMark = mark;
+    this.fillCard(mark);
+    this.card.hidden = false;
+    this.placeCard(mark);
+  }
+
+  private hideCardSoon(): void {
+    clearTimeout(this.hideTimer);
+    this.hideTimer = window.setTimeout(() => this.hideCard(), CARD_HIDE_MS);
+  }
+
+  private hideCard(): void {
+    clearTimeout(this.hideTimer);
+    this.card.hidden = true;
+    this.cardMark = null;
+  }
+
+  private fillCard(mark: LinkMark): void {
+    const { link } = mark;
+    const button = (label: string, value: string, text: string, key: string, disabled: boolean) =>
+      h('button', { type: 'button', class: `act ${value === '1' ? 'on' : value === '0' ? 'off' : 'clear'}`, 'data-label': value, 'aria-label': text, disabled: disabled || mark.pending },
+        h('span', null, label), h('kbd', null, key));
+    fill(
+      this.card,
+      h('div', { class: 'anchor' }, link.anchor || '(no anchor text)'),
+      h('div', { class: link.context ? 'context' : 'context none' }, link.context || '(no context)'),
+      h('div', { class: 'url' }, link.url),
+      h('div', { class: 'verdict' },
+        h('b', { style: `color:${scoreColour(mark.score)}` }, formatScore(mark.score)),
+        ' on topic · ', labelName(mark.label)),
+      h('div', { class: 'actions' },
+        button('✓ On topic', '1', 'Label on topic', '1', mark.label === 1),
+        button('✗ Off topic', '0', 'Label off topic', '2', mark.label === 0),
+        button('Clear', '', 'Clear the label', '0', mark.label === null)),
+    );
+  }
+
+  private placeCard(mark: LinkMark): void {
+    const badge = this.badges.get(mark);
+    if (!badge || badge.hidden) return this.hideCard();
+    const b = badge.getBoundingClientRect();
+    const w = document.documentElement.clientWidth || window.innerWidth;
+    const hgt = document.documentElement.clientHeight || window.innerHeight;
+    const cw = this.card.offsetWidth;
+    const ch = this.card.offsetHeight;
+    const x = Math.min(Math.max(8, b.left - 12), w - cw - 8);
+    const below = b.bottom + 4;
+    const y = below + ch <= hgt - 8 ? below : Math.max(8, b.top - ch - 4);
+    this.card.style.translate = `${Math.round(x)}px ${Math.round(y)}px`;
+  }
+}
+
+/** A short glow on a badge whose value just changed (the rescored value after a label). */
+function flash(badge: HTMLElement): void {
+  // The Web Animations API restarts an animation without the forced reflow a CSS class toggle needs.
+  badge.animate([{ filter: 'brightness(1.5)', scale: '1.3' }, { filter: 'none', scale: '1' }], { duration: 700, easing: 'ease-out' });
+}
+
+/** The compact bar in the bottom-right corner: topic, counts, errors, off switch. */
+class Toolbar {
+  readonly el: HTMLElement;
+  private readonly select: HTMLSelectElement;
+  private readonly counts: HTMLElement;
+  private readonly error: HTMLElement;
+
+  constructor(events: OverlayEvents) {
+    this.select = h('select', { class: 'topic', title: 'The topic your labels train', 'aria-label': 'Topic', disabled: true },
+      h('option', null, 'Loading topics…'));
+    this.select.addEventListener('change', () => {
+      const id = Number(this.select.value);
+      if (Number.isInteger(id)) events.chooseTopic(id);
+    });
+    this.counts = h('span', { class: 'counts', 'aria-live': 'polite' });
+    this.error = h('div', { class: 'error', role: 'alert', hidden: true });
+    this.el = h('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Focus link labeler' },
+      h('div', { class: 'row' },
+        h('span', { class: 'brand', title: 'Focus: label the links of this page for your topic' }, 'Focus'),
+        this.select,
+        this.counts,
+        h('button', { type: 'button', class: 'close', title: 'Switch the labeler off', 'aria-label': 'Switch the labeler off', onclick: () => events.close() }, '×')),
+      h('div', { class: 'hint' }, 'Point at a link and press ', h('kbd', null, '1'), ' on topic, ', h('kbd', null, '2'), ' off topic, ', h('kbd', null, '0'), ' clear'),
+      this.error);
+  }
+
+  setTopics(topics: readonly Topic[], activeId: number | undefined): void {
+    fill(this.select, ...topics.map((t) => h('option', { value: t.id ?? '', selected: t.id === activeId }, t.name)));
+    if (activeId !== undefined) this.select.value = String(activeId);
+    this.select.disabled = topics.length === 0;
+  }
+
+  setCounts({ links, on, off }: Counts, scoring: boolean): void {
+    const parts = [`${links} ${links === 1 ? 'link' : 'links'}`];
+    if (on) parts.push(`${on} ✓`);
+    if (off) parts.push(`${off} ✗`);
+    if (scoring) parts.push('scoring…');
+    this.counts.textContent = parts.join(' · ');
+    this.counts.title = `${links} links on this page; ${on} labeled on topic, ${off} off topic`;
+  }
+
+  setError(message: string | null): void {
+    this.error.hidden = !message;
+    this.error.textContent = message ?? '';
+  }
+}

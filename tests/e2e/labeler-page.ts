@@ -1,0 +1,187 @@
+// The on-page labeler's test page (a page with its own aggressive CSS) and a page object that reads the
+// labeler's UI. The UI lives in a closed shadow root, which page scripts and Playwright's selectors cannot
+// enter; the DevTools protocol can (DOM.getDocument with pierce), as DevTools' own Elements panel does.
+import { createServer } from 'node:http';
+import type { CDPSession, Page } from 'playwright-core';
+import { listenOnLoopback } from '../../scripts/lib/loopback';
+
+/** A page with CSS that would move or restyle anything added carelessly to it. */
+export const NIGHT_SKY_HTML = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Night sky notes</title>
+<style>
+  * { position: relative !important; font-size: 20px; margin: 0; padding: 0; transition: all 0.5s; }
+  html, body { background: #fffdf6; color: #222; }
+  body { padding: 24px 32px; font-family: Georgia, 'DejaVu Serif', serif; line-height: 1.6; }
+  div, span, button, section, aside { display: block !important; border: 3px dashed #f0c !important; padding: 4px !important; }
+  nav { margin-bottom: 12px; }
+  nav a { margin-right: 18px; }
+  a { color: #6b21a8; }
+  h1 { font-size: 30px; margin-bottom: 10px; }
+  p { max-width: 720px; margin-bottom: 10px; }
+  .spacer { height: 1600px; border: 0 !important; }
+</style>
+</head>
+<body>
+<nav><a href="/">Home</a><a href="/astronomy/">Astronomy</a><a href="/kitchen/">Kitchen</a><a href="/sports/">Sports</a></nav>
+<h1>Night sky notes</h1>
+<p>Tonight the best view is of <a href="/astronomy/saturn-rings">Saturn rings through a small telescope</a>, low in the south after ten, with Jupiter rising later.</p>
+<p>If clouds roll in, try our <a href="/kitchen/lentil-soup">lentil soup recipe with smoked paprika</a> and stay warm indoors by the fire.</p>
+<p>Members can read about the <a href="/astronomy/galaxy-survey">galaxy survey of the northern sky</a> in the reading room of the library.</p>
+<p>The village <a href="/sports/football-results">football results for the weekend</a> are posted at the hall every Monday morning.</p>
+<p>Write to us at <a href="mailto:club@example.org">the club address</a>, or see the <a href="/astronomy/planet-guide"><img src="data:image/gif;base64,R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==" width="60" height="24" alt="Planet guide"></a> for beginners.</p>
+<div class="spacer"></div>
+</body>
+</html>`;
+
+export const ALIKE_ANCHOR = 'Saturn rings through a small telescope';
+
+/** Serves NIGHT_SKY_HTML at /notes (any query) on 127.0.0.1, and a blank page for every other path. */
+export async function startNightSkySite(): Promise<{ origin: string; url: string; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(new URL(req.url ?? '/', 'http://x').pathname === '/notes' ? NIGHT_SKY_HTML : '<!doctype html><title>other</title><p>other page</p>');
+  });
+  const site = await listenOnLoopback(server);
+  return { ...site, url: `${site.origin}/notes` };
+}
+
+export interface BadgeView {
+  url: string;
+  text: string;
+  score: number | null;
+  label: '1' | '0' | '';
+  pending: boolean;
+  hidden: boolean;
+  /** Centre, viewport coordinates (a hovered badge grows about it). */
+  x: number;
+  y: number;
+}
+
+interface DomNode {
+  backendNodeId: number;
+  localName?: string;
+  children?: DomNode[];
+  shadowRoots?: DomNode[];
+  contentDocument?: DomNode;
+}
+
+/** What the labeler shows on a page, read through its closed shadow root. */
+export class LabelerView {
+  private constructor(
+    readonly page: Page,
+    private readonly cdp: CDPSession,
+  ) {}
+
+  static async attach(page: Page): Promise<LabelerView> {
+    return new LabelerView(page, await page.context().newCDPSession(page));
+  }
+
+  /** The shadow roots of every `<focus-labeler>` host in the page. */
+  private async shadowRoots(): Promise<number[]> {
+    const { root } = (await this.cdp.send('DOM.getDocument', { depth: -1, pierce: true })) as unknown as { root: DomNode };
+    const found: number[] = [];
+    const visit = (n: DomNode) => {
+      if (n.localName === 'focus-labeler') for (const s of n.shadowRoots ?? []) found.push(s.backendNodeId);
+      for (const c of n.children ?? []) visit(c);
+    };
+    visit(root);
+    return found;
+  }
+
+  /** How many labeler hosts the page has (0 when off, never more than 1). */
+  async hosts(): Promise<number> {
+    return (await this.shadowRoots()).length;
+  }
+
+  /** Runs `fn` in the page with the labeler's shadow root as `this`; null when the labeler is off. */
+  private async inShadow<T>(fn: string): Promise<T | null> {
+    const [shadow] = await this.shadowRoots();
+    if (shadow === undefined) return null;
+    const { object } = await this.cdp.send('DOM.resolveNode', { backendNodeId: shadow });
+    const { result, exceptionDetails } = await this.cdp.send('Runtime.callFunctionOn', {
+      objectId: object.objectId!,
+      functionDeclaration: fn,
+      returnByValue: true,
+    });
+    if (exceptionDetails) throw new Error(`in the labeler's shadow root: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
+    return result.value as T;
+  }
+
+  async badges(): Promise<BadgeView[]> {
+    return (
+      (await this.inShadow<BadgeView[]>(`function () {
+        return [...this.querySelectorAll('.badge')].map((b) => {
+          const r = b.getBoundingClientRect();
+          return {
+            url: b.dataset.url, text: b.textContent, score: b.dataset.score === '' ? null : Number(b.dataset.score),
+            label: b.dataset.label, pending: b.classList.contains('pending'), hidden: b.hidden,
+            x: r.left + r.width / 2, y: r.top + r.height / 2,
+          };
+        });
+      }`)) ?? []
+    );
+  }
+
+  async badge(url: string): Promise<BadgeView> {
+    const b = (await this.badges()).find((v) => v.url === url);
+    if (!b) throw new Error(`no badge for ${url}`);
+    return b;
+  }
+
+  /** The toolbar's text (counts, error) or null when the labeler is off. */
+  toolbarText(): Promise<string | null> {
+    return this.inShadow<string>(`function () { return this.querySelector('.toolbar')?.innerText ?? ''; }`);
+  }
+
+  errorText(): Promise<string | null> {
+    return this.inShadow<string>(`function () { const e = this.querySelector('.toolbar .error'); return e && !e.hidden ? e.textContent : ''; }`);
+  }
+
+  /** Centre of an element of the UI (viewport coordinates), or null when it is not showing. */
+  private async centre(selector: string): Promise<{ x: number; y: number } | null> {
+    return this.inShadow<{ x: number; y: number } | null>(`function () {
+      const el = this.querySelector(${JSON.stringify(selector)});
+      if (!el || el.closest('[hidden]')) return null;
+      const r = el.getBoundingClientRect();
+      return r.width && r.height ? { x: r.left + r.width / 2, y: r.top + r.height / 2 } : null;
+    }`);
+  }
+
+  /** Points at a link's badge (its card opens), then clicks the card's button: a real mouse, hit-tested. */
+  async labelWithCard(url: string, label: 'on' | 'off' | 'clear'): Promise<void> {
+    const b = await this.badge(url);
+    await this.page.mouse.move(b.x, b.y);
+    const value = label === 'on' ? '1' : label === 'off' ? '0' : '';
+    const button = await this.waitFor(() => this.centre(`.card button[data-label="${value}"]`));
+    await this.page.mouse.move(button.x, button.y, { steps: 4 });
+    await this.page.mouse.click(button.x, button.y);
+  }
+
+  async clickClose(): Promise<void> {
+    const close = await this.waitFor(() => this.centre('.toolbar .close'));
+    await this.page.mouse.click(close.x, close.y);
+  }
+
+  private async waitFor<T>(read: () => Promise<T | null>, timeoutMs = 5000): Promise<T> {
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      const v = await read();
+      if (v !== null) return v;
+      if (Date.now() > end) throw new Error('the labeler never showed it');
+      await this.page.waitForTimeout(50);
+    }
+  }
+}
+
+/** Rectangles of the page's own elements, to prove the labeler moves none of them. */
+export function pageBoxes(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('body, nav, h1, p, a, img, .spacer')].map((el) => {
+      const r = el.getBoundingClientRect();
+      return `${el.localName} ${r.x},${r.y} ${r.width}x${r.height}`;
+    }),
+  );
+}

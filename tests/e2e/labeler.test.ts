@@ -1,0 +1,200 @@
+// The on-page labeler in real Chromium: switched on by the same `setLabeler` message the popup sends, it marks
+// every link of a page that has its own aggressive CSS without moving anything, labels links with the anchor
+// and context the crawler extracts, makes alike links score higher, and leaves the page as it found it.
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { parseHtml } from '../../lib/parse/html';
+import type { LabeledLink } from '../../lib/types';
+import { ensureBuilt, launchWithExtension, send, type Launched } from '../../scripts/lib/browser';
+import { ALIKE_ANCHOR, LabelerView, NIGHT_SKY_HTML, pageBoxes, startNightSkySite } from './labeler-page';
+
+let site: Awaited<ReturnType<typeof startNightSkySite>>;
+let browser: Launched;
+
+beforeAll(async () => {
+  ensureBuilt();
+  site = await startNightSkySite();
+  browser = await launchWithExtension();
+});
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+/** The id of the tab showing `url`, as the popup would find it (the control page speaks for the popup). */
+async function tabIdOf(url: string): Promise<number> {
+  const tabs = (await browser.page.evaluate(() =>
+    (globalThis as unknown as { chrome: { tabs: { query(q: object): Promise<{ id?: number; url?: string }[]> } } }).chrome.tabs.query({}),
+  )) as { id?: number; url?: string }[];
+  const tab = tabs.find((t) => t.url === url);
+  if (tab?.id === undefined) throw new Error(`no tab shows ${url}`);
+  return tab.id;
+}
+
+const setLabeler = async (tabId: number, on: boolean) => send<{ on: boolean }>(browser.page, 'setLabeler', { tabId, on });
+
+/** The user labels in the extension's labels table (read from an extension page, as the dashboard reads it). */
+async function userLabels(): Promise<LabeledLink[]> {
+  const rows = (await browser.page.evaluate(
+    () =>
+      new Promise<unknown[]>((resolve, reject) => {
+        const open = indexedDB.open('focus');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const all = db.transaction('labels').objectStore('labels').getAll();
+          all.onsuccess = () => {
+            db.close();
+            resolve(all.result);
+          };
+          all.onerror = () => reject(all.error);
+        };
+      }),
+  )) as LabeledLink[];
+  return rows.filter((r) => r.source === 'user');
+}
+
+/** Opens the test page in a new tab; `query` tells the tab apart from those of earlier tests that may be closing. */
+async function openNightSky(query = ''): Promise<{ page: Page; view: LabelerView; tabId: number }> {
+  const page = await browser.context.newPage();
+  await page.setViewportSize({ width: 1100, height: 700 });
+  await page.goto(site.url + query);
+  return { page, view: await LabelerView.attach(page), tabId: await tabIdOf(site.url + query) };
+}
+
+const outerHtml = (page: Page) => page.evaluate(() => document.documentElement.outerHTML);
+
+it('marks every link in place, labels by click and key with the crawler’s features, and leaves nothing behind', async () => {
+  const { page, view, tabId } = await openNightSky();
+  // What the crawler reads from the same HTML with linkedom: the labels must carry exactly this.
+  const crawled = parseHtml(NIGHT_SKY_HTML, site.url).links;
+  expect(crawled.map((l) => new URL(l.url).pathname)).toEqual([
+    '/', '/astronomy/', '/kitchen/', '/sports/', '/astronomy/saturn-rings', '/kitchen/lentil-soup',
+    '/astronomy/galaxy-survey', '/sports/football-results', '/astronomy/planet-guide',
+  ]);
+  const saturn = crawled.find((l) => l.url.endsWith('/saturn-rings'))!;
+  const lentil = crawled.find((l) => l.url.endsWith('/lentil-soup'))!;
+  const alike = { url: `${site.origin}/astronomy/rings-tonight`, anchor: ALIKE_ANCHOR, context: 'low in the south after ten' };
+  const before = await outerHtml(page);
+  const boxes = await pageBoxes(page);
+
+  expect(await setLabeler(tabId, true)).toEqual({ on: true });
+  await expect.poll(async () => (await view.badges()).filter((b) => !b.hidden && b.score !== null).length, { timeout: 15_000 }).toBe(crawled.length);
+  const badges = await view.badges();
+  expect(badges.map((b) => b.url)).toEqual(crawled.map((l) => l.url));
+  for (const b of badges) expect(b.text).toMatch(/^(<1|>99|\d{1,3})%$/);
+  // Each badge sits on its link's top-right corner, although the page makes every element position: relative.
+  const corners = await page.evaluate(() =>
+    [...document.querySelectorAll('a[href^="/"]')].map((a) => {
+      const r = [...a.getClientRects()].find((c) => c.width > 0 && c.height > 0)!;
+      return { right: r.right, top: r.top };
+    }),
+  );
+  corners.forEach((c, i) => {
+    expect(Math.abs(badges[i]!.x - (c.right + 10))).toBeLessThan(20);
+    expect(Math.abs(badges[i]!.y - c.top)).toBeLessThan(12);
+  });
+  expect(await pageBoxes(page)).toEqual(boxes); // no layout shift of the page's own content
+  expect(await view.toolbarText()).toMatch(/My topic[\s\S]*9 links/);
+
+  // Switching on again (a second click of the popup button) does not add a second labeler.
+  expect(await setLabeler(tabId, true)).toEqual({ on: true });
+  expect(await view.hosts()).toBe(1);
+
+  const [alikeBefore] = (await send<{ scores: number[] }>(browser.page, 'scoreLinks', { links: [alike] })).scores;
+  const saturnBefore = (await view.badge(saturn.url)).score!;
+
+  // On topic with one click on the badge's card; off topic with a key while pointing at the link.
+  await view.labelWithCard(saturn.url, 'on');
+  await page.hover('a[href="/kitchen/lentil-soup"]');
+  await page.keyboard.press('2');
+  await expect.poll(async () => {
+    const [s, l] = [await view.badge(saturn.url), await view.badge(lentil.url)];
+    return `${s.label}${s.pending} ${l.label}${l.pending}`;
+  }).toBe('1false 0false');
+
+  const stored = await userLabels();
+  expect(stored.map(({ url, anchor, context, label, pageUrl }) => ({ url, anchor, context, label, pageUrl })).sort((a, b) => a.url.localeCompare(b.url))).toEqual([
+    { url: saturn.url, anchor: saturn.anchor, context: saturn.context, label: 1, pageUrl: site.url },
+    { url: lentil.url, anchor: lentil.anchor, context: lentil.context, label: 0, pageUrl: site.url },
+  ]);
+  expect(saturn.anchor).toBe(ALIKE_ANCHOR);
+
+  // The badges show the rescored values, and a link alike the one labeled on topic now scores higher.
+  await expect.poll(async () => (await view.badge(saturn.url)).score!).toBeGreaterThan(saturnBefore);
+  await expect.poll(async () => (await view.badge(lentil.url)).score!).toBeLessThan(saturnBefore);
+  const [alikeAfter] = (await send<{ scores: number[] }>(browser.page, 'scoreLinks', { links: [alike] })).scores;
+  expect(alikeAfter).toBeGreaterThan(alikeBefore!);
+  expect(await view.toolbarText()).toMatch(/9 links · 1 ✓ · 1 ✗/);
+  expect(await view.errorText()).toBe('');
+
+  // Badges follow the page when it scrolls.
+  const y = (await view.badge(saturn.url)).y;
+  await page.evaluate(() => window.scrollTo(0, 60));
+  await expect.poll(async () => Math.round((await view.badge(saturn.url)).y)).toBe(Math.round(y - 60));
+  await page.evaluate(() => window.scrollTo(0, 0));
+
+  // `0` clears a label.
+  await page.hover('a[href="/astronomy/saturn-rings"]');
+  await page.keyboard.press('0');
+  await expect.poll(async () => (await userLabels()).map((l) => l.url)).toEqual([lentil.url]);
+  expect((await view.badge(saturn.url)).label).toBe('');
+  await page.mouse.move(5, 650);
+  expect(await pageBoxes(page)).toEqual(boxes);
+
+  // Off: the page's DOM is as it was, and its keys are its own again.
+  expect(await setLabeler(tabId, false)).toEqual({ on: false });
+  expect(await view.hosts()).toBe(0);
+  expect(await outerHtml(page)).toBe(before);
+  await page.hover('a[href="/kitchen/lentil-soup"]');
+  await page.keyboard.press('1');
+  await page.waitForTimeout(500);
+  expect((await userLabels()).map((l) => l.label)).toEqual([0]);
+  await page.close();
+});
+
+it('follows links the page adds, survives a second injection, and switches off from its toolbar', async () => {
+  const { page, view, tabId } = await openNightSky('?again');
+  const before = await outerHtml(page);
+  expect(await setLabeler(tabId, true)).toEqual({ on: true });
+  await expect.poll(async () => (await view.badges()).length).toBe(9);
+
+  await page.evaluate(() => {
+    const p = document.createElement('p');
+    p.innerHTML = 'New tonight: <a href="/astronomy/comet">a bright comet in the west</a>.';
+    document.querySelector('.spacer')!.before(p);
+  });
+  await expect.poll(async () => (await view.badges()).find((b) => b.url.endsWith('/astronomy/comet'))?.score ?? null).not.toBeNull();
+  await page.evaluate(() => document.querySelector('a[href="/astronomy/comet"]')!.closest('p')!.remove());
+  await expect.poll(async () => (await view.badges()).length).toBe(9);
+
+  // The script injected again by hand (not through setLabeler, which checks first): still one labeler at most.
+  const inject = () =>
+    browser.page.evaluate((id) => (globalThis as unknown as { chrome: { scripting: { executeScript(o: object): Promise<unknown> } } }).chrome.scripting.executeScript({ target: { tabId: id }, files: ['/content-scripts/label.js'] }), tabId);
+  await inject();
+  await inject();
+  expect(await view.hosts()).toBeLessThanOrEqual(1);
+  expect(await setLabeler(tabId, true)).toEqual({ on: true });
+  expect(await view.hosts()).toBe(1);
+  await expect.poll(async () => (await view.badges()).filter((b) => b.score !== null).length).toBe(9);
+
+  await view.clickClose();
+  await expect.poll(() => view.hosts()).toBe(0);
+  expect(await outerHtml(page)).toBe(before);
+  // Closed from its toolbar, it reports off, and comes back on when asked.
+  expect(await setLabeler(tabId, false)).toEqual({ on: false });
+  expect(await setLabeler(tabId, true)).toEqual({ on: true });
+  expect(await view.hosts()).toBe(1);
+  expect(await setLabeler(tabId, false)).toEqual({ on: false });
+  expect(await outerHtml(page)).toBe(before);
+  await page.close();
+});
+
+it('tells the user to use the toolbar button when the popup is open as a tab', async () => {
+  const popup = await browser.context.newPage();
+  await popup.goto(`chrome-extension://${browser.extensionId}/popup.html`);
+  await popup.getByTestId('label-page').click();
+  await expect.poll(() => popup.getByTestId('label-page-message').innerText()).toMatch(/toolbar button/);
+  expect(await popup.getByTestId('open-dashboard').isVisible()).toBe(true);
+  await popup.close();
+});
