@@ -2,7 +2,7 @@
 // crawled by the real extension in Chromium, scored against the corpus's hand-made topic labels.
 //   npx tsx scripts/wikispeedia.ts [--corpus DIR] [--topic Science] [--seed English_language] [--budget 1000]
 //     [--strategy best-first|breadth-first] [--train-fraction 0.3] [--max-sources N (default: every training page)] [--split-seed 1]
-//     [--keywords w1,w2,...] [--out DIR]
+//     [--keywords w1,w2,...] [--learning off|verdicts|rescore] [--out DIR]
 // The articles are split (seeded PRNG) into a training split, whose pages are the link sources and whose
 // topic labels make the positive/negative patterns, and a scored split; harvest and recall are given over
 // all crawl-phase pages and over scored-split pages only. Ground truth is labels.tsv, never the crawler's judge.
@@ -86,6 +86,11 @@ export interface CaseOptions {
   splitSeed?: number;
   keywords?: string[];
   concurrency?: number;
+  /**
+   * Online learning: `off` learns nothing while crawling; `verdicts` learns from the judge's verdicts; `rescore`
+   * also re-scores the queued links every 500 pages (the default of a crawl).
+   */
+  learning?: 'off' | 'verdicts' | 'rescore';
   out?: string;
   log?: (line: string) => void;
 }
@@ -99,13 +104,15 @@ async function main(): Promise<void> {
       seed: { type: 'string', default: 'English_language' }, budget: { type: 'string', default: '1000' },
       strategy: { type: 'string', default: 'best-first' }, 'train-fraction': { type: 'string', default: '0.3' },
       'max-sources': { type: 'string', default: 'Infinity' }, 'split-seed': { type: 'string', default: '1' },
-      keywords: { type: 'string' }, out: { type: 'string' },
+      keywords: { type: 'string' }, learning: { type: 'string', default: 'rescore' }, out: { type: 'string' },
     },
   });
+  if (!['off', 'verdicts', 'rescore'].includes(v.learning!)) throw new Error(`--learning: off, verdicts or rescore, not ${v.learning}`);
   const results = await runWikispeedia({
     corpus: v.corpus!, topic: v.topic!, seed: v.seed!, budget: Number(v.budget), strategy: v.strategy!,
     trainFraction: Number(v['train-fraction']), maxSources: Number(v['max-sources']), splitSeed: Number(v['split-seed']),
     keywords: v.keywords ? v.keywords.split(',').map((s) => s.trim()).filter(Boolean) : undefined, out: v.out,
+    learning: v.learning as CaseOptions['learning'],
   });
   printResults(results);
 }
@@ -184,6 +191,11 @@ export async function runWikispeedia(o: CaseOptions) {
     strategy: { name: strategy },
     budget: { maxPages: budget },
     politeness: { delayMs: 0, concurrency: o.concurrency ?? 4, perHost: o.concurrency ?? 4, robots: false },
+    learning: {
+      fromVerdicts: (o.learning ?? 'rescore') !== 'off',
+      rescoreEveryPages: (o.learning ?? 'rescore') === 'rescore' ? 500 : 0,
+      rescoreEveryLabels: 0,
+    },
   };
   // Labeled links the training reads will yield (every link on a source page into the training split).
   const sourceSet = new Set(sources);

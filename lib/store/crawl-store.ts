@@ -313,27 +313,32 @@ export class CrawlStore {
 
   /**
    * Re-scores every queued link of a crawl with `rank` (after the model was retrained), in transactions of
-   * `chunk` entries walked in URL order, so that the crawl's own takes and commits run between them: the crawl
-   * never waits for more than one chunk. `rank` returns null to leave an entry as it is (seeds).
+   * `chunk` entries walked in URL order, so that the crawl's own takes and commits run between them. After
+   * each chunk it waits `pause(chunkMs)`: the crawl's transactions queued meanwhile go first, so the crawl
+   * keeps a share of the database instead of waiting behind every chunk. `rank` returns null to leave an
+   * entry as it is (seeds); a priority that moves less than `epsilon` is not rewritten (the write, with its
+   * index updates, is the whole cost).
    */
   async rescoreQueued(
     crawlId: number,
     rank: (e: FrontierEntry) => { score: number; priority: number } | null,
     now: number,
-    chunk = 500,
+    opts: { chunk?: number; epsilon?: number; pause?: (chunkMs: number) => Promise<void> } = {},
   ): Promise<{ scanned: number; changed: number }> {
+    const chunk = opts.chunk ?? 500, epsilon = opts.epsilon ?? 0;
     let after: string | null = null;
     let scanned = 0, changed = 0;
     for (;;) {
       const lower: unknown[] = after === null ? [crawlId, Dexie.minKey] : [crawlId, after];
       const first: boolean = after === null;
+      const started = Date.now();
       const batch: { rows: number; last: string | null; changed: number } = await this.db.transaction('rw', this.db.frontier, async () => {
         const rows: FrontierEntry[] = await this.db.frontier.where('[crawlId+url]').between(lower, [crawlId, Dexie.maxKey], first, true).limit(chunk).toArray();
         const puts: FrontierEntry[] = [];
         for (const e of rows) {
           if (e.state !== 'queued') continue;
           const r = rank(e);
-          if (!r || (r.priority === e.priority && r.score === e.score)) continue;
+          if (!r || Math.abs(r.priority - e.priority) <= epsilon) continue;
           puts.push({ ...e, score: r.score, priority: r.priority, updatedAt: now });
           this.noteQueued(crawlId, [r.priority, e.order]);
         }
@@ -344,6 +349,7 @@ export class CrawlStore {
       changed += batch.changed;
       if (batch.rows < chunk || batch.last === null) return { scanned, changed };
       after = batch.last;
+      await opts.pause?.(Date.now() - started);
     }
   }
 

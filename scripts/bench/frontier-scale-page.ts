@@ -3,6 +3,7 @@
 // with page.evaluate; everything that touches IndexedDB happens here, in the page.
 import Dexie from 'dexie';
 import { parseConfig, type CrawlConfig } from '../../lib/crawl/config';
+import { LinkClassifier } from '../../lib/classifier/link-classifier';
 import { CrawlRunner } from '../../lib/crawl/crawler';
 import { Politeness } from '../../lib/crawl/politeness';
 import type { Clock, FetchPort } from '../../lib/fetch/fetcher';
@@ -259,6 +260,43 @@ async function crawl(name: string, pages: number) {
   };
 }
 
+/**
+ * Re-scores every queued URL with a model that learned 2,000 labeled links (as after a retrain), while a
+ * reader takes URLs as the crawl loop does: how long the whole pass takes, and how long a take waits meanwhile.
+ */
+async function rescore(name: string, chunk: number, duringCrawlPages = 0, paced = true) {
+  const { store, crawlId } = must(name);
+  const model = new LinkClassifier(KEYWORDS);
+  // A different model for each pass, so that a second pass changes (nearly) every priority again.
+  const r = mulberry32(777 + duringCrawlPages);
+  for (let i = 0; i < 2000; i++) {
+    const c = candidate(3e9 + i, r, 1, null);
+    model.learn(c, KEYWORDS.some((k) => c.anchor.includes(k)) ? 1 : 0);
+  }
+  let done = false;
+  const takes: number[] = [];
+  // Either a bare reader taking URLs, or the real crawl loop running meanwhile.
+  const crawling = duringCrawlPages > 0 ? crawl(name, duringCrawlPages) : null;
+  const taker = (async () => {
+    while (!done && !crawling) {
+      const t = performance.now();
+      const { entry } = await store.takeNext(crawlId, () => 0, Date.now());
+      takes.push(performance.now() - t);
+      if (entry) await store.reclaimInFlight(crawlId, Date.now());
+    }
+  })();
+  const t = performance.now();
+  const out = await store.rescoreQueued(crawlId, (e) => {
+    const { logOdds, score } = model.rank(e);
+    return { score, priority: logOdds };
+  }, Date.now(), { chunk, epsilon: 0.01, pause: paced ? (ms) => clock.sleep(ms) : undefined });
+  const ms = performance.now() - t;
+  done = true;
+  await taker;
+  const crawled = crawling ? await crawling : null;
+  return { ...out, ms, takes, crawled };
+}
+
 async function countQueued(name: string): Promise<number> {
   const { store, crawlId } = must(name);
   return store.countByState(crawlId, 'queued');
@@ -278,7 +316,7 @@ function closeAll(): void {
   for (const b of benches.values()) b.db.close();
 }
 
-const api = { open, fill, takeLatency, raiseLatency, reclaim, crawl, countQueued, drop, estimate, closeAll };
+const api = { open, fill, takeLatency, raiseLatency, reclaim, crawl, rescore, countQueued, drop, estimate, closeAll };
 export type FrontierBench = typeof api;
 export type { TakeMode };
 Object.assign(globalThis, { frontierBench: api });

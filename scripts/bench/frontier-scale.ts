@@ -22,6 +22,7 @@ const { values } = parseArgs({
     batch: { type: 'string', default: '1000' },
     samples: { type: 'string', default: '1000' },
     pages: { type: 'string', default: '500' },
+    'rescore-chunk': { type: 'string', default: '500' },
     json: { type: 'boolean', default: false },
   },
 });
@@ -29,6 +30,7 @@ const N = Number(values.urls);
 const BATCH = Number(values.batch);
 const SAMPLES = Number(values.samples);
 const PAGES = Number(values.pages);
+const RESCORE_CHUNK = Number(values['rescore-chunk']);
 const started = performance.now();
 const progress = (s: string) => process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${s}\n`);
 
@@ -87,6 +89,10 @@ progress(`fresh frontier: ${PAGES} pages in ${(small.ms / 1000).toFixed(1)} s ($
 await inPage(page, 'open', 'big');
 const enqueueMs: number[] = [];
 const checkpoints: { size: number; take: ReturnType<typeof dist> }[] = [];
+let rescoreAt100k: {
+  size: number; chunk: number; scanned: number; changed: number; seconds: number; perSecond: number; takeDuring: ReturnType<typeof dist>;
+  crawlDuring: { pages: number; pagesPerSecond: number; rescoreSeconds: number };
+} | null = null;
 const CHUNK = 50_000;
 for (let done = 0; done < N;) {
   const next = Math.min(N, done + CHUNK, ...[10_000, 100_000].filter((c) => c > done));
@@ -96,6 +102,20 @@ for (let done = 0; done < N;) {
     const t = await inPage(page, 'takeLatency', 'big', 'ready', 300);
     await inPage(page, 'reclaim', 'big');
     checkpoints.push({ size: done, take: dist(t.ms) });
+  }
+  if (done === 100_000) {
+    // After a retrain every queued link is re-scored (lib/store/crawl-store.ts rescoreQueued, 500 per transaction).
+    const r = await inPage(page, 'rescore', 'big', RESCORE_CHUNK);
+    progress(`re-scored ${r.scanned.toLocaleString('en')} queued URLs in ${(r.ms / 1000).toFixed(1)} s; takes meanwhile p50 ${q(r.takes, 0.5).toFixed(1)} / p99 ${q(r.takes, 0.99).toFixed(1)} ms`);
+    // And with the real crawl loop running meanwhile: does the crawl go on, and at what pace?
+    const c = await inPage(page, 'rescore', 'big', RESCORE_CHUNK, PAGES);
+    const crawlDuring = { pages: PAGES, pagesPerSecond: (PAGES / c.crawled!.ms) * 1000, rescoreSeconds: c.ms / 1000 };
+    await inPage(page, 'reclaim', 'big');
+    progress(`crawl during a re-score: ${PAGES} pages at ${crawlDuring.pagesPerSecond.toFixed(1)} pages/s; the re-score took ${crawlDuring.rescoreSeconds.toFixed(1)} s`);
+    rescoreAt100k = {
+      size: done, chunk: RESCORE_CHUNK, scanned: r.scanned, changed: r.changed, seconds: r.ms / 1000, perSecond: (r.scanned / r.ms) * 1000,
+      takeDuring: dist(r.takes), crawlDuring,
+    };
   }
   const total = enqueueMs.reduce((a, b) => a + b, 0);
   progress(`enqueued ${done.toLocaleString('en')} URLs, ${(total / 1000).toFixed(0)} s in enqueue, last batch ${enqueueMs.at(-1)!.toFixed(0)} ms`);
@@ -156,7 +176,7 @@ const result = {
     firstTenthMeanMs: enqueueMs.slice(0, tenth).reduce((a, b) => a + b, 0) / tenth,
     lastTenthMeanMs: enqueueMs.slice(-tenth).reduce((a, b) => a + b, 0) / tenth,
   },
-  takeNextAt: checkpoints, takeNext: take, reclaim: reclaims,
+  takeNextAt: checkpoints, takeNext: take, reclaim: reclaims, rescoreAt100k,
   raise: { ...dist(raise.ms), raised: raise.raised },
   storage: { estimateAfterFillBytes: usageAfterFill, estimateAtEndBytes: usageAtEnd, diskBytes, diskDirs: originDirs },
   crawl: { fresh: pace(small), atScale: { ...pace(big), queuedAtEnd } },
@@ -181,6 +201,13 @@ row('take of 4 in one transaction', take.batch!);
 row('raise a queued URL (enqueue of 1)', result.raise, `(${raise.raised}/${SAMPLES} raised)`);
 console.log(`takeNext p50, first and last ${Math.floor(SAMPLES / 10)} of ${SAMPLES} consecutive takes: ` +
   (['ready', 'top-host-busy', 'politeness', 'batch'] as const).map((m) => `${m} ${take[m]!.firstTenthP50.toFixed(1)} -> ${take[m]!.lastTenthP50.toFixed(1)} ms`).join(', '));
+if (rescoreAt100k) {
+  console.log(`re-scoring ${rescoreAt100k.scanned.toLocaleString('en')} queued URLs after a retrain: ${rescoreAt100k.seconds.toFixed(1)} s ` +
+    `(${rescoreAt100k.perSecond.toFixed(0)} URLs/s, ${rescoreAt100k.changed.toLocaleString('en')} changed); a take meanwhile waits ` +
+    `p50 ${rescoreAt100k.takeDuring.p50.toFixed(1)} / p99 ${rescoreAt100k.takeDuring.p99.toFixed(1)} / max ${rescoreAt100k.takeDuring.max.toFixed(1)} ms ` +
+    `(${rescoreAt100k.chunk} links per transaction); the crawl loop meanwhile ran ${rescoreAt100k.crawlDuring.pagesPerSecond.toFixed(1)} pages/s ` +
+    `and the re-score took ${rescoreAt100k.crawlDuring.rescoreSeconds.toFixed(1)} s`);
+}
 console.log(`reclaim of what each series left in flight: ${reclaims.map((r) => `${r.n} in ${r.ms.toFixed(0)} ms`).join(', ')}`);
 console.log(`\nstorage: navigator.storage.estimate() ${mb(usageAfterFill)} after the fill, ${mb(usageAtEnd)} at the end; ` +
   `${mb(diskBytes)} on disk (${originDirs.join(', ')})`);

@@ -118,8 +118,9 @@ describe('CrawlStore re-scoring', () => {
     const taken = (await store.takeNext(id, () => 0, 2)).entry!;
     expect(taken.url).toBe(urls[22]);
     // The new model likes the first URLs best; a seed-like entry (rank null) keeps its place.
-    const r = await store.rescoreQueued(id, (e) => (e.url === urls[5] ? null : { score: 0.5, priority: -Number(e.url.slice(-2)) }), 3, 4);
-    expect(r).toEqual({ scanned: 23, changed: 21 });
+    const r = await store.rescoreQueued(id, (e) => (e.url === urls[5] ? null : { score: 0.5, priority: -Number(e.url.slice(-2)) }), 3, { chunk: 4 });
+    // 23 read; the taken one, the one `rank` leaves, and /00 (priority 0 before and after) are not rewritten.
+    expect(r).toEqual({ scanned: 23, changed: 20 });
     const order: string[] = [];
     for (;;) {
       const { entry } = await store.takeNext(id, () => 0, 4);
@@ -136,7 +137,7 @@ describe('CrawlStore re-scoring', () => {
     const id = await store.createCrawl(config, 1, 1);
     await store.enqueue(id, Array.from({ length: 400 }, (_, i) => cand(`http://a.test/${i}`, i)), 1);
     let chunks = 0;
-    const rescoring = store.rescoreQueued(id, (e) => (chunks++, { score: 0, priority: e.priority + 1000 }), 2, 50);
+    const rescoring = store.rescoreQueued(id, (e) => (chunks++, { score: 0, priority: e.priority + 1000 }), 2, { chunk: 50 });
     const take = store.takeNext(id, () => 0, 2);
     const first = await Promise.race([take.then(() => 'take'), rescoring.then(() => 'rescore')]);
     expect(first).toBe('take');
