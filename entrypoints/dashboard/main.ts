@@ -1,4 +1,5 @@
-// The dashboard: start crawls, watch and control them, browse and export their pages.
+// The dashboard: start crawls, watch and control them, browse and export their pages (the Crawls view);
+// label links and manage each topic's labels and model (the Topics view, ?view=topics&topic=ID).
 import '@/lib/ui/base.css';
 import './style.css';
 import { CrawlerDB, type CrawlRecord } from '@/lib/store/db';
@@ -9,6 +10,8 @@ import { CrawlList } from './crawl-list';
 import { setupExport } from './export';
 import { setupNewCrawlForm } from './new-crawl-form';
 import { PagesTable } from './pages-table';
+import { TopicsView } from './topics-view';
+import { topicIdFromUrl } from './topic-ui';
 
 const db = new CrawlerDB();
 let crawls: CrawlRecord[] = [];
@@ -75,3 +78,35 @@ watch(
     el.textContent = `Could not read the crawl database: ${errorText(err)}`;
   },
 );
+
+// ---- views: Crawls (the default) and Topics ----
+
+type View = 'crawls' | 'topics';
+const viewFromUrl = (): View => (new URLSearchParams(location.search).get('view') === 'topics' ? 'topics' : 'crawls');
+/** Built the first time the Topics view is shown: until then it reads nothing. */
+let topics: TopicsView | undefined;
+
+function showView(view: View): void {
+  byId('crawls-view').hidden = view !== 'crawls';
+  byId('topics-view').hidden = view !== 'topics';
+  for (const tab of document.querySelectorAll<HTMLAnchorElement>('a.view-tab')) {
+    tab.setAttribute('aria-current', tab.dataset.view === view ? 'page' : 'false');
+  }
+  document.title = view === 'topics' ? 'Focus topics' : 'Focus dashboard';
+  if (view === 'topics') (topics ??= new TopicsView(db)).open(topicIdFromUrl());
+}
+
+for (const tab of document.querySelectorAll<HTMLAnchorElement>('a.view-tab')) {
+  tab.addEventListener('click', (ev) => {
+    if (ev.button !== 0 || ev.ctrlKey || ev.metaKey || ev.shiftKey) return; // a new tab or window opens the link
+    ev.preventDefault();
+    const view = tab.dataset.view as View;
+    const url = new URL(location.href);
+    if (view === 'crawls') url.searchParams.delete('view');
+    else url.searchParams.set('view', view);
+    if (url.href !== location.href) history.pushState(null, '', url);
+    showView(view);
+  });
+}
+addEventListener('popstate', () => showView(viewFromUrl()));
+showView(viewFromUrl());

@@ -1,0 +1,267 @@
+// The reads of the dashboard's Topics view: topics, their labeled links (filtered, paged by key range,
+// counted), their saved model, and the frontier links the labeling queue picks from. Pages only read; every
+// change goes to the service worker as a message.
+import Dexie from 'dexie';
+import { LinkClassifier } from '../classifier/link-classifier';
+import type { CrawlerDB, ModelRecord } from '../store/db';
+import type { FrontierEntry, LabeledLink, LabelSource, LabelValue, Topic } from '../types';
+
+/** Every topic, oldest first. Rows are small (name, keywords), so listing them all is fine. */
+export const allTopics = (db: CrawlerDB): Promise<Topic[]> => db.topics.toArray();
+
+/** The settings key under which the service keeps the labeler's topic (lib/store/topic-store.ts). */
+const ACTIVE_TOPIC = 'activeTopic';
+
+/** The topic the labeler labels for, if one was chosen. */
+export async function activeTopicId(db: CrawlerDB): Promise<number | undefined> {
+  const v = (await db.settings.get(ACTIVE_TOPIC))?.value;
+  return typeof v === 'number' ? v : undefined;
+}
+
+// ---- labeled links: filter, pages, counts ----
+
+export const LABEL_SOURCES: readonly LabelSource[] = ['user', 'page', 'verdict', 'auto'];
+
+export interface LabelFilter {
+  label: 'all' | 'on' | 'off';
+  source: 'all' | LabelSource;
+  /** Part of the host name (case-insensitive); empty for every site. */
+  site: string;
+}
+
+export const ALL_LABELS: LabelFilter = { label: 'all', source: 'all', site: '' };
+
+/** "https://Example.org/x" or "example.org/x" -> "example.org": what the site box means. */
+export function siteQuery(text: string): string {
+  return text.trim().toLowerCase().replace(/^[a-z][a-z0-9+.-]*:\/\//, '').split(/[/?#]/)[0];
+}
+
+const hostOf = (url: string): string => (/^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(url)?.[1] ?? '').toLowerCase();
+
+export function labelMatcher(filter: LabelFilter): (l: LabeledLink) => boolean {
+  const value: LabelValue | null = filter.label === 'on' ? 1 : filter.label === 'off' ? 0 : null;
+  const site = siteQuery(filter.site);
+  return (l) =>
+    (value === null || l.label === value) &&
+    (filter.source === 'all' || l.source === filter.source) &&
+    (!site || hostOf(l.url).includes(site));
+}
+
+/** Where a page of the labels table starts. The table lists the newest labels first. */
+export type LabelCursor = { at: 'newest' } | { at: 'oldest' } | { olderThan: number } | { newerThan: number };
+
+export interface LabelWindow {
+  /** Newest first. */
+  rows: LabeledLink[];
+  hasNewer: boolean;
+  hasOlder: boolean;
+}
+
+/**
+ * One page of `size` labels of a topic matching the filter, newest first, read by key range on
+ * [topicId+id] and stopped after `size + 1` matches: a topic's 70,000 labels are never read at once.
+ */
+export async function labelWindow(
+  db: CrawlerDB,
+  topicId: number,
+  filter: LabelFilter,
+  cursor: LabelCursor,
+  size: number,
+): Promise<LabelWindow> {
+  const match = labelMatcher(filter);
+  const byId = db.labels.where('[topicId+id]');
+  if ('at' in cursor && cursor.at === 'newest') {
+    const rows = await byId.between([topicId, Dexie.minKey], [topicId, Dexie.maxKey]).reverse().filter(match).limit(size + 1).toArray();
+    return { rows: rows.slice(0, size), hasNewer: false, hasOlder: rows.length > size };
+  }
+  if ('olderThan' in cursor) {
+    const rows = await byId
+      .between([topicId, Dexie.minKey], [topicId, cursor.olderThan], true, false)
+      .reverse()
+      .filter(match)
+      .limit(size + 1)
+      .toArray();
+    // Paging past the oldest row shows the oldest full page instead of an empty one.
+    if (rows.length === 0) return labelWindow(db, topicId, filter, { at: 'oldest' }, size);
+    return { rows: rows.slice(0, size), hasNewer: true, hasOlder: rows.length > size };
+  }
+  const lower = 'newerThan' in cursor ? cursor.newerThan : Dexie.minKey;
+  const rows = await byId
+    .between([topicId, lower], [topicId, Dexie.maxKey], false, true)
+    .filter(match)
+    .limit(size + 1)
+    .toArray();
+  // Paging forward into the newest rows shows a full newest page rather than a short one.
+  if (rows.length <= size && 'newerThan' in cursor) return labelWindow(db, topicId, filter, { at: 'newest' }, size);
+  return { rows: rows.slice(0, size).reverse(), hasNewer: rows.length > size, hasOlder: 'newerThan' in cursor };
+}
+
+/** Reads every label of a topic matching the filter, oldest first, `chunk` rows at a time (for exports). */
+export async function forEachLabelChunk(
+  db: CrawlerDB,
+  topicId: number,
+  filter: LabelFilter,
+  chunk: number,
+  onChunk: (rows: LabeledLink[]) => void,
+): Promise<number> {
+  const match = labelMatcher(filter);
+  let total = 0;
+  let lower: number = 0;
+  for (;;) {
+    // The range advances by id over every row read, matching or not, so a sparse filter still ends.
+    const read = await db.labels.where('[topicId+id]').between([topicId, lower], [topicId, Dexie.maxKey], false, true).limit(chunk).toArray();
+    if (read.length === 0) return total;
+    const rows = read.filter(match);
+    if (rows.length) onChunk(rows);
+    total += rows.length;
+    lower = read[read.length - 1].id!;
+  }
+}
+
+export type SourceCounts = Record<LabelSource, { on: number; off: number }>;
+
+export interface LabelCounts {
+  links: SourceCounts;
+  /** Labeled pages (they train the page judge). */
+  pages: { on: number; off: number };
+}
+
+export const linkTotals = (c: SourceCounts): { on: number; off: number } =>
+  LABEL_SOURCES.reduce((t, s) => ({ on: t.on + c[s].on, off: t.off + c[s].off }), { on: 0, off: 0 });
+
+/** Labels matching a label and source filter, from the counts (a site filter cannot be counted this way). */
+export function filteredCount(c: SourceCounts, filter: LabelFilter): number | null {
+  if (siteQuery(filter.site)) return null;
+  const sources = filter.source === 'all' ? LABEL_SOURCES : [filter.source];
+  return sources.reduce((n, s) => n + (filter.label === 'off' ? 0 : c[s].on) + (filter.label === 'on' ? 0 : c[s].off), 0);
+}
+
+const emptySourceCounts = (): SourceCounts => ({
+  auto: { on: 0, off: 0 }, verdict: { on: 0, off: 0 }, user: { on: 0, off: 0 }, page: { on: 0, off: 0 },
+});
+
+/**
+ * Counts a topic's labels by source and label without reading all of them on every change: adding labels
+ * does not change a topic's revision, and everything else that changes them (relabel, delete, a replaced
+ * user label, a labeled page) bumps it in the same transaction (lib/store/topic-store.ts). So while the
+ * revision holds, only labels newer than the last one counted are read. One tally per view.
+ */
+export class LabelTally {
+  private last: { topicId: number; revision: number; lastId: number; links: SourceCounts } | undefined;
+
+  constructor(private readonly db: CrawlerDB) {}
+
+  async read(topicId: number): Promise<LabelCounts> {
+    const db = this.db;
+    const topic = await db.topics.get(topicId);
+    const pages = { on: 0, off: 0 };
+    if (!topic) return { links: emptySourceCounts(), pages };
+    const prev = this.last;
+    const fresh = !prev || prev.topicId !== topicId || prev.revision !== topic.revision;
+    const links = fresh ? emptySourceCounts() : structuredClone(prev.links);
+    let lastId = fresh ? 0 : prev.lastId;
+    await db.labels
+      .where('[topicId+id]')
+      .between([topicId, lastId], [topicId, Dexie.maxKey], false, true)
+      .each((l) => {
+        links[l.source][l.label === 1 ? 'on' : 'off']++;
+        lastId = Math.max(lastId, l.id!);
+      });
+    await db.pageLabels.where('topicId').equals(topicId).each((p) => void pages[p.label === 1 ? 'on' : 'off']++);
+    this.last = { topicId, revision: topic.revision, lastId, links };
+    return { links: structuredClone(links), pages };
+  }
+}
+
+// ---- the saved model ----
+
+export interface ModelSummary {
+  /** Labeled links the saved link classifier has learned; null when the topic has no saved model yet. */
+  examples: { pos: number; neg: number } | null;
+  savedAt: number | null;
+  /** Labels changed since the model was saved (relabel, delete, keywords): the worker rebuilds it on next use. */
+  outdated: boolean;
+  /** Labels added since the model was saved: the worker learns them when it next uses the model. */
+  pending: number;
+}
+
+/** The last saved model read: re-read on every new label, it is parsed again only when it was saved again. */
+let lastParsed: { key: string; examples: { pos: number; neg: number } } | undefined;
+
+function savedExamples(row: ModelRecord): { pos: number; neg: number } {
+  const key = `${row.topicId}:${row.updatedAt}:${row.lastLabelId}:${row.revision}`;
+  if (lastParsed?.key !== key) lastParsed = { key, examples: LinkClassifier.fromJSON(row.link).examples };
+  return lastParsed.examples;
+}
+
+export async function modelSummary(db: CrawlerDB, topic: Topic): Promise<ModelSummary> {
+  const topicId = topic.id!;
+  const row = await db.topicModels.get(topicId);
+  if (!row) return { examples: null, savedAt: null, outdated: false, pending: await labelsAfterCount(db, topicId, 0) };
+  return {
+    examples: savedExamples(row),
+    savedAt: row.updatedAt,
+    outdated: row.revision !== topic.revision,
+    pending: await labelsAfterCount(db, topicId, row.lastLabelId),
+  };
+}
+
+const labelsAfterCount = (db: CrawlerDB, topicId: number, afterId: number): Promise<number> =>
+  db.labels.where('[topicId+id]').between([topicId, afterId], [topicId, Dexie.maxKey], false, true).count();
+
+/**
+ * The topic's link classifier as the worker has it (lib/crawl/model.ts, loadModel): the saved one with the
+ * labels added since replayed, or, when none is saved or its revision is older, one built from the keywords
+ * and every label. Built here in memory, never written.
+ */
+export async function currentLinkClassifier(db: CrawlerDB, topic: Topic): Promise<LinkClassifier> {
+  const topicId = topic.id!;
+  const saved: ModelRecord | undefined = await db.topicModels.get(topicId);
+  const usable = saved && saved.revision === topic.revision;
+  const classifier = usable ? LinkClassifier.fromJSON(saved.link) : new LinkClassifier(topic.keywords);
+  await db.labels
+    .where('[topicId+id]')
+    .between([topicId, usable ? saved.lastLabelId : 0], [topicId, Dexie.maxKey], false, true)
+    .each((l) => classifier.learn(l, l.label));
+  return classifier;
+}
+
+// ---- the labeling queue's candidates ----
+
+export interface CandidateOptions {
+  /** Log-odds half-width of the priority range read around 0 (P = 0.5). Default 2 (P from 0.12 to 0.88). */
+  around?: number;
+  /** Entries read in all, over the topic's crawls. Default 3000. */
+  limit?: number;
+}
+
+/**
+ * Queued frontier entries of the topic's crawls whose priority (the log-odds of the score they were queued
+ * with) is near 0, nearest first from both sides. Breadth-first crawls order by -depth instead, so theirs are
+ * just shallow links; the queue re-scores every candidate with the current model anyway.
+ */
+export async function queueCandidates(db: CrawlerDB, topicId: number, opts: CandidateOptions = {}): Promise<FrontierEntry[]> {
+  const around = opts.around ?? 2;
+  const limit = opts.limit ?? 3000;
+  const crawls = await db.crawls.where('topicId').equals(topicId).reverse().sortBy('createdAt');
+  if (crawls.length === 0) return [];
+  const half = Math.max(1, Math.ceil(limit / crawls.length / 2));
+  // Chromium can leave an index entry behind after a row's state changed: check the row's own state.
+  const queued = (e: FrontierEntry) => e.state === 'queued';
+  const out: FrontierEntry[] = [];
+  for (const crawl of crawls) {
+    const c = crawl.id!;
+    const index = db.frontier.where('[crawlId+state+priority+order]');
+    const above = await index.between([c, 'queued', 0, Dexie.minKey], [c, 'queued', around, Dexie.maxKey], true, true).filter(queued).limit(half).toArray();
+    const below = await index.between([c, 'queued', -around, Dexie.minKey], [c, 'queued', 0, Dexie.minKey], true, false).reverse().filter(queued).limit(half).toArray();
+    out.push(...above, ...below);
+  }
+  return out.slice(0, limit);
+}
+
+/** Which of these URLs the user has labeled for the topic. */
+export async function userLabeledUrls(db: CrawlerDB, topicId: number, urls: string[]): Promise<Set<string>> {
+  if (urls.length === 0) return new Set();
+  const rows = await db.labels.where('[topicId+url]').anyOf(urls.map((u) => [topicId, u])).toArray();
+  return new Set(rows.filter((r) => r.source === 'user').map((r) => r.url));
+}
