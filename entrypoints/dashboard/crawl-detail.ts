@@ -1,6 +1,8 @@
-// The selected crawl's header, counters and settings, updated in place from its crawl row.
-import type { CrawlRecord } from '@/lib/store/db';
-import { byId, fill, h } from '@/lib/ui/dom';
+// The selected crawl's header, counters and settings, updated in place from its crawl row; its topic and
+// the frontier's last re-scoring; the harvest chart; and the links it fetches next, live.
+import type { CrawlerDB, CrawlRecord, RescoreReport } from '@/lib/store/db';
+import type { FrontierEntry, Topic } from '@/lib/types';
+import { byId, errorText, fill, h, type Child } from '@/lib/ui/dom';
 import {
   formatBytes,
   formatCount,
@@ -9,8 +11,14 @@ import {
   formatPercent,
   formatRate,
   harvestRate,
+  formatScore,
   pagesPerMinute,
 } from '@/lib/ui/format';
+import { allTopics, nextUp, watch } from '@/lib/ui/queries';
+import { HarvestChart } from './harvest-chart';
+import './learning.css';
+
+const NEXT_UP = 10;
 
 interface Counter {
   label: string;
@@ -37,8 +45,34 @@ const counters: Counter[] = [
 
 export class CrawlDetail {
   private readonly values = new Map<Counter, HTMLElement>();
+  private readonly chart: HarvestChart;
+  private readonly nextUpList: HTMLElement;
+  private topics = new Map<number, Topic>();
+  private crawl: CrawlRecord | undefined;
+  private nextUpFor: number | undefined;
+  private unwatchNextUp: (() => void) | undefined;
 
-  constructor() {
+  /** `db`: the page's database connection; one of its own when not given. */
+  constructor(private readonly db: CrawlerDB) {
+    this.chart = new HarvestChart(db);
+    this.nextUpList = h('ol', { class: 'next-up-list' });
+    byId('crawl-detail').append(
+      this.chart.root,
+      h(
+        'section',
+        { class: 'learning-block', 'data-testid': 'next-up' },
+        h('h3', null, 'Next up ', h('small', { class: 'muted' }, 'the best queued links, in the order the crawl takes them')),
+        this.nextUpList,
+      ),
+    );
+    watch(
+      () => allTopics(db),
+      (rows) => {
+        this.topics = new Map(rows.map((t) => [t.id!, t]));
+        if (this.crawl) this.renderConfig(this.crawl);
+      },
+      () => {}, // the topic row then shows the id alone
+    );
     fill(
       byId('counters'),
       ...counters.map((c) => {
@@ -51,9 +85,12 @@ export class CrawlDetail {
 
   /** Shows the crawl, or the "select a crawl" placeholder when there is none. */
   render(crawl: CrawlRecord | undefined): void {
+    this.crawl = crawl;
     byId('no-selection').hidden = !!crawl;
     byId('crawl-detail').hidden = !crawl;
     byId('pages-panel').hidden = !crawl;
+    this.chart.show(crawl);
+    this.watchNextUp(crawl?.id);
     if (!crawl) return;
     byId('detail-name').textContent = crawl.name;
     const state = byId('detail-state');
@@ -68,20 +105,77 @@ export class CrawlDetail {
     this.renderConfig(crawl);
   }
 
-  private renderConfig({ config }: CrawlRecord): void {
+  private renderConfig(crawl: CrawlRecord): void {
+    const { config } = crawl;
     const scope =
       config.scope.mode === 'listed-sites' ? `listed sites: ${config.scope.sites.join(', ')}`
       : config.scope.mode === 'seed-sites' ? "the seeds' sites"
       : 'anywhere';
     const p = config.politeness;
-    const rows: [string, string][] = [
+    const topic = this.topics.get(crawl.topicId);
+    const rows: [string, Child][] = [
+      ['Topic', h('a', { href: `?view=topics&topic=${crawl.topicId}`, 'data-testid': 'detail-topic', title: "The topic's labels, model and evaluation" }, topic ? topic.name : `#${crawl.topicId}`)],
       ['Seeds', config.seeds.join('\n')],
-      ['Keywords', config.topic.keywords.join(', ') || '—'],
+      ['Keywords', keywordsRow(config.topic.keywords, topic)],
       ['Strategy', config.strategy.name],
       ['Scope', scope],
       ['Limits', `${formatCount(config.budget.maxPages)} pages, depth ${config.budget.maxDepth}`],
       ['Politeness', `${p.delayMs} ms delay, ${p.concurrency} at once, robots.txt ${p.robots ? 'obeyed' : 'ignored'}`],
+      ['Re-scored', h('span', { 'data-testid': 'detail-rescore' }, rescoreText(crawl))],
     ];
     fill(byId('detail-config'), ...rows.flatMap(([k, v]) => [h('dt', null, k), h('dd', null, v)]));
   }
+
+  /** Follows the best queued links of the selected crawl (a few index reads each time its frontier changes). */
+  private watchNextUp(crawlId: number | undefined): void {
+    if (crawlId === this.nextUpFor) return;
+    this.nextUpFor = crawlId;
+    this.unwatchNextUp?.();
+    this.unwatchNextUp = undefined;
+    fill(this.nextUpList);
+    if (crawlId === undefined) return;
+    this.unwatchNextUp = watch(
+      () => nextUp(this.db, crawlId, NEXT_UP),
+      (entries) => this.renderNextUp(entries),
+      (err) => fill(this.nextUpList, h('li', { class: 'error-text' }, `Could not read the frontier: ${errorText(err)}`)),
+    );
+  }
+
+  private renderNextUp(entries: FrontierEntry[]): void {
+    if (entries.length === 0) {
+      fill(this.nextUpList, h('li', { class: 'empty muted' }, 'Nothing queued.'));
+      return;
+    }
+    fill(
+      this.nextUpList,
+      ...entries.map((e) =>
+        h(
+          'li',
+          { 'data-testid': 'next-up-item' },
+          h('span', { class: 'score num', title: 'P(on topic) the link classifier gives the link' }, formatScore(e.score)),
+          h(
+            'span',
+            { class: 'next-link' },
+            h('span', { class: e.anchor ? 'anchor' : 'anchor muted' }, e.anchor || (e.parentUrl ? '(no anchor text)' : 'seed')),
+            h('a', { class: 'url', href: /^https?:\/\//i.test(e.url) ? e.url : null, target: '_blank', rel: 'noopener noreferrer', title: e.url }, e.url),
+          ),
+          h('span', { class: 'depth muted small', title: 'Links followed from a seed' }, `depth ${e.depth}`),
+        ),
+      ),
+    );
+  }
+}
+
+/** The crawl's keywords; a crawl started without any uses its topic's (which may have changed since). */
+function keywordsRow(own: string[], topic: Topic | undefined): string {
+  if (own.length) return own.join(', ');
+  return topic?.keywords.length ? `${topic.keywords.join(', ')} (the topic's)` : '—';
+}
+
+/** "2026-11-22 14:05 (50 pages fetched): 340 queued links moved, of 1,200 frontier URLs read, in 85 ms". */
+export function rescoreText(crawl: Pick<CrawlRecord, 'lastRescore' | 'config'>): string {
+  const r: RescoreReport | undefined = crawl.lastRescore;
+  if (!r) return crawl.config.strategy.name === 'best-first' ? 'not yet: the frontier is re-scored as the model learns' : 'never (breadth-first)';
+  const took = r.ms < 1000 ? `${Math.round(r.ms)} ms` : formatDuration(r.ms);
+  return `${formatDateTime(r.at)} (${r.why}): ${formatCount(r.changed)} queued links moved, of ${formatCount(r.scanned)} frontier URLs read, in ${took}`;
 }

@@ -26,7 +26,7 @@ const list = new CrawlList({
     if (id === selectedId) select(undefined);
   },
 });
-const detail = new CrawlDetail();
+const detail = new CrawlDetail(db);
 const pages = new PagesTable(db);
 
 function select(id: number | undefined): void {
@@ -63,7 +63,7 @@ setupNewCrawlForm((crawlId) => {
   // Bring the new crawl into view: the top of the page on two columns, the detail below the list on one.
   if (matchMedia('(max-width: 900px)').matches) byId('main').scrollIntoView({ block: 'start' });
   else window.scrollTo({ top: 0 });
-});
+}, db);
 setupExport(db, byId<HTMLButtonElement>('export-jsonl'), () => crawls.find((c) => c.id === selectedId), showDetailError);
 
 watch(

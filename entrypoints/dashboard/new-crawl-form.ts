@@ -1,25 +1,33 @@
 // The "New crawl" form: reads its fields into a config, asks the worker to start it, and fills the
-// fields from an imported runner config file.
+// fields from an imported runner config file. The crawl runs for a new topic or an existing one (whose
+// labels it learns from); the topic field is built here, before the keywords field.
 import { sendMessage } from '@/lib/platform/messaging';
+import type { CrawlerDB } from '@/lib/store/db';
+import type { Topic } from '@/lib/types';
 import { requestHostAccess } from '@/lib/ui/actions';
 import {
   configToForm,
   defaultFormValues,
   formToConfig,
+  keywordsText,
+  topicChoices,
   type CrawlFormValues,
 } from '@/lib/ui/config-form';
-import { byId, errorText } from '@/lib/ui/dom';
+import { byId, errorText, fill, h } from '@/lib/ui/dom';
+import { allTopics, watch } from '@/lib/ui/queries';
 
 type Field = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
 type TextKey = Exclude<keyof CrawlFormValues, 'robots'>;
 
 const textKeys: TextKey[] = [
-  'name', 'seeds', 'keywords', 'linkSources', 'positive', 'negative', 'strategy',
+  'name', 'seeds', 'topicId', 'keywords', 'linkSources', 'positive', 'negative', 'strategy',
   'maxPages', 'maxDepth', 'scopeMode', 'scopeSites', 'delayMs', 'concurrency',
 ];
 
-export function setupNewCrawlForm(onStarted: (crawlId: number) => void): void {
+/** `db`: the page's database connection (the topic choices are read from it); one of its own when not given. */
+export function setupNewCrawlForm(onStarted: (crawlId: number) => void, db: CrawlerDB): void {
   const form = byId<HTMLFormElement>('new-crawl-form');
+  const topicSelect = addTopicField(form);
   const field = (name: string) => form.elements.namedItem(name) as Field;
   const robots = field('robots') as HTMLInputElement;
   const startButton = byId<HTMLButtonElement>('start');
@@ -50,8 +58,23 @@ export function setupNewCrawlForm(onStarted: (crawlId: number) => void): void {
     n.textContent = note ?? '';
   };
 
+  let topics: Topic[] = [];
+  const renderTopics = (rows: Topic[]) => {
+    topics = rows;
+    const chosen = topicSelect.value;
+    fill(topicSelect, ...topicChoices(rows).map((c) => h('option', { value: c.value }, c.text)));
+    topicSelect.value = rows.some((t) => String(t.id) === chosen) ? chosen : '';
+  };
+  // Choosing a topic shows its keywords, to keep or change (changed ones are saved to the topic).
+  topicSelect.addEventListener('change', () => {
+    const topic = topics.find((t) => String(t.id) === topicSelect.value);
+    if (topic) field('keywords').value = keywordsText(topic);
+  });
+
+  renderTopics([]);
   write(defaultFormValues());
   field('scopeMode').addEventListener('change', showScopeSites);
+  watch(() => allTopics(db), renderTopics, (err) => say(`Could not read the topics: ${errorText(err)}`));
 
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();
@@ -89,4 +112,20 @@ export function setupNewCrawlForm(onStarted: (crawlId: number) => void): void {
         importInput.value = ''; // choosing the same file again fires change again
       });
   });
+}
+
+/** The topic field, put before the keywords field (the page's markup has none). */
+function addTopicField(form: HTMLFormElement): HTMLSelectElement {
+  const select = h('select', { name: 'topicId', 'data-testid': 'form-topic' });
+  const keywords = form.elements.namedItem('keywords') as HTMLTextAreaElement;
+  const keywordsField = keywords.closest('.field') ?? keywords;
+  keywordsField.before(
+    h(
+      'label',
+      { class: 'field', title: "A crawl learns from its topic's labeled links and adds its own to them; crawls of one topic can be compared." },
+      h('span', null, 'Topic ', h('small', { class: 'muted' }, 'its labels train the crawl')),
+      select,
+    ),
+  );
+  return select;
 }

@@ -1,11 +1,14 @@
 // The dashboard's "New crawl" form as plain values, and the two conversions it needs: form -> config
 // (sent to the worker, which validates it with parseConfig) and runner config file -> form. Pure: no DOM.
 import { DEFAULTS, type ScopeMode, type StrategyName } from '../crawl/config';
+import type { Topic } from '../types';
 
 /** What the form's fields hold: text as typed, one URL or pattern a line. */
 export interface CrawlFormValues {
   name: string;
   seeds: string;
+  /** The id of the topic to crawl for, as text; empty for a new topic named after the crawl. */
+  topicId: string;
   /** Comma or newline separated. */
   keywords: string;
   linkSources: string;
@@ -24,6 +27,7 @@ export interface CrawlFormValues {
 export const defaultFormValues = (): CrawlFormValues => ({
   name: '',
   seeds: '',
+  topicId: '',
   keywords: '',
   linkSources: '',
   positive: '',
@@ -64,7 +68,7 @@ export function formToConfig(v: CrawlFormValues, base: Json = {}): Json {
   const config: Json = {
     ...base,
     seeds: lines(v.seeds),
-    topic: { ...section(base, 'topic'), keywords: keywordList(v.keywords) },
+    topic: topicOf(v, section(base, 'topic')),
     training: {
       ...section(base, 'training'),
       linkSources: lines(v.linkSources),
@@ -85,6 +89,25 @@ export function formToConfig(v: CrawlFormValues, base: Json = {}): Json {
   if (name) config.name = name;
   else delete config.name; // the worker names it after the first seed's host
   return dropUndefined(config);
+}
+
+/** The config's topic: the chosen one with the keywords as typed, or none (the worker makes a new one). */
+function topicOf(v: CrawlFormValues, base: Json): Json {
+  const { id: _fileTopic, ...rest } = base; // the form's choice wins over an imported file's topic id
+  const id = Number(v.topicId);
+  return { ...rest, keywords: keywordList(v.keywords), ...(v.topicId.trim() && Number.isInteger(id) && id > 0 ? { id } : {}) };
+}
+
+/** A topic's keywords as the keywords field shows them. */
+export const keywordsText = (topic: Pick<Topic, 'keywords'>): string => topic.keywords.join(', ');
+
+/** The topic choices of the form: a new topic first, then the existing ones by name (ids as values). */
+export function topicChoices(topics: readonly Topic[]): { value: string; text: string }[] {
+  const named = topics
+    .filter((t) => t.id !== undefined)
+    .map((t) => ({ value: String(t.id), text: t.keywords.length ? `${t.name} (${t.keywords.slice(0, 3).join(', ')}${t.keywords.length > 3 ? ', …' : ''})` : t.name }))
+    .sort((a, b) => a.text.localeCompare(b.text));
+  return [{ value: '', text: 'New topic (named after the crawl)' }, ...named];
 }
 
 function dropUndefined(o: Json): Json {
@@ -114,6 +137,7 @@ export function configToForm(input: unknown, current: CrawlFormValues): CrawlFor
   return {
     name: text(c.name) ?? current.name,
     seeds: textLines(c.seeds) ?? current.seeds,
+    topicId: typeof topic.id === 'number' && Number.isInteger(topic.id) ? String(topic.id) : current.topicId,
     keywords: Array.isArray(topic.keywords) ? topic.keywords.filter((s) => typeof s === 'string').join(', ') : current.keywords,
     linkSources: textLines(training.linkSources) ?? current.linkSources,
     positive: textLines(training.positive) ?? current.positive,

@@ -1,8 +1,9 @@
 // The reads the popup and the dashboard make from the crawler's database. Pages only read: the service
 // worker is the one writer of these tables, and asks are sent to it as messages.
 import Dexie, { liveQuery } from 'dexie';
+import type { ClassCounts, LabeledLinkText } from '../classifier/evaluate';
 import type { CrawlRecord, CrawlerDB } from '../store/db';
-import type { FrontierEntry, PageRecord } from '../types';
+import type { FrontierEntry, LabeledLink, LabelSource, LabelValue, PageLabel, PageRecord, Topic } from '../types';
 
 /** The crawl with this id, or the newest one when no id is given. */
 export async function crawlOrNewest(db: CrawlerDB, crawlId?: number): Promise<CrawlRecord | undefined> {
@@ -113,6 +114,178 @@ export async function forEachPageChunk(
     lower = rows[rows.length - 1].seq;
     includeLower = false;
   }
+}
+
+// ---- topics and labels ----
+
+/** Every topic, oldest first. */
+export const allTopics = (db: CrawlerDB): Promise<Topic[]> => db.topics.toArray();
+
+/** The user's (or a training read's) labels of the pages seq `from`..`to` of a crawl, by seq. */
+export async function pageLabelsBetween(db: CrawlerDB, crawlId: number, from: number, to: number): Promise<Map<number, PageLabel>> {
+  const rows = await db.pageLabels.where('[crawlId+seq]').between([crawlId, from], [crawlId, to], true, true).toArray();
+  return new Map(rows.map((r) => [r.seq, r]));
+}
+
+export const LABEL_SOURCES: readonly LabelSource[] = ['auto', 'verdict', 'user', 'page'];
+
+/** Reads a topic's labeled links in id order, `chunk` rows at a time, so memory holds one chunk of rows. */
+export async function forEachLabelChunk(
+  db: CrawlerDB,
+  topicId: number,
+  chunk: number,
+  onChunk: (rows: LabeledLink[]) => void,
+): Promise<number> {
+  let total = 0;
+  let after = 0;
+  for (;;) {
+    const rows = await db.labels.where('[topicId+id]').between([topicId, after], [topicId, Dexie.maxKey], false, true).limit(chunk).toArray();
+    if (rows.length === 0) return total;
+    onChunk(rows);
+    total += rows.length;
+    after = rows[rows.length - 1].id!;
+  }
+}
+
+export type CountsBySource = Record<LabelSource, ClassCounts>;
+
+const noCounts = (): CountsBySource => ({ auto: { pos: 0, neg: 0 }, verdict: { pos: 0, neg: 0 }, user: { pos: 0, neg: 0 }, page: { pos: 0, neg: 0 } });
+
+/** On- and off-topic labeled links of a topic by where they came from. */
+export async function labelCountsBySource(db: CrawlerDB, topicId: number): Promise<CountsBySource> {
+  const counts = noCounts();
+  await forEachLabelChunk(db, topicId, 5000, (rows) => {
+    for (const r of rows) counts[r.source][r.label === 1 ? 'pos' : 'neg']++;
+  });
+  return counts;
+}
+
+/** Which label wins when the same link (URL, anchor and context) was labeled more than once: the user's first. */
+const SOURCE_RANK: Record<LabelSource, number> = { user: 3, page: 2, auto: 1, verdict: 0 };
+
+/**
+ * The labeled links of a topic to evaluate the link classifier on: those of the chosen sources, each link
+ * once. A link labeled twice (by a training read and by the user, say) would otherwise sit on both sides of
+ * a split and be "predicted" from itself; the label of the highest-ranked source is kept. Counts every
+ * label by source on the way (one read of the labels, not two).
+ */
+export async function evaluationExamples(
+  db: CrawlerDB,
+  topicId: number,
+  sources: ReadonlySet<LabelSource>,
+): Promise<{ examples: LabeledLinkText[]; counts: CountsBySource }> {
+  const counts = noCounts();
+  const best = new Map<string, { anchor: string; context: string; label: LabelValue; source: LabelSource }>();
+  await forEachLabelChunk(db, topicId, 5000, (rows) => {
+    for (const { url, anchor, context, label, source } of rows) {
+      counts[source][label === 1 ? 'pos' : 'neg']++;
+      if (!sources.has(source)) continue;
+      const key = `${url}\u0000${anchor}\u0000${context}`;
+      const held = best.get(key);
+      if (!held || SOURCE_RANK[source] > SOURCE_RANK[held.source]) best.set(key, { anchor, context, label, source });
+    }
+  });
+  return { examples: [...best.values()].map(({ anchor, context, label }) => ({ anchor, context, label })), counts };
+}
+
+// ---- the frontier ----
+
+/**
+ * The `limit` best queued URLs of a crawl, best first: what it fetches next. Read from the top of the
+ * frontier index; entries whose state is no longer `queued` are stale index entries Chromium leaves behind.
+ */
+export const nextUp = (db: CrawlerDB, crawlId: number, limit = 10): Promise<FrontierEntry[]> =>
+  db.frontier
+    .where('[crawlId+state+priority+order]')
+    .between([crawlId, 'queued', Dexie.minKey, Dexie.minKey], [crawlId, 'queued', Dexie.maxKey, Dexie.maxKey])
+    .reverse()
+    .filter((e) => e.state === 'queued')
+    .limit(limit)
+    .toArray();
+
+// ---- the harvest curve ----
+
+/** Outcomes of the crawl-phase pages fetched after `afterSeq` (failed fetches left out), in seq order. */
+export interface HarvestStep {
+  afterSeq: number;
+  /** The last seq read (`afterSeq` when there was nothing new). */
+  lastSeq: number;
+  seqs: number[];
+  /** 1 relevant, 0 not; one per seq. */
+  outcomes: number[];
+}
+
+/**
+ * Reads only the pages after `afterSeq`, `chunk` rows at a time, and keeps only what the harvest curve
+ * needs of them: a live chart re-runs this on every new page and must not re-read the crawl from the start.
+ */
+export async function harvestStepAfter(db: CrawlerDB, crawlId: number, afterSeq: number, chunk = 2000): Promise<HarvestStep> {
+  const step: HarvestStep = { afterSeq, lastSeq: afterSeq, seqs: [], outcomes: [] };
+  for (;;) {
+    const rows = await db.pages
+      .where('[crawlId+seq]')
+      .between([crawlId, step.lastSeq], [crawlId, Dexie.maxKey], false, true)
+      .limit(chunk)
+      .toArray();
+    for (const p of rows) {
+      if (p.phase !== 'crawl' || p.error) continue;
+      step.seqs.push(p.seq);
+      step.outcomes.push(p.relevant === true ? 1 : 0);
+    }
+    if (rows.length > 0) step.lastSeq = rows[rows.length - 1].seq;
+    if (rows.length < chunk) return step;
+  }
+}
+
+/**
+ * Harvest rate after n fetches (SPEC, metrics: relevant fetched pages / n, plotted against n), kept as the
+ * count of relevant pages after each fetch and extended with each new step.
+ */
+export class HarvestCurve {
+  /** The last page seq taken in. */
+  lastSeq = -1;
+  /** relevantAfter[i]: relevant pages among the first i + 1 fetched. */
+  readonly relevantAfter: number[] = [];
+
+  get fetched(): number {
+    return this.relevantAfter.length;
+  }
+
+  /**
+   * Takes in the pages of a step this curve has not seen; returns whether it grew. Live reads can answer
+   * late, from an older position: pages already taken in are skipped, and a step that would leave a gap
+   * is refused.
+   */
+  extend(step: HarvestStep): boolean {
+    if (step.afterSeq > this.lastSeq) return false;
+    const before = this.fetched;
+    let relevant = this.relevantAfter.at(-1) ?? 0;
+    step.seqs.forEach((seq, i) => {
+      if (seq > this.lastSeq) this.relevantAfter.push((relevant += step.outcomes[i]));
+    });
+    this.lastSeq = Math.max(this.lastSeq, step.lastSeq);
+    return this.fetched > before;
+  }
+
+  /** Harvest rate after `n` fetches (1-based), or null past the end of the curve. */
+  rateAt(n: number): number | null {
+    return n >= 1 && n <= this.fetched ? this.relevantAfter[n - 1] / n : null;
+  }
+}
+
+/**
+ * Several curves sampled on one shared x grid of at most about `maxPoints` page counts (plus each curve's
+ * own last point, so every line ends where its crawl does): [x, y1, y2, ...], y null past a curve's end.
+ * The cumulative rate moves little between neighbouring fetches, so sampling at a stride loses nothing visible.
+ */
+export function sampleCurves(curves: readonly HarvestCurve[], maxPoints = 2000): [number[], ...(number | null)[][]] {
+  const longest = Math.max(0, ...curves.map((c) => c.fetched));
+  const stride = Math.max(1, Math.ceil(longest / maxPoints));
+  const grid = new Set<number>();
+  for (let n = 1; n <= longest; n += stride) grid.add(n);
+  for (const c of curves) if (c.fetched > 0) grid.add(c.fetched);
+  const xs = [...grid].sort((a, b) => a - b);
+  return [xs, ...curves.map((c) => xs.map((n) => c.rateAt(n)))];
 }
 
 /**

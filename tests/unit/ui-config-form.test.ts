@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULTS, parseConfig } from '../../lib/crawl/config';
-import { configToForm, defaultFormValues, formToConfig, keywordList } from '../../lib/ui/config-form';
+import { configToForm, defaultFormValues, formToConfig, keywordList, keywordsText, topicChoices } from '../../lib/ui/config-form';
 import { crawlActions, formatDuration, formatPercent, harvestRate, pagesPerMinute } from '../../lib/ui/format';
 
 describe('new crawl form', () => {
@@ -49,6 +49,39 @@ describe('new crawl form', () => {
     expect(config.politeness.perHost).toBe(2);
     expect(() => configToForm([1, 2], defaultFormValues())).toThrow(/JSON object/);
     expect(keywordList(' a ,, b\n')).toEqual(['a', 'b']);
+  });
+});
+
+describe('the topic of a new crawl', () => {
+  const topic = (id: number, name: string, keywords: string[]) => ({ id, name, keywords, revision: 0, createdAt: 0, updatedAt: 0 });
+
+  it('sends no topic id for a new topic, and the chosen topic\'s id with the keywords as typed', () => {
+    const v = { ...defaultFormValues(), seeds: 'https://a.example/', keywords: 'solar, wind' };
+    const fresh = parseConfig(formToConfig(v));
+    expect(fresh.topic).toEqual({ keywords: ['solar', 'wind'] });
+    const existing = parseConfig(formToConfig({ ...v, topicId: '7' }));
+    expect(existing.topic).toEqual({ id: 7, keywords: ['solar', 'wind'] });
+    // A topic of an existing crawl may rely on its labels: no keywords is a config the worker accepts.
+    expect(parseConfig(formToConfig({ ...v, topicId: '7', keywords: '' })).topic).toEqual({ id: 7, keywords: [] });
+  });
+
+  it('lets the form\'s choice win over an imported file\'s topic id, and reads that id into the form', () => {
+    const file = { seeds: ['https://a.example/'], topic: { id: 3, keywords: ['x'] } };
+    const v = configToForm(file, defaultFormValues());
+    expect(v.topicId).toBe('3');
+    expect(parseConfig(formToConfig(v, file)).topic.id).toBe(3);
+    expect(parseConfig(formToConfig({ ...v, topicId: '' }, file)).topic).toEqual({ keywords: ['x'] });
+    expect(configToForm({ topic: { id: 'nine' } }, defaultFormValues()).topicId).toBe('');
+  });
+
+  it('offers a new topic first, then the existing topics by name with their first keywords', () => {
+    const choices = topicChoices([topic(2, 'Solar', ['solar', 'photovoltaic', 'inverter', 'battery']), topic(1, 'Birds', [])]);
+    expect(choices).toEqual([
+      { value: '', text: 'New topic (named after the crawl)' },
+      { value: '1', text: 'Birds' },
+      { value: '2', text: 'Solar (solar, photovoltaic, inverter, …)' },
+    ]);
+    expect(keywordsText(topic(2, 'Solar', ['solar', 'photovoltaic']))).toBe('solar, photovoltaic');
   });
 });
 
