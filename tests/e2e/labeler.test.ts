@@ -7,6 +7,7 @@ import { parseHtml } from '../../lib/parse/html';
 import type { LabeledLink } from '../../lib/types';
 import { ensureBuilt, launchWithExtension, send, type Launched } from '../../scripts/lib/browser';
 import { ALIKE_ANCHOR, LabelerView, NIGHT_SKY_HTML, pageBoxes, startNightSkySite } from './labeler-page';
+import { TopicsPage } from './topics-page';
 
 let site: Awaited<ReturnType<typeof startNightSkySite>>;
 let browser: Launched;
@@ -127,6 +128,20 @@ it('marks every link in place, labels by click and key with the crawler’s feat
   expect(alikeAfter).toBeGreaterThan(alikeBefore!);
   expect(await view.toolbarText()).toMatch(/9 links · 1 ✓ · 1 ✗/);
   expect(await view.errorText()).toBe('');
+
+  // The labels are in the dashboard's table of the topic; Retrain there rebuilds the model from them, and the
+  // alike link keeps the higher score.
+  const { topic } = await send<{ topic: { id: number } }>(browser.page, 'scoreLinks', { links: [] });
+  const dashboard = await new TopicsPage(await browser.context.newPage(), browser.extensionId).open(topic.id);
+  await dashboard.waitFor(async () => (await dashboard.labelRows()).length === 2, 'the two labels in the table');
+  expect((await dashboard.labelRows()).map((r) => [r.url, r.label, r.source]).sort()).toEqual(
+    [[saturn.url, 'on topic', 'user'], [lentil.url, 'off topic', 'user']].sort(),
+  );
+  await dashboard.page.getByTestId('model-retrain').click();
+  await expect.poll(() => dashboard.page.getByTestId('model-report').innerText()).toMatch(/Retrained .* on 1 on-topic and 1 off-topic links/);
+  const [alikeRetrained] = (await send<{ scores: number[] }>(browser.page, 'scoreLinks', { links: [alike] })).scores;
+  expect(alikeRetrained).toBeCloseTo(alikeAfter!, 12);
+  await dashboard.page.close();
 
   // Badges follow the page when it scrolls.
   const y = (await view.badge(saturn.url)).y;
