@@ -11,6 +11,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { rocAuc } from '../lib/classifier/evaluate';
 import { STRATEGIES } from '../lib/crawl/config';
 import { mulberry32, shuffled } from './lib/random';
 import { formatSummary, runCrawl, type Summary } from './crawl';
@@ -51,18 +52,7 @@ const ratio = (a: number, b: number) => (b > 0 ? a / b : NaN);
 
 /** Area under the ROC curve of `score` for telling on-topic from off-topic items (ties count half). */
 export function auc(items: { score: number; on: boolean }[]): number {
-  const sorted = [...items].sort((x, y) => x.score - y.score);
-  let rankSum = 0;
-  let pos = 0;
-  for (let i = 0; i < sorted.length; ) {
-    let j = i;
-    while (j < sorted.length && sorted[j]!.score === sorted[i]!.score) j++;
-    const midRank = (i + 1 + j) / 2;
-    for (let k = i; k < j; k++) if (sorted[k]!.on) (rankSum += midRank, pos++);
-    i = j;
-  }
-  const neg = sorted.length - pos;
-  return pos && neg ? (rankSum - (pos * (pos + 1)) / 2) / (pos * neg) : NaN;
+  return rocAuc(items.map((i) => ({ label: i.on ? 1 : 0, rank: i.score }))) ?? NaN;
 }
 
 function confusion(rows: { pred: boolean; on: boolean }[]) {

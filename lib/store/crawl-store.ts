@@ -353,17 +353,6 @@ export class CrawlStore {
     }
   }
 
-  /** The best `limit` queued entries of a crawl, best first (what the crawl takes next). */
-  async nextUp(crawlId: number, limit: number): Promise<FrontierEntry[]> {
-    return this.db.frontier
-      .where('[crawlId+state+priority+order]')
-      .between([crawlId, 'queued', Dexie.minKey, Dexie.minKey], [crawlId, 'queued', Dexie.maxKey, Dexie.maxKey])
-      .reverse()
-      .filter((e) => e.state === 'queued')
-      .limit(limit)
-      .toArray();
-  }
-
   async deleteCrawl(crawlId: number): Promise<boolean> {
     const db = this.db;
     // The crawl's labeled links stay with its topic (they are what the topic learned); its labeled pages go

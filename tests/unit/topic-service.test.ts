@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CrawlService } from '../../lib/crawl/service';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
+import { nextUp } from '../../lib/ui/queries';
 import { demoConfig, startDemoServer, type DemoServer } from '../../scripts/lib/demo-site';
 
 const clock = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
@@ -121,10 +122,10 @@ describe('labeling through the service', () => {
       ...demoConfig(site.origin), budget: { maxPages: 60 }, politeness: { delayMs: 400, concurrency: 1, robots: false },
       learning: { rescoreEveryPages: 0, rescoreEveryLabels: 0 },
     });
-    let queued = await store.nextUp(crawlId, 50);
+    let queued = await nextUp(store.db, crawlId, 50);
     while (queued.length < 10) {
       await clock.sleep(20);
-      queued = await store.nextUp(crawlId, 50);
+      queued = await nextUp(store.db, crawlId, 50);
     }
     const topicId = (await store.getCrawl(crawlId))!.topicId;
     const bottom = queued.slice(-4), top = queued.slice(0, 4);
@@ -134,7 +135,7 @@ describe('labeling through the service', () => {
     expect(report.rescoring).toEqual([crawlId]);
     expect(report.examples).toEqual({ pos: 4, neg: 4 });
     while (!(await store.getCrawl(crawlId))!.lastRescore) await clock.sleep(10);
-    const after = await store.nextUp(crawlId, 50);
+    const after = await nextUp(store.db, crawlId, 50);
     const rank = (url: string, list: typeof after) => list.findIndex((e) => e.url === url);
     // Every link labeled on topic moved up, every one labeled off topic moved down (among those still queued).
     for (const e of bottom) if (rank(e.url, after) >= 0) expect(rank(e.url, after)).toBeLessThan(rank(e.url, queued));
