@@ -2,7 +2,7 @@
 // crawled by the real extension in Chromium, scored against the corpus's hand-made topic labels.
 //   npx tsx scripts/wikispeedia.ts [--corpus DIR] [--topic Science] [--seed English_language] [--budget 1000]
 //     [--strategy best-first|breadth-first] [--train-fraction 0.3] [--max-sources N (default: every training page)] [--split-seed 1]
-//     [--keywords w1,w2,...] [--learning off|verdicts|rescore] [--out DIR]
+//     [--keywords w1,w2,...] [--learning off|verdicts|rescore] [--user-labels N [--label-at PAGES]] [--out DIR]
 // The articles are split (seeded PRNG) into a training split, whose pages are the link sources and whose
 // topic labels make the positive/negative patterns, and a scored split; harvest and recall are given over
 // all crawl-phase pages and over scored-split pages only. Ground truth is labels.tsv, never the crawler's judge.
@@ -15,7 +15,8 @@ import { rocAuc } from '../lib/classifier/evaluate';
 import { STRATEGIES } from '../lib/crawl/config';
 import { mulberry32, shuffled } from './lib/random';
 import { formatSummary, runCrawl, type Summary } from './crawl';
-import { ROOT, workerHeapUsed } from './lib/browser';
+import type { Page } from 'playwright-core';
+import { ROOT, send, workerHeapUsed } from './lib/browser';
 import { articleOfUrl, loadArticles, loadLabels, loadLinks, startCorpusServer } from './lib/corpus-server';
 
 /** A handful of words per top-level topic: the crawl's `topic.keywords` (its domain dictionary). */
@@ -81,6 +82,12 @@ export interface CaseOptions {
    * also re-scores the queued links every 500 pages (the default of a crawl).
    */
   learning?: 'off' | 'verdicts' | 'rescore';
+  /**
+   * A simulated user: once the crawl has made `labelAt` requests, label the `userLabels` queued links the model
+   * is least sure about (the dashboard's labeling queue), with the corpus's truth, then Retrain.
+   */
+  userLabels?: number;
+  labelAt?: number;
   out?: string;
   log?: (line: string) => void;
 }
@@ -95,6 +102,7 @@ async function main(): Promise<void> {
       strategy: { type: 'string', default: 'best-first' }, 'train-fraction': { type: 'string', default: '0.3' },
       'max-sources': { type: 'string', default: 'Infinity' }, 'split-seed': { type: 'string', default: '1' },
       keywords: { type: 'string' }, learning: { type: 'string', default: 'rescore' }, out: { type: 'string' },
+      'user-labels': { type: 'string', default: '0' }, 'label-at': { type: 'string', default: '300' },
     },
   });
   if (!['off', 'verdicts', 'rescore'].includes(v.learning!)) throw new Error(`--learning: off, verdicts or rescore, not ${v.learning}`);
@@ -102,7 +110,7 @@ async function main(): Promise<void> {
     corpus: v.corpus!, topic: v.topic!, seed: v.seed!, budget: Number(v.budget), strategy: v.strategy!,
     trainFraction: Number(v['train-fraction']), maxSources: Number(v['max-sources']), splitSeed: Number(v['split-seed']),
     keywords: v.keywords ? v.keywords.split(',').map((s) => s.trim()).filter(Boolean) : undefined, out: v.out,
-    learning: v.learning as CaseOptions['learning'],
+    learning: v.learning as CaseOptions['learning'], userLabels: Number(v['user-labels']), labelAt: Number(v['label-at']),
   });
   printResults(results);
 }
@@ -150,6 +158,67 @@ export function scoreUrls(urls: readonly string[], truth: ReturnType<typeof case
     order.push({ on: truth.onTopic(article), scored: !truth.trainSet.has(article) });
   }
   return harvestTable(order, truth.reachOn.length, truth.reachOnScored.length);
+}
+
+interface UserLabeling {
+  atRequests: number;
+  labeled: number;
+  onTopic: number;
+  /** How many queued links were read to choose them, and the score range they came from. */
+  candidates: number;
+  retrainMs: number;
+}
+
+/**
+ * The simulated user of `--user-labels`: waits for the crawl to reach `at` requests, reads the queued links
+ * closest to P = 0.5 (log-odds in [-2, 2], as the labeling queue does), scores them with the current model,
+ * labels the `n` least sure (one per anchor and context) with the corpus's truth, then retrains.
+ */
+async function labelLikeAUser(
+  page: Page, crawlId: number, n: number, at: number, onTopic: (a: string) => boolean, log: (s: string) => void,
+): Promise<UserLabeling | null> {
+  type Status = { crawl: { topicId: number; state: string; stats: { attempts: number } } };
+  let status: Status;
+  for (;;) {
+    status = await send<Status>(page, 'status', { crawlId });
+    if (status.crawl.stats.attempts >= at) break;
+    if (['finished', 'stopped', 'failed'].includes(status.crawl.state)) return null;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const queued = await page.evaluate((crawlId) => new Promise<{ url: string; anchor: string; context: string }[]>((resolve, reject) => {
+    const open = indexedDB.open('focus');
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const index = open.result.transaction('frontier').objectStore('frontier').index('[crawlId+state+priority+order]');
+      const req = index.getAll(IDBKeyRange.bound([crawlId, 'queued', -2, -Infinity], [crawlId, 'queued', 2, Infinity]), 5000);
+      req.onsuccess = () => {
+        open.result.close();
+        resolve((req.result as { url: string; anchor: string; context: string; state: string }[])
+          .filter((e) => e.state === 'queued').map(({ url, anchor, context }) => ({ url, anchor, context })));
+      };
+    };
+  }), crawlId);
+  const topicId = status.crawl.topicId;
+  const { scores } = await send<{ scores: number[] }>(page, 'scoreLinks', { topicId, links: queued });
+  const seen = new Set<string>();
+  const chosen = queued.map((l, i) => ({ ...l, score: scores[i]! }))
+    .sort((a, b) => Math.abs(a.score - 0.5) - Math.abs(b.score - 0.5))
+    .filter((l) => {
+      const key = `${l.anchor}\u0000${l.context}`;
+      return articleOfUrl(l.url) !== null && !seen.has(key) && (seen.add(key), true);
+    })
+    .slice(0, n);
+  let on = 0;
+  for (const l of chosen) {
+    const label = onTopic(articleOfUrl(l.url)!) ? 1 : 0;
+    on += label;
+    await send(page, 'labelLink', { topicId, url: l.url, anchor: l.anchor, context: l.context, label });
+  }
+  const t = Date.now();
+  await send(page, 'retrain', { topicId });
+  const result = { atRequests: status.crawl.stats.attempts, labeled: chosen.length, onTopic: on, candidates: queued.length, retrainMs: Date.now() - t };
+  log(`simulated user: labeled ${result.labeled} queued links (${on} on topic) of ${queued.length} near P = 0.5 at ${result.atRequests} requests, then retrained`);
+  return result;
 }
 
 /** One benchmark case through the real extension: crawl, then score the fetch order against labels.tsv. */
@@ -200,10 +269,12 @@ export async function runWikispeedia(o: CaseOptions) {
   const heap: number[] = [];
   let heapTimer: ReturnType<typeof setInterval> | undefined;
   let summary: Summary;
+  let userLabeling: Promise<UserLabeling | null> = Promise.resolve(null);
   try {
     summary = await runCrawl({
       config, out, log,
-      onStarted: (launched) => {
+      onStarted: (launched, crawlId) => {
+        if (o.userLabels) userLabeling = labelLikeAUser(launched.page, crawlId, o.userLabels, o.labelAt ?? 300, onTopic, log);
         // Sample the service worker's heap every 2 s while the crawl runs.
         heapTimer = setInterval(() => {
           workerHeapUsed(launched).then((b) => b !== null && heap.push(b), () => {});
@@ -237,7 +308,7 @@ export async function runWikispeedia(o: CaseOptions) {
     split: { train: nTrain, trainOnTopic: trainList.filter(onTopic).length, scored: order.length - nTrain, linkSources: sources.length,
       expectedLabeledLinks: { positive: posLinks, negative: negLinks } },
     reachable: { pages: reachable.size, onTopic: reachOn.length, onTopicScored: reachOnScored.length },
-    summary, wallSeconds: round(wallSeconds, 1), code: codeVersion(),
+    summary, wallSeconds: round(wallSeconds, 1), code: codeVersion(), userLabeling: await userLabeling,
     serverRequests: [...site.hits.values()].reduce((a, b) => a + b, 0), serverPaths: site.hits.size,
     crawlPages: crawl.length, table,
     // Crawl-phase throughput from the fetch timestamps (training reads excluded), and the worker's JS heap.
