@@ -177,5 +177,6 @@ export function rescoreText(crawl: Pick<CrawlRecord, 'lastRescore' | 'config'>):
   const r: RescoreReport | undefined = crawl.lastRescore;
   if (!r) return crawl.config.strategy.name === 'best-first' ? 'not yet: the frontier is re-scored as the model learns' : 'never (breadth-first)';
   const took = r.ms < 1000 ? `${Math.round(r.ms)} ms` : formatDuration(r.ms);
-  return `${formatDateTime(r.at)} (${r.why}): ${formatCount(r.changed)} queued links moved, of ${formatCount(r.scanned)} frontier URLs read, in ${took}`;
+  const partial = r.complete === false ? '; stopped early when the crawl paused or ended, it goes on when the crawl resumes' : '';
+  return `${formatDateTime(r.at)} (${r.why}): ${formatCount(r.changed)} queued links moved, of ${formatCount(r.scanned)} frontier URLs read, in ${took}${partial}`;
 }

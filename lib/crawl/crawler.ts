@@ -50,6 +50,8 @@ export class CrawlRunner {
   private pagesSinceRescore = 0;
   private labelsSinceRescore = 0;
   private lastRescore: RescoreReport | null = null;
+  /** Set when the crawl loop has ended: background re-scoring stops at its next pause. */
+  private winding = false;
   /** Crawl-phase requests made or in flight: the budget counts these. */
   private reserved = 0;
   private sinceSave = 0;
@@ -104,6 +106,7 @@ export class CrawlRunner {
       // Labels may have come while the crawl was paused: its queued links were scored by an older model.
       if (!this.halt && this.learnedSinceRescore(crawl)) this.scheduleRescore('labels changed while paused');
       const end = this.halt ? null : await this.crawlLoop();
+      this.winding = true;
       await this.settleLearning();
       await saveModel(store, this.topicId, this.model, clock.now());
       const final: { state: CrawlState; message: string } = this.halt
@@ -113,6 +116,7 @@ export class CrawlRunner {
         ...final, activeMs: this.activeMs(), finishedAt: final.state === 'finished' ? clock.now() : undefined,
       });
     } catch (err) {
+      this.winding = true;
       await Promise.allSettled(this.active.values());
       await this.settleLearning().catch(() => undefined);
       const message = describeFatal(err);
@@ -247,7 +251,7 @@ export class CrawlRunner {
     const last = crawl.lastRescore;
     if (this.config.strategy.name !== 'best-first') return false;
     if (!last) return this.model.lastLabelId > 0 && crawl.stats.fetched > 0;
-    return last.revision !== this.model.revision || last.lastLabelId < this.model.lastLabelId;
+    return last.complete === false || last.revision !== this.model.revision || last.lastLabelId < this.model.lastLabelId;
   }
 
   /**
@@ -267,7 +271,7 @@ export class CrawlRunner {
         this.pagesSinceRescore = 0;
         this.labelsSinceRescore = 0;
         await this.rescoreOnce(why);
-      } while (this.rescoreAgain && !this.halt);
+      } while (this.rescoreAgain && !this.halt && !this.winding);
     };
     this.rescoring = run()
       .catch((err) => this.requestHalt('paused', describeFatal(err)))
@@ -278,19 +282,23 @@ export class CrawlRunner {
     const { store, clock } = this.ports;
     const started = clock.now();
     const { revision, lastLabelId } = this.model;
-    const { scanned, changed } = await store.rescoreQueued(this.crawlId, (e) => {
+    const { scanned, changed, complete } = await store.rescoreQueued(this.crawlId, (e) => {
       if (e.parentUrl === null || e.priority === -Number.MAX_VALUE) return null; // seeds and never-fetch links keep theirs
       const { logOdds, score } = this.model.link.rank(e);
       return { score, priority: priorityOf(this.config, logOdds, e.depth) };
     }, clock.now(), {
       chunk: RESCORE_CHUNK, epsilon: RESCORE_EPSILON,
       // Give the crawl's own transactions as much time as the chunk took (see the frontier-scale benchmark).
-      pause: (ms) => (this.halt ? Promise.resolve() : clock.sleep(ms)),
+      pause: async (ms) => {
+        if (this.halt || this.winding) return false;
+        await clock.sleep(ms);
+        return !this.halt && !this.winding;
+      },
     });
-    const report: RescoreReport = { at: clock.now(), why, scanned, changed, ms: clock.now() - started, revision, lastLabelId };
+    const report: RescoreReport = { at: clock.now(), why, scanned, changed, complete, ms: clock.now() - started, revision, lastLabelId };
     this.lastRescore = report;
     await store.updateCrawl(this.crawlId, { lastRescore: report });
-    this.ports.log?.(`re-scored the frontier (${why}): ${changed} of ${scanned} links moved in ${report.ms} ms`);
+    this.ports.log?.(`re-scored the frontier (${why}): ${changed} of ${scanned} links moved in ${report.ms} ms${complete ? '' : ' (stopped early: the crawl paused or ended)'}`);
   }
 
   /** Waits for catch-up and re-scoring in progress (before the model is saved at the end of a run). */

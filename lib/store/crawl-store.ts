@@ -315,7 +315,8 @@ export class CrawlStore {
    * Re-scores every queued link of a crawl with `rank` (after the model was retrained), in transactions of
    * `chunk` entries walked in URL order, so that the crawl's own takes and commits run between them. After
    * each chunk it waits `pause(chunkMs)`: the crawl's transactions queued meanwhile go first, so the crawl
-   * keeps a share of the database instead of waiting behind every chunk. `rank` returns null to leave an
+   * keeps a share of the database instead of waiting behind every chunk. A pause that resolves to false
+   * stops the walk there (`complete: false`): a paused or finishing crawl does not wait for it. `rank` returns null to leave an
    * entry as it is (seeds); a priority that moves less than `epsilon` is not rewritten (the write, with its
    * index updates, is the whole cost).
    */
@@ -323,8 +324,8 @@ export class CrawlStore {
     crawlId: number,
     rank: (e: FrontierEntry) => { score: number; priority: number } | null,
     now: number,
-    opts: { chunk?: number; epsilon?: number; pause?: (chunkMs: number) => Promise<void> } = {},
-  ): Promise<{ scanned: number; changed: number }> {
+    opts: { chunk?: number; epsilon?: number; pause?: (chunkMs: number) => Promise<boolean> } = {},
+  ): Promise<{ scanned: number; changed: number; complete: boolean }> {
     const chunk = opts.chunk ?? 500, epsilon = opts.epsilon ?? 0;
     let after: string | null = null;
     let scanned = 0, changed = 0;
@@ -347,9 +348,9 @@ export class CrawlStore {
       });
       scanned += batch.rows;
       changed += batch.changed;
-      if (batch.rows < chunk || batch.last === null) return { scanned, changed };
+      if (batch.rows < chunk || batch.last === null) return { scanned, changed, complete: true };
       after = batch.last;
-      await opts.pause?.(Date.now() - started);
+      if ((await opts.pause?.(Date.now() - started)) === false) return { scanned, changed, complete: false };
     }
   }
 

@@ -51,6 +51,8 @@ export interface RescoreReport {
   /** Frontier entries read, and queued ones whose score changed. */
   scanned: number;
   changed: number;
+  /** False when the crawl paused or ended before every queued link was read (absent in older rows: true). */
+  complete?: boolean;
   ms: number;
   /** The model it scored with: topic revision and newest label learned. */
   revision: number;

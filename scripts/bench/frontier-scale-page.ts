@@ -289,7 +289,7 @@ async function rescore(name: string, chunk: number, duringCrawlPages = 0, paced 
   const out = await store.rescoreQueued(crawlId, (e) => {
     const { logOdds, score } = model.rank(e);
     return { score, priority: logOdds };
-  }, Date.now(), { chunk, epsilon: 0.01, pause: paced ? (ms) => clock.sleep(ms) : undefined });
+  }, Date.now(), { chunk, epsilon: 0.01, pause: paced ? (ms) => clock.sleep(ms).then(() => true) : undefined });
   const ms = performance.now() - t;
   done = true;
   await taker;

@@ -120,7 +120,7 @@ describe('CrawlStore re-scoring', () => {
     // The new model likes the first URLs best; a seed-like entry (rank null) keeps its place.
     const r = await store.rescoreQueued(id, (e) => (e.url === urls[5] ? null : { score: 0.5, priority: -Number(e.url.slice(-2)) }), 3, { chunk: 4 });
     // 23 read; the taken one, the one `rank` leaves, and /00 (priority 0 before and after) are not rewritten.
-    expect(r).toEqual({ scanned: 23, changed: 20 });
+    expect(r).toEqual({ scanned: 23, changed: 20, complete: true });
     const order: string[] = [];
     for (;;) {
       const { entry } = await store.takeNext(id, () => 0, 4);
@@ -143,5 +143,15 @@ describe('CrawlStore re-scoring', () => {
     expect(first).toBe('take');
     await rescoring;
     expect(chunks).toBeGreaterThan(300);
+  });
+
+  it('stops at a pause that says so, and says it did not finish', async () => {
+    const store = new CrawlStore(new CrawlerDB('r3', { indexedDB: new IDBFactory(), IDBKeyRange }));
+    const id = await store.createCrawl(config, 1, 1);
+    await store.enqueue(id, Array.from({ length: 100 }, (_, i) => cand(`http://a.test/${i}`, i)), 1);
+    let pauses = 0;
+    const r = await store.rescoreQueued(id, (e) => ({ score: 0, priority: e.priority + 1 }), 2, { chunk: 30, pause: async () => ++pauses < 2 });
+    expect(r).toEqual({ scanned: 60, changed: 60, complete: false });
+    expect(await store.rescoreQueued(id, () => null, 3, { chunk: 30, pause: async () => true })).toEqual({ scanned: 100, changed: 0, complete: true });
   });
 });
