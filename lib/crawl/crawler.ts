@@ -10,8 +10,8 @@ import { hostOf, siteOf } from '../url';
 import type { CrawlConfig } from './config';
 import { planChildren } from './children';
 import { CommitQueue } from './commit-queue';
-import { buildModel, catchUp, loadModel, saveModel, type CrawlModel } from './model';
-import { priorityOf } from './children';
+import { CrawlLearner } from './learner';
+import { loadModel, type CrawlModel } from './model';
 import { compilePatterns, type UrlMatcher } from './patterns';
 import { Politeness } from './politeness';
 import { RobotsCache } from './robots';
@@ -29,29 +29,16 @@ type Halt = 'paused' | 'stopped';
 type NewLinkLabel = Omit<LabeledLink, 'id' | 'crawlId' | 'topicId'>;
 
 const MODEL_SAVE_EVERY = 25;
-/** Queued links re-scored per transaction, and the log-odds change below which a link keeps its place. */
-const RESCORE_CHUNK = 500;
-const RESCORE_EPSILON = 0.01;
 
 export class CrawlRunner {
   private halt: { as: Halt; message: string } | null = null;
   private readonly active = new Map<string, Promise<void>>();
   private politeness!: Politeness;
   private robots: RobotsCache | null = null;
-  private model!: CrawlModel;
+  private learner!: CrawlLearner;
   private config!: CrawlConfig;
   /** The topic it learns from; set when `run()` reads the crawl row. */
   topicId = 0;
-  /** The running catch-up with the store's labels, and whether another was asked for meanwhile. */
-  private syncing: Promise<void> | null = null;
-  private syncAgain = false;
-  private rescoring: Promise<void> | null = null;
-  private rescoreAgain = false;
-  private pagesSinceRescore = 0;
-  private labelsSinceRescore = 0;
-  private lastRescore: RescoreReport | null = null;
-  /** Set when the crawl loop has ended: background re-scoring stops at its next pause. */
-  private winding = false;
   /** Crawl-phase requests made or in flight: the budget counts these. */
   private reserved = 0;
   private sinceSave = 0;
@@ -72,12 +59,22 @@ export class CrawlRunner {
 
   /** The current model (the service scores links for the labeler with it). */
   currentModel(): CrawlModel {
-    return this.model;
+    return this.learner.model;
   }
 
   /** The newest re-scoring of the frontier, if any ran in this worker. */
   rescoreReport(): RescoreReport | null {
-    return this.lastRescore;
+    return this.learner.lastRescore;
+  }
+
+  /** Catches the model up with the topic's labels (a label was just made elsewhere). */
+  requestSync(): Promise<void> {
+    return this.learner.requestSync();
+  }
+
+  /** Rebuilds the model from every label (the dashboard's "Retrain"), then re-scores the frontier. */
+  retrain(): Promise<CrawlModel> {
+    return this.learner.retrain();
   }
 
   /** Asks the loop to stop taking URLs; in-flight fetches finish and are recorded. */
@@ -97,18 +94,20 @@ export class CrawlRunner {
     this.reserved = crawl.stats.attempts;
     const reclaimed = await store.reclaimInFlight(this.crawlId, clock.now());
     if (reclaimed) this.ports.log?.(`reclaimed ${reclaimed} URL(s) left in flight`);
-    this.model = await loadModel(store, this.topicId, this.config.judge.threshold);
+    this.learner = new CrawlLearner({
+      store, clock, log: this.ports.log, crawlId: this.crawlId, topicId: this.topicId, config: this.config,
+      halted: () => this.halt !== null, fail: (err) => this.requestHalt('paused', describeFatal(err)),
+    }, await loadModel(store, this.topicId, this.config.judge.threshold));
     try {
       if (crawl.state === 'training') {
         await this.train();
         if (!this.halt) await store.updateCrawl(this.crawlId, { state: 'running', message: undefined });
       }
       // Labels may have come while the crawl was paused: its queued links were scored by an older model.
-      if (!this.halt && this.learnedSinceRescore(crawl)) this.scheduleRescore('labels changed while paused');
+      if (!this.halt) this.learner.resumeRescoring(crawl);
       const end = this.halt ? null : await this.crawlLoop();
-      this.winding = true;
-      await this.settleLearning();
-      await saveModel(store, this.topicId, this.model, clock.now());
+      await this.learner.windDown();
+      await this.learner.save();
       const final: { state: CrawlState; message: string } = this.halt
         ? { state: this.halt.as, message: this.halt.message }
         : end!;
@@ -116,9 +115,8 @@ export class CrawlRunner {
         ...final, activeMs: this.activeMs(), finishedAt: final.state === 'finished' ? clock.now() : undefined,
       });
     } catch (err) {
-      this.winding = true;
       await Promise.allSettled(this.active.values());
-      await this.settleLearning().catch(() => undefined);
+      await this.learner?.windDown().catch(() => undefined);
       const message = describeFatal(err);
       crawl = await store.updateCrawl(this.crawlId, { state: 'paused', message, activeMs: this.activeMs() });
       this.ports.log?.(message);
@@ -147,7 +145,7 @@ export class CrawlRunner {
   // ---- training (SPEC A.6): labeled links from the link-source pages, labeled pages for the judge ----
 
   private async train(): Promise<void> {
-    const { store, clock } = this.ports;
+    const { store } = this.ports;
     const positive = compilePatterns(this.config.training.positive);
     const negative = compilePatterns(this.config.training.negative);
     const done = await store.trainedUrls(this.crawlId);
@@ -162,11 +160,11 @@ export class CrawlRunner {
     };
     await Promise.all(Array.from({ length: this.config.politeness.concurrency }, worker));
     if (this.halt) return;
-    await this.settleLearning();
+    await this.learner.requestSync();
     // The judge learns training pages as they arrive; if an earlier worker read some of them, their lessons
     // are in the store only, so the model is rebuilt from it (exact, and costs one parse per training page).
-    if (done.size > 0) this.model = await buildModel(store, await store.topics.mustGetTopic(this.topicId), this.config.judge.threshold);
-    await saveModel(store, this.topicId, this.model, clock.now());
+    if (done.size > 0) await this.learner.rebuild();
+    await this.learner.save();
   }
 
   private async waitForHost(host: string): Promise<void> {
@@ -179,7 +177,7 @@ export class CrawlRunner {
   }
 
   private async trainOn(url: string, positive: UrlMatcher, negative: UrlMatcher): Promise<void> {
-    const { clock, store } = this.ports;
+    const { clock } = this.ports;
     const out = await this.fetchPolitely(url);
     const parsed = out.html !== null && !out.error ? parseHtml(out.html, out.finalUrl) : null;
     const labels: NewLinkLabel[] = [];
@@ -198,119 +196,14 @@ export class CrawlRunner {
       children: [], aliases: [], labels, ...(pageLabel === null ? {} : { pageLabel }),
       site: siteOf(url), stats: { trainPages: 1 }, activeMs: this.activeMs(),
     });
-    if (pageLabel !== null) this.model.judge.learn(parsed!, pageLabel);
-    this.requestSync();
-  }
-
-  // ---- learning while crawling: labels from the store, re-scoring the frontier ----
-
-  /**
-   * Catches the model up with the topic's labels in the store (this crawl's own and anyone else's), one
-   * catch-up at a time; a request made while one runs is served by one more afterwards.
-   */
-  requestSync(): Promise<void> {
-    if (this.syncing) {
-      this.syncAgain = true;
-      return this.syncing;
-    }
-    const run = async () => {
-      do {
-        this.syncAgain = false;
-        await this.syncOnce();
-      } while (this.syncAgain && !this.halt);
-    };
-    this.syncing = run()
-      .catch((err) => this.requestHalt('paused', describeFatal(err)))
-      .finally(() => (this.syncing = null));
-    return this.syncing;
-  }
-
-  private async syncOnce(): Promise<void> {
-    const r = await catchUp(this.ports.store, this.topicId, this.model, this.config.judge.threshold);
-    if (r.rebuilt) {
-      this.model = r.model;
-      this.scheduleRescore("the topic's labels were changed");
-      return;
-    }
-    const fromElsewhere = r.learned.filter((l) => l.crawlId !== this.crawlId).length;
-    this.labelsSinceRescore += fromElsewhere;
-    const every = this.config.learning.rescoreEveryLabels;
-    if (fromElsewhere > 0 && every > 0 && this.labelsSinceRescore >= every) this.scheduleRescore(`${this.labelsSinceRescore} new labels`);
-  }
-
-  /** Rebuilds the model from every label now (the dashboard's "Retrain"), then re-scores the frontier. */
-  async retrain(): Promise<CrawlModel> {
-    await this.syncing;
-    this.model = await buildModel(this.ports.store, await this.ports.store.topics.mustGetTopic(this.topicId), this.config.judge.threshold);
-    await saveModel(this.ports.store, this.topicId, this.model, this.ports.clock.now());
-    this.scheduleRescore('retrained');
-    return this.model;
-  }
-
-  private learnedSinceRescore(crawl: CrawlRecord): boolean {
-    const last = crawl.lastRescore;
-    if (this.config.strategy.name !== 'best-first') return false;
-    if (!last) return this.model.lastLabelId > 0 && crawl.stats.fetched > 0;
-    return last.complete === false || last.revision !== this.model.revision || last.lastLabelId < this.model.lastLabelId;
-  }
-
-  /**
-   * Re-scores the queued links with the current model, in the background: the store walks the frontier in
-   * small transactions, so takes and commits go on between them (SPEC A.7 re-sorts one URL at a time; a new
-   * model changes them all).
-   */
-  private scheduleRescore(why: string): void {
-    if (this.config.strategy.name !== 'best-first') return;
-    if (this.rescoring) {
-      this.rescoreAgain = true;
-      return;
-    }
-    const run = async () => {
-      do {
-        this.rescoreAgain = false;
-        this.pagesSinceRescore = 0;
-        this.labelsSinceRescore = 0;
-        await this.rescoreOnce(why);
-      } while (this.rescoreAgain && !this.halt && !this.winding);
-    };
-    this.rescoring = run()
-      .catch((err) => this.requestHalt('paused', describeFatal(err)))
-      .finally(() => (this.rescoring = null));
-  }
-
-  private async rescoreOnce(why: string): Promise<void> {
-    const { store, clock } = this.ports;
-    const started = clock.now();
-    const { revision, lastLabelId } = this.model;
-    const { scanned, changed, complete } = await store.rescoreQueued(this.crawlId, (e) => {
-      if (e.parentUrl === null || e.priority === -Number.MAX_VALUE) return null; // seeds and never-fetch links keep theirs
-      const { logOdds, score } = this.model.link.rank(e);
-      return { score, priority: priorityOf(this.config, logOdds, e.depth) };
-    }, clock.now(), {
-      chunk: RESCORE_CHUNK, epsilon: RESCORE_EPSILON,
-      // Give the crawl's own transactions as much time as the chunk took (see the frontier-scale benchmark).
-      pause: async (ms) => {
-        if (this.halt || this.winding) return false;
-        await clock.sleep(ms);
-        return !this.halt && !this.winding;
-      },
-    });
-    const report: RescoreReport = { at: clock.now(), why, scanned, changed, complete, ms: clock.now() - started, revision, lastLabelId };
-    this.lastRescore = report;
-    await store.updateCrawl(this.crawlId, { lastRescore: report });
-    this.ports.log?.(`re-scored the frontier (${why}): ${changed} of ${scanned} links moved in ${report.ms} ms${complete ? '' : ' (stopped early: the crawl paused or ended)'}`);
-  }
-
-  /** Waits for catch-up and re-scoring in progress (before the model is saved at the end of a run). */
-  private async settleLearning(): Promise<void> {
-    await this.syncing;
-    await this.rescoring;
+    if (pageLabel !== null) this.learner.model.judge.learn(parsed!, pageLabel);
+    void this.learner.requestSync();
   }
 
   // ---- the crawl loop (SPEC A.7) ----
 
   private async crawlLoop(): Promise<{ state: CrawlState; message: string }> {
-    const { store, clock } = this.ports;
+    const { clock } = this.ports;
     const { maxPages } = this.config.budget;
     for (;;) {
       this.tick();
@@ -379,7 +272,7 @@ export class CrawlRunner {
   }
 
   private async process(entry: FrontierEntry): Promise<void> {
-    const { clock, store } = this.ports;
+    const { clock } = this.ports;
     const base = { crawlId: this.crawlId, entry, aliases: [] as string[], labels: [], children: [], site: siteOf(entry.url) };
     const taken = { phase: 'crawl' as const, depth: entry.depth, parentUrl: entry.parentUrl, score: entry.score };
     if (this.robots) {
@@ -407,9 +300,10 @@ export class CrawlRunner {
       });
       return;
     }
-    const judged = this.model.judge.judge(parsed);
+    const { judge, link } = this.learner.model;
+    const judged = judge.judge(parsed);
     const verdict = { ...judged, relevant: judged.relevance >= this.config.judge.threshold };
-    const children = planChildren(parsed, entry, out.finalUrl, this.config, this.model.link);
+    const children = planChildren(parsed, entry, out.finalUrl, this.config, link);
     const labels: NewLinkLabel[] =
       this.config.learning.fromVerdicts && entry.parentUrl !== null && learnable(verdict)
         ? [{ url: entry.url, anchor: entry.anchor, context: entry.context, label: verdict.relevant ? 1 : 0, source: 'verdict', createdAt: clock.now() }]
@@ -423,13 +317,10 @@ export class CrawlRunner {
       activeMs: this.activeMs(),
     };
     await this.commits.submit(commit);
-    void this.requestSync();
-    const every = this.config.learning.rescoreEveryPages;
-    if (every > 0 && ++this.pagesSinceRescore >= every) this.scheduleRescore(`${every} pages fetched`);
+    this.learner.pageDone();
     if (++this.sinceSave >= MODEL_SAVE_EVERY) {
       this.sinceSave = 0;
-      await this.syncing;
-      await saveModel(store, this.topicId, this.model, clock.now());
+      await this.learner.save();
     }
   }
 
