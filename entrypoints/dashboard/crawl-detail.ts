@@ -14,7 +14,8 @@ import {
   formatScore,
   pagesPerMinute,
 } from '@/lib/ui/format';
-import { allTopics, nextUp, watch } from '@/lib/ui/queries';
+import { allTopics } from '@/lib/ui/label-queries';
+import { nextUp, watch } from '@/lib/ui/queries';
 import { HarvestChart } from './harvest-chart';
 import './learning.css';
 

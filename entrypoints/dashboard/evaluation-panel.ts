@@ -7,7 +7,8 @@ import type { CrawlerDB } from '@/lib/store/db';
 import type { LabelSource } from '@/lib/types';
 import { errorText, fill, h, type Child } from '@/lib/ui/dom';
 import { formatCount, formatDuration, formatScore } from '@/lib/ui/format';
-import { LABEL_SOURCES, type CountsBySource } from '@/lib/ui/queries';
+import { LABEL_SOURCES } from '@/lib/ui/label-queries';
+import type { CountsBySource } from '@/lib/ui/queries';
 import type { EvalReply, EvalRequest } from './eval-worker';
 import './learning.css';
 

@@ -38,7 +38,6 @@ export function labelFileFormat(name: string, text: string): 'csv' | 'jsonl' {
 export class LabelsTable {
   private topic: Topic | undefined;
   private filter: LabelFilter = { ...ALL_LABELS };
-  private cursor: LabelCursor = { at: 'newest' };
   private window: LabelWindow = { rows: [], hasNewer: false, hasOlder: false };
   private counts: LabelCounts | undefined;
   private unsubscribe: (() => void) | undefined;
@@ -113,7 +112,6 @@ export class LabelsTable {
   }
 
   private go(cursor: LabelCursor): void {
-    this.cursor = cursor;
     this.anchorIndex = undefined;
     this.unsubscribe?.();
     this.unsubscribe = undefined;

@@ -37,7 +37,6 @@ export function retrainSentence(r: RetrainReport): string {
 
 export class ModelCard {
   private topicId: number | undefined;
-  private state: CardState | undefined;
   private unsubscribe: (() => void) | undefined;
   /** A sentence to show once the topic it is about is shown. */
   private carry: { topicId: number; message: string } | undefined;
@@ -60,7 +59,6 @@ export class ModelCard {
   show(topicId: number | undefined): void {
     if (topicId === this.topicId) return;
     this.topicId = topicId;
-    this.state = undefined;
     this.unsubscribe?.();
     this.unsubscribe = undefined;
     // The report of an import belongs to the topic it created, which is shown next.
@@ -88,7 +86,6 @@ export class ModelCard {
   }
 
   private render(state: CardState): void {
-    this.state = state;
     const { summary: s, pages } = state;
     const learned = s.examples
       ? `${formatCount(s.examples.pos)} on topic · ${formatCount(s.examples.neg)} off topic`

@@ -14,7 +14,8 @@ import {
   type CrawlFormValues,
 } from '@/lib/ui/config-form';
 import { byId, errorText, fill, h } from '@/lib/ui/dom';
-import { allTopics, watch } from '@/lib/ui/queries';
+import { allTopics } from '@/lib/ui/label-queries';
+import { watch } from '@/lib/ui/queries';
 
 type Field = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
 type TextKey = Exclude<keyof CrawlFormValues, 'robots'>;

@@ -24,7 +24,6 @@ const PAGE_LABEL_HELP =
 export class PagesTable {
   private crawlId: number | undefined;
   private filter: PageFilter = 'all';
-  private cursor: PageCursor = { at: 'start' };
   private window: PageWindow = { rows: [], hasPrev: false, hasNext: false };
   private unsubscribe: (() => void) | undefined;
   private renderedKey = '';
@@ -58,7 +57,6 @@ export class PagesTable {
   }
 
   private go(cursor: PageCursor): void {
-    this.cursor = cursor;
     this.unsubscribe?.();
     this.unsubscribe = undefined;
     const id = this.crawlId;

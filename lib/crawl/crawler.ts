@@ -317,7 +317,7 @@ export class CrawlRunner {
       activeMs: this.activeMs(),
     };
     await this.commits.submit(commit);
-    this.learner.pageDone();
+    this.learner.pageDone(labels.length);
     if (++this.sinceSave >= MODEL_SAVE_EVERY) {
       this.sinceSave = 0;
       await this.learner.save();

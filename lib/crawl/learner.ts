@@ -91,14 +91,19 @@ export class CrawlLearner {
     this.model = await buildModel(store, await store.topics.mustGetTopic(topicId), config.judge.threshold);
   }
 
+  /** Catches up with the store (labels other crawls of the topic made meanwhile, too), then saves the model. */
   async save(): Promise<void> {
-    await this.syncing;
+    await this.requestSync();
     await saveModel(this.d.store, this.d.topicId, this.model, this.d.clock.now());
   }
 
-  /** A page was fetched: every `rescoreEveryPages` pages the queued links are re-scored. */
-  pageDone(): void {
-    void this.requestSync();
+  /**
+   * A page was fetched. If it committed labels (a verdict), the model catches up with them; labels made
+   * through the service reach it by `requestSync`, and other crawls' labels at the next catch-up or save.
+   * Every `rescoreEveryPages` pages the queued links are re-scored.
+   */
+  pageDone(committedLabels: number): void {
+    if (committedLabels > 0) void this.requestSync();
     const every = this.d.config.learning.rescoreEveryPages;
     if (every > 0 && ++this.pagesSinceRescore >= every) this.scheduleRescore(`${every} pages fetched`);
   }

@@ -2,11 +2,12 @@
 // A model is a function of the topic's keywords, labeled links and labeled pages. Adding labels is learned
 // incrementally (labels newer than the model's `lastLabelId` are replayed); anything else that changes them
 // bumps the topic's revision, and a model of an older revision is rebuilt from all of them.
-import { LinkClassifier } from '../classifier/link-classifier';
+import type { LinkClassifier } from '../classifier/link-classifier';
 import { PageJudge } from '../classifier/page-judge';
 import { parseHtml } from '../parse/html';
 import type { CrawlStore } from '../store/crawl-store';
 import type { LabeledLink, Topic } from '../types';
+import { linkClassifierOf, usableSavedModel } from './link-model';
 
 export interface CrawlModel {
   link: LinkClassifier;
@@ -19,12 +20,9 @@ export interface CrawlModel {
 
 /** Builds a topic's model from scratch: keywords, every labeled link, every labeled page still stored. */
 export async function buildModel(store: CrawlStore, topic: Topic, threshold = 0.5): Promise<CrawlModel> {
-  const topicId = topic.id!;
-  const link = new LinkClassifier(topic.keywords);
+  const { link, lastLabelId } = await linkClassifierOf(store.topics, topic);
   const judge = topic.judgeBase ? PageJudge.fromJSON(topic.judgeBase) : new PageJudge(topic.keywords, threshold);
-  const model: CrawlModel = { link, judge, lastLabelId: 0, revision: topic.revision };
-  learnLabels(model, await store.topics.allLabels(topicId));
-  const pages = await store.topics.pageLabels(topicId);
+  const pages = await store.topics.pageLabels(topic.id!);
   // A page labeled by the user overrides the patterns' label of the same fetch.
   const byFetch = new Map<string, (typeof pages)[number]>();
   for (const p of pages) {
@@ -38,39 +36,29 @@ export async function buildModel(store: CrawlStore, topic: Topic, threshold = 0.
     const body = bodies[i];
     if (body) judge.learn(parseHtml(body.html, p.url), p.label);
   });
-  return model;
+  return { link, judge, lastLabelId, revision: topic.revision };
 }
 
 /** The topic's saved model brought up to date, or a rebuilt one when the saved one is of an older revision. */
 export async function loadModel(store: CrawlStore, topicId: number, threshold = 0.5): Promise<CrawlModel> {
   const topic = await store.topics.mustGetTopic(topicId);
-  const saved = await store.topics.getModel(topicId);
-  if (!saved || saved.revision !== topic.revision) return buildModel(store, topic, threshold);
-  const model: CrawlModel = {
-    link: LinkClassifier.fromJSON(saved.link),
-    judge: PageJudge.fromJSON(saved.judge),
-    lastLabelId: saved.lastLabelId,
-    revision: saved.revision,
-  };
-  learnLabels(model, await store.topics.labelsAfter(topicId, model.lastLabelId));
-  return model;
+  const saved = await usableSavedModel(store.topics, topic);
+  if (!saved) return buildModel(store, topic, threshold);
+  const { link, lastLabelId } = await linkClassifierOf(store.topics, topic, saved);
+  return { link, judge: PageJudge.fromJSON(saved.judge), lastLabelId, revision: saved.revision };
 }
 
 /**
- * Brings an in-memory model up to date with the store: learns the labels added since, or, when the topic's
- * revision moved on, returns a rebuilt model. Returns the labels learned (all of them after a rebuild).
+ * Brings an in-memory model up to date with the store: learns the labels added since (returned), or, when
+ * the topic's revision moved on, returns a model rebuilt from all of them.
  */
 export async function catchUp(
   store: CrawlStore, topicId: number, model: CrawlModel, threshold = 0.5,
 ): Promise<{ model: CrawlModel; learned: LabeledLink[]; rebuilt: boolean }> {
-  const topic = await store.topics.mustGetTopic(topicId);
-  if (topic.revision !== model.revision) {
-    const rebuilt = await buildModel(store, topic, threshold);
-    return { model: rebuilt, learned: await store.topics.allLabels(topicId), rebuilt: true };
-  }
-  const learned = await store.topics.labelsAfter(topicId, model.lastLabelId);
-  learnLabels(model, learned);
-  return { model, learned, rebuilt: false };
+  const { topic, labels } = await store.topics.changesSince(topicId, model.lastLabelId);
+  if (topic.revision !== model.revision) return { model: await buildModel(store, topic, threshold), learned: [], rebuilt: true };
+  learnLabels(model, labels);
+  return { model, learned: labels, rebuilt: false };
 }
 
 function learnLabels(model: CrawlModel, labels: LabeledLink[]): void {

@@ -90,6 +90,14 @@ export class TopicStore {
     return this.db.labels.where('[topicId+id]').between([topicId, afterId + 1], [topicId, Dexie.maxKey]).toArray();
   }
 
+  /** The topic and its labels after `afterId`, in one read transaction (a running crawl asks after its pages). */
+  changesSince(topicId: number, afterId: number): Promise<{ topic: Topic; labels: LabeledLink[] }> {
+    return this.db.transaction('r', this.db.topics, this.db.labels, async () => ({
+      topic: await this.mustGetTopic(topicId),
+      labels: await this.labelsAfter(topicId, afterId),
+    }));
+  }
+
   allLabels(topicId: number): Promise<LabeledLink[]> {
     return this.labelsAfter(topicId, 0);
   }

@@ -3,7 +3,9 @@
 // change goes to the service worker as a message.
 import Dexie from 'dexie';
 import { LinkClassifier } from '../classifier/link-classifier';
+import { loadLinkClassifier } from '../crawl/link-model';
 import type { CrawlerDB, ModelRecord } from '../store/db';
+import { TopicStore } from '../store/topic-store';
 import type { FrontierEntry, LabeledLink, LabelSource, LabelValue, Topic } from '../types';
 
 /** Every topic, oldest first. Rows are small (name, keywords), so listing them all is fine. */
@@ -209,22 +211,8 @@ export async function modelSummary(db: CrawlerDB, topic: Topic): Promise<ModelSu
 const labelsAfterCount = (db: CrawlerDB, topicId: number, afterId: number): Promise<number> =>
   db.labels.where('[topicId+id]').between([topicId, afterId], [topicId, Dexie.maxKey], false, true).count();
 
-/**
- * The topic's link classifier as the worker has it (lib/crawl/model.ts, loadModel): the saved one with the
- * labels added since replayed, or, when none is saved or its revision is older, one built from the keywords
- * and every label. Built here in memory, never written.
- */
-export async function currentLinkClassifier(db: CrawlerDB, topic: Topic): Promise<LinkClassifier> {
-  const topicId = topic.id!;
-  const saved: ModelRecord | undefined = await db.topicModels.get(topicId);
-  const usable = saved && saved.revision === topic.revision;
-  const classifier = usable ? LinkClassifier.fromJSON(saved.link) : new LinkClassifier(topic.keywords);
-  await db.labels
-    .where('[topicId+id]')
-    .between([topicId, usable ? saved.lastLabelId : 0], [topicId, Dexie.maxKey], false, true)
-    .each((l) => classifier.learn(l, l.label));
-  return classifier;
-}
+/** The topic's link classifier as the worker would load it now (read only: nothing is saved). */
+export const currentLinkClassifier = (db: CrawlerDB, topic: Topic): Promise<LinkClassifier> => loadLinkClassifier(new TopicStore(db), topic);
 
 // ---- the labeling queue's candidates ----
 

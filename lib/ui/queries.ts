@@ -3,7 +3,8 @@
 import Dexie, { liveQuery } from 'dexie';
 import type { ClassCounts, LabeledLinkText } from '../classifier/evaluate';
 import type { CrawlRecord, CrawlerDB } from '../store/db';
-import type { FrontierEntry, LabeledLink, LabelSource, LabelValue, PageLabel, PageRecord, Topic } from '../types';
+import type { FrontierEntry, LabelSource, LabelValue, PageLabel, PageRecord } from '../types';
+import { ALL_LABELS, forEachLabelChunk } from './label-queries';
 
 /** The crawl with this id, or the newest one when no id is given. */
 export async function crawlOrNewest(db: CrawlerDB, crawlId?: number): Promise<CrawlRecord | undefined> {
@@ -118,33 +119,10 @@ export async function forEachPageChunk(
 
 // ---- topics and labels ----
 
-/** Every topic, oldest first. */
-export const allTopics = (db: CrawlerDB): Promise<Topic[]> => db.topics.toArray();
-
 /** The user's (or a training read's) labels of the pages seq `from`..`to` of a crawl, by seq. */
 export async function pageLabelsBetween(db: CrawlerDB, crawlId: number, from: number, to: number): Promise<Map<number, PageLabel>> {
   const rows = await db.pageLabels.where('[crawlId+seq]').between([crawlId, from], [crawlId, to], true, true).toArray();
   return new Map(rows.map((r) => [r.seq, r]));
-}
-
-export const LABEL_SOURCES: readonly LabelSource[] = ['auto', 'verdict', 'user', 'page'];
-
-/** Reads a topic's labeled links in id order, `chunk` rows at a time, so memory holds one chunk of rows. */
-export async function forEachLabelChunk(
-  db: CrawlerDB,
-  topicId: number,
-  chunk: number,
-  onChunk: (rows: LabeledLink[]) => void,
-): Promise<number> {
-  let total = 0;
-  let after = 0;
-  for (;;) {
-    const rows = await db.labels.where('[topicId+id]').between([topicId, after], [topicId, Dexie.maxKey], false, true).limit(chunk).toArray();
-    if (rows.length === 0) return total;
-    onChunk(rows);
-    total += rows.length;
-    after = rows[rows.length - 1].id!;
-  }
 }
 
 export type CountsBySource = Record<LabelSource, ClassCounts>;
@@ -154,7 +132,7 @@ const noCounts = (): CountsBySource => ({ auto: { pos: 0, neg: 0 }, verdict: { p
 /** On- and off-topic labeled links of a topic by where they came from. */
 export async function labelCountsBySource(db: CrawlerDB, topicId: number): Promise<CountsBySource> {
   const counts = noCounts();
-  await forEachLabelChunk(db, topicId, 5000, (rows) => {
+  await forEachLabelChunk(db, topicId, ALL_LABELS, 5000, (rows) => {
     for (const r of rows) counts[r.source][r.label === 1 ? 'pos' : 'neg']++;
   });
   return counts;
@@ -176,7 +154,7 @@ export async function evaluationExamples(
 ): Promise<{ examples: LabeledLinkText[]; counts: CountsBySource }> {
   const counts = noCounts();
   const best = new Map<string, { anchor: string; context: string; label: LabelValue; source: LabelSource }>();
-  await forEachLabelChunk(db, topicId, 5000, (rows) => {
+  await forEachLabelChunk(db, topicId, ALL_LABELS, 5000, (rows) => {
     for (const { url, anchor, context, label, source } of rows) {
       counts[source][label === 1 ? 'pos' : 'neg']++;
       if (!sources.has(source)) continue;

@@ -1,0 +1,35 @@
+// The link classifier a topic's labels make: from a saved model plus the labels added since, or from the
+// keywords and every label. Kept apart from model.ts (which also builds the page judge from stored HTML, and
+// so needs the parser) because the dashboard scores its labeling queue with it.
+import { LinkClassifier } from '../classifier/link-classifier';
+import type { ModelRecord } from '../store/db';
+import type { TopicStore } from '../store/topic-store';
+import type { Topic } from '../types';
+
+export interface TopicLinkClassifier {
+  link: LinkClassifier;
+  /** Id of the newest label it has learned. */
+  lastLabelId: number;
+}
+
+/** `from` a saved model of the topic's current revision, or (without one) from scratch. */
+export async function linkClassifierOf(topics: TopicStore, topic: Topic, from?: ModelRecord): Promise<TopicLinkClassifier> {
+  const link = from ? LinkClassifier.fromJSON(from.link) : new LinkClassifier(topic.keywords);
+  let lastLabelId = from?.lastLabelId ?? 0;
+  for (const l of await topics.labelsAfter(topic.id!, lastLabelId)) {
+    link.learn(l, l.label);
+    lastLabelId = Math.max(lastLabelId, l.id ?? 0);
+  }
+  return { link, lastLabelId };
+}
+
+/** The topic's saved model if it is of the topic's revision (else it must be rebuilt), or undefined. */
+export async function usableSavedModel(topics: TopicStore, topic: Topic): Promise<ModelRecord | undefined> {
+  const saved = await topics.getModel(topic.id!);
+  return saved && saved.revision === topic.revision ? saved : undefined;
+}
+
+/** The topic's link classifier as a crawl of it would load it now. */
+export async function loadLinkClassifier(topics: TopicStore, topic: Topic): Promise<LinkClassifier> {
+  return (await linkClassifierOf(topics, topic, await usableSavedModel(topics, topic))).link;
+}
