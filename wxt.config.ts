@@ -6,7 +6,7 @@ export default defineConfig({
   manifest: ({ browser }) => ({
     name: 'Focus: topical crawler',
     description: 'Crawls the web for one topic from your own browser, guided by a link classifier you train.',
-    permissions: ['storage', 'unlimitedStorage', 'alarms', 'scripting', 'contextMenus', 'activeTab'],
+    permissions: ['unlimitedStorage', 'alarms', 'scripting', 'contextMenus', 'webRequest', 'activeTab'],
     host_permissions: ['<all_urls>'],
     commands: {
       'toggle-labeler': {

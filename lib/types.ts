@@ -46,6 +46,12 @@ export interface FrontierEntry {
   reason?: string;
   /** Attempts made (retries after a reclaim count too). */
   attempts: number;
+  /** Not to be taken before this time (a server's Retry-After, a backoff after a passing fault). */
+  notBefore?: number;
+  /** Requests of it that met a passing fault (429, 5xx, network error) and were re-queued. */
+  retries?: number;
+  /** Times it was in flight when the service worker stopped. */
+  reclaims?: number;
   discoveredAt: number;
   updatedAt: number;
 }
@@ -75,7 +81,12 @@ export interface PageRecord {
   linkCount: number;
   fetchedAt: number;
   durationMs: number;
+  /** Why the page could not be had (failed) or was not requested (skipped). */
   error?: string;
+  /** `done`: fetched and judged; `failed`: could not be had; `skipped`: not requested, or its redirect was not followed. Absent in rows before it existed. */
+  outcome?: 'done' | 'failed' | 'skipped';
+  /** The redirects followed to reach `finalUrl`, in order (each a URL and the 3xx it answered). */
+  redirects?: { url: string; status: number }[];
 }
 
 /** Bulky payload kept apart from the page rows that are listed and sorted. */
@@ -85,6 +96,8 @@ export interface PageBody {
   headers: Record<string, string>;
   /** Decoded HTML text. */
   html: string;
+  /** The body bytes exactly as received (up to the size cap); absent in rows stored before it was kept. */
+  payload?: Uint8Array;
 }
 
 export type LabelValue = 1 | 0; // 1 on topic, 0 off topic

@@ -11,7 +11,8 @@ import { makeScope } from './scope';
 // Compiled per config object: a crawl's config never changes while it runs.
 const compiled = new WeakMap<CrawlConfig, { inScope: (url: string) => boolean; safety: SafetyGuard }>();
 
-function rulesFor(config: CrawlConfig) {
+/** The crawl's scope and safety rules, compiled once per config. */
+export function rulesFor(config: CrawlConfig) {
   let r = compiled.get(config);
   if (!r) {
     r = { inScope: makeScope(config), safety: makeSafetyGuard(config.safety.avoid) };

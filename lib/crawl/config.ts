@@ -15,7 +15,12 @@ export interface CrawlConfig {
   budget: { maxPages: number; maxDepth: number };
   scope: { mode: ScopeMode; sites: string[] };
   politeness: { delayMs: number; concurrency: number; perHost: number; robots: boolean };
-  fetch: { timeoutMs: number; maxBytes: number; retries: number };
+  /**
+   * `retries`: re-queues of a URL after a passing fault (429, 502-504, network error, timeout) before it is
+   * failed; `retryBaseMs`: the first wait when the server names none (doubled each time; robots.txt outages
+   * wait three times longer each time).
+   */
+  fetch: { timeoutMs: number; maxBytes: number; retries: number; retryBaseMs: number };
   safety: { avoid: string[] };
   /** Page judge threshold: a page is relevant when P(on topic) >= threshold. */
   judge: { threshold: number };
@@ -40,7 +45,7 @@ export const DEFAULTS: Omit<CrawlConfig, 'name' | 'seeds'> = {
   budget: { maxPages: 100, maxDepth: 50 },
   scope: { mode: 'seed-sites', sites: [] },
   politeness: { delayMs: 1000, concurrency: 2, perHost: 1, robots: true },
-  fetch: { timeoutMs: 30_000, maxBytes: 5 * 1024 * 1024, retries: 3 },
+  fetch: { timeoutMs: 30_000, maxBytes: 5 * 1024 * 1024, retries: 3, retryBaseMs: 10_000 },
   safety: { avoid: DEFAULT_AVOID },
   judge: { threshold: 0.5 },
   learning: { fromVerdicts: true, rescoreEveryPages: 500, rescoreEveryLabels: 10 },
@@ -135,6 +140,7 @@ export function parseConfig(input: unknown): CrawlConfig {
       timeoutMs: num(fetchCfg.timeoutMs, 'fetch.timeoutMs', DEFAULTS.fetch.timeoutMs, 100, 600_000),
       maxBytes: num(fetchCfg.maxBytes, 'fetch.maxBytes', DEFAULTS.fetch.maxBytes, 1024, 512 * 1024 * 1024),
       retries: num(fetchCfg.retries, 'fetch.retries', DEFAULTS.fetch.retries, 0, 10),
+      retryBaseMs: num(fetchCfg.retryBaseMs, 'fetch.retryBaseMs', DEFAULTS.fetch.retryBaseMs, 100, 3_600_000),
     },
     safety: { avoid: safety.avoid === undefined ? DEFAULTS.safety.avoid : strings(safety.avoid, 'safety.avoid') },
     judge: { threshold: num(judge.threshold, 'judge.threshold', DEFAULTS.judge.threshold, 0, 1) },

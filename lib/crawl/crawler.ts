@@ -1,20 +1,22 @@
 // One crawl's run: training reads (SPEC A.6), then the best-first loop (SPEC A.7) under politeness.
 // The runner holds no state that matters across a stopped service worker: everything is in the store,
 // and `run()` picks up wherever the crawl row and the frontier say it is.
-import { fetchPage, type Clock, type FetchOutcome, type FetchPort } from '../fetch/fetcher';
+import type { Clock, FetchOutcome, FetchPort } from '../fetch/fetcher';
+import { RequestGate, type GateResult } from '../fetch/request-gate';
 import { parseHtml } from '../parse/html';
 import type { CrawlRecord, CrawlState, RescoreReport } from '../store/db';
 import type { CrawlStore, PageCommit } from '../store/crawl-store';
 import type { FrontierEntry, LabeledLink, ParsedPage } from '../types';
-import { hostOf, siteOf } from '../url';
+import { hostOf, normalizeUrl, siteOf } from '../url';
 import type { CrawlConfig } from './config';
-import { planChildren } from './children';
+import { planChildren, rulesFor } from './children';
 import { CommitQueue } from './commit-queue';
 import { CrawlLearner } from './learner';
 import { loadModel, type CrawlModel } from './model';
+import { commitForNonPage, pageRow, takenFrom } from './outcome';
 import { compilePatterns, type UrlMatcher } from './patterns';
 import { Politeness } from './politeness';
-import { RobotsCache } from './robots';
+import { DEFAULT_ROBOTS_OPTIONS, RobotsCache } from './robots';
 
 export interface CrawlerPorts {
   store: CrawlStore;
@@ -34,7 +36,9 @@ export class CrawlRunner {
   private halt: { as: Halt; message: string } | null = null;
   private readonly active = new Map<string, Promise<void>>();
   private politeness!: Politeness;
-  private robots: RobotsCache | null = null;
+  private gate!: RequestGate;
+  /** Redirect targets being requested under another entry: not taken meanwhile. */
+  private readonly claimed = new Set<string>();
   private learner!: CrawlLearner;
   private config!: CrawlConfig;
   /** The topic it learns from; set when `run()` reads the crawl row. */
@@ -88,12 +92,13 @@ export class CrawlRunner {
     this.config = crawl.config;
     this.topicId = crawl.topicId;
     this.politeness = new Politeness(this.config.politeness);
-    this.robots = this.config.politeness.robots ? new RobotsCache(this.ports.fetch) : null;
+    this.gate = this.makeGate();
     this.activeMsBase = crawl.activeMs;
     this.startedAt = clock.now();
     this.reserved = crawl.stats.attempts;
     const reclaimed = await store.reclaimInFlight(this.crawlId, clock.now());
-    if (reclaimed) this.ports.log?.(`reclaimed ${reclaimed} URL(s) left in flight`);
+    if (reclaimed.requeued) this.ports.log?.(`reclaimed ${reclaimed.requeued} URL(s) left in flight`);
+    if (reclaimed.failed) this.ports.log?.(`failed ${reclaimed.failed} URL(s) in flight at every stop of the worker`);
     this.learner = new CrawlLearner({
       store, clock, log: this.ports.log, crawlId: this.crawlId, topicId: this.topicId, config: this.config,
       halted: () => this.halt !== null, fail: (err) => this.requestHalt('paused', describeFatal(err)),
@@ -122,6 +127,38 @@ export class CrawlRunner {
       this.ports.log?.(message);
     }
     return crawl;
+  }
+
+  /** The crawl's one way to the network: every request passes its gates (request-gate.ts). */
+  private makeGate(): RequestGate {
+    const { clock } = this.ports;
+    const { inScope, safety } = rulesFor(this.config);
+    const robots = this.config.politeness.robots;
+    const gate: RequestGate = new RequestGate(this.ports.fetch, clock, {
+      unsafe: (url, link) => {
+        const word = safety.unsafeWord(url, link?.anchor ?? '');
+        return word ? `unsafe link ("${word}"): never requested, it could change or end your session` : null;
+      },
+      outOfScope: (url) => (inScope(url) ? null : "outside the crawl's scope"),
+      canonical: (url) => normalizeUrl(url),
+      halted: () => this.halt !== null,
+    }, this.politeness, robots ? (load) => new RobotsCache(load, clock, { ...DEFAULT_ROBOTS_OPTIONS, retryBaseMs: this.config.fetch.retryBaseMs }) : null, {
+      timeoutMs: this.config.fetch.timeoutMs, maxBytes: this.config.fetch.maxBytes, maxRedirects: 10,
+    });
+    return gate;
+  }
+
+  /** Dedup of a redirect target met under another entry: null when it may be requested now (and is held). */
+  private async claim(url: string, held: string[]): Promise<string | null> {
+    if (this.claimed.has(url) || this.active.has(url)) return 'the target is being fetched right now';
+    this.claimed.add(url); // before the read, so two chains cannot both claim it
+    const known = await this.ports.store.getEntry(this.crawlId, url);
+    if (known && known.state !== 'queued') {
+      this.claimed.delete(url);
+      return known.state === 'done' ? 'the target was already fetched' : `the target is already known (${known.state})`;
+    }
+    held.push(url);
+    return null;
   }
 
   private activeMs(): number {
@@ -167,6 +204,7 @@ export class CrawlRunner {
     await this.learner.save();
   }
 
+  /** Waits for a politeness slot of `host` and takes it (training reads, which are not frontier entries). */
   private async waitForHost(host: string): Promise<void> {
     for (;;) {
       this.tick();
@@ -178,8 +216,10 @@ export class CrawlRunner {
 
   private async trainOn(url: string, positive: UrlMatcher, negative: UrlMatcher): Promise<void> {
     const { clock } = this.ports;
-    const out = await this.fetchPolitely(url);
-    const parsed = out.html !== null && !out.error ? parseHtml(out.html, out.finalUrl) : null;
+    const result = await this.gate.page(url, undefined, async () => null);
+    const out: FetchOutcome | null = result.kind === 'response' ? result.out : result.kind === 'retry' ? result.out ?? null : null;
+    const error = result.kind === 'response' ? out!.error : result.reason;
+    const parsed = out && out.html !== null && !error ? parseHtml(out.html, out.finalUrl) : null;
     const labels: NewLinkLabel[] = [];
     if (parsed) {
       for (const link of parsed.links) {
@@ -188,11 +228,13 @@ export class CrawlRunner {
       }
     }
     // A link source that is itself a known positive or negative page teaches the page judge.
-    const pageLabel = parsed ? pageLabelOf(url, out.finalUrl, positive, negative) : null;
+    const pageLabel = parsed ? pageLabelOf(url, out!.finalUrl, positive, negative) : null;
+    const taken = { phase: 'train' as const, depth: 0, parentUrl: null, score: 0 };
     await this.commits.submit({
       crawlId: this.crawlId, outcome: parsed ? 'done' : 'failed',
-      page: this.pageRow(url, out, parsed, { phase: 'train', depth: 0, parentUrl: null, score: 0 }, null),
-      body: parsed ? { headers: out.headers, html: out.html! } : undefined,
+      page: parsed ? this.judgedRow(url, out!, parsed, taken, null, result.chain)
+        : pageRow(url, taken, clock.now(), out, result.chain, { error: error ?? 'no HTML body', outcome: 'failed' }),
+      body: parsed ? { headers: out!.headers, html: out!.html!, ...(out!.payload ? { payload: out!.payload } : {}) } : undefined,
       children: [], aliases: [], labels, ...(pageLabel === null ? {} : { pageLabel }),
       site: siteOf(url), stats: { trainPages: 1 }, activeMs: this.activeMs(),
     });
@@ -205,6 +247,7 @@ export class CrawlRunner {
   private async crawlLoop(): Promise<{ state: CrawlState; message: string }> {
     const { clock } = this.ports;
     const { maxPages } = this.config.budget;
+    let recounted = false;
     for (;;) {
       this.tick();
       if (this.halt) break;
@@ -219,9 +262,19 @@ export class CrawlRunner {
         }
       }
       if (this.active.size === 0) {
-        if (this.reserved >= maxPages) return { state: 'finished', message: `page budget reached (${maxPages} pages)` };
-        if (waitMs === Infinity) return { state: 'finished', message: 'frontier empty: every reachable page in scope was fetched' };
+        if (this.reserved >= maxPages) return this.ending(`page budget reached (${maxPages} pages)`);
+        if (waitMs === Infinity) {
+          // "Empty" is told only when no URL is queued: counted, not inferred from what a take saw.
+          const left = await this.ports.store.countByState(this.crawlId, 'queued');
+          if (left === 0) return this.ending('frontier empty: every reachable page in scope was fetched');
+          if (recounted) throw new Error(`${left} queued URL(s) could not be taken`);
+          recounted = true;
+          this.ports.log?.(`a take found nothing while ${left} URL(s) are queued: scanning the frontier again from its top`);
+          this.ports.store.forgetBound(this.crawlId);
+          continue;
+        }
       }
+      recounted = false;
       const sleep = waitMs === Infinity ? [] : [clock.sleep(Math.max(5, Math.min(waitMs, 1000)))];
       await Promise.race([...this.active.values(), ...sleep]);
     }
@@ -233,11 +286,12 @@ export class CrawlRunner {
   private async takeBatch(want: number): Promise<{ entries: FrontierEntry[]; waitMs: number }> {
     const { clock, store } = this.ports;
     const hosts: string[] = [];
-    const reserve = (host: string) => {
-      const w = this.politeness.waitFor(host, clock.now());
+    const reserve = (entry: FrontierEntry) => {
+      if (this.claimed.has(entry.url)) return 50; // its page is being reached through a redirect right now
+      const w = this.politeness.waitFor(entry.host, clock.now());
       if (w === 0) {
-        this.politeness.begin(host);
-        hosts.push(host);
+        this.politeness.begin(entry.host);
+        hosts.push(entry.host);
       }
       return w;
     };
@@ -258,44 +312,42 @@ export class CrawlRunner {
     this.active.set(entry.url, task);
   }
 
-  /** Fetches with the host slot already taken; releases it (with the politeness delay) when the response is in. */
-  private async fetchPolitely(url: string): Promise<FetchOutcome> {
-    const { clock } = this.ports;
-    const host = hostOf(url);
+  private async process(entry: FrontierEntry): Promise<void> {
+    const held: string[] = [];
     try {
-      const out = await fetchPage(url, { fetch: this.ports.fetch, clock, ...this.config.fetch });
-      if (out.retryAfterMs) this.politeness.backOff(host, clock.now() + out.retryAfterMs);
-      return out;
+      const result = await this.gate.page(entry.url, { anchor: entry.anchor }, (url) => this.claim(url, held));
+      if (result.kind === 'response') await this.recordResponse(entry, result);
+      else await this.recordNonPage(entry, result);
     } finally {
-      this.politeness.end(host, clock.now());
+      for (const url of held) this.claimed.delete(url);
     }
   }
 
-  private async process(entry: FrontierEntry): Promise<void> {
+  /** A block, a retry or a failure for good: nothing to judge. */
+  private async recordNonPage(entry: FrontierEntry, result: Exclude<GateResult, { kind: 'response' }>): Promise<void> {
     const { clock } = this.ports;
-    const base = { crawlId: this.crawlId, entry, aliases: [] as string[], labels: [], children: [], site: siteOf(entry.url) };
-    const taken = { phase: 'crawl' as const, depth: entry.depth, parentUrl: entry.parentUrl, score: entry.score };
-    if (this.robots) {
-      const verdict = await this.robots.check(entry.url);
-      if (verdict.crawlDelayMs) this.politeness.setCrawlDelay(entry.host, verdict.crawlDelayMs);
-      if (!verdict.allowed) {
-        this.politeness.end(entry.host, clock.now());
-        this.reserved--; // no request was made
-        const error = verdict.reason ?? 'blocked by robots.txt';
-        await this.commits.submit({
-          ...base, entry: { ...entry, reason: error }, outcome: 'skipped', page: this.skippedRow(entry, error),
-          stats: { skipped: 1 }, activeMs: this.activeMs(),
-        });
-        return;
-      }
+    const { commit, requested, retryInMs } = commitForNonPage(this.crawlId, entry, result, clock.now(), this.config.fetch, this.activeMs());
+    if (!requested) this.reserved--; // the budget counts requests made
+    if (retryInMs !== undefined) {
+      if (requested) this.reserved--; // the URL is asked again: counted then
+      const host = result.kind === 'retry' && result.out ? hostOf(result.out.url) : entry.host;
+      this.politeness.backOff(host, clock.now() + retryInMs);
+      this.ports.log?.(`${entry.url}: ${commit.entry!.reason}`);
     }
-    const out = await this.fetchPolitely(entry.url);
+    await this.commits.submit(commit);
+  }
+
+  private async recordResponse(entry: FrontierEntry, result: Extract<GateResult, { kind: 'response' }>): Promise<void> {
+    const { clock } = this.ports;
+    const { out, chain } = result;
+    const base = { crawlId: this.crawlId, entry, aliases: [] as string[], labels: [], children: [], site: siteOf(entry.url) };
+    const taken = takenFrom(entry);
     const parsed = out.html !== null && !out.error ? safeParse(out.html, out.finalUrl) : null;
     if (!parsed || 'error' in parsed) {
       const error = out.error ?? (parsed && 'error' in parsed ? parsed.error : 'no HTML body');
       await this.commits.submit({
         ...base, entry: { ...entry, reason: error }, outcome: 'failed',
-        page: this.pageRow(entry.url, { ...out, error }, null, taken, null),
+        page: pageRow(entry.url, taken, clock.now(), out, chain, { error, outcome: 'failed' }),
         stats: { attempts: 1, failed: 1, bytes: out.bytes }, activeMs: this.activeMs(),
       });
       return;
@@ -308,11 +360,12 @@ export class CrawlRunner {
       this.config.learning.fromVerdicts && entry.parentUrl !== null && learnable(verdict)
         ? [{ url: entry.url, anchor: entry.anchor, context: entry.context, label: verdict.relevant ? 1 : 0, source: 'verdict', createdAt: clock.now() }]
         : [];
+    // Every URL of the redirect chain after the first, and the final one, are this page: never fetched again.
+    const aliases = [...new Set([...chain.slice(1).map((h) => h.url), out.finalUrl])].filter((u) => u !== entry.url);
     const commit: PageCommit = {
-      ...base, outcome: 'done', labels, children,
-      aliases: out.finalUrl !== entry.url ? [out.finalUrl] : [],
-      page: this.pageRow(entry.url, out, parsed, taken, verdict),
-      body: { headers: out.headers, html: out.html! },
+      ...base, outcome: 'done', labels, children, aliases,
+      page: this.judgedRow(entry.url, out, parsed, taken, verdict, chain),
+      body: { headers: out.headers, html: out.html!, ...(out.payload ? { payload: out.payload } : {}) },
       stats: { attempts: 1, fetched: 1, relevant: verdict.relevant ? 1 : 0, bytes: out.bytes },
       activeMs: this.activeMs(),
     };
@@ -324,27 +377,26 @@ export class CrawlRunner {
     }
   }
 
-  private pageRow(
-    url: string, out: FetchOutcome, parsed: ParsedPage | null,
-    taken: Pick<PageCommit['page'], 'phase' | 'depth' | 'parentUrl' | 'score'>,
-    verdict: { relevance: number; relevant: boolean } | null,
-  ): PageCommit['page'] {
-    return {
-      ...taken, url, finalUrl: out.finalUrl, status: out.status,
+  private judgedRow(
+    url: string, out: FetchOutcome, parsed: ParsedPage, taken: ReturnType<typeof takenFrom> | { phase: 'train'; depth: number; parentUrl: null; score: number },
+    verdict: { relevance: number; relevant: boolean } | null, chain: GateResult['chain'],
+  ): NonNullable<PageCommit['page']> {
+    return pageRow(url, taken, this.ports.clock.now(), out, chain, {
       relevant: verdict ? verdict.relevant : null, relevance: verdict ? verdict.relevance : null,
-      title: parsed?.title ?? '', textLength: parsed?.text.length ?? 0, contentType: out.contentType,
-      bytes: out.bytes, truncated: out.truncated, linkCount: parsed?.links.length ?? 0,
-      fetchedAt: this.ports.clock.now() - out.durationMs, durationMs: out.durationMs,
-      ...(out.error ? { error: out.error } : {}),
-    };
+      title: parsed.title, textLength: parsed.text.length, linkCount: parsed.links.length, outcome: 'done',
+    });
   }
 
-  private skippedRow(entry: FrontierEntry, error: string): PageCommit['page'] {
-    return {
-      url: entry.url, finalUrl: entry.url, status: 0, phase: 'crawl', depth: entry.depth, parentUrl: entry.parentUrl,
-      score: entry.score, relevant: null, relevance: null, title: '', textLength: 0, contentType: '', bytes: 0,
-      truncated: false, linkCount: 0, fetchedAt: this.ports.clock.now(), durationMs: 0, error,
-    };
+  /**
+   * How the crawl ends when it runs out of work or budget: finished when it fetched something, else failed,
+   * with what went wrong with its seeds (a 404, a PDF, an unreachable host...).
+   */
+  private async ending(message: string): Promise<{ state: CrawlState; message: string }> {
+    const crawl = await this.mustGet();
+    if (crawl.stats.fetched > 0 || crawl.stats.trainPages > 0) return { state: 'finished', message };
+    const rows = await this.ports.store.pagesAfter(this.crawlId, 0, 50);
+    const why = rows.filter((p) => p.phase === 'crawl' && p.depth === 0 && p.error).map((p) => `${p.url}: ${p.error}`).slice(0, 3);
+    return { state: 'failed', message: `no page could be fetched${why.length ? ` (${why.join('; ')})` : ''}: check the seed URLs` };
   }
 }
 

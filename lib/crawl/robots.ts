@@ -1,66 +1,99 @@
-// robots.txt, obeyed by default (RFC 9309) through the robots-parser library; one fetch per origin, cached.
+// robots.txt, obeyed by default (RFC 9309) through the robots-parser library; one read per origin, cached.
+// RFC 9309 2.3.1: a 4xx answer means no rules; 5xx (and 429, timeouts, network errors) mean the site cannot
+// say now, so its URLs wait and robots.txt is asked again with backoff; only after several tries spread over
+// minutes are they given up, each with that reason.
 import robotsParser from 'robots-parser';
-import type { FetchPort } from '../fetch/fetcher';
+import type { Clock } from '../fetch/fetcher';
 
 /** The product token matched against robots.txt user-agent lines. */
 export const ROBOTS_AGENT = 'FocusCrawler';
 
-export interface RobotsVerdict {
-  allowed: boolean;
-  /** robots.txt crawl-delay for our agent, in ms. */
-  crawlDelayMs?: number;
-  /** Why a URL is disallowed, in words. */
-  reason?: string;
+export type RobotsVerdict =
+  | { kind: 'allowed'; /** robots.txt crawl-delay for our agent, in ms. */ crawlDelayMs?: number }
+  | { kind: 'disallowed'; reason: string }
+  /** robots.txt could not be read just now: ask again after `afterMs`. */
+  | { kind: 'wait'; afterMs: number; reason: string }
+  /** robots.txt could not be read after every try: the origin's URLs are given up. */
+  | { kind: 'unavailable'; reason: string };
+
+/** How robots.txt is read: the request gate's job (no cookies, redirects checked hop by hop). */
+export type RobotsLoader = (robotsUrl: string) => Promise<{ status: number; text: string } | { error: string }>;
+
+export interface RobotsOptions {
+  /** First wait after a failed read; each next wait is three times longer. */
+  retryBaseMs: number;
+  /** Reads tried before the origin is given up. */
+  tries: number;
 }
+
+export const DEFAULT_ROBOTS_OPTIONS: RobotsOptions = { retryBaseMs: 10_000, tries: 5 };
 
 type Rules = { isAllowed(url: string, ua?: string): boolean | undefined; getCrawlDelay(ua?: string): number | undefined };
 
-interface OriginRules {
-  rules: Rules | null;
-  /** Set when robots.txt could not be read and the origin is treated as fully disallowed. */
-  unreachable?: string;
+interface OriginState {
+  /** Set once read: the rules, or null for none (4xx). */
+  rules?: Rules | null;
+  pending?: Promise<void>;
+  failures: number;
+  firstFailureAt: number;
+  nextTryAt: number;
+  lastError: string;
 }
 
 export class RobotsCache {
-  private readonly origins = new Map<string, Promise<OriginRules>>();
+  private readonly origins = new Map<string, OriginState>();
 
-  constructor(private readonly fetch: FetchPort, private readonly timeoutMs = 15_000) {}
+  constructor(
+    private readonly load: RobotsLoader,
+    private readonly clock: Clock,
+    private readonly opts: RobotsOptions = DEFAULT_ROBOTS_OPTIONS,
+  ) {}
 
   async check(url: string): Promise<RobotsVerdict> {
     const origin = new URL(url).origin;
-    let pending = this.origins.get(origin);
-    if (!pending) {
-      pending = this.load(origin);
-      this.origins.set(origin, pending);
+    let s = this.origins.get(origin);
+    if (!s) {
+      s = { failures: 0, firstFailureAt: 0, nextTryAt: 0, lastError: '' };
+      this.origins.set(origin, s);
     }
-    const { rules, unreachable } = await pending;
-    if (unreachable) return { allowed: false, reason: unreachable };
-    if (!rules) return { allowed: true };
-    const allowed = rules.isAllowed(url, ROBOTS_AGENT) !== false;
-    const delay = rules.getCrawlDelay(ROBOTS_AGENT);
-    return {
-      allowed,
-      crawlDelayMs: typeof delay === 'number' && delay > 0 ? Math.min(delay, 120) * 1000 : undefined,
-      reason: allowed ? undefined : 'blocked by robots.txt',
-    };
+    for (;;) {
+      if (s.rules !== undefined) return verdictOf(s.rules, url);
+      if (s.pending) {
+        await s.pending;
+        continue;
+      }
+      if (s.failures >= this.opts.tries) {
+        const minutes = Math.max(1, Math.round((s.nextTryAt - s.firstFailureAt) / 60_000));
+        return { kind: 'unavailable', reason: `robots.txt could not be read after ${s.failures} tries over ${minutes} min (${s.lastError}): not crawled` };
+      }
+      const now = this.clock.now();
+      if (now < s.nextTryAt) {
+        return { kind: 'wait', afterMs: s.nextTryAt - now, reason: `robots.txt unavailable (${s.lastError}), asked again in ${Math.ceil((s.nextTryAt - now) / 1000)} s` };
+      }
+      s.pending = this.read(origin, s).finally(() => {
+        s.pending = undefined;
+      });
+    }
   }
 
-  private async load(origin: string): Promise<OriginRules> {
+  private async read(origin: string, s: OriginState): Promise<void> {
     const robotsUrl = `${origin}/robots.txt`;
-    const ctl = new AbortController();
-    const timer = setTimeout(() => ctl.abort(), this.timeoutMs);
-    try {
-      const res = await this.fetch(robotsUrl, { credentials: 'include', redirect: 'follow', signal: ctl.signal });
-      // RFC 9309 2.3.1: 4xx means no restrictions; 5xx means assume complete disallow.
-      if (res.status >= 500) return { rules: null, unreachable: `robots.txt unreachable (HTTP ${res.status}): site treated as disallowed` };
-      if (!res.ok) return { rules: null };
-      const text = (await res.text()).slice(0, 500 * 1024); // RFC 9309 2.5: parse at least 500 KiB
-      return { rules: robotsParser(robotsUrl, text) as Rules };
-    } catch (err) {
-      const msg = err instanceof Error ? err.message : String(err);
-      return { rules: null, unreachable: `robots.txt unreachable (${msg}): site treated as disallowed` };
-    } finally {
-      clearTimeout(timer);
+    const got = await this.load(robotsUrl);
+    if ('error' in got || got.status >= 500 || got.status === 429) {
+      const now = this.clock.now();
+      if (s.failures === 0) s.firstFailureAt = now;
+      s.lastError = 'error' in got ? got.error : `HTTP ${got.status}`;
+      s.nextTryAt = now + this.opts.retryBaseMs * 3 ** s.failures;
+      s.failures++;
+      return;
     }
+    s.rules = got.status >= 200 && got.status < 300 ? (robotsParser(robotsUrl, got.text.slice(0, 500 * 1024)) as Rules) : null;
   }
+}
+
+function verdictOf(rules: Rules | null, url: string): RobotsVerdict {
+  if (!rules) return { kind: 'allowed' };
+  if (rules.isAllowed(url, ROBOTS_AGENT) === false) return { kind: 'disallowed', reason: 'blocked by robots.txt' };
+  const delay = rules.getCrawlDelay(ROBOTS_AGENT);
+  return { kind: 'allowed', crawlDelayMs: typeof delay === 'number' && delay > 0 ? Math.min(delay, 120) * 1000 : undefined };
 }

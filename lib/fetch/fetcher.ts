@@ -1,8 +1,14 @@
-// Downloads one page through an injected fetch, with timeout, size cap, retries and clear errors.
-// Never throws for what a page or a server does: every outcome, failures included, is a FetchOutcome.
+// One HTTP request: never follows a redirect (the request gate decides, hop by hop, whether the next URL may
+// be requested at all), with a timeout, a size cap and clear errors. Never throws for what a page or a server
+// does: every outcome, failures included, is a HopOutcome.
 
 import { decodeHtml } from './decode';
 
+/**
+ * How the crawl core reaches the network. Called only by the request gate, always with `redirect: 'manual'`.
+ * A 3xx answer must come back as a response whose `Location` header can be read: Node's fetch does this
+ * itself; in the extension, where a manual redirect is an opaque response, lib/platform supplies it.
+ */
 export type FetchPort = (url: string, init: RequestInit) => Promise<Response>;
 
 export interface Clock {
@@ -10,17 +16,17 @@ export interface Clock {
   sleep(ms: number): Promise<void>;
 }
 
-export interface FetchOptions {
+export interface HopOptions {
   fetch: FetchPort;
   clock: Clock;
-  /** Covers the whole attempt: headers and body. */
+  /** Covers the whole request: headers and body. */
   timeoutMs: number;
   /** Bytes of body kept; the rest is not read. */
   maxBytes: number;
-  /** Extra attempts after a 429/503 (a network error is retried at most once of these). */
-  retries: number;
-  /** Longest Retry-After honoured by waiting; beyond it the fetch returns at once. Default 60 s. */
-  maxRetryWaitMs?: number;
+  /** 'omit' for requests that must not carry the user's session (robots.txt). */
+  credentials: RequestCredentials;
+  /** 'text': read any 2xx body as UTF-8 text into `text` (robots.txt); default 'html'. */
+  body?: 'html' | 'text';
   signal?: AbortSignal;
 }
 
@@ -28,12 +34,15 @@ export interface FetchOutcome {
   url: string;
   finalUrl: string;
   status: number;
-  redirected: boolean;
   /** MIME type without parameters, lowercased; "text/html" when sniffed from a body sent without one. */
   contentType: string;
   headers: Record<string, string>;
   /** Decoded text, only for HTML. */
   html: string | null;
+  /** The body as UTF-8 text, only when asked for with `body: 'text'`. */
+  text?: string;
+  /** The body bytes as received (up to maxBytes), only for HTML: what a web archive stores. */
+  payload: Uint8Array | null;
   charset: string | null;
   /** Body bytes kept. */
   bytes: number;
@@ -41,49 +50,26 @@ export interface FetchOutcome {
   durationMs: number;
   /** One clear sentence when the page could not be had. */
   error?: string;
-  retryAfterMs?: number;
 }
 
+/** What one request came to. */
+export type HopOutcome =
+  | { kind: 'response'; out: FetchOutcome }
+  /** A 3xx: `location` is absolute (resolved against the request URL), or null when the server gave none. */
+  | { kind: 'redirect'; out: FetchOutcome; location: string | null }
+  /** A passing fault (429, 502-504, a network error or a timeout): worth asking again later. */
+  | { kind: 'retry'; out: FetchOutcome; afterMs?: number };
+
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
-const MAX_BACKOFF_MS = 30_000;
+/** Statuses that say "not now" rather than "not at all". */
+const PASSING_STATUS = new Set([429, 502, 503, 504]);
 /** Bytes looked at to tell HTML from something else when the server sends no Content-Type. */
 const SNIFF_BYTES = 512;
 
-/** What one attempt asks of the retry loop. */
-interface Attempt {
-  outcome: FetchOutcome;
-  retry?: { kind: 'status' | 'network'; afterMs?: number };
-}
-
-export async function fetchPage(url: string, opts: FetchOptions): Promise<FetchOutcome> {
+/** Makes one request with its own timeout. */
+export async function fetchOnce(url: string, opts: HopOptions): Promise<HopOutcome> {
   const started = opts.clock.now();
-  const maxRetryWaitMs = opts.maxRetryWaitMs ?? 60_000;
-  let retriesDone = 0;
-  let networkRetried = false;
-  const finish = (o: FetchOutcome): FetchOutcome => ({ ...o, durationMs: opts.clock.now() - started });
-
-  for (;;) {
-    const { outcome, retry } = await attempt(url, opts);
-    if (!retry) return finish(outcome);
-    const { afterMs } = retry;
-    if (afterMs !== undefined && afterMs > maxRetryWaitMs) {
-      const s = Math.ceil(afterMs / 1000);
-      return finish({ ...outcome, error: `HTTP ${outcome.status}: server asks to retry after ${s} s`, retryAfterMs: afterMs });
-    }
-    const allowed = retriesDone < opts.retries && (retry.kind === 'status' || !networkRetried);
-    if (!allowed) {
-      const note = retriesDone > 0 ? ` (gave up after ${retriesDone} ${retriesDone === 1 ? 'retry' : 'retries'})` : '';
-      return finish({ ...outcome, error: `${outcome.error ?? 'failed'}${note}` });
-    }
-    if (retry.kind === 'network') networkRetried = true;
-    const wait = afterMs ?? Math.min(1000 * 2 ** retriesDone, MAX_BACKOFF_MS, maxRetryWaitMs);
-    retriesDone++;
-    if (!(await sleepUnlessAborted(opts.clock, wait, opts.signal))) return finish(failure(url, 'aborted'));
-  }
-}
-
-/** One request with its own timeout. */
-async function attempt(url: string, opts: FetchOptions): Promise<Attempt> {
+  const done = (h: HopOutcome): HopOutcome => ({ ...h, out: { ...h.out, durationMs: opts.clock.now() - started } });
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -93,75 +79,68 @@ async function attempt(url: string, opts: FetchOptions): Promise<Attempt> {
   const onAbort = (): void => controller.abort();
   if (opts.signal?.aborted) controller.abort();
   opts.signal?.addEventListener('abort', onAbort, { once: true });
-  const init: RequestInit = { credentials: 'include', redirect: 'follow', signal: controller.signal };
+  const init: RequestInit = { credentials: opts.credentials, redirect: 'manual', signal: controller.signal };
   // Held outside the try so that a failure while reading the body still reports the status and headers.
   const got: { res?: Response } = {};
   try {
-    try {
-      got.res = await opts.fetch(url, init);
-    } catch (err) {
-      if (timedOut || controller.signal.aborted) throw err;
-      return await diagnoseFetchError(url, err, { ...init, redirect: 'manual' }, opts.fetch);
-    }
-    return await readResponse(url, got.res, opts.maxBytes);
+    got.res = await opts.fetch(url, init);
+    return done(await readResponse(url, got.res, opts.maxBytes, opts.body ?? 'html'));
   } catch (err) {
-    if (timedOut) return { outcome: failure(url, `timed out after ${seconds(opts.timeoutMs)} s`, got.res) };
-    if (opts.signal?.aborted) return { outcome: failure(url, 'aborted', got.res) };
-    return { outcome: failure(url, networkMessage(err), got.res) };
+    if (timedOut) return done({ kind: 'retry', out: failure(url, `timed out after ${seconds(opts.timeoutMs)} s`, got.res) });
+    if (opts.signal?.aborted) return done({ kind: 'response', out: failure(url, 'aborted', got.res) });
+    return done({ kind: 'retry', out: failure(url, networkMessage(err), got.res) });
   } finally {
     clearTimeout(timer);
     opts.signal?.removeEventListener('abort', onAbort);
   }
 }
 
-/**
- * fetch() rejects with a bare TypeError both for a dead host and for a redirect loop. Node names the cause
- * ("redirect count exceeded", "connect ECONNREFUSED ..."); Chrome says only "Failed to fetch", so there one
- * request with redirect: 'manual' tells them apart: a redirect answer means following it is what failed.
- */
-async function diagnoseFetchError(url: string, err: unknown, manual: RequestInit, port: FetchPort): Promise<Attempt> {
-  const message = networkMessage(err);
-  if (/redirect/i.test(message)) return { outcome: failure(url, 'redirect loop or too many redirects') };
-  if (hasCause(err)) return { outcome: failure(url, message), retry: { kind: 'network' } };
-  let probe: Response;
-  try {
-    probe = await port(url, manual);
-  } catch (probeErr) {
-    if (manual.signal?.aborted) throw probeErr; // timed out or stopped: the caller words that
-    return { outcome: failure(url, message), retry: { kind: 'network' } };
-  }
-  probe.body?.cancel().catch(() => {});
-  if (probe.type === 'opaqueredirect' || (probe.status >= 300 && probe.status < 400)) {
-    return { outcome: failure(url, 'redirect loop or too many redirects') };
-  }
-  // The server answers now: the first failure was transient, worth the one network retry.
-  return { outcome: failure(url, message), retry: { kind: 'network' } };
-}
-
-async function readResponse(url: string, res: Response, maxBytes: number): Promise<Attempt> {
+async function readResponse(url: string, res: Response, maxBytes: number, want: 'html' | 'text'): Promise<HopOutcome> {
   const base = outcomeOf(url, res);
-  if (res.status === 429 || res.status === 503) {
+  if (res.type === 'opaqueredirect') {
+    // The platform's fetch could not tell where the redirect goes: it is not followed blind.
+    return { kind: 'response', out: { ...base, status: 0, error: 'redirect whose target could not be read: not followed' } };
+  }
+  if (res.status >= 300 && res.status < 400 && res.status !== 304) {
     res.body?.cancel().catch(() => {});
-    const afterMs = parseRetryAfter(res.headers.get('retry-after'));
-    return { outcome: { ...base, error: `HTTP ${res.status}`, retryAfterMs: afterMs }, retry: { kind: 'status', afterMs } };
+    const raw = res.headers.get('location');
+    let location: string | null = null;
+    try {
+      location = raw === null ? null : new URL(raw, url).href;
+    } catch {
+      location = null;
+    }
+    const error = location === null ? `HTTP ${res.status} redirect without a usable Location` : undefined;
+    return { kind: 'redirect', out: { ...base, ...(error ? { error } : {}) }, location };
+  }
+  if (PASSING_STATUS.has(res.status)) {
+    res.body?.cancel().catch(() => {});
+    return { kind: 'retry', out: { ...base, error: `HTTP ${res.status}` }, afterMs: parseRetryAfter(res.headers.get('retry-after')) };
   }
   if (res.status < 200 || res.status > 299) {
     res.body?.cancel().catch(() => {});
-    return { outcome: { ...base, error: `HTTP ${res.status}` } };
+    return { kind: 'response', out: { ...base, error: `HTTP ${res.status}` } };
+  }
+  if (want === 'text') {
+    const body = await readCapped(res, maxBytes, null);
+    const bytes = body === 'not-html' ? new Uint8Array(0) : body.bytes;
+    return { kind: 'response', out: { ...base, text: new TextDecoder().decode(bytes), bytes: bytes.length } };
   }
   const declared = base.contentType;
   if (declared && !HTML_TYPES.has(declared)) {
     res.body?.cancel().catch(() => {});
-    return { outcome: { ...base, error: `not HTML (${declared})` } };
+    return { kind: 'response', out: { ...base, error: `not HTML (${declared})` } };
   }
   const body = await readCapped(res, maxBytes, declared ? null : looksLikeHtml);
-  if (body === 'not-html') return { outcome: { ...base, error: 'not HTML (no content type, and the body is not HTML)' } };
+  if (body === 'not-html') return { kind: 'response', out: { ...base, error: 'not HTML (no content type, and the body is not HTML)' } };
   const { text, charset } = decodeHtml(body.bytes, res.headers.get('content-type'));
   return {
-    outcome: {
+    kind: 'response',
+    out: {
       ...base,
       contentType: declared || 'text/html',
       html: text,
+      payload: body.bytes,
       charset,
       bytes: body.bytes.length,
       truncated: body.truncated,
@@ -170,8 +149,8 @@ async function readResponse(url: string, res: Response, maxBytes: number): Promi
 }
 
 /**
- * Reads the body chunk by chunk and stops at maxBytes (SPEC-free: a cap keeps one huge page from eating the
- * worker's memory); the kept prefix is still parsed. `sniff` sees the first bytes and may refuse the body.
+ * Reads the body chunk by chunk and stops at maxBytes (a cap keeps one huge page from eating the worker's
+ * memory); the kept prefix is still parsed. `sniff` sees the first bytes and may refuse the body.
  */
 async function readCapped(
   res: Response,
@@ -247,12 +226,12 @@ function outcomeOf(url: string, res: Response): FetchOutcome {
   const ct = res.headers.get('content-type') ?? '';
   return {
     url,
-    finalUrl: res.url || url,
+    finalUrl: url,
     status: res.status,
-    redirected: res.redirected,
     contentType: (ct.split(';')[0] ?? '').trim().toLowerCase(),
     headers,
     html: null,
+    payload: null,
     charset: null,
     bytes: 0,
     truncated: false,
@@ -260,15 +239,11 @@ function outcomeOf(url: string, res: Response): FetchOutcome {
   };
 }
 
-function failure(url: string, error: string, res?: Response | null): FetchOutcome {
+export function failure(url: string, error: string, res?: Response | null): FetchOutcome {
   const o: FetchOutcome = res
     ? outcomeOf(url, res)
-    : { url, finalUrl: url, status: 0, redirected: false, contentType: '', headers: {}, html: null, charset: null, bytes: 0, truncated: false, durationMs: 0 };
+    : { url, finalUrl: url, status: 0, contentType: '', headers: {}, html: null, payload: null, charset: null, bytes: 0, truncated: false, durationMs: 0 };
   return { ...o, error };
-}
-
-function hasCause(err: unknown): boolean {
-  return err instanceof Error && err.cause !== undefined && err.cause !== null;
 }
 
 /** "network error: <what failed>", with Node's cause (e.g. "connect ECONNREFUSED 127.0.0.1:80") when given. */
@@ -287,23 +262,4 @@ function networkMessage(err: unknown): string {
 
 function seconds(ms: number): string {
   return String(Number((ms / 1000).toFixed(2)));
-}
-
-/** Resolves true after ms, or false as soon as the signal aborts. */
-async function sleepUnlessAborted(clock: Clock, ms: number, signal?: AbortSignal): Promise<boolean> {
-  if (!signal) {
-    await clock.sleep(ms);
-    return true;
-  }
-  if (signal.aborted) return false;
-  let onAbort = (): void => {};
-  const aborted = new Promise<false>((resolve) => {
-    onAbort = () => resolve(false);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([clock.sleep(ms).then(() => true as const), aborted]);
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-  }
 }

@@ -2,6 +2,7 @@
 import { CrawlService } from '../crawl/service';
 import { CrawlStore } from '../store/crawl-store';
 import { CrawlerDB } from '../store/db';
+import { makeExtensionFetch } from './extension-fetch';
 import { armResumeAlarm, disarmResumeAlarm, onResumeAlarm, touchExtensionApi } from './keep-alive';
 import { setupLabeler } from './labeler';
 import { onMessages } from './messaging';
@@ -14,7 +15,7 @@ export const realClock = {
 export function setupCrawler(): CrawlService {
   const service = new CrawlService({
     store: new CrawlStore(new CrawlerDB()),
-    fetch: (url, init) => fetch(url, init),
+    fetch: makeExtensionFetch(),
     clock: realClock,
     keepAlive: touchExtensionApi,
     log: (line) => console.info(`[focus] ${line}`),

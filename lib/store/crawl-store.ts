@@ -26,8 +26,9 @@ export interface PageCommit {
   crawlId: number;
   /** The frontier entry fetched; absent for training reads, which are not frontier entries. */
   entry?: FrontierEntry;
-  outcome: 'done' | 'failed' | 'skipped';
-  page: Omit<PageRecord, 'seq' | 'crawlId'>;
+  /** `retry`: the entry goes back to the queue (its `notBefore` says when), and no page row is written. */
+  outcome: 'done' | 'failed' | 'skipped' | 'retry';
+  page?: Omit<PageRecord, 'seq' | 'crawlId'>;
   body?: Omit<PageBody, 'seq' | 'crawlId'>;
   children: Candidate[];
   /** Other URLs now known to be this page (the final URL of a redirect). */
@@ -117,20 +118,26 @@ export class CrawlStore {
   }
 
   /**
-   * Takes up to `max` of the best queued entries whose hosts may be fetched now, in one transaction, and
-   * marks them in flight. `reserve(host)` returns 0 after reserving a slot for that host (so later entries of
-   * the same host see it), else how long the host must wait. Scans at most `scanLimit` entries in priority
-   * order; when fewer than `max` are ready, also returns the shortest wait seen.
+   * Takes up to `max` of the best queued entries that may be fetched now, in one transaction, and marks them in
+   * flight. `reserve(entry)` returns 0 after reserving a slot for the entry's host (so later entries of the
+   * same host see it), else how long it must wait. Entries whose `notBefore` lies ahead are left queued. Scans
+   * at most `scanLimit` entries in priority order; when fewer than `max` are ready, also returns the shortest
+   * wait seen (Infinity when nothing queued was seen at all).
    */
   async take(
     crawlId: number,
-    reserve: (host: string) => number,
+    reserve: (entry: FrontierEntry) => number,
     now: number,
     max: number,
     scanLimit = 2000,
   ): Promise<{ entries: FrontierEntry[]; waitMs: number }> {
-    const top = this.queuedTop.get(crawlId);
     const work = this.db.transaction('rw', this.db.frontier, this.db.crawls, async () => {
+      // The crawl row is read first, and the bound only after it is in: by then every earlier transaction that
+      // queued or raised URLs has committed (IndexedDB runs overlapping read-write transactions in order), and
+      // each moved the bound before writing. A bound read before this point could miss such a raise, and the
+      // take would skip the best entries; if they were the only work left, the crawl ended as "frontier empty".
+      const crawl = await this.mustGet(crawlId);
+      const top = this.queuedTop.get(crawlId);
       const entries: FrontierEntry[] = [];
       let firstSkipped: Position | undefined;
       let waitMs = Infinity;
@@ -143,7 +150,7 @@ export class CrawlStore {
         .until(() => entries.length >= max || scanned >= scanLimit)
         .each((e) => {
           scanned++;
-          const w = reserve(e.host);
+          const w = e.notBefore !== undefined && e.notBefore > now ? e.notBefore - now : reserve(e);
           if (w === 0) entries.push(e);
           else {
             waitMs = Math.min(waitMs, w);
@@ -157,9 +164,8 @@ export class CrawlStore {
       else if (last) this.queuedTop.set(crawlId, { at: [last.priority, last.order], inclusive: false });
       if (entries.length === 0) return { entries, waitMs };
       for (const e of entries) Object.assign(e, { state: 'inflight', attempts: e.attempts + 1, updatedAt: now });
-      const [crawl] = await Promise.all([this.mustGet(crawlId), this.db.frontier.bulkPut(entries)]);
       crawl.stats.queued -= entries.length;
-      await this.db.crawls.put(crawl);
+      await Promise.all([this.db.frontier.bulkPut(entries), this.db.crawls.put(crawl)]);
       return { entries, waitMs: entries.length < max ? waitMs : 0 };
     });
     try {
@@ -170,23 +176,50 @@ export class CrawlStore {
     }
   }
 
+  /** Forgets the bound of a crawl's queued entries: the next take scans from the top. */
+  forgetBound(crawlId: number): void {
+    this.queuedTop.delete(crawlId);
+  }
+
   /** `take` of a single entry, for callers that want one. */
-  async takeNext(crawlId: number, waitFor: (host: string) => number, now: number, scanLimit = 2000): Promise<{ entry?: FrontierEntry; waitMs: number }> {
-    const { entries, waitMs } = await this.take(crawlId, waitFor, now, 1, scanLimit);
+  async takeNext(crawlId: number, reserve: (entry: FrontierEntry) => number, now: number, scanLimit = 2000): Promise<{ entry?: FrontierEntry; waitMs: number }> {
+    const { entries, waitMs } = await this.take(crawlId, reserve, now, 1, scanLimit);
     return { entry: entries[0], waitMs };
   }
 
-  /** After a stopped worker: entries left in flight go back to the queue (Crawlee's "reclaim"). */
-  async reclaimInFlight(crawlId: number, now: number): Promise<number> {
+  /**
+   * After a stopped worker: entries left in flight go back to the queue (Crawlee's "reclaim"). One that was in
+   * flight at `maxReclaims` stops is failed instead, with a page row saying so: a page that kills the worker
+   * (or that the worker keeps dying on) is not retried forever.
+   */
+  async reclaimInFlight(crawlId: number, now: number, maxReclaims = 3): Promise<{ requeued: number; failed: number }> {
     this.queuedTop.delete(crawlId);
-    return this.db.transaction('rw', this.db.frontier, this.db.crawls, async () => {
-      const stuck = await this.db.frontier.where('[crawlId+state]').equals([crawlId, 'inflight']).toArray();
-      if (stuck.length === 0) return 0;
-      await this.db.frontier.bulkPut(stuck.map((e) => ({ ...e, state: 'queued' as const, updatedAt: now })));
+    const db = this.db;
+    return db.transaction('rw', [db.frontier, db.crawls, db.pages], async () => {
+      const stuck = await db.frontier.where('[crawlId+state]').equals([crawlId, 'inflight']).toArray();
+      if (stuck.length === 0) return { requeued: 0, failed: 0 };
       const crawl = await this.mustGet(crawlId);
-      crawl.stats.queued += stuck.length;
-      await this.db.crawls.put(crawl);
-      return stuck.length;
+      const puts: FrontierEntry[] = [];
+      const pages: PageRecord[] = [];
+      for (const e of stuck) {
+        const reclaims = (e.reclaims ?? 0) + 1;
+        if (reclaims < maxReclaims) {
+          puts.push({ ...e, state: 'queued', reclaims, updatedAt: now });
+          crawl.stats.queued++;
+          continue;
+        }
+        const error = `was being fetched each of the ${reclaims} times the service worker stopped: not tried again`;
+        puts.push({ ...e, state: 'failed', reclaims, reason: error, updatedAt: now });
+        crawl.stats.failed++;
+        crawl.stats.attempts++;
+        pages.push({
+          crawlId, seq: crawl.nextSeq++, url: e.url, finalUrl: e.url, status: 0, phase: 'crawl', depth: e.depth, parentUrl: e.parentUrl,
+          score: e.score, relevant: null, relevance: null, title: '', textLength: 0, contentType: '', bytes: 0, truncated: false,
+          linkCount: 0, fetchedAt: now, durationMs: 0, error, outcome: 'failed',
+        });
+      }
+      await Promise.all([db.frontier.bulkPut(puts), pages.length ? db.pages.bulkAdd(pages) : undefined, db.crawls.put(crawl)]);
+      return { requeued: stuck.length - pages.length, failed: pages.length };
     });
   }
 
@@ -223,15 +256,18 @@ export class CrawlStore {
       db.frontier.bulkGet(c.aliases.map((a) => [crawlId, a] as [number, string])),
       db.frontier.bulkGet(children.map((ch) => [crawlId, ch.url] as [number, string])),
     ]);
-    const seq = crawl.nextSeq++;
+    const seq = c.page ? crawl.nextSeq++ : 0;
     const puts: FrontierEntry[] = [];
-    if (c.entry) puts.push({ ...c.entry, state: c.outcome, updatedAt: now });
+    if (c.entry && c.outcome === 'retry') {
+      puts.push({ ...c.entry, state: 'queued', updatedAt: now });
+      crawl.stats.queued++;
+    } else if (c.entry) puts.push({ ...c.entry, state: c.outcome as EntryState, updatedAt: now });
     c.aliases.forEach((alias, i) => {
       const known = knownAliases[i];
       const base = known ?? c.entry;
       if (known?.state === 'queued') crawl.stats.queued -= 1;
       if (base && (!known || known.state === 'queued')) {
-        puts.push({ ...base, url: alias, state: 'done', reason: `same page as ${c.page.url}`, updatedAt: now });
+        puts.push({ ...base, url: alias, state: 'done', reason: `same page as ${c.entry?.url ?? c.page?.url}`, updatedAt: now });
       }
     });
     const delta = planUpserts(crawl, children, knownChildren, now, puts);
@@ -246,11 +282,11 @@ export class CrawlStore {
     siteRow.relevant += c.stats.relevant ?? 0;
     siteRow.failed += c.stats.failed ?? 0;
     await Promise.all([
-      db.pages.add({ ...c.page, crawlId, seq }),
+      c.page ? db.pages.add({ ...c.page, outcome: c.page.outcome ?? pageOutcome(c.outcome), crawlId, seq }) : undefined,
       c.body ? db.bodies.add({ ...c.body, crawlId, seq }) : undefined,
       puts.length ? db.frontier.bulkPut(puts) : undefined,
       c.labels.length ? db.labels.bulkAdd(c.labels.map((l) => ({ ...l, crawlId, topicId: crawl.topicId }))) : undefined,
-      c.pageLabel !== undefined
+      c.pageLabel !== undefined && c.page
         ? db.pageLabels.add({ topicId: crawl.topicId, crawlId, seq, url: c.page.url, label: c.pageLabel, source: 'auto', createdAt: now })
         : undefined,
       db.crawls.put({ ...crawl, activeMs: c.activeMs, updatedAt: now }),
@@ -271,7 +307,7 @@ export class CrawlStore {
       .toArray();
   }
 
-  /** The newest failures among the last `window` pages (bounded: the popup asks for this every second). */
+  /** The newest failures (not skips) among the last `window` pages (bounded: the popup asks for this every second). */
   async recentErrors(crawlId: number, n: number, window = 1000): Promise<PageRecord[]> {
     const out: PageRecord[] = [];
     let scanned = 0;
@@ -282,7 +318,7 @@ export class CrawlStore {
       .until(() => out.length >= n || scanned >= window)
       .each((p) => {
         scanned++;
-        if (p.error) out.push(p);
+        if (p.outcome ? p.outcome === 'failed' : !!p.error) out.push(p);
       });
     return out;
   }
@@ -377,6 +413,8 @@ export class CrawlStore {
     return c;
   }
 }
+
+const pageOutcome = (o: PageCommit['outcome']): PageRecord['outcome'] => (o === 'retry' ? 'failed' : o);
 
 /** One candidate per URL: the one with the highest priority (a page often links the same URL twice). */
 function bestPerUrl(candidates: Candidate[]): Candidate[] {

@@ -197,8 +197,8 @@ async function takeLatency(name: string, mode: TakeMode, samples: number) {
     }
     const t = performance.now();
     const entry = mode === 'batch'
-      ? (await store.take(crawlId, waitFor, Date.now(), 4)).entries[0]
-      : (await store.takeNext(crawlId, waitFor, Date.now())).entry;
+      ? (await store.take(crawlId, (e) => waitFor(e.host), Date.now(), 4)).entries[0]
+      : (await store.takeNext(crawlId, (e) => waitFor(e.host), Date.now())).entry;
     ms.push(performance.now() - t);
     if (!entry) none++;
     else if (mode === 'politeness') {
@@ -230,7 +230,7 @@ async function raiseLatency(name: string, samples: number) {
 async function reclaim(name: string) {
   const { store, crawlId } = must(name);
   const t = performance.now();
-  const n = await store.reclaimInFlight(crawlId, Date.now());
+  const n = (await store.reclaimInFlight(crawlId, Date.now())).requeued;
   return { n, ms: performance.now() - t };
 }
 

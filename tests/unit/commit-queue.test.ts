@@ -11,7 +11,7 @@ function slowStore(fail?: (batch: number) => boolean) {
     async commitPages(cs: PageCommit[]) {
       await new Promise((r) => setTimeout(r, 10));
       if (fail?.(calls++)) throw new Error('quota');
-      batches.push(cs.map((c) => Number(c.page.url)));
+      batches.push(cs.map((c) => Number(c.page!.url)));
       return cs.map(() => ++seq);
     },
   } as unknown as CrawlStore;

@@ -43,7 +43,7 @@ describe('CrawlStore frontier', () => {
 
   it('skips hosts that are not ready and reports how long to wait', async () => {
     await store.enqueue(id, [cand('http://busy.test/1', 0.9), cand('http://free.test/1', 0.1)], 1);
-    const r = await store.takeNext(id, (h) => (h === 'busy.test' ? 700 : 0), 2);
+    const r = await store.takeNext(id, ({ host: h }) => (h === 'busy.test' ? 700 : 0), 2);
     expect(r.entry!.url).toBe('http://free.test/1');
     const none = await store.takeNext(id, () => 700, 2);
     expect(none.entry).toBeUndefined();
@@ -54,7 +54,7 @@ describe('CrawlStore frontier', () => {
     await store.enqueue(id, [cand('http://a.test/1', 0.5), cand('http://a.test/2', 0.4)], 1);
     await store.takeNext(id, () => 0, 2);
     expect(await store.countByState(id, 'inflight')).toBe(1);
-    expect(await store.reclaimInFlight(id, 3)).toBe(1);
+    expect(await store.reclaimInFlight(id, 3)).toEqual({ requeued: 1, failed: 0 });
     expect(await store.countByState(id, 'queued')).toBe(2);
     expect((await store.getCrawl(id))!.stats.queued).toBe(2);
   });
@@ -80,7 +80,7 @@ describe('CrawlStore frontier', () => {
   it('after taking from the top, still takes a URL queued above, a raised one, and one left for a busy host', async () => {
     await store.enqueue(id, [cand('http://a.test/1', 0.9), cand('http://b.test/1', 0.8), cand('http://a.test/2', 0.5), cand('http://a.test/3', 0.4)], 1);
     // b.test is busy: a.test/1 is taken, b.test/1 is left queued above the rest.
-    expect((await store.takeNext(id, (h) => (h === 'b.test' ? 500 : 0), 2)).entry!.url).toBe('http://a.test/1');
+    expect((await store.takeNext(id, ({ host: h }) => (h === 'b.test' ? 500 : 0), 2)).entry!.url).toBe('http://a.test/1');
     expect((await store.takeNext(id, () => 0, 3)).entry!.url).toBe('http://b.test/1');
     // A new URL queued above everything taken so far.
     await store.enqueue(id, [cand('http://a.test/new', 0.95)], 4);
@@ -102,7 +102,7 @@ describe('CrawlStore frontier', () => {
   it('takes a batch in priority order, reserving each host once per slot', async () => {
     await store.enqueue(id, [cand('http://a.test/1', 0.9), cand('http://a.test/2', 0.8), cand('http://b.test/1', 0.7), cand('http://c.test/1', 0.6)], 1);
     const slots = new Map<string, number>();
-    const reserve = (h: string) => ((slots.get(h) ?? 0) >= 1 ? Infinity : (slots.set(h, (slots.get(h) ?? 0) + 1), 0));
+    const reserve = ({ host: h }: { host: string }) => ((slots.get(h) ?? 0) >= 1 ? Infinity : (slots.set(h, (slots.get(h) ?? 0) + 1), 0));
     const { entries } = await store.take(id, reserve, 2, 3);
     expect(entries.map((e) => e.url)).toEqual(['http://a.test/1', 'http://b.test/1', 'http://c.test/1']);
     expect((await store.takeNext(id, () => 0, 3)).entry!.url).toBe('http://a.test/2');

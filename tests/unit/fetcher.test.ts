@@ -2,18 +2,12 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchPage, type Clock, type FetchOptions, type FetchPort } from '../../lib/fetch/fetcher';
+import { fetchOnce, type Clock, type FetchOutcome, type FetchPort, type HopOptions } from '../../lib/fetch/fetcher';
 
 const GBK_PAGE = readFileSync(new URL('../fixtures/gbk-page.html', import.meta.url));
 const HUGE_TOTAL = 8 * 1024 * 1024;
 
 const realClock: Clock = { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
-
-/** A clock whose sleeps return at once and are recorded, for retry schedules that would take seconds. */
-function recordingClock(): Clock & { sleeps: number[] } {
-  const sleeps: number[] = [];
-  return { sleeps, now: () => Date.now(), sleep: async (ms) => void sleeps.push(ms) };
-}
 
 let server: Server;
 let origin = '';
@@ -117,18 +111,20 @@ afterAll(async () => {
 
 const nodeFetch: FetchPort = (url, init) => fetch(url, init);
 
-function opts(extra: Partial<FetchOptions> = {}): FetchOptions {
-  return { fetch: nodeFetch, clock: realClock, timeoutMs: 2000, maxBytes: 1024 * 1024, retries: 2, ...extra };
+function opts(extra: Partial<HopOptions> = {}): HopOptions {
+  return { fetch: nodeFetch, clock: realClock, timeoutMs: 2000, maxBytes: 1024 * 1024, credentials: 'include', ...extra };
 }
 
-describe('fetchPage against a real HTTP server', () => {
-  it('fetches and decodes an HTML page', async () => {
+/** One request's outcome, whatever kind it was. */
+const fetchPage = async (url: string, o: HopOptions = opts()): Promise<FetchOutcome> => (await fetchOnce(url, o)).out;
+
+describe('fetchOnce against a real HTTP server', () => {
+  it('fetches and decodes an HTML page, keeping the bytes as received', async () => {
     const out = await fetchPage(`${origin}/page`, opts());
     expect(out).toMatchObject({
       url: `${origin}/page`,
       finalUrl: `${origin}/page`,
       status: 200,
-      redirected: false,
       contentType: 'text/html',
       charset: 'utf-8',
       truncated: false,
@@ -136,14 +132,16 @@ describe('fetchPage against a real HTTP server', () => {
     expect(out.error).toBeUndefined();
     expect(out.html).toContain('金融');
     expect(out.bytes).toBe(Buffer.byteLength(out.html!));
+    expect(Buffer.from(out.payload!).toString('utf8')).toBe(out.html);
     expect(out.headers['content-type']).toBe('text/html; charset=utf-8');
   });
 
-  it('decodes a GBK page whose charset is only in its <meta>', async () => {
+  it('decodes a GBK page whose charset is only in its <meta>, and keeps its GBK bytes', async () => {
     const out = await fetchPage(`${origin}/gbk`, opts());
     expect(out.charset).toBe('gb18030');
     expect(out.html).toContain('<title>金融新闻 - 财经首页</title>');
     expect(out.bytes).toBe(GBK_PAGE.length);
+    expect(Buffer.from(out.payload!).equals(GBK_PAGE)).toBe(true);
   });
 
   it('takes the charset from the header over the <meta>', async () => {
@@ -179,57 +177,28 @@ describe('fetchPage against a real HTTP server', () => {
     expect(hugeWritten).toBeLessThan(HUGE_TOTAL);
   });
 
-  it('follows a 3-hop redirect chain and reports the final URL', async () => {
-    const out = await fetchPage(`${origin}/r1`, opts());
-    expect(out).toMatchObject({ status: 200, redirected: true, finalUrl: `${origin}/page`, url: `${origin}/r1` });
-    expect(out.html).toContain('Markets');
+  it('never follows a redirect: it reports the absolute target and requests nothing else', async () => {
+    hits.clear();
+    const hop = await fetchOnce(`${origin}/r1`, opts());
+    expect(hop).toMatchObject({ kind: 'redirect', location: `${origin}/r2`, out: { status: 302, html: null } });
+    expect([...hits.keys()]).toEqual(['/r1']);
   });
 
-  it('names a redirect loop (Node: from the error cause)', async () => {
-    const out = await fetchPage(`${origin}/loop-a`, opts());
-    expect(out).toMatchObject({ status: 0, html: null, error: 'redirect loop or too many redirects' });
+  it('reads robots-style text bodies when asked, whatever their type', async () => {
+    const hop = await fetchOnce(`${origin}/pdf`, opts({ body: 'text', maxBytes: 10 }));
+    expect(hop.kind).toBe('response');
+    expect(hop.out.text).toHaveLength(10);
   });
 
-  it('names a redirect loop when fetch only says "Failed to fetch", as Chrome does', async () => {
-    const chromeLike: FetchPort = (url, init) =>
-      init.redirect === 'follow' ? Promise.reject(new TypeError('Failed to fetch')) : fetch(url, init);
-    const loop = await fetchPage(`${origin}/loop-a`, opts({ fetch: chromeLike }));
-    expect(loop.error).toBe('redirect loop or too many redirects');
-    // Not a redirect: a network error, retried once (and only once) after a backoff.
-    const clock = recordingClock();
-    const other = await fetchPage(`${origin}/page`, opts({ fetch: chromeLike, clock, retries: 3 }));
-    expect(other.error).toBe('network error: Failed to fetch (gave up after 1 retry)');
-    expect(clock.sleeps).toEqual([1000]);
-  });
-
-  it('retries a 503 after its Retry-After, then succeeds', async () => {
-    const started = Date.now();
-    const out = await fetchPage(`${origin}/busy`, opts());
-    const elapsed = Date.now() - started;
-    expect(out.status).toBe(200);
-    expect(out.error).toBeUndefined();
-    expect(out.html).toContain('ready');
-    expect(hits.get('/busy')).toBe(2);
-    expect(elapsed).toBeGreaterThanOrEqual(950);
-    expect(elapsed).toBeLessThan(2500);
-    expect(out.durationMs).toBeGreaterThanOrEqual(950);
-  });
-
-  it('backs off exponentially without Retry-After, up to `retries` times', async () => {
-    const clock = recordingClock();
-    const out = await fetchPage(`${origin}/always-503`, opts({ clock, retries: 3 }));
-    expect(clock.sleeps).toEqual([1000, 2000, 4000]);
-    expect(out).toMatchObject({ status: 503, error: 'HTTP 503 (gave up after 3 retries)' });
-    expect(hits.get('/always-503')).toBe(4);
-  });
-
-  it('does not wait for a Retry-After longer than maxRetryWaitMs', async () => {
-    const clock = recordingClock();
-    const out = await fetchPage(`${origin}/limited`, opts({ clock }));
-    expect(out).toMatchObject({ status: 429, error: 'HTTP 429: server asks to retry after 999 s', retryAfterMs: 999_000 });
-    expect(clock.sleeps).toEqual([]);
-    const dated = await fetchPage(`${origin}/limited-date`, opts({ clock }));
-    expect(dated.error).toMatch(/^HTTP 503: server asks to retry after 7\d{3} s$/);
+  it('calls 429 and 503 passing faults, with the Retry-After they name', async () => {
+    const busy = await fetchOnce(`${origin}/limited`, opts());
+    expect(busy).toMatchObject({ kind: 'retry', afterMs: 999_000, out: { status: 429, error: 'HTTP 429' } });
+    const dated = await fetchOnce(`${origin}/limited-date`, opts());
+    expect(dated.kind).toBe('retry');
+    expect((dated as { afterMs: number }).afterMs).toBeGreaterThan(7000_000);
+    const plain = await fetchOnce(`${origin}/always-503`, opts());
+    expect(plain).toMatchObject({ kind: 'retry', out: { status: 503 } });
+    expect((plain as { afterMs?: number }).afterMs).toBeUndefined();
   });
 
   it('reports a final error status without throwing', async () => {
@@ -237,36 +206,33 @@ describe('fetchPage against a real HTTP server', () => {
     expect(out).toMatchObject({ status: 404, error: 'HTTP 404', html: null });
   });
 
-  it('times out while waiting for headers and while reading the body', async () => {
+  it('times out while waiting for headers and while reading the body, as passing faults', async () => {
     const started = Date.now();
-    const headers = await fetchPage(`${origin}/slow-headers`, opts({ timeoutMs: 300 }));
-    expect(headers).toMatchObject({ status: 0, error: 'timed out after 0.3 s' });
+    const headers = await fetchOnce(`${origin}/slow-headers`, opts({ timeoutMs: 300 }));
+    expect(headers).toMatchObject({ kind: 'retry', out: { status: 0, error: 'timed out after 0.3 s' } });
     const body = await fetchPage(`${origin}/slow-body`, opts({ timeoutMs: 300 }));
     expect(body).toMatchObject({ status: 200, html: null, error: 'timed out after 0.3 s' });
     expect(Date.now() - started).toBeLessThan(1500);
   });
 
-  it('says which network error happened (connection refused)', async () => {
+  it('says which network error happened (connection refused), as a passing fault', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    const out = await fetchPage(`http://127.0.0.1:${port}/`, opts({ retries: 0 }));
-    expect(out).toMatchObject({ status: 0, html: null, error: `network error: connect ECONNREFUSED 127.0.0.1:${port}` });
-    // Network errors are retried once, whatever `retries` allows.
-    const clock = recordingClock();
-    const retried = await fetchPage(`http://127.0.0.1:${port}/`, opts({ retries: 3, clock }));
-    expect(retried.error).toBe(`network error: connect ECONNREFUSED 127.0.0.1:${port} (gave up after 1 retry)`);
-    expect(clock.sleeps).toEqual([1000]);
+    const hop = await fetchOnce(`http://127.0.0.1:${port}/`, opts());
+    expect(hop).toMatchObject({ kind: 'retry', out: { status: 0, html: null, error: `network error: connect ECONNREFUSED 127.0.0.1:${port}` } });
   });
 
-  it('recovers from a transient network error by retrying', async () => {
-    let calls = 0;
-    const flaky: FetchPort = (url, init) => (++calls === 1 ? Promise.reject(new TypeError('Failed to fetch')) : fetch(url, init));
-    const out = await fetchPage(`${origin}/page`, opts({ fetch: flaky, clock: recordingClock() }));
-    expect(out.status).toBe(200);
-    expect(out.error).toBeUndefined();
-    expect(out.html).toContain('Markets');
+  it('does not follow an opaque redirect it cannot read', async () => {
+    const opaque: FetchPort = async () => Object.assign(new Response(null, { status: 200 }), {}) as Response;
+    const fake: FetchPort = async (u, i) => {
+      const r = await opaque(u, i);
+      Object.defineProperty(r, 'type', { value: 'opaqueredirect' });
+      return r;
+    };
+    const hop = await fetchOnce(`${origin}/page`, opts({ fetch: fake }));
+    expect(hop).toMatchObject({ kind: 'response', out: { error: 'redirect whose target could not be read: not followed' } });
   });
 
   it('stops when the crawl is stopped', async () => {

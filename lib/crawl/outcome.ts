@@ -1,0 +1,92 @@
+// How a gated request's result becomes a page commit: what the frontier entry becomes, the page row the user
+// sees, and what the counters say. Pure; the runner adds the page's verdict, children and labels when it got one.
+import type { GateResult, Hop } from '../fetch/request-gate';
+import type { FetchOutcome } from '../fetch/fetcher';
+import type { Candidate, PageCommit } from '../store/crawl-store';
+import type { FrontierEntry } from '../types';
+import { hostOf, siteOf } from '../url';
+
+/** A Retry-After longer than this is shortened to it: a crawl does not park a URL for a day. */
+export const RETRY_AFTER_CAP_MS = 3_600_000;
+
+export type PageRow = NonNullable<PageCommit['page']>;
+type Taken = Pick<PageRow, 'phase' | 'depth' | 'parentUrl' | 'score'>;
+
+export const takenFrom = (entry: FrontierEntry): Taken => ({ phase: 'crawl', depth: entry.depth, parentUrl: entry.parentUrl, score: entry.score });
+
+/** A page row for an answer (or for none: `out` absent), fetched `durationMs` before `now`. */
+export function pageRow(url: string, taken: Taken, now: number, out: FetchOutcome | null, chain: Hop[], extra: Partial<PageRow>): PageRow {
+  return {
+    ...taken, url, finalUrl: out?.finalUrl ?? chain.at(-1)?.url ?? url, status: out?.status ?? chain.at(-1)?.status ?? 0,
+    relevant: null, relevance: null, title: '', textLength: 0, contentType: out?.contentType ?? '', bytes: out?.bytes ?? 0,
+    truncated: out?.truncated ?? false, linkCount: 0, fetchedAt: now - (out?.durationMs ?? 0), durationMs: out?.durationMs ?? 0,
+    ...(chain.length ? { redirects: chain } : {}),
+    ...extra,
+  };
+}
+
+export interface RetryPolicy {
+  /** Re-queues after a passing fault before the URL is failed. */
+  retries: number;
+  /** First backoff when the server gave no Retry-After; doubled on each retry. */
+  retryBaseMs: number;
+}
+
+/**
+ * The commit for a result that is not a page to judge: a block, a retry, a failure for good. `requested`:
+ * whether a request of the page was made (the budget counts those). Returns the commit, and for a retry the
+ * time until the URL may be taken again (the host waits as long).
+ */
+export function commitForNonPage(
+  crawlId: number, entry: FrontierEntry, result: Exclude<GateResult, { kind: 'response' }>, now: number, policy: RetryPolicy, activeMs: number,
+): { commit: PageCommit; requested: boolean; retryInMs?: number } {
+  const base = { crawlId, aliases: [] as string[], labels: [], children: [] as Candidate[], site: siteOf(entry.url), activeMs };
+  const taken = takenFrom(entry);
+  const requested = result.chain.length > 0 || (result.kind === 'retry' && !result.robots);
+  switch (result.kind) {
+    case 'blocked': {
+      const error = result.chain.length === 0 ? result.reason : `redirect to ${result.target} not followed: ${result.reason}`;
+      const children: Candidate[] = result.record && result.chain.length > 0
+        ? [{ url: result.target, host: hostOf(result.target), score: 0, priority: -Number.MAX_VALUE, depth: entry.depth + 1, parentUrl: entry.url, anchor: '', context: '', skip: result.reason }]
+        : [];
+      return {
+        requested,
+        commit: {
+          ...base, children, entry: { ...entry, reason: error }, outcome: 'skipped',
+          page: pageRow(entry.url, taken, now, null, result.chain, { error, outcome: 'skipped' }),
+          stats: { skipped: 1, attempts: requested ? 1 : 0 },
+        },
+      };
+    }
+    case 'failed':
+      return {
+        requested,
+        commit: {
+          ...base, entry: { ...entry, reason: result.reason }, outcome: 'failed',
+          page: pageRow(entry.url, taken, now, null, result.chain, { error: result.reason, outcome: 'failed' }),
+          stats: { failed: 1, attempts: requested ? 1 : 0 },
+        },
+      };
+    case 'retry': {
+      const retries = (entry.retries ?? 0) + (result.robots ? 0 : 1);
+      if (!result.robots && retries > policy.retries) {
+        const error = `${result.reason} (gave up after ${retries - 1} ${retries - 1 === 1 ? 'retry' : 'retries'})`;
+        return {
+          requested,
+          commit: {
+            ...base, entry: { ...entry, retries, reason: error }, outcome: 'failed',
+            page: pageRow(entry.url, taken, now, result.out ?? null, result.chain, { error, outcome: 'failed' }),
+            stats: { failed: 1, attempts: 1, bytes: result.out?.bytes ?? 0 },
+          },
+        };
+      }
+      const wait = Math.min(result.afterMs ?? policy.retryBaseMs * 2 ** Math.max(0, retries - 1), RETRY_AFTER_CAP_MS);
+      const note = result.robots ? result.reason : `${result.reason}: asked again in ${Math.ceil(wait / 1000)} s`;
+      return {
+        requested,
+        retryInMs: wait,
+        commit: { ...base, entry: { ...entry, retries, notBefore: now + wait, reason: note }, outcome: 'retry', stats: {} },
+      };
+    }
+  }
+}

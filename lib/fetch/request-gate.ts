@@ -1,0 +1,178 @@
+// The one place every request of a crawl goes through: seeds, links, redirect hops and robots.txt. A URL
+// is requested only after it passes the session-safety guard, the crawl's scope, robots.txt, dedup and
+// politeness, and a redirect is never followed by the HTTP client: each hop is a new URL that passes the
+// same gates before it is requested (a link to /go/1 that answers "302 Location: /signout" must not end the
+// user's session). Nothing else in the crawler holds the FetchPort.
+import type { RobotsCache, RobotsLoader } from '../crawl/robots';
+import type { Politeness } from '../crawl/politeness';
+import { fetchOnce, type Clock, type FetchOutcome, type FetchPort } from './fetcher';
+
+/** What the gate asks of the crawl about a URL. */
+export interface GatePolicy {
+  /** Why the user's session could be harmed by requesting this URL, or null when it is safe. */
+  unsafe(url: string, link?: { anchor?: string; rel?: string[] }): string | null;
+  /** Why this URL is outside the crawl, or null when it is inside. */
+  outOfScope(url: string): string | null;
+  /** The canonical form of a redirect's target, or null when it is no http(s) URL. */
+  canonical(url: string): string | null;
+  /** True once the crawl is pausing or stopping: no new request starts. */
+  halted(): boolean;
+}
+
+export interface GateOptions {
+  timeoutMs: number;
+  maxBytes: number;
+  /** Hops followed after the first request. */
+  maxRedirects: number;
+}
+
+type WithoutChain<T> = T extends unknown ? Omit<T, 'chain'> : never;
+/** Why a URL about to be requested may not be, yet or ever. */
+type Refusal = WithoutChain<Exclude<GateResult, { kind: 'response' }>>;
+
+/** One request of a redirect chain, before the final one. */
+export interface Hop {
+  url: string;
+  status: number;
+}
+
+/** How a gated page request ended. `chain` holds the redirects followed, in order. */
+export type GateResult =
+  /** The final answer (HTML, or an error status / not HTML, in `out.error`); `out.finalUrl` is its URL. */
+  | { kind: 'response'; out: FetchOutcome; chain: Hop[] }
+  /**
+   * The URL (or, after `chain`, a redirect's target) was not requested. `record`: the target is a URL the crawl
+   * should list as skipped with `reason` (unsafe, robots, out of scope), not one it already knows.
+   */
+  | { kind: 'blocked'; target: string; reason: string; chain: Hop[]; record: boolean; by: 'safety' | 'scope' | 'robots' | 'dedup' | 'redirect' }
+  /** A passing fault: ask again after `afterMs` (server-given when `serverAsked`). */
+  | { kind: 'retry'; reason: string; afterMs?: number; chain: Hop[]; /** robots.txt could not be read yet */ robots: boolean; out?: FetchOutcome }
+  /** Given up for good, with the reason (robots.txt unreadable after every try). */
+  | { kind: 'failed'; reason: string; chain: Hop[] };
+
+/**
+ * Dedup of a redirect target: null when it may be requested now under the page being fetched (the caller then
+ * holds it until that page is committed), else why not (e.g. it was already fetched).
+ */
+export type ClaimTarget = (url: string) => Promise<string | null>;
+
+export class RequestGate {
+  private readonly robots: RobotsCache | null;
+
+  constructor(
+    private readonly port: FetchPort,
+    private readonly clock: Clock,
+    private readonly policy: GatePolicy,
+    private readonly politeness: Politeness,
+    robots: ((load: RobotsLoader) => RobotsCache) | null,
+    private readonly opts: GateOptions,
+  ) {
+    this.robots = robots ? robots(this.robotsLoader) : null;
+  }
+
+  /** robots.txt reads for the RobotsCache: without the user's cookies, redirects checked like any hop. */
+  readonly robotsLoader: RobotsLoader = async (robotsUrl) => {
+    let url = robotsUrl;
+    // RFC 9309 2.3.1.2: follow at least five consecutive redirects.
+    for (let hops = 0; hops <= 5; hops++) {
+      const h = await fetchOnce(url, {
+        fetch: this.port, clock: this.clock, timeoutMs: this.opts.timeoutMs, maxBytes: 500 * 1024, credentials: 'omit', body: 'text',
+      });
+      if (h.kind === 'retry') return { error: h.out.error ?? 'failed' };
+      if (h.kind === 'response') return h.out.status === 0 ? { error: h.out.error ?? 'failed' } : { status: h.out.status, text: h.out.text ?? '' };
+      const next = h.location === null ? null : this.policy.canonical(h.location);
+      if (next === null || this.policy.outOfScope(next) !== null) return { status: 404, text: '' }; // nowhere to read rules from: none
+      url = next;
+    }
+    return { status: 404, text: '' };
+  };
+
+  /**
+   * Requests a page with the user's session. Its host's politeness slot is already reserved by the frontier's
+   * take; the gate releases it when the answer is in, and reserves the slot of each redirect hop's host itself.
+   */
+  async page(url: string, link: { anchor?: string; rel?: string[] } | undefined, claim: ClaimTarget): Promise<GateResult> {
+    const chain: Hop[] = [];
+    let current = url;
+    let slotHeld = true;
+    try {
+      for (;;) {
+        const blocked = await this.admit(current, chain.length === 0 ? link : undefined);
+        if (blocked) return { ...blocked, chain } as GateResult;
+        if (!slotHeld) {
+          const host = new URL(current).host;
+          if (!(await this.acquire(host))) return { kind: 'retry', reason: 'paused before a redirect was followed', chain, robots: false, afterMs: 0 };
+          slotHeld = true;
+        }
+        const hop = await this.request(current);
+        slotHeld = false;
+        if (hop.kind === 'retry') return { kind: 'retry', reason: hop.out.error ?? 'failed', afterMs: hop.afterMs, chain, robots: false, out: hop.out };
+        if (hop.kind === 'response') return { kind: 'response', out: hop.out, chain };
+        chain.push({ url: current, status: hop.out.status });
+        const next = hop.location === null ? null : this.policy.canonical(hop.location);
+        if (next === null) {
+          return { kind: 'blocked', target: hop.location ?? '', reason: hop.out.error ?? `redirect to a URL that is not http(s): not followed`, chain, record: false, by: 'redirect' };
+        }
+        if (next === url || chain.some((h) => h.url === next)) {
+          return { kind: 'blocked', target: next, reason: 'redirect loop', chain, record: false, by: 'redirect' };
+        }
+        if (chain.length > this.opts.maxRedirects) {
+          return { kind: 'blocked', target: next, reason: `too many redirects (more than ${this.opts.maxRedirects})`, chain, record: false, by: 'redirect' };
+        }
+        const taken = await claim(next);
+        if (taken !== null) return { kind: 'blocked', target: next, reason: taken, chain, record: false, by: 'dedup' };
+        current = next;
+      }
+    } finally {
+      if (slotHeld) this.politeness.end(new URL(current).host, this.clock.now());
+    }
+  }
+
+  /** Safety, scope and robots for a URL about to be requested; null when it may go. */
+  private async admit(url: string, link?: { anchor?: string; rel?: string[] }): Promise<Refusal | null> {
+    const unsafe = this.policy.unsafe(url, link);
+    if (unsafe) return { kind: 'blocked', target: url, reason: unsafe, record: true, by: 'safety' };
+    const outside = this.policy.outOfScope(url);
+    if (outside) return { kind: 'blocked', target: url, reason: outside, record: true, by: 'scope' };
+    if (!this.robots) return null;
+    const verdict = await this.robots.check(url);
+    const host = new URL(url).host;
+    switch (verdict.kind) {
+      case 'allowed':
+        if (verdict.crawlDelayMs) this.politeness.setCrawlDelay(host, verdict.crawlDelayMs);
+        return null;
+      case 'disallowed':
+        return { kind: 'blocked', target: url, reason: verdict.reason, record: true, by: 'robots' };
+      case 'wait':
+        this.politeness.backOff(host, this.clock.now() + verdict.afterMs);
+        return { kind: 'retry', reason: verdict.reason, afterMs: verdict.afterMs, robots: true };
+      case 'unavailable':
+        return { kind: 'failed', reason: verdict.reason };
+    }
+  }
+
+  /** Waits for a politeness slot of `host`; false when the crawl halts meanwhile. */
+  private async acquire(host: string): Promise<boolean> {
+    for (;;) {
+      if (this.policy.halted()) return false;
+      const w = this.politeness.waitFor(host, this.clock.now());
+      if (w === 0) {
+        this.politeness.begin(host);
+        return true;
+      }
+      await this.clock.sleep(Math.min(w === Infinity ? 50 : w, 1000));
+    }
+  }
+
+  /** The only call of the FetchPort for pages. Releases the host slot when the answer is in. */
+  private async request(url: string) {
+    const host = new URL(url).host;
+    try {
+      return await fetchOnce(url, {
+        fetch: this.port, clock: this.clock, timeoutMs: this.opts.timeoutMs, maxBytes: this.opts.maxBytes, credentials: 'include',
+      });
+    } finally {
+      this.politeness.end(host, this.clock.now());
+    }
+  }
+}
