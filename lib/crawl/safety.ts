@@ -10,14 +10,16 @@
 //
 // Action or title? The same word is an action in `/account/delete` and a topic in `/wiki/Delete_(SQL)` or
 // `/how-to-remove-rust-from-tools`. Routes and action names are short identifiers; titles and slugs are
-// prose. So a component with more than 4 words, or with the punctuation of prose (parentheses around words,
-// commas, quotes, ! and ?), is read as a title and no verb inside it blocks; in any shorter component an
+// prose. So a component with more than 4 words, with the punctuation of prose (parentheses around words,
+// commas, quotes, ! and ?), or with a file's extension (`remove-before-flight.pdf`; `.php`, `.aspx` and other
+// script extensions excepted) is read as a title and no verb inside it blocks; in any shorter component an
 // action phrase ("log out", "add to cart", "mark all read") or a strong verb (delete, remove, unsubscribe,
 // logout, confirm, ...) blocks wherever it stands. A camelCase identifier led by a verb (`deleteAllMessages-
 // ForUser`) is code, not prose, and blocks at any length. Weak verbs, which are also everyday nouns (like,
 // follow, vote, flag, report, block, cart, edit, ...: "Flag of France", "/report/ar6/"), block only as a
 // whole component: the last path segment (ids after it aside: `/vote/123`), a query key (`?like=5`), or the
-// value of an operation key (`?op=vote`).
+// value of an operation key (`?op=vote`). The value of a search key (`?q=how+to+delete+files`) is what someone
+// typed into a search box and is never read as an action.
 //
 // Limits, known and accepted (each errs towards not requesting):
 // - a short title that is itself an action word is skipped: `/wiki/Delete`, `/wiki/Remove_rust`, `/wiki/Like`;
