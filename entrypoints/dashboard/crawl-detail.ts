@@ -1,5 +1,6 @@
 // The selected crawl's header, counters and settings, updated in place from its crawl row; its topic and
-// the frontier's last re-scoring; the harvest chart; and the links it fetches next, live.
+// the frontier's last re-scoring; the harvest chart; the links it fetches next and the links the safety guard
+// kept it from requesting, live.
 import type { CrawlerDB, CrawlRecord, RescoreReport } from '@/lib/store/db';
 import type { FrontierEntry, Topic } from '@/lib/types';
 import { byId, errorText, fill, h, type Child } from '@/lib/ui/dom';
@@ -15,11 +16,13 @@ import {
   pagesPerMinute,
 } from '@/lib/ui/format';
 import { allTopics } from '@/lib/ui/label-queries';
-import { nextUp, watch } from '@/lib/ui/queries';
+import { keptFromRequesting, nextUp, watch, type KeptLink } from '@/lib/ui/queries';
 import { HarvestChart } from './harvest-chart';
 import './learning.css';
 
 const NEXT_UP = 10;
+/** Kept links shown; the total is counted past it. */
+const KEPT_SHOWN = 200;
 
 interface Counter {
   label: string;
@@ -48,15 +51,21 @@ export class CrawlDetail {
   private readonly values = new Map<Counter, HTMLElement>();
   private readonly chart: HarvestChart;
   private readonly nextUpList: HTMLElement;
+  private readonly keptList: HTMLElement;
+  private readonly keptCount: HTMLElement;
   private topics = new Map<number, Topic>();
   private crawl: CrawlRecord | undefined;
   private nextUpFor: number | undefined;
+  private keptFor: number | undefined;
   private unwatchNextUp: (() => void) | undefined;
+  private unwatchKept: (() => void) | undefined;
 
   /** `db`: the page's database connection; one of its own when not given. */
   constructor(private readonly db: CrawlerDB) {
     this.chart = new HarvestChart(db);
     this.nextUpList = h('ol', { class: 'next-up-list' });
+    this.keptList = h('ul', { class: 'kept-list', 'data-testid': 'kept-list' });
+    this.keptCount = h('small', { class: 'muted', 'data-testid': 'kept-count' });
     byId('crawl-detail').append(
       this.chart.root,
       h(
@@ -64,6 +73,12 @@ export class CrawlDetail {
         { class: 'learning-block', 'data-testid': 'next-up' },
         h('h3', null, 'Next up ', h('small', { class: 'muted' }, 'the best queued links, in the order the crawl takes them')),
         this.nextUpList,
+      ),
+      h(
+        'section',
+        { class: 'learning-block', 'data-testid': 'kept' },
+        h('h3', { title: 'Pages are fetched with your cookies: these links could log you out or act as you, so they were never requested' }, 'Kept from requesting ', this.keptCount),
+        this.keptList,
       ),
     );
     watch(
@@ -92,6 +107,7 @@ export class CrawlDetail {
     byId('pages-panel').hidden = !crawl;
     this.chart.show(crawl);
     this.watchNextUp(crawl?.id);
+    this.watchKept(crawl?.id);
     if (!crawl) return;
     byId('detail-name').textContent = crawl.name;
     const state = byId('detail-state');
@@ -122,6 +138,7 @@ export class CrawlDetail {
       ['Scope', scope],
       ['Limits', `${formatCount(config.budget.maxPages)} pages, depth ${config.budget.maxDepth}`],
       ['Politeness', `${p.delayMs} ms delay, ${p.concurrency} at once, robots.txt ${p.robots ? 'obeyed' : 'ignored'}`],
+      ['Safety', safetyText(config.safety)],
       ['Re-scored', h('span', { 'data-testid': 'detail-rescore' }, rescoreText(crawl))],
     ];
     fill(byId('detail-config'), ...rows.flatMap(([k, v]) => [h('dt', null, k), h('dd', null, v)]));
@@ -139,6 +156,48 @@ export class CrawlDetail {
       () => nextUp(this.db, crawlId, NEXT_UP),
       (entries) => this.renderNextUp(entries),
       (err) => fill(this.nextUpList, h('li', { class: 'error-text' }, `Could not read the frontier: ${errorText(err)}`)),
+    );
+  }
+
+  /** Follows the links the safety guard kept the selected crawl from requesting. */
+  private watchKept(crawlId: number | undefined): void {
+    if (crawlId === this.keptFor) return;
+    this.keptFor = crawlId;
+    this.unwatchKept?.();
+    this.unwatchKept = undefined;
+    fill(this.keptList);
+    this.keptCount.textContent = '';
+    if (crawlId === undefined) return;
+    this.unwatchKept = watch(
+      () => keptFromRequesting(this.db, crawlId, KEPT_SHOWN),
+      ({ links, total }) => this.renderKept(links, total),
+      (err) => fill(this.keptList, h('li', { class: 'error-text' }, `Could not read the skipped links: ${errorText(err)}`)),
+    );
+  }
+
+  private renderKept(links: KeptLink[], total: number): void {
+    const all = `${formatCount(total)} ${total === 1 ? 'link' : 'links'}`;
+    this.keptCount.textContent = total === 0 ? '' : total > links.length ? `the first ${formatCount(links.length)} of ${all}` : all;
+    if (links.length === 0) {
+      fill(this.keptList, h('li', { class: 'empty muted' }, 'No link was kept from being requested.'));
+      return;
+    }
+    fill(
+      this.keptList,
+      ...links.map((l) =>
+        h(
+          'li',
+          { 'data-testid': 'kept-item' },
+          h('span', { class: 'kept-rule', title: `Matched: ${l.match}` }, l.rule),
+          // Text, not a link: opening it here would send your cookies, the very request the guard held back.
+          h(
+            'span',
+            { class: 'next-link' },
+            h('span', { class: 'url', title: l.url }, l.url),
+            h('span', { class: 'muted small' }, `${l.anchor ? `“${l.anchor}” · ` : ''}matched “${l.match}”`),
+          ),
+        ),
+      ),
     );
   }
 
@@ -165,6 +224,14 @@ export class CrawlDetail {
       ),
     );
   }
+}
+
+/** "all rules on", or which are off, and the user's own words. */
+function safetyText(safety: CrawlRecord['config']['safety']): string {
+  // Crawls stored before rules had names have no disabledRules.
+  const off = safety.disabledRules ?? [];
+  const rules = off.length ? `rules off: ${off.join(', ')}` : 'all rules on';
+  return safety.avoid.length ? `${rules}; also your words: ${safety.avoid.join(', ')}` : rules;
 }
 
 /** The crawl's keywords; a crawl started without any uses its topic's (which may have changed since). */

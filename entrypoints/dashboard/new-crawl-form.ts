@@ -10,19 +10,21 @@ import {
   defaultFormValues,
   formToConfig,
   keywordsText,
+  safetyRuleChoices,
   topicChoices,
   type CrawlFormValues,
 } from '@/lib/ui/config-form';
+import { DEFAULT_SAFETY_RULES } from '@/lib/crawl/safety';
 import { byId, errorText, fill, h } from '@/lib/ui/dom';
 import { allTopics } from '@/lib/ui/label-queries';
 import { watch } from '@/lib/ui/queries';
 
 type Field = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
-type TextKey = Exclude<keyof CrawlFormValues, 'robots'>;
+type TextKey = Exclude<keyof CrawlFormValues, 'robots' | 'safetyOff'>;
 
 const textKeys: TextKey[] = [
   'name', 'seeds', 'topicId', 'keywords', 'linkSources', 'positive', 'negative', 'strategy',
-  'maxPages', 'maxDepth', 'scopeMode', 'scopeSites', 'delayMs', 'concurrency',
+  'maxPages', 'maxDepth', 'scopeMode', 'scopeSites', 'delayMs', 'concurrency', 'safetyAvoid',
 ];
 
 /** `db`: the page's database connection (the topic choices are read from it); one of its own when not given. */
@@ -31,6 +33,10 @@ export function setupNewCrawlForm(onStarted: (crawlId: number) => void, db: Craw
   const topicSelect = addTopicField(form);
   const field = (name: string) => form.elements.namedItem(name) as Field;
   const robots = field('robots') as HTMLInputElement;
+  const safetyRules = byId('safety-rules');
+  const ruleBoxes = () => [...safetyRules.querySelectorAll<HTMLInputElement>('input[type=checkbox]')];
+  /** Rule names of an imported file that the form has no checkbox for: sent on, for the worker to name and refuse. */
+  let unknownOff: string[] = [];
   const startButton = byId<HTMLButtonElement>('start');
   const importInput = byId<HTMLInputElement>('import-config');
   /** The imported config file: settings the form has no field for are taken from it. */
@@ -40,11 +46,24 @@ export function setupNewCrawlForm(onStarted: (crawlId: number) => void, db: Craw
     const v = defaultFormValues();
     for (const k of textKeys) (v as unknown as Record<TextKey, string>)[k] = field(k).value;
     v.robots = robots.checked;
+    v.safetyOff = [...ruleBoxes().filter((b) => !b.checked).map((b) => b.value), ...unknownOff];
     return v;
   };
   const write = (v: CrawlFormValues) => {
     for (const k of textKeys) field(k).value = v[k];
     robots.checked = v.robots;
+    fill(
+      safetyRules,
+      ...safetyRuleChoices(v.safetyOff).map((r) =>
+        h(
+          'label',
+          { class: 'check rule', 'data-testid': 'form-safety-rule' },
+          h('input', { type: 'checkbox', name: 'safetyRule', value: r.name, checked: r.on }),
+          h('span', null, h('strong', null, r.name), h('small', { class: 'muted' }, r.help)),
+        ),
+      ),
+    );
+    unknownOff = v.safetyOff.filter((r) => !DEFAULT_SAFETY_RULES.includes(r));
     showScopeSites();
   };
   const showScopeSites = () => {
@@ -106,7 +125,7 @@ export function setupNewCrawlForm(onStarted: (crawlId: number) => void, db: Craw
         const parsed: unknown = JSON.parse(text);
         write(configToForm(parsed, read()));
         importedBase = parsed as Record<string, unknown>;
-        say(null, `Loaded ${file.name}. Settings the form has no field for (fetch, safety, judge, …) are taken from the file.`);
+        say(null, `Loaded ${file.name}. Settings the form has no field for (fetch, judge, …) are taken from the file.`);
       },
     ).catch((err: unknown) => say(`Could not import ${file.name}: ${errorText(err)}`))
       .finally(() => {

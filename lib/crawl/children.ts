@@ -5,7 +5,7 @@ import type { Candidate } from '../store/crawl-store';
 import type { FrontierEntry, ParsedPage } from '../types';
 import { hostOf, normalizeUrl } from '../url';
 import type { CrawlConfig } from './config';
-import { makeSafetyGuard, type SafetyGuard } from './safety';
+import { describeBlock, makeSafetyGuard, type SafetyGuard } from './safety';
 import { makeScope } from './scope';
 
 // Compiled per config object: a crawl's config never changes while it runs.
@@ -15,7 +15,7 @@ const compiled = new WeakMap<CrawlConfig, { inScope: (url: string) => boolean; s
 export function rulesFor(config: CrawlConfig) {
   let r = compiled.get(config);
   if (!r) {
-    r = { inScope: makeScope(config), safety: makeSafetyGuard(config.safety.avoid) };
+    r = { inScope: makeScope(config), safety: makeSafetyGuard(config.safety) };
     compiled.set(config, r);
   }
   return r;
@@ -47,12 +47,12 @@ export function planChildren(
   for (const link of page.links) {
     const url = normalizeUrl(link.url);
     if (!url || url === pageUrl || url === parent.url || !inScope(url)) continue;
-    const unsafe = safety.unsafeWord(url, link.anchor);
+    const unsafe = safety.check(url, { anchor: link.anchor, rel: link.rel });
     const { logOdds, score } = unsafe ? { logOdds: -Number.MAX_VALUE, score: 0 } : classifier.rank(link);
     out.push({
       url, host: hostOf(url), score, priority: priorityOf(config, logOdds, depth), depth, parentUrl: parent.url,
       anchor: link.anchor, context: link.context,
-      skip: unsafe ? `unsafe link ("${unsafe}"): never requested, it could change or end your session` : undefined,
+      skip: unsafe ? describeBlock(unsafe) : undefined,
     });
   }
   return out;

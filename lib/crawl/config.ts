@@ -1,4 +1,5 @@
 // The crawl configuration: what the dashboard form and the runner's JSON file both produce.
+import { DEFAULT_SAFETY_RULES } from './safety';
 
 export type ScopeMode = 'seed-sites' | 'listed-sites' | 'anywhere';
 /** Every crawl strategy the crawler knows; the benchmark runs each of them. */
@@ -21,7 +22,11 @@ export interface CrawlConfig {
    * wait three times longer each time).
    */
   fetch: { timeoutMs: number; maxBytes: number; retries: number; retryBaseMs: number };
-  safety: { avoid: string[] };
+  /**
+   * Session safety (lib/crawl/safety.ts). `avoid`: the user's own words, added to the default rules;
+   * `disabledRules`: default rules turned off, by name (DEFAULT_SAFETY_RULES).
+   */
+  safety: { avoid: string[]; disabledRules: string[] };
   /** Page judge threshold: a page is relevant when P(on topic) >= threshold. */
   judge: { threshold: number };
   /**
@@ -32,12 +37,6 @@ export interface CrawlConfig {
   learning: { fromVerdicts: boolean; rescoreEveryPages: number; rescoreEveryLabels: number };
 }
 
-/** Links whose URL or anchor matches one of these words are never requested (SPEC-free: session safety). */
-export const DEFAULT_AVOID = [
-  'logout', 'log-out', 'log_out', 'signout', 'sign-out', 'sign_out', 'logoff', 'log off', 'log out', 'sign out',
-  'delete', 'remove', 'unsubscribe', 'deactivate', 'destroy', 'revoke', 'cancel-subscription', 'disconnect',
-];
-
 export const DEFAULTS: Omit<CrawlConfig, 'name' | 'seeds'> = {
   topic: { keywords: [] },
   training: { linkSources: [], positive: [], negative: [] },
@@ -46,12 +45,27 @@ export const DEFAULTS: Omit<CrawlConfig, 'name' | 'seeds'> = {
   scope: { mode: 'seed-sites', sites: [] },
   politeness: { delayMs: 1000, concurrency: 2, perHost: 1, robots: true },
   fetch: { timeoutMs: 30_000, maxBytes: 5 * 1024 * 1024, retries: 3, retryBaseMs: 10_000 },
-  safety: { avoid: DEFAULT_AVOID },
+  safety: { avoid: [], disabledRules: [] },
   judge: { threshold: 0.5 },
   learning: { fromVerdicts: true, rescoreEveryPages: 500, rescoreEveryLabels: 10 },
 };
 
 export class ConfigError extends Error {}
+
+/**
+ * The user's words add to the default rules, so an imported `"avoid": []` (or an old file whose `avoid` is the
+ * first guard's word list) never weakens them; turning a default rule off is its own, named choice.
+ */
+function safetyOf(safety: Record<string, unknown>): CrawlConfig['safety'] {
+  const disabledRules = [...new Set(strings(safety.disabledRules, 'safety.disabledRules'))];
+  const unknown = disabledRules.find((r) => !DEFAULT_SAFETY_RULES.includes(r));
+  if (unknown !== undefined) {
+    throw new ConfigError(
+      `safety.disabledRules: "${unknown}" is not a safety rule (the rules are ${DEFAULT_SAFETY_RULES.map((r) => `"${r}"`).join(', ')})`,
+    );
+  }
+  return { avoid: strings(safety.avoid, 'safety.avoid'), disabledRules };
+}
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -142,7 +156,7 @@ export function parseConfig(input: unknown): CrawlConfig {
       retries: num(fetchCfg.retries, 'fetch.retries', DEFAULTS.fetch.retries, 0, 10),
       retryBaseMs: num(fetchCfg.retryBaseMs, 'fetch.retryBaseMs', DEFAULTS.fetch.retryBaseMs, 100, 3_600_000),
     },
-    safety: { avoid: safety.avoid === undefined ? DEFAULTS.safety.avoid : strings(safety.avoid, 'safety.avoid') },
+    safety: safetyOf(safety),
     judge: { threshold: num(judge.threshold, 'judge.threshold', DEFAULTS.judge.threshold, 0, 1) },
     learning: {
       fromVerdicts: bool(learning.fromVerdicts, 'learning.fromVerdicts', DEFAULTS.learning.fromVerdicts),

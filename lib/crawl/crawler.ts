@@ -10,6 +10,7 @@ import type { FrontierEntry, LabeledLink, ParsedPage } from '../types';
 import { hostOf, normalizeUrl, siteOf } from '../url';
 import type { CrawlConfig } from './config';
 import { planChildren, rulesFor } from './children';
+import { describeBlock } from './safety';
 import { CommitQueue } from './commit-queue';
 import { CrawlLearner } from './learner';
 import { loadModel, type CrawlModel } from './model';
@@ -136,8 +137,8 @@ export class CrawlRunner {
     const robots = this.config.politeness.robots;
     const gate: RequestGate = new RequestGate(this.ports.fetch, clock, {
       unsafe: (url, link) => {
-        const word = safety.unsafeWord(url, link?.anchor ?? '');
-        return word ? `unsafe link ("${word}"): never requested, it could change or end your session` : null;
+        const block = safety.check(url, link);
+        return block ? describeBlock(block) : null;
       },
       outOfScope: (url) => (inScope(url) ? null : "outside the crawl's scope"),
       canonical: (url) => normalizeUrl(url),

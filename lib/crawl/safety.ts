@@ -1,32 +1,251 @@
-// Session safety: the crawler uses the user's own cookies, so a GET on "log out" or "delete" would act as them.
-// Links whose URL or anchor text names such an action are never requested (configurable: config.safety.avoid).
+// Session safety. The crawler fetches with the user's own cookies, so a GET on "log out", "delete account",
+// "vote" or "add to cart" acts as the user. Links that look like such actions are recorded as skipped and
+// never requested. Each default rule has a name and can be turned off alone (config.safety.disabledRules);
+// the user's own words (config.safety.avoid) add to the rules and never replace them.
+//
+// How a link is read. The path is cut into segments and the query into keys and values; each is decoded on
+// its own (a broken %-escape spoils one component, not the whole URL) and cut into words on punctuation,
+// camelCase humps and letter/digit boundaries: `deleteAccount` -> delete, account; `Special:UserLogout` ->
+// special, user, logout; `mark_all_read` -> mark, all, read.
+//
+// Action or title? The same word is an action in `/account/delete` and a topic in `/wiki/Delete_(SQL)` or
+// `/how-to-remove-rust-from-tools`. Routes and action names are short identifiers; titles and slugs are
+// prose. So a component with more than 4 words, with the punctuation of prose (parentheses around words,
+// commas, quotes, ! and ?), or with a file's extension (`remove-before-flight.pdf`; `.php`, `.aspx` and other
+// script extensions excepted) is read as a title and no verb inside it blocks; in any shorter component an
+// action phrase ("log out", "add to cart", "mark all read") or a strong verb (delete, remove, unsubscribe,
+// logout, confirm, ...) blocks wherever it stands. A camelCase identifier led by a verb (`deleteAllMessages-
+// ForUser`) is code, not prose, and blocks at any length. Weak verbs, which are also everyday nouns (like,
+// follow, vote, flag, report, block, cart, edit, ...: "Flag of France", "/report/ar6/"), block only as a
+// whole component: the last path segment (ids after it aside: `/vote/123`), a query key (`?like=5`), or the
+// value of an operation key (`?op=vote`). The value of a search key (`?q=how+to+delete+files`) is what someone
+// typed into a search box and is never read as an action.
+//
+// Limits, known and accepted (each errs towards not requesting):
+// - a short title that is itself an action word is skipped: `/wiki/Delete`, `/wiki/Remove_rust`, `/wiki/Like`;
+// - a weak verb before an id is skipped even when it is a noun there: `/block/000000abc` on a block explorer;
+// - an action spelled as a long slug without camelCase (`/delete-my-account-and-all-my-data`) passes the
+//   verb rule: a token or action key in its query, or its anchor text, usually still catches it;
+// - Latin-1 %-escapes (`%E9`, from pre-UTF-8 sites) do not decode as UTF-8 and are refused as undecodable;
+// - `api` paths are matched in lower case only, so documentation such as MDN's `/docs/Web/API/fetch` and
+//   Wikipedia's `/wiki/API` stays crawlable; so does a page under `/api/` that ends in `.html` (Node.js docs);
+// - rel=nofollow also drops the outside links of sites that mark all of them so (Wikipedia, most forums).
+// Only GET requests are ever made and forms are never submitted; these rules are about links.
+import type { CrawlConfig } from './config';
+import { actionIn, componentOf, leadingAction, MAX_ACTION_WORDS, OPERATION_KEYS, SEARCH_KEYS, WEAK_VERBS, wordsOf } from './safety-words';
 
-export interface SafetyGuard {
-  /** The word that makes this link unsafe, or null when it is safe to request. */
-  unsafeWord(url: string, anchor: string): string | null;
+export interface SafetyBlock {
+  /** The rule that blocked the link: one of DEFAULT_SAFETY_RULES, or "your list". */
+  rule: string;
+  /** What matched: the verb, the key, the segment. */
+  match: string;
 }
 
-export function makeSafetyGuard(avoid: string[]): SafetyGuard {
-  const words = avoid.map((w) => w.trim().toLowerCase()).filter(Boolean);
-  // Match on word-ish boundaries so "removed-species" in an article URL is not caught by "remove"... but
-  // "remove" as its own path or query segment is. Separators: anything that is not a letter or digit.
-  const pattern = words.length
-    ? new RegExp(`(^|[^\\p{L}\\p{N}])(${words.map(escape).join('|')})($|[^\\p{L}\\p{N}])`, 'iu')
-    : null;
+export interface SafetyGuard {
+  /** Why this link must not be requested, or null when it is safe to request. */
+  check(url: string, link?: { anchor?: string; rel?: string[] }): SafetyBlock | null;
+}
+
+/** The default rules with the one line the dashboard shows for each, in the order they are checked. */
+export const SAFETY_RULE_HELP = {
+  'action verb': 'Links whose path or query names an action: log out, delete, unsubscribe, like, vote, add to cart, checkout, confirm, mark read, …',
+  'state query key': 'Links carrying a token, csrf, nonce, sig, auth or hash key, or an action, do or cmd other than a view',
+  'api path': 'Links into api, ajax, rpc or graphql endpoints',
+  nofollow: 'Links the page marks rel="nofollow" (some sites mark every outside link so)',
+  'anchor text': 'Links whose short text names an action: “Log out”, “Delete”, “Unsubscribe”',
+  'undecodable URL': 'Links with a broken %-escape, which cannot be read to check them',
+} as const;
+
+export type SafetyRule = keyof typeof SAFETY_RULE_HELP;
+
+/** The names of the default rules, which can be turned off one by one. */
+export const DEFAULT_SAFETY_RULES: readonly string[] = Object.keys(SAFETY_RULE_HELP);
+
+/** The rule name of the user's own words (config.safety.avoid): not a default, never turned off by name. */
+export const YOUR_LIST = 'your list';
+
+const WHY: Record<string, string> = {
+  'action verb': 'it could change or end your session',
+  'state query key': 'a link carrying an action or a one-time token acts as you',
+  'api path': 'an API endpoint could act on your account',
+  nofollow: 'the page asks for it not to be followed',
+  'anchor text': 'its text names an action that could change your account',
+  'undecodable URL': 'it cannot be decoded to check that it is safe',
+  [YOUR_LIST]: 'it matches a word on your list',
+};
+
+/** The sentence stored as the reason on a skipped frontier entry. Starts with "unsafe link". */
+export function describeBlock(b: SafetyBlock): string {
+  return `unsafe link (${b.rule} "${b.match}"): never requested, ${WHY[b.rule] ?? 'it could act as you'}`;
+}
+
+/** The block a skipped entry's reason describes, or null when the reason is not a safety one. */
+export function blockOfReason(reason: string | undefined): SafetyBlock | null {
+  if (!reason?.startsWith('unsafe link')) return null;
+  const named = /^unsafe link \(([^"]+?) "(.*)"\):/.exec(reason);
+  if (named) return { rule: named[1], match: named[2] };
+  // Reasons written before the rules had names: `unsafe link ("logout"): ...`, from the one word list.
+  const old = /^unsafe link \("(.*)"\)/.exec(reason);
+  return { rule: 'word list', match: old?.[1] ?? '' };
+}
+
+/** Query keys that carry a one-time token or a signature: a link with one is an action prepared for this user. */
+const TOKEN_WORDS = new Set(['token', 'csrf', 'xsrf', 'nonce', 'sig', 'signature', 'auth', 'hash', 'sesskey']);
+const TOKEN_SUFFIXES = ['token', 'nonce', 'csrf', 'hash', 'sesskey'];
+/** Keys that name what the server should do. */
+const ACTION_KEYS = new Set(['action', 'do', 'cmd', 'command']);
+/**
+ * Values of those keys that only show something. MediaWiki documents view, history, info, raw, render and
+ * credits as read actions; DokuWiki's show, revisions, diff, backlink, index and recent only display. Letting
+ * them through keeps a wiki's history and diff pages crawlable; a token beside them still blocks.
+ */
+const READ_ACTIONS = new Set(['view', 'show', 'history', 'info', 'raw', 'render', 'credits', 'print', 'diff', 'revisions', 'backlink', 'index', 'recent']);
+/** Endpoints for programs, not pages; matched in lower case (see the limits above). */
+const API_SEGMENT = /^(api|ajax|rpc|graphql|xmlrpc|jsonrpc|json-rpc|wp-json|admin-ajax)(\.(php|aspx?|jsp|cgi|json|do))?$/;
+/**
+ * A segment after an action that only says which thing it acts on: `/vote/123`, `/invite/x7Kq2`, a uuid.
+ * Short names with a digit (`/report/ar6/wg1/`) are names, not ids.
+ */
+const ID_SEGMENT = /^(\d+|(?=[\w-]*\d)[\w-]{5,})$/;
+
+interface Decoded {
+  raw: string;
+  text: string;
+  broken: boolean;
+}
+
+/**
+ * Decodes one URL component, leniently: valid %-escapes are decoded even when another one in the same
+ * component is broken, so `/%6cogout` still reads "logout" beside a bad escape; `broken` says whether any
+ * escape could not be decoded (a stray `%`, or bytes that are not UTF-8).
+ */
+function decode(raw: string, plusIsSpace = false): Decoded {
+  let broken = false;
+  const text = (plusIsSpace ? raw.replace(/\+/g, ' ') : raw).replace(/(?:%[0-9a-f]{2})+|%/gi, (run) => {
+    if (run === '%') {
+      broken = true;
+      return run;
+    }
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      broken = true;
+      // The ASCII escapes of the run still decode: they are what an action word would hide in.
+      return run.replace(/%([0-7][0-9a-f])/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    }
+  });
+  return { raw, text, broken };
+}
+
+interface ReadUrl {
+  segments: Decoded[];
+  query: { key: Decoded; value: Decoded }[];
+}
+
+function readUrl(u: URL): ReadUrl {
   return {
-    unsafeWord(url, anchor) {
-      if (!pattern) return null;
-      let path = url;
-      try {
-        const u = new URL(url);
-        path = decodeURIComponent(u.pathname + u.search);
-      } catch {
-        /* keep the raw string */
-      }
-      const m = pattern.exec(path) ?? pattern.exec(anchor);
-      return m ? m[2].toLowerCase() : null;
-    },
+    segments: u.pathname.split('/').filter(Boolean).map((s) => decode(s)),
+    query: u.search
+      .slice(1)
+      .split('&')
+      .filter(Boolean)
+      .map((pair) => {
+        const eq = pair.indexOf('=');
+        return { key: decode(eq < 0 ? pair : pair.slice(0, eq), true), value: decode(eq < 0 ? '' : pair.slice(eq + 1), true) };
+      }),
   };
 }
 
+const keyName = (key: Decoded) => key.text.trim().toLowerCase().replace(/\[\]$/, '');
+
+function actionVerb({ segments, query }: ReadUrl): string | null {
+  for (let i = 0; i < segments.length; i++) {
+    const last = segments.slice(i + 1).every((s) => ID_SEGMENT.test(s.text));
+    const hit = actionIn(componentOf(segments[i].text), { camelWeak: true, weakAlone: last });
+    if (hit) return hit;
+  }
+  for (const { key, value } of query) {
+    const hit = actionIn(componentOf(key.text), { camelWeak: false, weakAlone: true });
+    if (hit) return hit;
+    const name = keyName(key);
+    if (SEARCH_KEYS.has(name)) continue;
+    // A value may be a path itself (`?route=account/logout`, `?next=/logout`).
+    const operation = OPERATION_KEYS.has(name);
+    const parts = value.text.split('/').filter(Boolean);
+    for (let j = 0; j < parts.length; j++) {
+      const v = actionIn(componentOf(parts[j]), { camelWeak: operation, weakAlone: operation && j === parts.length - 1 });
+      if (v) return v;
+    }
+  }
+  return null;
+}
+
+function stateQueryKey({ query }: ReadUrl): string | null {
+  for (const { key, value } of query) {
+    const name = keyName(key);
+    const fused = name.replace(/[^\p{L}\p{N}]/gu, '');
+    if (wordsOf(key.text).some((w) => TOKEN_WORDS.has(w)) || TOKEN_SUFFIXES.some((s) => fused.endsWith(s))) return key.text;
+    if (ACTION_KEYS.has(name) && !READ_ACTIONS.has(value.text.trim().toLowerCase())) return `${key.text}=${value.text}`;
+  }
+  return null;
+}
+
+function apiPath({ segments }: ReadUrl): string | null {
+  if (/\.html?$/i.test(segments.at(-1)?.text ?? '')) return null;
+  return segments.find((s) => API_SEGMENT.test(s.text))?.text ?? null;
+}
+
+/** Anchor text blocks only when short: "Log out" is a button, "How to remove rust" is an article. */
+function anchorText(anchor: string): string | null {
+  const c = componentOf(anchor);
+  if (c.title) return null;
+  const led = leadingAction(c.words, false);
+  if (led) return led;
+  return c.words.length === 1 && WEAK_VERBS.has(c.words[0]) ? c.words[0] : null;
+}
+
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The user's own words, matched as the first guard matched its list: on word boundaries (anything that is not
+ * a letter or digit), case-insensitive, in the decoded path and query.
+ */
+function wordPattern(avoid: readonly string[]): RegExp | null {
+  const words = avoid.map((w) => w.trim().toLowerCase()).filter(Boolean);
+  return words.length ? new RegExp(`(^|[^\\p{L}\\p{N}])(${words.map(escape).join('|')})($|[^\\p{L}\\p{N}])`, 'iu') : null;
+}
+
+export function makeSafetyGuard(safety: CrawlConfig['safety']): SafetyGuard {
+  // Crawls stored before disabledRules existed have none: every default rule is on for them.
+  const off = new Set<string>(safety.disabledRules ?? []);
+  const on = (rule: SafetyRule) => !off.has(rule);
+  const yours = wordPattern(safety.avoid ?? []);
+  return {
+    check(url, link = {}) {
+      let u: URL;
+      try {
+        u = new URL(url);
+      } catch {
+        return on('undecodable URL') ? { rule: 'undecodable URL', match: url } : null;
+      }
+      const read = readUrl(u);
+      const anchor = link.anchor?.trim() ?? '';
+      const found = (rule: string, match: string | null | undefined): SafetyBlock | null => (match ? { rule, match } : null);
+      const block =
+        (on('action verb') ? found('action verb', actionVerb(read)) : null) ??
+        (on('state query key') ? found('state query key', stateQueryKey(read)) : null) ??
+        (on('api path') ? found('api path', apiPath(read)) : null) ??
+        (on('nofollow') && link.rel?.includes('nofollow') ? { rule: 'nofollow', match: 'nofollow' } : null) ??
+        (on('anchor text') && anchor ? found('anchor text', anchorText(anchor)) : null);
+      if (block) return block;
+      if (yours) {
+        const text = read.segments.map((s) => `/${s.text}`).join('') + (read.query.length ? `?${read.query.map((p) => `${p.key.text}=${p.value.text}`).join('&')}` : '');
+        const m = yours.exec(text) ?? (wordsOf(anchor).length <= MAX_ACTION_WORDS ? yours.exec(anchor) : null);
+        if (m) return { rule: YOUR_LIST, match: m[2].toLowerCase() };
+      }
+      // Last: a link every other rule let through but that could not be read whole is still refused.
+      const broken = [...read.segments, ...read.query.flatMap((p) => [p.key, p.value])].find((d) => d.broken);
+      return broken && on('undecodable URL') ? { rule: 'undecodable URL', match: broken.raw } : null;
+    },
+  };
+}

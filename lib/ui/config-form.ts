@@ -1,6 +1,7 @@
 // The dashboard's "New crawl" form as plain values, and the two conversions it needs: form -> config
 // (sent to the worker, which validates it with parseConfig) and runner config file -> form. Pure: no DOM.
 import { DEFAULTS, type ScopeMode, type StrategyName } from '../crawl/config';
+import { DEFAULT_SAFETY_RULES, SAFETY_RULE_HELP } from '../crawl/safety';
 import type { Topic } from '../types';
 
 /** What the form's fields hold: text as typed, one URL or pattern a line. */
@@ -22,6 +23,10 @@ export interface CrawlFormValues {
   delayMs: string;
   concurrency: string;
   robots: boolean;
+  /** The user's own words and phrases to keep from requesting, comma or newline separated; added to the rules. */
+  safetyAvoid: string;
+  /** Default safety rules turned off, by name. */
+  safetyOff: string[];
 }
 
 export const defaultFormValues = (): CrawlFormValues => ({
@@ -40,7 +45,14 @@ export const defaultFormValues = (): CrawlFormValues => ({
   delayMs: String(DEFAULTS.politeness.delayMs),
   concurrency: String(DEFAULTS.politeness.concurrency),
   robots: DEFAULTS.politeness.robots,
+  safetyAvoid: '',
+  safetyOff: [],
 });
+
+/** The default safety rules as the form lists them: name, one line on what it keeps from being requested, on or off. */
+export function safetyRuleChoices(off: readonly string[]): { name: string; help: string; on: boolean }[] {
+  return DEFAULT_SAFETY_RULES.map((name) => ({ name, help: SAFETY_RULE_HELP[name as keyof typeof SAFETY_RULE_HELP], on: !off.includes(name) }));
+}
 
 /** Non-empty trimmed lines. */
 export const lines = (text: string): string[] => text.split(/\r?\n/).map((s) => s.trim()).filter(Boolean);
@@ -61,7 +73,7 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 const section = (base: Json, key: string): Json => (isObject(base[key]) ? (base[key] as Json) : {});
 
 /**
- * The config object to send with `start`. Settings the form has no field for (fetch, safety, judge,
+ * The config object to send with `start`. Settings the form has no field for (fetch, judge,
  * politeness.perHost) come from `base`, the imported config file, when there is one.
  */
 export function formToConfig(v: CrawlFormValues, base: Json = {}): Json {
@@ -84,6 +96,7 @@ export function formToConfig(v: CrawlFormValues, base: Json = {}): Json {
       concurrency: numberField(v.concurrency),
       robots: v.robots,
     },
+    safety: { ...section(base, 'safety'), avoid: keywordList(v.safetyAvoid), disabledRules: [...v.safetyOff] },
   };
   const name = v.name.trim();
   if (name) config.name = name;
@@ -132,6 +145,7 @@ export function configToForm(input: unknown, current: CrawlFormValues): CrawlFor
   const c = input;
   const topic = section(c, 'topic'), training = section(c, 'training'), strategy = section(c, 'strategy');
   const budget = section(c, 'budget'), scope = section(c, 'scope'), politeness = section(c, 'politeness');
+  const safety = section(c, 'safety');
   const strategyName = strategy.name === 'best-first' || strategy.name === 'breadth-first' ? strategy.name : undefined;
   const mode = scope.mode === 'seed-sites' || scope.mode === 'listed-sites' || scope.mode === 'anywhere' ? scope.mode : undefined;
   return {
@@ -150,5 +164,8 @@ export function configToForm(input: unknown, current: CrawlFormValues): CrawlFor
     delayMs: text(politeness.delayMs) ?? current.delayMs,
     concurrency: text(politeness.concurrency) ?? current.concurrency,
     robots: typeof politeness.robots === 'boolean' ? politeness.robots : current.robots,
+    safetyAvoid: textLines(safety.avoid) ?? current.safetyAvoid,
+    // Unknown names are kept: the worker refuses them with a sentence that names them, rather than the form dropping them silently.
+    safetyOff: Array.isArray(safety.disabledRules) ? safety.disabledRules.filter((s): s is string => typeof s === 'string') : current.safetyOff,
   };
 }

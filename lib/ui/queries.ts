@@ -2,6 +2,7 @@
 // worker is the one writer of these tables, and asks are sent to it as messages.
 import Dexie, { liveQuery } from 'dexie';
 import type { ClassCounts, LabeledLinkText } from '../classifier/evaluate';
+import { blockOfReason } from '../crawl/safety';
 import type { CrawlRecord, CrawlerDB } from '../store/db';
 import type { FrontierEntry, LabelSource, LabelValue, PageLabel, PageRecord } from '../types';
 import { ALL_LABELS, forEachLabelChunk } from './label-queries';
@@ -180,6 +181,34 @@ export const nextUp = (db: CrawlerDB, crawlId: number, limit = 10): Promise<Fron
     .filter((e) => e.state === 'queued')
     .limit(limit)
     .toArray();
+
+/** A link the safety guard kept the crawl from requesting, with the rule that caught it. */
+export interface KeptLink {
+  url: string;
+  anchor: string;
+  rule: string;
+  match: string;
+}
+
+/**
+ * The first `limit` links of a crawl that the safety guard kept from being requested (skipped entries whose
+ * reason starts with "unsafe link"), in URL order, and how many there are. Reads the crawl's skipped entries
+ * once with a cursor: memory holds `limit` rows however many were skipped.
+ */
+export async function keptFromRequesting(db: CrawlerDB, crawlId: number, limit = 200): Promise<{ links: KeptLink[]; total: number }> {
+  const links: KeptLink[] = [];
+  let total = 0;
+  await db.frontier
+    .where('[crawlId+state]')
+    .equals([crawlId, 'skipped'])
+    .each((e) => {
+      const block = blockOfReason(e.reason);
+      if (!block) return;
+      total++;
+      if (links.length < limit) links.push({ url: e.url, anchor: e.anchor, ...block });
+    });
+  return { links, total };
+}
 
 // ---- the harvest curve ----
 

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '../../lib/crawl/config';
 import { compilePatterns } from '../../lib/crawl/patterns';
-import { makeSafetyGuard } from '../../lib/crawl/safety';
-import { DEFAULT_AVOID } from '../../lib/crawl/config';
 import { normalizeUrl, siteOf } from '../../lib/url';
 
 describe('normalizeUrl', () => {
@@ -31,19 +29,6 @@ describe('training patterns', () => {
     expect(m.matches('http://b.test/other/Star.html')).toBe(false);
     expect(m.matches('https://www.example.com/x')).toBe(true); // same registrable domain
     expect(m.matches('https://example.org/x')).toBe(false);
-  });
-});
-
-describe('session safety', () => {
-  const guard = makeSafetyGuard(DEFAULT_AVOID);
-  it('catches log-out and data-changing links by URL or anchor', () => {
-    expect(guard.unsafeWord('http://a.test/account/logout', 'Account')).toBe('logout');
-    expect(guard.unsafeWord('http://a.test/x?action=delete&id=3', 'x')).toBe('delete');
-    expect(guard.unsafeWord('http://a.test/session/end', 'Sign out')).toBe('sign out');
-  });
-  it('lets ordinary article links through', () => {
-    expect(guard.unsafeWord('http://a.test/wiki/Deletion_(genetics)', 'Deletion')).toBeNull();
-    expect(guard.unsafeWord('http://a.test/blog/removed-species', 'Removed species')).toBeNull();
   });
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULTS, parseConfig } from '../../lib/crawl/config';
-import { configToForm, defaultFormValues, formToConfig, keywordList, keywordsText, topicChoices } from '../../lib/ui/config-form';
+import { DEFAULT_SAFETY_RULES } from '../../lib/crawl/safety';
+import { configToForm, defaultFormValues, formToConfig, keywordList, keywordsText, safetyRuleChoices, topicChoices } from '../../lib/ui/config-form';
 import { crawlActions, formatDuration, formatPercent, harvestRate, pagesPerMinute } from '../../lib/ui/format';
 
 describe('new crawl form', () => {
@@ -49,6 +50,35 @@ describe('new crawl form', () => {
     expect(config.politeness.perHost).toBe(2);
     expect(() => configToForm([1, 2], defaultFormValues())).toThrow(/JSON object/);
     expect(keywordList(' a ,, b\n')).toEqual(['a', 'b']);
+  });
+});
+
+describe('the session safety of a new crawl', () => {
+  const base = { ...defaultFormValues(), seeds: 'https://a.example/', keywords: 'solar' };
+
+  it('lists every default rule with its explanation, all on until the user turns one off', () => {
+    const choices = safetyRuleChoices(defaultFormValues().safetyOff);
+    expect(choices.map((c) => c.name)).toEqual([...DEFAULT_SAFETY_RULES]);
+    expect(choices.every((c) => c.on && c.help.length > 20)).toBe(true);
+    expect(safetyRuleChoices(['nofollow']).filter((c) => !c.on).map((c) => c.name)).toEqual(['nofollow']);
+    expect(parseConfig(formToConfig(base)).safety).toEqual({ avoid: [], disabledRules: [] });
+  });
+
+  it('sends the user\'s words and the rules turned off', () => {
+    const config = parseConfig(formToConfig({ ...base, safetyAvoid: 'rota,\nswap shift\n', safetyOff: ['nofollow', 'api path'] }));
+    expect(config.safety).toEqual({ avoid: ['rota', 'swap shift'], disabledRules: ['nofollow', 'api path'] });
+  });
+
+  it('reads them from an imported file, where "avoid": [] leaves every rule on', () => {
+    const file = { seeds: ['https://a.example/'], topic: { keywords: ['x'] }, safety: { avoid: ['rota'], disabledRules: ['anchor text'] } };
+    const v = configToForm(file, defaultFormValues());
+    expect(v).toMatchObject({ safetyAvoid: 'rota', safetyOff: ['anchor text'] });
+    expect(parseConfig(formToConfig(v, file)).safety).toEqual({ avoid: ['rota'], disabledRules: ['anchor text'] });
+    const empty = { ...file, safety: { avoid: [] } };
+    expect(parseConfig(formToConfig(configToForm(empty, defaultFormValues()), empty)).safety).toEqual({ avoid: [], disabledRules: [] });
+    // A misspelt rule is not dropped quietly: the worker refuses it by name.
+    const typo = configToForm({ safety: { disabledRules: ['nofolow'] } }, defaultFormValues());
+    expect(() => parseConfig(formToConfig({ ...typo, ...base, safetyOff: typo.safetyOff }))).toThrow(/"nofolow" is not a safety rule/);
   });
 });
 

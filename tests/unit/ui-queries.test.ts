@@ -7,6 +7,7 @@ import {
   forEachPageChunk,
   HarvestCurve,
   harvestStepAfter,
+  keptFromRequesting,
   labelCountsBySource,
   nextUp,
   pageCount,
@@ -16,6 +17,7 @@ import {
   sampleCurves,
 } from '../../lib/ui/queries';
 import { sampleFixture } from '../e2e/ui-fixtures';
+import { describeBlock } from '../../lib/crawl/safety';
 
 const seqs = (rows: PageRecord[]) => rows.map((p) => p.seq);
 
@@ -221,5 +223,31 @@ describe('label queries', () => {
     expect([...shown.keys()]).toEqual([3]);
     expect(shown.get(3)!.label).toBe(1);
     expect((await pageLabelsBetween(db, 1, 100, 199)).get(150)!.label).toBe(0);
+  });
+});
+
+describe('links kept from requesting', () => {
+  const row = (crawlId: number, url: string, state: FrontierEntry['state'], reason?: string): FrontierEntry => ({
+    crawlId, url, host: new URL(url).host, state, score: 0, priority: 0, order: 0, depth: 1, parentUrl: 'https://a.test/',
+    anchor: 'a link', context: '', attempts: 0, discoveredAt: 0, updatedAt: 0, ...(reason ? { reason } : {}),
+  });
+
+  it('lists the unsafe skipped links of one crawl with their rule, the first ones and the total', async () => {
+    const db = new CrawlerDB('kept', { indexedDB: new IDBFactory(), IDBKeyRange });
+    const unsafe = Array.from({ length: 7 }, (_, i) => row(1, `https://a.test/p${i}/logout`, 'skipped', describeBlock({ rule: 'action verb', match: 'logout' })));
+    await db.frontier.bulkPut([
+      ...unsafe,
+      row(1, 'https://a.test/x?token=1', 'skipped', describeBlock({ rule: 'state query key', match: 'token' })),
+      row(1, 'https://a.test/staff', 'skipped', 'disallowed by robots.txt'),
+      row(1, 'https://a.test/queued/logout', 'queued'),
+      row(2, 'https://a.test/other/logout', 'skipped', describeBlock({ rule: 'action verb', match: 'logout' })),
+    ]);
+    const kept = await keptFromRequesting(db, 1, 5);
+    expect(kept.total).toBe(8);
+    expect(kept.links).toHaveLength(5);
+    expect(kept.links[0]).toEqual({ url: 'https://a.test/p0/logout', anchor: 'a link', rule: 'action verb', match: 'logout' });
+    const all = await keptFromRequesting(db, 1);
+    expect(all.links.map((l) => l.rule)).toContain('state query key');
+    expect(all.links.some((l) => l.url.includes('staff') || l.url.includes('other') || l.url.includes('queued'))).toBe(false);
   });
 });
