@@ -44,7 +44,7 @@ export function planChildren(
   const { inScope, safety } = rulesFor(config);
   const out: Candidate[] = [];
   for (const link of page.links) {
-    const url = normalizeUrl(link.url);
+    const url = normalizeUrl(link.url, undefined, config.canonical);
     if (!url || url === pageUrl || url === parent.url || !inScope(url)) continue;
     const unsafe = safety.unsafeWord(url, link.anchor);
     const { logOdds, score } = unsafe ? { logOdds: -Number.MAX_VALUE, score: 0 } : classifier.rank(link);
@@ -60,7 +60,7 @@ export function planChildren(
 /** Seeds enter with the top score. */
 export function seedCandidates(config: CrawlConfig): Candidate[] {
   return config.seeds.flatMap((s) => {
-    const url = normalizeUrl(s);
+    const url = normalizeUrl(s, undefined, config.canonical);
     const priority = config.strategy.name === 'best-first' ? SEED_PRIORITY : priorityOf(config, 0, 0);
     return url ? [{ url, host: hostOf(url), score: 1, priority, depth: 0, parentUrl: null, anchor: '', context: '' }] : [];
   });

@@ -1,4 +1,5 @@
 // The crawl configuration: what the dashboard form and the runner's JSON file both produce.
+import { DEFAULT_CANONICAL, type CanonicalOptions } from '../url';
 
 export type ScopeMode = 'seed-sites' | 'listed-sites' | 'anywhere';
 /** Every crawl strategy the crawler knows; the benchmark runs each of them. */
@@ -25,6 +26,8 @@ export interface CrawlConfig {
    * `rescoreEveryLabels` new labels from elsewhere (the labeler, the dashboard); 0 turns either off.
    */
   learning: { fromVerdicts: boolean; rescoreEveryPages: number; rescoreEveryLabels: number };
+  /** How links and seeds become the canonical URL (lib/url.ts); `sortQuery: false` for sites that read the query in order. */
+  canonical: CanonicalOptions;
 }
 
 /** Links whose URL or anchor matches one of these words are never requested (SPEC-free: session safety). */
@@ -44,6 +47,7 @@ export const DEFAULTS: Omit<CrawlConfig, 'name' | 'seeds'> = {
   safety: { avoid: DEFAULT_AVOID },
   judge: { threshold: 0.5 },
   learning: { fromVerdicts: true, rescoreEveryPages: 500, rescoreEveryLabels: 10 },
+  canonical: DEFAULT_CANONICAL,
 };
 
 export class ConfigError extends Error {}
@@ -95,7 +99,7 @@ export function parseConfig(input: unknown): CrawlConfig {
   };
   const topic = sub('topic'), training = sub('training'), strategy = sub('strategy'), budget = sub('budget');
   const scope = sub('scope'), politeness = sub('politeness'), fetchCfg = sub('fetch'), safety = sub('safety'), judge = sub('judge');
-  const learning = sub('learning');
+  const learning = sub('learning'), canonical = sub('canonical');
   const strategyName = strategy.name ?? DEFAULTS.strategy.name;
   if (!STRATEGIES.includes(strategyName as StrategyName)) {
     throw new ConfigError(`strategy.name must be one of ${STRATEGIES.map((n) => `"${n}"`).join(', ')} (got ${JSON.stringify(strategyName)})`);
@@ -143,6 +147,7 @@ export function parseConfig(input: unknown): CrawlConfig {
       rescoreEveryPages: num(learning.rescoreEveryPages, 'learning.rescoreEveryPages', DEFAULTS.learning.rescoreEveryPages, 0, 1e9),
       rescoreEveryLabels: num(learning.rescoreEveryLabels, 'learning.rescoreEveryLabels', DEFAULTS.learning.rescoreEveryLabels, 0, 1e9),
     },
+    canonical: { sortQuery: bool(canonical.sortQuery, 'canonical.sortQuery', DEFAULTS.canonical.sortQuery) },
   };
   if (config.scope.mode === 'listed-sites' && config.scope.sites.length === 0) {
     throw new ConfigError('scope.sites: list at least one site when scope.mode is "listed-sites"');
