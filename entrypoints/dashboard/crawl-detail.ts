@@ -14,6 +14,7 @@ import {
   formatScore,
   pagesPerMinute,
 } from '@/lib/ui/format';
+import { scopeText } from '@/lib/ui/config-form';
 import { allTopics } from '@/lib/ui/label-queries';
 import { nextUp, watch } from '@/lib/ui/queries';
 import { HarvestChart } from './harvest-chart';
@@ -108,10 +109,7 @@ export class CrawlDetail {
 
   private renderConfig(crawl: CrawlRecord): void {
     const { config } = crawl;
-    const scope =
-      config.scope.mode === 'listed-sites' ? `listed sites: ${config.scope.sites.join(', ')}`
-      : config.scope.mode === 'seed-sites' ? "the seeds' sites"
-      : 'anywhere';
+    const scope = scopeText(config.scope);
     const p = config.politeness;
     const topic = this.topics.get(crawl.topicId);
     const rows: [string, Child][] = [

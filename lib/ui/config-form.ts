@@ -1,6 +1,6 @@
 // The dashboard's "New crawl" form as plain values, and the two conversions it needs: form -> config
 // (sent to the worker, which validates it with parseConfig) and runner config file -> form. Pure: no DOM.
-import { DEFAULTS, type ScopeMode, type StrategyName } from '../crawl/config';
+import { DEFAULTS, SCOPE_MODES, type CrawlConfig, type ScopeMode, type StrategyName } from '../crawl/config';
 import type { Topic } from '../types';
 
 /** What the form's fields hold: text as typed, one URL or pattern a line. */
@@ -41,6 +41,35 @@ export const defaultFormValues = (): CrawlFormValues => ({
   concurrency: String(DEFAULTS.politeness.concurrency),
   robots: DEFAULTS.politeness.robots,
 });
+
+/** The scope choices of the form, in plain words; the default (the narrowest) first. */
+export const SCOPE_CHOICES: readonly { value: ScopeMode; text: string }[] = [
+  { value: 'seed-hosts', text: "Only the seeds' hosts (docs.example.org, not mail.example.org)" },
+  { value: 'seed-sites', text: "The seeds' whole sites, every subdomain (*.example.org)" },
+  { value: 'listed-sites', text: 'Only the sites I list' },
+  { value: 'anywhere', text: 'Anywhere the links lead' },
+];
+
+/**
+ * What the form says under the scope choice: "anywhere" hands the user's session to every site it reaches,
+ * which the user must see before starting. Null when there is nothing to warn about.
+ */
+export function scopeWarning(mode: ScopeMode): string | null {
+  return mode === 'anywhere'
+    ? 'Anywhere sends your cookies to every site the crawl reaches: each of them sees you visiting, logged in ' +
+        'wherever you are logged in. Private and loopback addresses stay out unless a seed names them.'
+    : null;
+}
+
+/** A crawl's scope in a few words, for the crawl's details. */
+export function scopeText(scope: CrawlConfig['scope']): string {
+  switch (scope.mode) {
+    case 'seed-hosts': return "the seeds' hosts";
+    case 'seed-sites': return "the seeds' sites, every subdomain";
+    case 'listed-sites': return `listed sites: ${scope.sites.join(', ')}`;
+    case 'anywhere': return 'anywhere';
+  }
+}
 
 /** Non-empty trimmed lines. */
 export const lines = (text: string): string[] => text.split(/\r?\n/).map((s) => s.trim()).filter(Boolean);
@@ -133,7 +162,7 @@ export function configToForm(input: unknown, current: CrawlFormValues): CrawlFor
   const topic = section(c, 'topic'), training = section(c, 'training'), strategy = section(c, 'strategy');
   const budget = section(c, 'budget'), scope = section(c, 'scope'), politeness = section(c, 'politeness');
   const strategyName = strategy.name === 'best-first' || strategy.name === 'breadth-first' ? strategy.name : undefined;
-  const mode = scope.mode === 'seed-sites' || scope.mode === 'listed-sites' || scope.mode === 'anywhere' ? scope.mode : undefined;
+  const mode = SCOPE_MODES.find((m) => m === scope.mode);
   return {
     name: text(c.name) ?? current.name,
     seeds: textLines(c.seeds) ?? current.seeds,

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULTS, parseConfig } from '../../lib/crawl/config';
-import { configToForm, defaultFormValues, formToConfig, keywordList, keywordsText, topicChoices } from '../../lib/ui/config-form';
+import {
+  configToForm, defaultFormValues, formToConfig, keywordList, keywordsText, SCOPE_CHOICES, scopeText, scopeWarning, topicChoices,
+} from '../../lib/ui/config-form';
 import { crawlActions, formatDuration, formatPercent, harvestRate, pagesPerMinute } from '../../lib/ui/format';
 
 describe('new crawl form', () => {
@@ -49,6 +51,29 @@ describe('new crawl form', () => {
     expect(config.politeness.perHost).toBe(2);
     expect(() => configToForm([1, 2], defaultFormValues())).toThrow(/JSON object/);
     expect(keywordList(' a ,, b\n')).toEqual(['a', 'b']);
+  });
+});
+
+describe('the scope choice', () => {
+  it("offers the four modes, the seeds' hosts first and chosen by default", () => {
+    expect(SCOPE_CHOICES.map((c) => c.value)).toEqual(['seed-hosts', 'seed-sites', 'listed-sites', 'anywhere']);
+    expect(defaultFormValues().scopeMode).toBe('seed-hosts');
+    const config = parseConfig(formToConfig({ ...defaultFormValues(), seeds: 'https://docs.example.org/', keywords: 'x' }));
+    expect(config.scope).toEqual({ mode: 'seed-hosts', sites: [] });
+  });
+
+  it('warns that "anywhere" sends your cookies to every site, and only then', () => {
+    expect(scopeWarning('anywhere')).toMatch(/sends your cookies to every site the crawl reaches/);
+    for (const mode of ['seed-hosts', 'seed-sites', 'listed-sites'] as const) expect(scopeWarning(mode)).toBeNull();
+  });
+
+  it("reads each mode from a config file, keeping an old file's 'seed-sites'", () => {
+    for (const { value } of SCOPE_CHOICES) {
+      expect(configToForm({ scope: { mode: value } }, defaultFormValues()).scopeMode).toBe(value);
+    }
+    expect(configToForm({ scope: { mode: 'everywhere' } }, defaultFormValues()).scopeMode).toBe('seed-hosts');
+    expect(scopeText({ mode: 'seed-sites', sites: [] })).toBe("the seeds' sites, every subdomain");
+    expect(scopeText({ mode: 'listed-sites', sites: ['a.example', 'b.example'] })).toBe('listed sites: a.example, b.example');
   });
 });
 
