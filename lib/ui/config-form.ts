@@ -42,12 +42,15 @@ export const defaultFormValues = (): CrawlFormValues => ({
   robots: DEFAULTS.politeness.robots,
 });
 
-/** The scope choices of the form, in plain words; the default (the narrowest) first. */
+/**
+ * The scope choices of the form, in plain words short enough for its narrow select; the default (the
+ * narrowest) first. "Seeds' hosts only": a seed on docs.example.org never reaches mail.example.org.
+ */
 export const SCOPE_CHOICES: readonly { value: ScopeMode; text: string }[] = [
-  { value: 'seed-hosts', text: "Only the seeds' hosts (docs.example.org, not mail.example.org)" },
-  { value: 'seed-sites', text: "The seeds' whole sites, every subdomain (*.example.org)" },
-  { value: 'listed-sites', text: 'Only the sites I list' },
-  { value: 'anywhere', text: 'Anywhere the links lead' },
+  { value: 'seed-hosts', text: "Seeds' hosts only" },
+  { value: 'seed-sites', text: "Seeds' whole sites" },
+  { value: 'listed-sites', text: 'Sites I list' },
+  { value: 'anywhere', text: 'Anywhere' },
 ];
 
 /**
