@@ -6,7 +6,9 @@ export default defineConfig({
   manifest: ({ browser }) => ({
     name: 'Focus: topical crawler',
     description: 'Crawls the web for one topic from your own browser, guided by a link classifier you train.',
-    permissions: ['unlimitedStorage', 'alarms', 'scripting', 'contextMenus', 'webRequest', 'activeTab'],
+    // No `storage`: everything lives in IndexedDB. `activeTab` only in Firefox, where host access is not granted
+    // at install and the labeler may be switched on before the user allows it; in Chrome <all_urls> covers it.
+    permissions: ['unlimitedStorage', 'alarms', 'scripting', 'contextMenus', 'webRequest', ...(browser === 'firefox' ? ['activeTab'] : [])],
     host_permissions: ['<all_urls>'],
     commands: {
       'toggle-labeler': {

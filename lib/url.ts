@@ -1,12 +1,90 @@
-// URL normalization (the dedup key) and sites (registrable domains) for scope and per-site counters.
+// The canonical URL (one spelling per page: the dedup key, and what robots, politeness and scope see) and
+// sites (registrable domains) for scope and per-site counters.
 import { getDomain } from 'tldts';
 
+export interface CanonicalOptions {
+  /**
+   * Sort query parameters by name (stable: repeated names keep their order). Wrong for the few sites whose
+   * server reads parameters by position or whose app treats the query as an ordered list of operations
+   * (`?sort=date&sort=title` is kept as is, but `?filter=a&op=and&filter=b` would have `op` moved).
+   */
+  sortQuery: boolean;
+}
+
+export const DEFAULT_CANONICAL: CanonicalOptions = { sortQuery: true };
+
 /**
- * The normalized form of an absolute http(s) URL, or null when it is not one.
- * WHATWG URL parsing already lowercases the host, drops default ports, resolves `.`/`..` segments and
- * percent-encodes; we also drop the fragment (same document) and an empty query.
+ * Query parameters that tag a visit (campaign, click id, referrer) and never select content, after Firefox's
+ * and Brave's query-stripping lists. `utm_*` is matched as a prefix. Names are compared lowercased.
  */
-export function normalizeUrl(input: string, base?: string): string | null {
+const TRACKING_PARAMS = new Set([
+  'fbclid', 'gclid', 'gclsrc', 'dclid', 'gbraid', 'wbraid', 'msclkid', 'yclid', 'twclid', 'ttclid', 'igshid',
+  'li_fat_id', 'mc_cid', 'mc_eid', '_ga', '_gl', 'ref_src', 'ref_url', '_hsenc', '_hsmi', '__hssc', '__hstc',
+  '__hsfp', 'hsctatracking', 'mkt_tok', 'oly_anon_id', 'oly_enc_id', 'vero_id', 'wickedid', '_openstat',
+]);
+
+/**
+ * Query keys that carry a server session for cookieless clients. The crawler sends the user's cookies, so the
+ * session travels there and the key only makes every page look new. `sid` is left alone: phpBB uses it for
+ * the session, but Slashdot-style sites name their stories with it, and a wrong guess loses pages.
+ */
+const SESSION_PARAMS = new Set(['phpsessid', 'jsessionid', 'sessionid']);
+
+/** Java servlet path parameters (`/page;jsessionid=ABC`): a session id spelled into the path. */
+const PATH_SESSION = /;jsessionid=[^/;]*/gi;
+
+const UNRESERVED = /[A-Za-z0-9\-._~]/;
+
+/**
+ * RFC 3986 6.2.2: decode escapes of unreserved characters (`%7E` -> `~`, `%41` -> `A`), uppercase the hex
+ * of every other escape. Reserved ones (`%2F`, `%3F`, `%26`, `%3D`) stay escaped: decoding them changes
+ * what the server reads.
+ */
+function normalizeEscapes(s: string): string {
+  if (!s.includes('%')) return s;
+  return s.replace(/%([0-9a-fA-F]{2})/g, (_, hex: string) => {
+    const ch = String.fromCharCode(parseInt(hex, 16));
+    return UNRESERVED.test(ch) ? ch : `%${hex.toUpperCase()}`;
+  });
+}
+
+/** A query parameter's name as written (for sorting) and decoded, lowercased (for matching the lists). */
+function paramOf(pair: string): { pair: string; key: string; name: string } {
+  const eq = pair.indexOf('=');
+  const key = eq < 0 ? pair : pair.slice(0, eq);
+  let name = key;
+  try {
+    name = decodeURIComponent(key);
+  } catch {
+    // a stray `%` that starts no escape: match the name as written
+  }
+  return { pair, key, name: name.toLowerCase() };
+}
+
+const isNoise = (name: string): boolean => name.startsWith('utm_') || TRACKING_PARAMS.has(name) || SESSION_PARAMS.has(name);
+
+/** The query with tracking and session parameters removed, optionally sorted by name; '' when nothing is left. */
+function canonicalQuery(search: string, sortQuery: boolean): string {
+  if (search.length <= 1) return '';
+  // Split by hand: URLSearchParams would re-serialize as form data (`%20` -> `+`, `/` -> `%2F`).
+  const kept = search.slice(1).split('&').filter(Boolean)
+    .map((pair) => paramOf(normalizeEscapes(pair)))
+    .filter((p) => !isNoise(p.name));
+  // Array.prototype.sort is stable: repeated names keep their order, which can mean something (a list).
+  if (sortQuery) kept.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return kept.length ? `?${kept.map((p) => p.pair).join('&')}` : '';
+}
+
+/**
+ * The canonical form of an absolute http(s) URL, or null when it is not one. WHATWG URL parsing lowercases
+ * scheme and host, converts IDNs to punycode, drops default ports, rewrites IPv4 in any notation
+ * (`0x7f.1`, `2130706433`) as dotted decimal and resolves `.`/`..` segments. On top of that: no fragment
+ * (same document), no credentials, no `;jsessionid=` path parameter, RFC 3986 percent-encoding
+ * normalization in path and query, no tracking or session query parameters, and the query sorted by name
+ * unless `opts.sortQuery` is false. Path case, trailing slashes, `index.html` and `www.` are kept: servers
+ * differ on each. This is also the URL that gets requested, so tracking ids never leave the browser.
+ */
+export function normalizeUrl(input: string, base?: string, opts: CanonicalOptions = DEFAULT_CANONICAL): string | null {
   let u: URL;
   try {
     u = new URL(input, base);
@@ -14,11 +92,8 @@ export function normalizeUrl(input: string, base?: string): string | null {
     return null;
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
-  u.hash = '';
-  if (u.search === '') u.search = ''; // setting it drops a bare trailing "?"
-  u.username = '';
-  u.password = '';
-  return u.href;
+  const path = normalizeEscapes(u.pathname.replace(PATH_SESSION, ''));
+  return `${u.protocol}//${u.host}${path}${canonicalQuery(u.search, opts.sortQuery)}`;
 }
 
 export const hostOf = (url: string): string => new URL(url).host;
@@ -29,8 +104,11 @@ export function siteOf(url: string): string {
   return getDomain(hostname, { allowPrivateDomains: true }) ?? hostname;
 }
 
-/** Site of a bare host or URL as a user writes it in a list ("news.example.org", "https://x.org/"). */
-export function siteOfHostOrUrl(s: string): string {
+/** A bare host or URL as a user writes it in a list ("news.example.org", "https://x.org/") as a URL. */
+export const urlOfHostOrUrl = (s: string): string => {
   const t = s.trim();
-  return siteOf(/^[a-z][a-z0-9+.-]*:\/\//i.test(t) ? t : `http://${t}/`);
-}
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(t) ? t : `http://${t}/`;
+};
+
+/** Site of a bare host or URL as a user writes it in a list ("news.example.org", "https://x.org/"). */
+export const siteOfHostOrUrl = (s: string): string => siteOf(urlOfHostOrUrl(s));

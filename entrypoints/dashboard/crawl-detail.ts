@@ -15,6 +15,7 @@ import {
   formatScore,
   pagesPerMinute,
 } from '@/lib/ui/format';
+import { scopeText } from '@/lib/ui/config-form';
 import { allTopics } from '@/lib/ui/label-queries';
 import { keptFromRequesting, nextUp, watch, type KeptLink } from '@/lib/ui/queries';
 import { HarvestChart } from './harvest-chart';
@@ -124,10 +125,7 @@ export class CrawlDetail {
 
   private renderConfig(crawl: CrawlRecord): void {
     const { config } = crawl;
-    const scope =
-      config.scope.mode === 'listed-sites' ? `listed sites: ${config.scope.sites.join(', ')}`
-      : config.scope.mode === 'seed-sites' ? "the seeds' sites"
-      : 'anywhere';
+    const scope = scopeText(config.scope);
     const p = config.politeness;
     const topic = this.topics.get(crawl.topicId);
     const rows: [string, Child][] = [

@@ -11,6 +11,8 @@ import {
   formToConfig,
   keywordsText,
   safetyRuleChoices,
+  SCOPE_CHOICES,
+  scopeWarning,
   topicChoices,
   type CrawlFormValues,
 } from '@/lib/ui/config-form';
@@ -64,10 +66,16 @@ export function setupNewCrawlForm(onStarted: (crawlId: number) => void, db: Craw
       ),
     );
     unknownOff = v.safetyOff.filter((r) => !DEFAULT_SAFETY_RULES.includes(r));
-    showScopeSites();
+    showScope();
   };
-  const showScopeSites = () => {
-    byId('scope-sites-field').hidden = field('scopeMode').value !== 'listed-sites';
+  /** The sites field for "listed-sites", the cookie warning for "anywhere". */
+  const showScope = () => {
+    const mode = field('scopeMode').value as CrawlFormValues['scopeMode'];
+    byId('scope-sites-field').hidden = mode !== 'listed-sites';
+    const warning = scopeWarning(mode);
+    const w = byId('scope-warning');
+    w.hidden = !warning;
+    w.textContent = warning ?? '';
   };
   const say = (error: string | null, note: string | null = null) => {
     const e = byId('form-error');
@@ -92,8 +100,9 @@ export function setupNewCrawlForm(onStarted: (crawlId: number) => void, db: Craw
   });
 
   renderTopics([]);
+  fill(field('scopeMode') as HTMLSelectElement, ...SCOPE_CHOICES.map((c) => h('option', { value: c.value }, c.text)));
   write(defaultFormValues());
-  field('scopeMode').addEventListener('change', showScopeSites);
+  field('scopeMode').addEventListener('change', showScope);
   watch(() => allTopics(db), renderTopics, (err) => say(`Could not read the topics: ${errorText(err)}`));
 
   form.addEventListener('submit', (ev) => {

@@ -6,16 +6,17 @@ import type { FrontierEntry, ParsedPage } from '../types';
 import { hostOf, normalizeUrl } from '../url';
 import type { CrawlConfig } from './config';
 import { describeBlock, makeSafetyGuard, type SafetyGuard } from './safety';
-import { makeScope } from './scope';
+import { scopeReason } from './scope';
 
 // Compiled per config object: a crawl's config never changes while it runs.
-const compiled = new WeakMap<CrawlConfig, { inScope: (url: string) => boolean; safety: SafetyGuard }>();
+const compiled = new WeakMap<CrawlConfig, { outOfScope: (url: string) => string | null; inScope: (url: string) => boolean; safety: SafetyGuard }>();
 
 /** The crawl's scope and safety rules, compiled once per config. */
 export function rulesFor(config: CrawlConfig) {
   let r = compiled.get(config);
   if (!r) {
-    r = { inScope: makeScope(config), safety: makeSafetyGuard(config.safety) };
+    const outOfScope = scopeReason(config);
+    r = { outOfScope, inScope: (url: string) => outOfScope(url) === null, safety: makeSafetyGuard(config.safety) };
     compiled.set(config, r);
   }
   return r;
@@ -45,7 +46,7 @@ export function planChildren(
   const { inScope, safety } = rulesFor(config);
   const out: Candidate[] = [];
   for (const link of page.links) {
-    const url = normalizeUrl(link.url);
+    const url = normalizeUrl(link.url, undefined, config.canonical);
     if (!url || url === pageUrl || url === parent.url || !inScope(url)) continue;
     const unsafe = safety.check(url, { anchor: link.anchor, rel: link.rel });
     const { logOdds, score } = unsafe ? { logOdds: -Number.MAX_VALUE, score: 0 } : classifier.rank(link);
@@ -61,7 +62,7 @@ export function planChildren(
 /** Seeds enter with the top score. */
 export function seedCandidates(config: CrawlConfig): Candidate[] {
   return config.seeds.flatMap((s) => {
-    const url = normalizeUrl(s);
+    const url = normalizeUrl(s, undefined, config.canonical);
     const priority = config.strategy.name === 'best-first' ? SEED_PRIORITY : priorityOf(config, 0, 0);
     return url ? [{ url, host: hostOf(url), score: 1, priority, depth: 0, parentUrl: null, anchor: '', context: '' }] : [];
   });

@@ -1,7 +1,13 @@
 // The crawl configuration: what the dashboard form and the runner's JSON file both produce.
 import { DEFAULT_SAFETY_RULES } from './safety';
+import { DEFAULT_CANONICAL, type CanonicalOptions } from '../url';
 
-export type ScopeMode = 'seed-sites' | 'listed-sites' | 'anywhere';
+/**
+ * Where a crawl may go (lib/crawl/scope.ts): the seeds' hosts, the seeds' registrable domains (every
+ * subdomain), the listed sites, or anywhere. The first is the default: the crawl sends the user's cookies.
+ */
+export const SCOPE_MODES = ['seed-hosts', 'seed-sites', 'listed-sites', 'anywhere'] as const;
+export type ScopeMode = (typeof SCOPE_MODES)[number];
 /** Every crawl strategy the crawler knows; the benchmark runs each of them. */
 export const STRATEGIES = ['best-first', 'breadth-first'] as const;
 export type StrategyName = (typeof STRATEGIES)[number];
@@ -35,6 +41,8 @@ export interface CrawlConfig {
    * `rescoreEveryLabels` new labels from elsewhere (the labeler, the dashboard); 0 turns either off.
    */
   learning: { fromVerdicts: boolean; rescoreEveryPages: number; rescoreEveryLabels: number };
+  /** How links and seeds become the canonical URL (lib/url.ts); `sortQuery: false` for sites that read the query in order. */
+  canonical: CanonicalOptions;
 }
 
 export const DEFAULTS: Omit<CrawlConfig, 'name' | 'seeds'> = {
@@ -42,12 +50,13 @@ export const DEFAULTS: Omit<CrawlConfig, 'name' | 'seeds'> = {
   training: { linkSources: [], positive: [], negative: [] },
   strategy: { name: 'best-first' },
   budget: { maxPages: 100, maxDepth: 50 },
-  scope: { mode: 'seed-sites', sites: [] },
+  scope: { mode: 'seed-hosts', sites: [] },
   politeness: { delayMs: 1000, concurrency: 2, perHost: 1, robots: true },
   fetch: { timeoutMs: 30_000, maxBytes: 5 * 1024 * 1024, retries: 3, retryBaseMs: 10_000 },
   safety: { avoid: [], disabledRules: [] },
   judge: { threshold: 0.5 },
   learning: { fromVerdicts: true, rescoreEveryPages: 500, rescoreEveryLabels: 10 },
+  canonical: DEFAULT_CANONICAL,
 };
 
 export class ConfigError extends Error {}
@@ -114,14 +123,14 @@ export function parseConfig(input: unknown): CrawlConfig {
   };
   const topic = sub('topic'), training = sub('training'), strategy = sub('strategy'), budget = sub('budget');
   const scope = sub('scope'), politeness = sub('politeness'), fetchCfg = sub('fetch'), safety = sub('safety'), judge = sub('judge');
-  const learning = sub('learning');
+  const learning = sub('learning'), canonical = sub('canonical');
   const strategyName = strategy.name ?? DEFAULTS.strategy.name;
   if (!STRATEGIES.includes(strategyName as StrategyName)) {
     throw new ConfigError(`strategy.name must be one of ${STRATEGIES.map((n) => `"${n}"`).join(', ')} (got ${JSON.stringify(strategyName)})`);
   }
   const mode = scope.mode ?? DEFAULTS.scope.mode;
-  if (mode !== 'seed-sites' && mode !== 'listed-sites' && mode !== 'anywhere') {
-    throw new ConfigError(`scope.mode must be "seed-sites", "listed-sites" or "anywhere" (got ${JSON.stringify(mode)})`);
+  if (!SCOPE_MODES.includes(mode as ScopeMode)) {
+    throw new ConfigError(`scope.mode must be one of ${SCOPE_MODES.map((m) => `"${m}"`).join(', ')} (got ${JSON.stringify(mode)})`);
   }
   const robots = bool(politeness.robots, 'politeness.robots', DEFAULTS.politeness.robots);
   const name = c.name === undefined ? new URL(seeds[0]).hostname : c.name;
@@ -143,7 +152,7 @@ export function parseConfig(input: unknown): CrawlConfig {
       maxPages: num(budget.maxPages, 'budget.maxPages', DEFAULTS.budget.maxPages, 1, 10_000_000),
       maxDepth: num(budget.maxDepth, 'budget.maxDepth', DEFAULTS.budget.maxDepth, 0, 10_000),
     },
-    scope: { mode, sites: strings(scope.sites, 'scope.sites') },
+    scope: { mode: mode as ScopeMode, sites: strings(scope.sites, 'scope.sites') },
     politeness: {
       delayMs: num(politeness.delayMs, 'politeness.delayMs', DEFAULTS.politeness.delayMs, 0, 600_000),
       concurrency: num(politeness.concurrency, 'politeness.concurrency', DEFAULTS.politeness.concurrency, 1, 64),
@@ -163,6 +172,7 @@ export function parseConfig(input: unknown): CrawlConfig {
       rescoreEveryPages: num(learning.rescoreEveryPages, 'learning.rescoreEveryPages', DEFAULTS.learning.rescoreEveryPages, 0, 1e9),
       rescoreEveryLabels: num(learning.rescoreEveryLabels, 'learning.rescoreEveryLabels', DEFAULTS.learning.rescoreEveryLabels, 0, 1e9),
     },
+    canonical: { sortQuery: bool(canonical.sortQuery, 'canonical.sortQuery', DEFAULTS.canonical.sortQuery) },
   };
   if (config.scope.mode === 'listed-sites' && config.scope.sites.length === 0) {
     throw new ConfigError('scope.sites: list at least one site when scope.mode is "listed-sites"');

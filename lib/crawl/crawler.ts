@@ -133,15 +133,15 @@ export class CrawlRunner {
   /** The crawl's one way to the network: every request passes its gates (request-gate.ts). */
   private makeGate(): RequestGate {
     const { clock } = this.ports;
-    const { inScope, safety } = rulesFor(this.config);
+    const { outOfScope, safety } = rulesFor(this.config);
     const robots = this.config.politeness.robots;
     const gate: RequestGate = new RequestGate(this.ports.fetch, clock, {
       unsafe: (url, link) => {
         const block = safety.check(url, link);
         return block ? describeBlock(block) : null;
       },
-      outOfScope: (url) => (inScope(url) ? null : "outside the crawl's scope"),
-      canonical: (url) => normalizeUrl(url),
+      outOfScope,
+      canonical: (url) => normalizeUrl(url, undefined, this.config.canonical),
       halted: () => this.halt !== null,
     }, this.politeness, robots ? (load) => new RobotsCache(load, clock, { ...DEFAULT_ROBOTS_OPTIONS, retryBaseMs: this.config.fetch.retryBaseMs }) : null, {
       timeoutMs: this.config.fetch.timeoutMs, maxBytes: this.config.fetch.maxBytes, maxRedirects: 10,

@@ -1,6 +1,6 @@
 // The dashboard's "New crawl" form as plain values, and the two conversions it needs: form -> config
 // (sent to the worker, which validates it with parseConfig) and runner config file -> form. Pure: no DOM.
-import { DEFAULTS, type ScopeMode, type StrategyName } from '../crawl/config';
+import { DEFAULTS, SCOPE_MODES, type CrawlConfig, type ScopeMode, type StrategyName } from '../crawl/config';
 import { DEFAULT_SAFETY_RULES, SAFETY_RULE_HELP } from '../crawl/safety';
 import type { Topic } from '../types';
 
@@ -52,6 +52,38 @@ export const defaultFormValues = (): CrawlFormValues => ({
 /** The default safety rules as the form lists them: name, one line on what it keeps from being requested, on or off. */
 export function safetyRuleChoices(off: readonly string[]): { name: string; help: string; on: boolean }[] {
   return DEFAULT_SAFETY_RULES.map((name) => ({ name, help: SAFETY_RULE_HELP[name as keyof typeof SAFETY_RULE_HELP], on: !off.includes(name) }));
+}
+
+/**
+ * The scope choices of the form, in plain words short enough for its narrow select; the default (the
+ * narrowest) first. "Seeds' hosts only": a seed on docs.example.org never reaches mail.example.org.
+ */
+export const SCOPE_CHOICES: readonly { value: ScopeMode; text: string }[] = [
+  { value: 'seed-hosts', text: "Seeds' hosts only" },
+  { value: 'seed-sites', text: "Seeds' whole sites" },
+  { value: 'listed-sites', text: 'Sites I list' },
+  { value: 'anywhere', text: 'Anywhere' },
+];
+
+/**
+ * What the form says under the scope choice: "anywhere" hands the user's session to every site it reaches,
+ * which the user must see before starting. Null when there is nothing to warn about.
+ */
+export function scopeWarning(mode: ScopeMode): string | null {
+  return mode === 'anywhere'
+    ? 'Anywhere sends your cookies to every site the crawl reaches: each of them sees you visiting, logged in ' +
+        'wherever you are logged in. Private and loopback addresses stay out unless a seed names them.'
+    : null;
+}
+
+/** A crawl's scope in a few words, for the crawl's details. */
+export function scopeText(scope: CrawlConfig['scope']): string {
+  switch (scope.mode) {
+    case 'seed-hosts': return "the seeds' hosts";
+    case 'seed-sites': return "the seeds' sites, every subdomain";
+    case 'listed-sites': return `listed sites: ${scope.sites.join(', ')}`;
+    case 'anywhere': return 'anywhere';
+  }
 }
 
 /** Non-empty trimmed lines. */
@@ -147,7 +179,7 @@ export function configToForm(input: unknown, current: CrawlFormValues): CrawlFor
   const budget = section(c, 'budget'), scope = section(c, 'scope'), politeness = section(c, 'politeness');
   const safety = section(c, 'safety');
   const strategyName = strategy.name === 'best-first' || strategy.name === 'breadth-first' ? strategy.name : undefined;
-  const mode = scope.mode === 'seed-sites' || scope.mode === 'listed-sites' || scope.mode === 'anywhere' ? scope.mode : undefined;
+  const mode = SCOPE_MODES.find((m) => m === scope.mode);
   return {
     name: text(c.name) ?? current.name,
     seeds: textLines(c.seeds) ?? current.seeds,

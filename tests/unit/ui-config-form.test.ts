@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULTS, parseConfig } from '../../lib/crawl/config';
 import { DEFAULT_SAFETY_RULES } from '../../lib/crawl/safety';
-import { configToForm, defaultFormValues, formToConfig, keywordList, keywordsText, safetyRuleChoices, topicChoices } from '../../lib/ui/config-form';
+import {
+  configToForm, defaultFormValues, formToConfig, keywordList, keywordsText, safetyRuleChoices, SCOPE_CHOICES, scopeText, scopeWarning, topicChoices,
+} from '../../lib/ui/config-form';
 import { crawlActions, formatDuration, formatPercent, harvestRate, pagesPerMinute } from '../../lib/ui/format';
 
 describe('new crawl form', () => {
@@ -79,6 +81,29 @@ describe('the session safety of a new crawl', () => {
     // A misspelt rule is not dropped quietly: the worker refuses it by name.
     const typo = configToForm({ safety: { disabledRules: ['nofolow'] } }, defaultFormValues());
     expect(() => parseConfig(formToConfig({ ...typo, ...base, safetyOff: typo.safetyOff }))).toThrow(/"nofolow" is not a safety rule/);
+  });
+});
+
+describe('the scope choice', () => {
+  it("offers the four modes, the seeds' hosts first and chosen by default", () => {
+    expect(SCOPE_CHOICES.map((c) => c.value)).toEqual(['seed-hosts', 'seed-sites', 'listed-sites', 'anywhere']);
+    expect(defaultFormValues().scopeMode).toBe('seed-hosts');
+    const config = parseConfig(formToConfig({ ...defaultFormValues(), seeds: 'https://docs.example.org/', keywords: 'x' }));
+    expect(config.scope).toEqual({ mode: 'seed-hosts', sites: [] });
+  });
+
+  it('warns that "anywhere" sends your cookies to every site, and only then', () => {
+    expect(scopeWarning('anywhere')).toMatch(/sends your cookies to every site the crawl reaches/);
+    for (const mode of ['seed-hosts', 'seed-sites', 'listed-sites'] as const) expect(scopeWarning(mode)).toBeNull();
+  });
+
+  it("reads each mode from a config file, keeping an old file's 'seed-sites'", () => {
+    for (const { value } of SCOPE_CHOICES) {
+      expect(configToForm({ scope: { mode: value } }, defaultFormValues()).scopeMode).toBe(value);
+    }
+    expect(configToForm({ scope: { mode: 'everywhere' } }, defaultFormValues()).scopeMode).toBe('seed-hosts');
+    expect(scopeText({ mode: 'seed-sites', sites: [] })).toBe("the seeds' sites, every subdomain");
+    expect(scopeText({ mode: 'listed-sites', sites: ['a.example', 'b.example'] })).toBe('listed sites: a.example, b.example');
   });
 });
 
