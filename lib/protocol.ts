@@ -49,8 +49,8 @@ export interface ProtocolMap {
   retrain(req: { topicId: number }): RetrainReport;
   /** A topic's model, keywords and labeled links, as one JSON document. */
   exportModel(req: { topicId: number }): ModelBundle;
-  /** Creates a topic from an exported bundle. */
-  importModel(req: { bundle: unknown; name?: string }): Topic;
+  /** Creates a topic from an exported bundle; labels that are not labels are skipped and reported. */
+  importModel(req: { bundle: unknown; name?: string }): { topic: Topic } & ImportReport;
 }
 
 export interface LinkToScore {
@@ -63,6 +63,8 @@ export interface ImportReport {
   added: number;
   /** Lines that could not be read, with the reason (at most the first 20). */
   rejected: { line: number; error: string }[];
+  /** How many lines could not be read in all. */
+  rejectedCount: number;
 }
 
 export interface RetrainReport {
