@@ -98,6 +98,14 @@ export interface CrawlStatus {
 }
 
 export type MessageType = keyof ProtocolMap;
+
+/**
+ * The requests a content script in a web page may make: those the on-page labeler makes
+ * (entrypoints/label.content), and no other. A page that subverted its tab's content script could then
+ * label links and read topic names, but not start crawls, read pages, export or replace models, or delete.
+ * The extension's own pages (popup, dashboard) may make every request. lib/message-policy.ts decides.
+ */
+export const CONTENT_SCRIPT_MESSAGES: readonly MessageType[] = ['activeTopic', 'listTopics', 'scoreLinks', 'labelLink'];
 export type Request<K extends MessageType> = Parameters<ProtocolMap[K]>[0];
 export type Response<K extends MessageType> = ReturnType<ProtocolMap[K]>;
 
