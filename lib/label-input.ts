@@ -18,7 +18,7 @@ export const MAX_IMPORT_ROWS = 1_000_000;
 
 const SOURCES: ReadonlySet<string> = new Set<LabelSource>(['user', 'page', 'verdict', 'auto']);
 
-/** 0 or 1, and nothing else: not "1", not true, not 7. For requests, which the extension's own code makes. */
+/** 0 or 1, and nothing else: not "1", not true, not 7. For requests and bundles, which Focus itself writes. */
 export function isLabelValue(v: unknown): v is LabelValue {
   return v === 0 || v === 1;
 }

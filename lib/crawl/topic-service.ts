@@ -119,6 +119,7 @@ export class TopicService {
       if (url instanceof Error) throw new Error(`${url.message}: only http(s) links can be crawled`);
       const anchor = must(readLinkText(req.anchor, 'anchor'));
       const context = must(readLinkText(req.context, 'context'));
+      // Labels made on a file:// page (the labeler runs there too) keep no page address rather than fail.
       const pageUrl = req.pageUrl ? readUrl(req.pageUrl, 'the page') : undefined;
       const row = await this.store.topics.setUserLabel(
         { topicId, crawlId: null, url, anchor, context, createdAt: this.clock.now(), ...(typeof pageUrl === 'string' ? { pageUrl } : {}) },
