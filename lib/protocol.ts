@@ -49,8 +49,8 @@ export interface ProtocolMap {
   retrain(req: { topicId: number }): RetrainReport;
   /** A topic's model, keywords and labeled links, as one JSON document. */
   exportModel(req: { topicId: number }): ModelBundle;
-  /** Creates a topic from an exported bundle. */
-  importModel(req: { bundle: unknown; name?: string }): Topic;
+  /** Creates a topic from an exported bundle; labels that are not labels are skipped and reported. */
+  importModel(req: { bundle: unknown; name?: string }): { topic: Topic } & ImportReport;
 }
 
 export interface LinkToScore {
@@ -63,6 +63,8 @@ export interface ImportReport {
   added: number;
   /** Lines that could not be read, with the reason (at most the first 20). */
   rejected: { line: number; error: string }[];
+  /** How many lines could not be read in all. */
+  rejectedCount: number;
 }
 
 export interface RetrainReport {
@@ -96,6 +98,14 @@ export interface CrawlStatus {
 }
 
 export type MessageType = keyof ProtocolMap;
+
+/**
+ * The requests a content script in a web page may make: those the on-page labeler makes
+ * (entrypoints/label.content), and no other. A page that subverted its tab's content script could then
+ * label links and read topic names, but not start crawls, read pages, export or replace models, or delete.
+ * The extension's own pages (popup, dashboard) may make every request. lib/message-policy.ts decides.
+ */
+export const CONTENT_SCRIPT_MESSAGES: readonly MessageType[] = ['activeTopic', 'listTopics', 'scoreLinks', 'labelLink'];
 export type Request<K extends MessageType> = Parameters<ProtocolMap[K]>[0];
 export type Response<K extends MessageType> = ReturnType<ProtocolMap[K]>;
 

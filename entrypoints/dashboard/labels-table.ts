@@ -2,6 +2,7 @@
 // range (a topic can hold 70,000 labels), selected with checkboxes (shift-click selects a range), relabeled or
 // deleted through the worker, exported as CSV or JSON Lines (the current filter) and imported from files.
 import { labelsToCsv, labelsToJsonl } from '@/lib/export/labels';
+import { checkImportSize } from '@/lib/label-input';
 import { sendMessage } from '@/lib/platform/messaging';
 import type { CrawlerDB } from '@/lib/store/db';
 import type { LabeledLink, LabelValue, Topic } from '@/lib/types';
@@ -19,7 +20,7 @@ import {
   type LabelWindow,
 } from '@/lib/ui/label-queries';
 import { watch } from '@/lib/ui/queries';
-import { busy, fileStem, showNotice } from './topic-ui';
+import { busy, fileStem, rejectedText, showNotice } from './topic-ui';
 
 export const LABELS_PAGE = 50;
 const EXPORT_CHUNK = 2000;
@@ -265,11 +266,11 @@ export class LabelsTable {
     showNotice(this.report, `Importing ${file.name}…`);
     try {
       const text = await file.text();
+      // The worker refuses it too; checked here first so that a huge file is not copied into a message.
+      checkImportSize(text.length, 'this file');
       const format = labelFileFormat(file.name, text);
-      const { added, rejected } = await sendMessage('importLabels', { topicId: topic.id!, format, text });
-      const reasons = rejected.slice(0, 3).map((r) => `line ${r.line}: ${r.error}`).join('; ');
-      const more = rejected.length > 3 ? '; …' : '';
-      showNotice(this.report, `${file.name}: added ${formatCount(added)}, rejected ${formatCount(rejected.length)}${reasons ? ` (${reasons}${more})` : ''}.`);
+      const report = await sendMessage('importLabels', { topicId: topic.id!, format, text });
+      showNotice(this.report, `${file.name}: added ${formatCount(report.added)}, ${rejectedText(report)}.`);
     } catch (err) {
       showNotice(this.report, null);
       showNotice(this.error, `Could not import ${file.name}: ${errorText(err)}`);

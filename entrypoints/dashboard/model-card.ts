@@ -1,5 +1,6 @@
 // The Topics view's model card: what the topic's saved model has learned and when, Retrain, and the model
 // as a file (export, import as a new topic).
+import { checkImportSize } from '@/lib/label-input';
 import { sendMessage } from '@/lib/platform/messaging';
 import type { RetrainReport } from '@/lib/protocol';
 import type { CrawlerDB } from '@/lib/store/db';
@@ -9,7 +10,7 @@ import { byId, errorText, fill, h } from '@/lib/ui/dom';
 import { formatCount, formatDateTime } from '@/lib/ui/format';
 import { modelSummary, type ModelSummary } from '@/lib/ui/label-queries';
 import { watch } from '@/lib/ui/queries';
-import { busy, fileStem, showNotice } from './topic-ui';
+import { busy, fileStem, rejectedText, showNotice } from './topic-ui';
 
 export interface ModelCardEvents {
   /** A model file became a new topic. */
@@ -137,13 +138,18 @@ export class ModelCard {
     showNotice(this.report, null);
     let bundle: unknown;
     try {
-      bundle = JSON.parse(await file.text());
-    } catch {
-      return showNotice(this.error, `Could not import ${file.name}: it is not JSON (a model file is what "Export model" writes).`);
+      const text = await file.text();
+      checkImportSize(text.length, 'this file');
+      bundle = JSON.parse(text);
+    } catch (err) {
+      const why = err instanceof SyntaxError ? 'it is not JSON (a model file is what "Export model" writes)' : errorText(err);
+      return showNotice(this.error, `Could not import ${file.name}: ${why}.`);
     }
     try {
-      const topic = await sendMessage('importModel', { bundle });
-      const message = `Imported ${file.name} as the topic "${topic.name}".`;
+      const report = await sendMessage('importModel', { bundle });
+      const { topic } = report;
+      const skipped = report.rejectedCount ? ` Its labels: added ${formatCount(report.added)}, ${rejectedText(report, 'label')}.` : '';
+      const message = `Imported ${file.name} as the topic "${topic.name}".${skipped}`;
       this.carry = { topicId: topic.id!, message };
       this.events.imported(topic.id!);
       if (this.topicId === topic.id) showNotice(this.report, message);

@@ -1,4 +1,6 @@
 // Small pieces the parts of the Topics view share: notices, file names, the ?topic=ID of the address.
+import type { ImportReport } from '@/lib/protocol';
+import { formatCount } from '@/lib/ui/format';
 
 /** Shows a sentence in a notice element, or hides it for null. */
 export function showNotice(el: HTMLElement, message: string | null): void {
@@ -24,4 +26,11 @@ export async function busy<T>(button: HTMLButtonElement, work: () => Promise<T>)
   } finally {
     button.disabled = false;
   }
+}
+
+/** "rejected 3 (line 2: ...; line 5: ...; …)": how many lines an import skipped and why the first ones. */
+export function rejectedText({ rejected, rejectedCount }: ImportReport, what = 'line'): string {
+  const reasons = rejected.slice(0, 3).map((r) => `${what} ${r.line}: ${r.error}`).join('; ');
+  const more = rejectedCount > 3 ? '; …' : '';
+  return `rejected ${formatCount(rejectedCount)}${reasons ? ` (${reasons}${more})` : ''}`;
 }

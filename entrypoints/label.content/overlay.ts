@@ -7,6 +7,7 @@ import { fill, h } from '@/lib/ui/dom';
 import type { LabelValue, Topic } from '@/lib/types';
 import { badgeSpot, type LinkMark } from './link-marks';
 import { formatScore, labelGlyph, labelName, scoreColour } from './score-style';
+import { trusted } from './trusted';
 import css from './style.css?inline';
 
 /** The element name of the shadow host (the one node the labeler adds to the page). */
@@ -82,43 +83,45 @@ export class Overlay {
     this.spots.clear();
   }
 
+  // Every listener takes the user's input only (./trusted.ts). Page scripts cannot reach into the closed
+  // shadow root today; if one ever could, dispatching a click on a card's button must still label nothing.
   private listen(shadow: ShadowRoot): void {
-    this.layer.addEventListener('mouseover', (e) => {
+    this.layer.addEventListener('mouseover', trusted((e) => {
       const mark = this.markAt(e.target);
       if (!mark) return;
       this.setCurrent(mark);
       this.events.hover(mark);
       this.showCard(mark);
-    });
-    this.layer.addEventListener('mouseout', (e) => {
+    }));
+    this.layer.addEventListener('mouseout', trusted((e: MouseEvent) => {
       if (this.markAt(e.relatedTarget)) return;
       this.events.hover(null);
       this.hideCardSoon();
-    });
-    this.layer.addEventListener('click', (e) => {
+    }));
+    this.layer.addEventListener('click', trusted((e) => {
       const mark = this.markAt(e.target);
       if (mark) this.showCard(mark);
-    });
-    this.layer.addEventListener('focusin', (e) => {
+    }));
+    this.layer.addEventListener('focusin', trusted((e) => {
       const mark = this.markAt(e.target);
       if (mark) this.showCard(mark);
-    });
-    this.card.addEventListener('mouseenter', () => {
+    }));
+    this.card.addEventListener('mouseenter', trusted(() => {
       clearTimeout(this.hideTimer);
       this.events.hover(this.cardMark);
-    });
-    this.card.addEventListener('mouseleave', () => {
+    }));
+    this.card.addEventListener('mouseleave', trusted(() => {
       this.events.hover(null);
       this.hideCardSoon();
-    });
-    this.card.addEventListener('click', (e) => {
+    }));
+    this.card.addEventListener('click', trusted((e) => {
       const button = (e.target as Element).closest<HTMLButtonElement>('button[data-label]');
       if (!button || !this.cardMark) return;
       const v = button.dataset.label;
       this.events.label(this.cardMark, v === '1' ? 1 : v === '0' ? 0 : null);
-    });
+    }));
     // Keys on a focused badge or on the card label that link; the page's own key listener never sees them.
-    shadow.addEventListener('keydown', (e) => {
+    shadow.addEventListener('keydown', trusted((e) => {
       const ke = e as KeyboardEvent;
       if (ke.key === 'Escape') return this.hideCard();
       const target = ke.target as Element;
@@ -126,7 +129,7 @@ export class Overlay {
       if (!mark || ke.ctrlKey || ke.metaKey || ke.altKey || !Object.hasOwn(LABEL_KEYS, ke.key)) return;
       ke.preventDefault();
       this.events.label(mark, LABEL_KEYS[ke.key] ?? null);
-    });
+    }));
   }
 
   private markAt(target: EventTarget | null): LinkMark | null {
@@ -285,10 +288,10 @@ class Toolbar {
   constructor(events: OverlayEvents) {
     this.select = h('select', { class: 'topic', title: 'The topic your labels train', 'aria-label': 'Topic', disabled: true },
       h('option', null, 'Loading topics…'));
-    this.select.addEventListener('change', () => {
+    this.select.addEventListener('change', trusted(() => {
       const id = Number(this.select.value);
       if (Number.isInteger(id)) events.chooseTopic(id);
-    });
+    }));
     this.counts = h('span', { class: 'counts', 'aria-live': 'polite' });
     this.error = h('div', { class: 'error', role: 'alert', hidden: true });
     this.el = h('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Focus link labeler' },
@@ -296,7 +299,7 @@ class Toolbar {
         h('span', { class: 'brand', title: 'Focus: label the links of this page for your topic' }, 'Focus'),
         this.select,
         this.counts,
-        h('button', { type: 'button', class: 'close', title: 'Switch the labeler off', 'aria-label': 'Switch the labeler off', onclick: () => events.close() }, '×')),
+        h('button', { type: 'button', class: 'close', title: 'Switch the labeler off', 'aria-label': 'Switch the labeler off', onclick: trusted(() => events.close()) }, '×')),
       h('div', { class: 'hint' }, 'Point at a link and press ', h('kbd', null, '1'), ' on topic, ', h('kbd', null, '2'), ' off topic, ', h('kbd', null, '0'), ' clear'),
       this.error);
   }

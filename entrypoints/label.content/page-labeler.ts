@@ -7,6 +7,7 @@ import type { LabelerCommand, LabelerState } from '@/lib/platform/labeler';
 import type { LabelValue, Topic } from '@/lib/types';
 import { linkElementOf, readPageLinks, reconcileMarks, toScore, type LinkMark } from './link-marks';
 import { LABEL_KEYS, Overlay } from './overlay';
+import { trusted } from './trusted';
 
 /** scoreLinks takes at most this many links per request. */
 const SCORE_BATCH = 500;
@@ -118,17 +119,18 @@ class Session {
     window.addEventListener('resize', relayout, opts);
     document.addEventListener('load', relayout, opts); // images and fonts that load move links
     document.addEventListener('transitionend', relayout, opts);
-    document.addEventListener('mouseover', (e) => this.pointAt(e.target), opts);
-    document.addEventListener('mouseout', (e) => {
-      if (!(e as MouseEvent).relatedTarget) this.pointAt(null);
-    }, opts);
-    document.addEventListener('focusin', (e) => {
+    // What is pointed at or focused decides which link a key labels: only the user's own input may move it.
+    document.addEventListener('mouseover', trusted((e) => this.pointAt(e.target)), opts);
+    document.addEventListener('mouseout', trusted((e: MouseEvent) => {
+      if (!e.relatedTarget) this.pointAt(null);
+    }), opts);
+    document.addEventListener('focusin', trusted((e) => {
       this.focused = this.markOf(e.target);
-    }, opts);
-    document.addEventListener('focusout', () => {
+    }), opts);
+    document.addEventListener('focusout', trusted(() => {
       this.focused = null;
-    }, opts);
-    window.addEventListener('keydown', (e) => this.onKey(e), { capture: true, signal: this.listeners.signal });
+    }), opts);
+    window.addEventListener('keydown', trusted((e) => this.onKey(e)), { capture: true, signal: this.listeners.signal });
 
     const host = this.overlay!.host;
     this.mutations = new MutationObserver((records) => {

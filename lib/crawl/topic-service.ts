@@ -1,6 +1,6 @@
 // The protocol's topic, label and model requests. Platform-free, like the crawl service it belongs to: it
 // reads the live runners of a topic through `runnersOf`, so a label made while a crawl runs reaches it.
-import type { ProtocolMap, Request, RetrainReport } from '../protocol';
+import type { LinkToScore, ProtocolMap, Request, RetrainReport } from '../protocol';
 import { parseHtml } from '../parse/html';
 import { parseLabels } from '../export/labels';
 import { readBundle, toBundle } from '../export/model-bundle';
@@ -8,6 +8,7 @@ import type { Clock } from '../fetch/fetcher';
 import type { CrawlStore } from '../store/crawl-store';
 import type { LabeledLink, Topic } from '../types';
 import { normalizeUrl } from '../url';
+import { checkLabel, checkUrlLength, MAX_SCORE_BATCH, must, readLinkText, readUrl } from '../label-input';
 import type { CrawlRunner } from './crawler';
 import { buildModel, catchUp, loadModel, saveModel, type CrawlModel } from './model';
 
@@ -17,7 +18,8 @@ type TopicRequest = Exclude<
 >;
 export type TopicHandlers = { [K in TopicRequest]: (data: Request<K>) => Promise<ReturnType<ProtocolMap[K]>> };
 
-const MAX_SCORE_BATCH = 2000;
+/** Rejected lines an import reports one by one; the rest are only counted. */
+const REPORTED_REJECTIONS = 20;
 
 export class TopicService {
   /** Models of topics with no crawl running here, kept for the labeler's many score requests. */
@@ -92,8 +94,15 @@ export class TopicService {
       return { deleted: await this.store.topics.deleteTopic(topicId) };
     },
     activeTopic: ({ topicId }) => this.activeTopic(topicId),
-    scoreLinks: async ({ topicId, links }) => {
-      if (links.length > MAX_SCORE_BATCH) throw new Error(`send at most ${MAX_SCORE_BATCH} links at a time`);
+    scoreLinks: async ({ topicId, links: raw }) => {
+      if (!Array.isArray(raw)) throw new Error('links is not a list');
+      if (raw.length > MAX_SCORE_BATCH) throw new Error(`send at most ${MAX_SCORE_BATCH} links at a time`);
+      // The labeler's links come from a page: text past the extractor's caps did not come from the extractor.
+      const links = raw.map((l: Partial<LinkToScore> | null) => ({
+        url: typeof l?.url === 'string' ? must(checkUrlLength(l.url)) : '',
+        anchor: must(readLinkText(l?.anchor, 'anchor')),
+        context: must(readLinkText(l?.context, 'context')),
+      }));
       const topic = topicId === undefined ? await this.activeTopic() : await this.store.topics.mustGetTopic(topicId);
       const model = await this.modelOf(topic.id!);
       const urls = links.map((l) => normalizeUrl(l.url) ?? l.url);
@@ -103,17 +112,24 @@ export class TopicService {
         labels: await this.store.topics.userLabels(topic.id!, urls),
       };
     },
-    labelLink: async ({ topicId, url, anchor, context, label, pageUrl }) => {
-      const normalized = normalizeUrl(url);
-      if (!normalized) throw new Error(`"${url}" is not an http(s) link: only those can be crawled`);
+    labelLink: async (req) => {
+      const { topicId } = req;
+      const label = checkLabel(req.label, true);
+      const url = readUrl(req.url, 'the link');
+      if (url instanceof Error) throw new Error(`${url.message}: only http(s) links can be crawled`);
+      const anchor = must(readLinkText(req.anchor, 'anchor'));
+      const context = must(readLinkText(req.context, 'context'));
+      // Labels made on a file:// page (the labeler runs there too) keep no page address rather than fail.
+      const pageUrl = req.pageUrl ? readUrl(req.pageUrl, 'the page') : undefined;
       const row = await this.store.topics.setUserLabel(
-        { topicId, crawlId: null, url: normalized, anchor, context, createdAt: this.clock.now(), ...(pageUrl ? { pageUrl } : {}) },
+        { topicId, crawlId: null, url, anchor, context, createdAt: this.clock.now(), ...(typeof pageUrl === 'string' ? { pageUrl } : {}) },
         label,
       );
       this.syncRunners(topicId);
       return { label: row };
     },
-    relabel: async ({ ids, label }) => {
+    relabel: async ({ ids, label: raw }) => {
+      const label = checkLabel(raw);
       const topicIds = await this.topicsOfLabels(ids);
       const changed = await this.store.topics.relabel(ids, label, this.clock.now());
       topicIds.forEach((t) => this.syncRunners(t));
@@ -127,12 +143,14 @@ export class TopicService {
     },
     importLabels: async ({ topicId, format, text }) => {
       await this.store.topics.mustGetTopic(topicId);
+      if (typeof text !== 'string') throw new Error('the file is not text');
       const { labels, rejected } = parseLabels(format, text, this.clock.now());
       const added = await this.store.topics.addLabels(labels.map((l) => ({ ...l, topicId, crawlId: null, source: 'user' as const })));
       this.syncRunners(topicId);
-      return { added, rejected: rejected.slice(0, 20) };
+      return { added, rejected: rejected.slice(0, REPORTED_REJECTIONS), rejectedCount: rejected.length };
     },
-    labelPage: async ({ crawlId, seq, label }) => {
+    labelPage: async ({ crawlId, seq, label: raw }) => {
+      const label = checkLabel(raw, true);
       const crawl = await this.store.getCrawl(crawlId);
       if (!crawl) throw new Error(`there is no crawl ${crawlId}`);
       const page = await this.store.getPage(crawlId, seq);
@@ -170,19 +188,20 @@ export class TopicService {
       return toBundle(topic, model, await this.store.topics.allLabels(topicId), this.clock.now());
     },
     importModel: async ({ bundle, name }) => {
-      const b = readBundle(bundle);
       const now = this.clock.now();
+      const b = readBundle(bundle, now);
       const topics = this.store.topics;
       const existing = new Set((await topics.listTopics()).map((t) => t.name));
       let topicName = (name ?? b.topic.name).trim() || 'Imported topic';
       for (let i = 2; existing.has(topicName); i++) topicName = `${(name ?? b.topic.name).trim()} (${i})`;
-      const topic = await topics.createTopic(topicName, b.topic.keywords.map(String), now);
-      await this.store.db.topics.update(topic.id!, { judgeBase: b.judge });
-      await topics.addLabels(b.labels.map((l): Omit<LabeledLink, 'id'> => ({
-        topicId: topic.id!, crawlId: null, url: l.url, anchor: l.anchor, context: l.context, label: l.label,
-        source: l.source ?? 'user', createdAt: typeof l.createdAt === 'number' ? l.createdAt : now, ...(l.pageUrl ? { pageUrl: l.pageUrl } : {}),
-      })));
-      return (await topics.mustGetTopic(topic.id!));
+      const topic = await topics.createTopic(topicName, b.topic.keywords, now);
+      // The judge as read, not the object sent: whatever else the file carried is not stored.
+      await this.store.db.topics.update(topic.id!, { judgeBase: b.judge.toJSON() });
+      const added = await topics.addLabels(b.labels.map((l): Omit<LabeledLink, 'id'> => ({ ...l, topicId: topic.id!, crawlId: null })));
+      return {
+        topic: await topics.mustGetTopic(topic.id!),
+        added, rejected: b.rejected.slice(0, REPORTED_REJECTIONS), rejectedCount: b.rejected.length,
+      };
     },
   };
 

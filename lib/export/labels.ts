@@ -1,8 +1,8 @@
 // Labeled links in and out: CSV (url, anchor, context, label, source, createdAt, pageUrl) and JSON Lines with
 // the same fields. Labels are written as "on"/"off"; reading also accepts 1/0, true/false, +/-, yes/no.
 import Papa from 'papaparse';
-import type { LabeledLink, LabelValue } from '../types';
-import { normalizeUrl } from '../url';
+import type { LabeledLink } from '../types';
+import { checkImportRows, checkImportSize, MAX_IMPORT_ROWS, readLabelWord, readLinkText, readUrl } from '../label-input';
 
 export const LABEL_FIELDS = ['url', 'anchor', 'context', 'label', 'source', 'createdAt', 'pageUrl'] as const;
 
@@ -32,30 +32,27 @@ export interface ParsedLabels {
   rejected: { line: number; error: string }[];
 }
 
-const LABEL_WORDS: Record<string, LabelValue> = {
-  on: 1, '1': 1, true: 1, yes: 1, '+': 1, pos: 1, positive: 1, relevant: 1,
-  off: 0, '0': 0, false: 0, no: 0, '-': 0, neg: 0, negative: 0, irrelevant: 0,
-};
-
-function readLabel(v: unknown): LabelValue | null {
-  if (v === 1 || v === true) return 1;
-  if (v === 0 || v === false) return 0;
-  return typeof v === 'string' ? (LABEL_WORDS[v.trim().toLowerCase()] ?? null) : null;
-}
-
 function toLabel(o: Record<string, unknown>, now: number): ImportedLabel | string {
-  const url = typeof o.url === 'string' ? normalizeUrl(o.url.trim()) : null;
-  if (!url) return 'url is missing or not an http(s) URL';
-  const label = readLabel(o.label);
+  const url = readUrl(o.url);
+  if (url instanceof Error) return url.message;
+  const label = readLabelWord(o.label);
   if (label === null) return `label must be on/off (or 1/0), got ${JSON.stringify(o.label ?? null)}`;
-  const anchor = typeof o.anchor === 'string' ? o.anchor : '';
-  const context = typeof o.context === 'string' ? o.context : '';
+  const anchor = readLinkText(o.anchor, 'anchor');
+  if (anchor instanceof Error) return anchor.message;
+  const context = readLinkText(o.context, 'context');
+  if (context instanceof Error) return context.message;
   if (!anchor.trim() && !context.trim()) return 'anchor and context are both empty: there is nothing to learn from';
   const at = typeof o.createdAt === 'string' || typeof o.createdAt === 'number' ? new Date(o.createdAt).getTime() : NaN;
-  const pageUrl = typeof o.pageUrl === 'string' && o.pageUrl ? o.pageUrl : undefined;
+  // The dashboard shows the page as a link: an imported javascript: or data: address must not become one.
+  const pageUrl = typeof o.pageUrl === 'string' && o.pageUrl ? readUrl(o.pageUrl, 'pageUrl') : undefined;
+  if (pageUrl instanceof Error) return pageUrl.message;
   return { url, anchor, context, label, createdAt: Number.isFinite(at) ? at : now, ...(pageUrl ? { pageUrl } : {}) };
 }
 
+/**
+ * Reads a label file. Rows that are not a label are skipped and reported by line; a file too large to be
+ * one (MAX_IMPORT_CHARS, MAX_IMPORT_ROWS) is refused whole with an Error, before it is parsed.
+ */
 export function parseLabels(format: 'csv' | 'jsonl', text: string, now: number): ParsedLabels {
   const out: ParsedLabels = { labels: [], rejected: [] };
   const take = (o: unknown, line: number) => {
@@ -64,8 +61,11 @@ export function parseLabels(format: 'csv' | 'jsonl', text: string, now: number):
     if (typeof r === 'string') out.rejected.push({ line, error: r });
     else out.labels.push(r);
   };
+  checkImportSize(text.length, 'this file');
   if (format === 'jsonl') {
-    text.split(/\r?\n/).forEach((raw, i) => {
+    const lines = text.split(/\r?\n/);
+    checkImportRows(lines.length - (lines.at(-1) === '' ? 1 : 0), 'this file');
+    lines.forEach((raw, i) => {
       if (!raw.trim()) return;
       try {
         take(JSON.parse(raw), i + 1);
@@ -75,7 +75,9 @@ export function parseLabels(format: 'csv' | 'jsonl', text: string, now: number):
     });
     return out;
   }
-  const parsed = Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: 'greedy', transformHeader: (h) => h.trim() });
+  // One row past the limit is enough to know the file is over it.
+  const parsed = Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: 'greedy', transformHeader: (h) => h.trim(), preview: MAX_IMPORT_ROWS + 1 });
+  checkImportRows(parsed.data.length, 'this file');
   const fields = parsed.meta.fields ?? [];
   if (!fields.includes('url') || !fields.includes('label')) {
     out.rejected.push({ line: 1, error: `the header must name at least "url" and "label" columns (found: ${fields.join(', ') || 'none'})` });

@@ -5,6 +5,7 @@ import { PageJudge } from '../classifier/page-judge';
 import type { ModelBundle } from '../protocol';
 import type { LabeledLink, Topic } from '../types';
 import type { CrawlModel } from '../crawl/model';
+import { checkImportRows, isLabelValue, readLinkText, readSource, readUrl } from '../label-input';
 
 export function toBundle(topic: Topic, model: CrawlModel, labels: LabeledLink[], now: number): ModelBundle {
   return {
@@ -21,8 +22,25 @@ export function toBundle(topic: Topic, model: CrawlModel, labels: LabeledLink[],
   };
 }
 
-/** Checks an imported bundle; throws an Error with one sentence saying what is wrong. */
-export function readBundle(raw: unknown): ModelBundle & { parsed: { link: LinkClassifier; judge: PageJudge } } {
+/** A bundle's label as it will be stored, before it is given its new topic. */
+export type BundleLabel = Pick<LabeledLink, 'url' | 'anchor' | 'context' | 'label' | 'source' | 'createdAt'> & { pageUrl?: string };
+
+export interface ReadBundle {
+  topic: { name: string; keywords: string[] };
+  judge: PageJudge;
+  labels: BundleLabel[];
+  /** Labels skipped, by their 1-based place in the bundle's list, with why. */
+  rejected: { line: number; error: string }[];
+}
+
+/** Longest topic name and keyword a bundle may bring (the dashboard shows both in one line). */
+const MAX_NAME_CHARS = 200;
+
+/**
+ * Checks an imported bundle. What makes the whole file unusable (not a bundle, a broken model, too many
+ * labels) throws an Error with one sentence; a label that is not one is skipped and reported, the rest kept.
+ */
+export function readBundle(raw: unknown, now: number): ReadBundle {
   const fail = (why: string): never => {
     throw new Error(`this is not a Focus model file: ${why}`);
   };
@@ -31,18 +49,44 @@ export function readBundle(raw: unknown): ModelBundle & { parsed: { link: LinkCl
   if (b.kind !== 'focus-model') return fail('"kind" is not "focus-model"');
   if (b.version !== 1) return fail(`version ${JSON.stringify(b.version)} is not one this version of Focus reads (1)`);
   if (!b.topic || typeof b.topic.name !== 'string' || !Array.isArray(b.topic.keywords)) return fail('"topic" needs a name and keywords');
+  const keywords = b.topic.keywords;
+  if (b.topic.name.length > MAX_NAME_CHARS) return fail(`the topic's name is longer than ${MAX_NAME_CHARS} characters`);
+  if (!keywords.every((k): k is string => typeof k === 'string' && k.length <= MAX_NAME_CHARS)) {
+    return fail(`every keyword must be text of at most ${MAX_NAME_CHARS} characters`);
+  }
   if (!Array.isArray(b.labels)) return fail('"labels" is not a list');
-  let link: LinkClassifier, judge: PageJudge;
+  checkImportRows(b.labels.length, 'this model file');
+  let judge: PageJudge;
   try {
-    link = LinkClassifier.fromJSON(b.link);
+    LinkClassifier.fromJSON(b.link);
     judge = PageJudge.fromJSON(b.judge);
   } catch (err) {
     return fail(err instanceof Error ? err.message : String(err));
   }
-  b.labels.forEach((l, i) => {
-    if (typeof l?.url !== 'string' || (l.label !== 0 && l.label !== 1) || typeof l.anchor !== 'string' || typeof l.context !== 'string') {
-      fail(`label ${i + 1} needs url, anchor, context and a label of 0 or 1`);
-    }
+  const out: ReadBundle = { topic: { name: b.topic.name, keywords: [...keywords] }, judge, labels: [], rejected: [] };
+  b.labels.forEach((l: unknown, i) => {
+    const r = bundleLabel(l, now);
+    if (typeof r === 'string') out.rejected.push({ line: i + 1, error: r });
+    else out.labels.push(r);
   });
-  return { ...(b as ModelBundle), parsed: { link, judge } };
+  return out;
+}
+
+/** One label of a bundle, or why it is not one. Bundles are written by Focus, so labels are 0 or 1 only. */
+function bundleLabel(l: unknown, now: number): BundleLabel | string {
+  if (typeof l !== 'object' || l === null || Array.isArray(l)) return 'not an object';
+  const o = l as Record<string, unknown>;
+  if (!isLabelValue(o.label)) return `label must be 0 or 1, got ${JSON.stringify(o.label ?? null)}`;
+  const url = readUrl(o.url);
+  if (url instanceof Error) return url.message;
+  const anchor = readLinkText(o.anchor, 'anchor');
+  if (anchor instanceof Error) return anchor.message;
+  const context = readLinkText(o.context, 'context');
+  if (context instanceof Error) return context.message;
+  const source = readSource(o.source);
+  if (source === null) return `source ${JSON.stringify(o.source)} is not one Focus writes`;
+  const pageUrl = typeof o.pageUrl === 'string' && o.pageUrl ? readUrl(o.pageUrl, 'pageUrl') : undefined;
+  if (pageUrl instanceof Error) return pageUrl.message;
+  const createdAt = typeof o.createdAt === 'number' && Number.isFinite(o.createdAt) ? o.createdAt : now;
+  return { url, anchor, context, label: o.label, source, createdAt, ...(pageUrl ? { pageUrl } : {}) };
 }

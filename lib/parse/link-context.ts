@@ -27,6 +27,13 @@ export interface PageScan {
 }
 
 export const DEFAULT_WINDOW_CHARS = 80;
+/**
+ * The longest anchor and context extracted: about 150 and 600 words. The worker refuses longer ones in a
+ * label or a score request (lib/label-input.ts), so a link read here is never refused there, and a page
+ * cannot hand the labeler a 5 MB anchor to store.
+ */
+export const MAX_ANCHOR_CHARS = 1_000;
+export const MAX_CONTEXT_CHARS = 4_000;
 
 /** Never rendered as text. `head` is not here on purpose: htmlparser2 (under linkedom) keeps body content
  * inside an unclosed `<head>`, so skipping it would lose the links of such pages; the text-bearing things a
@@ -144,7 +151,7 @@ export function scanPage(root: DomRoot, baseUrl: string, opts: LinkContextOption
 
   const text = walker.stream.toString();
   const spans = walker.spans;
-  for (const span of spans) span.anchor = anchorOf(span, text);
+  for (const span of spans) span.anchor = headOf(anchorOf(span, text), MAX_ANCHOR_CHARS);
   const links = buildLinks(spans, text, resolveBase(walker.baseHref, baseUrl), opts.windowChars ?? DEFAULT_WINDOW_CHARS, onLink);
   const h = walker.heading;
   const firstHeading = h && h.end > h.start && h.start >= 0 ? nonEmpty(text.slice(h.start, h.end)) : null;
@@ -344,7 +351,7 @@ function buildLinks(spans: LinkSpan[], text: string, base: string | null, w: num
     const link: ExtractedLink = {
       url,
       anchor: span.anchor,
-      context,
+      context: headOf(context, MAX_CONTEXT_CHARS), // reached only with a window of thousands of characters
       rel: rel ? rel.toLowerCase().split(/\s+/).filter(Boolean) : [],
     };
     links.push(link);

@@ -1,5 +1,6 @@
 // Typed runtime messaging over the one ProtocolMap. Browser-only: imports the polyfilled `browser`.
 import { browser } from 'wxt/browser';
+import { refusal, type ExtensionIdentity } from '../message-policy';
 import type { Envelope, MessageType, Reply, Request, Response } from '../protocol';
 
 /** Sends one protocol request to the service worker; rejects with the worker's error sentence. */
@@ -12,12 +13,23 @@ export async function sendMessage<K extends MessageType>(type: K, data: Request<
 
 export type Handlers = { [K in MessageType]: (data: Request<K>) => Promise<Response<K>> | Response<K> };
 
-/** Answers protocol requests with the given handlers; unknown messages are left to other listeners. */
+/**
+ * Answers protocol requests with the given handlers, each only from a sender allowed to make it
+ * (lib/message-policy.ts); unknown messages are left to other listeners. Nothing listens to
+ * `onMessageExternal`: other extensions and web pages get no answer at all.
+ */
 export function onMessages(handlers: Handlers): void {
-  browser.runtime.onMessage.addListener((message: unknown) => {
+  const self: ExtensionIdentity = { id: browser.runtime.id, rootUrl: browser.runtime.getURL('/') };
+  browser.runtime.onMessage.addListener((message: unknown, sender) => {
     const env = message as Partial<Envelope>;
-    if (!env || typeof env.type !== 'string' || !(env.type in handlers)) return undefined;
-    const handler = handlers[env.type as MessageType] as (d: unknown) => unknown;
+    if (!env || typeof env.type !== 'string' || !Object.hasOwn(handlers, env.type)) return undefined;
+    const type = env.type as MessageType;
+    const refused = refusal(type, sender, self);
+    if (refused) {
+      console.warn(`[focus] refused "${type}" from ${sender.url ?? 'no address'}`);
+      return Promise.resolve({ ok: false, error: refused } satisfies Reply<MessageType>);
+    }
+    const handler = handlers[type] as (d: unknown) => unknown;
     return Promise.resolve()
       .then(() => handler(env.data))
       .then(

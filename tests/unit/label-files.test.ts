@@ -30,7 +30,7 @@ describe('label files', () => {
     expect(r.rejected[0].error).toMatch(/"url" and "label"/);
     const j = parseLabels('jsonl', '{"url":"ftp://a.test/","label":1,"anchor":"x"}\n{"url":"http://a.test/","label":"yes","anchor":""}\n[]\n', 0);
     expect(j.rejected).toEqual([
-      { line: 1, error: 'url is missing or not an http(s) URL' },
+      { line: 1, error: 'url is not an http(s) URL' },
       { line: 2, error: 'anchor and context are both empty: there is nothing to learn from' },
       { line: 3, error: 'not an object' },
     ]);

@@ -53,7 +53,7 @@ describe('labeling through the service', () => {
     expect(r.rejected.map((x) => x.line)).toEqual([3, 4]);
     expect(r.rejected[1].error).toMatch(/on\/off/);
     const j = await h.importLabels({ topicId: topic.id!, format: 'jsonl', text: '{"url":"http://a.test/4","anchor":"panel","label":1}\n{oops\n' });
-    expect(j).toEqual({ added: 1, rejected: [{ line: 2, error: 'not valid JSON' }] });
+    expect(j).toEqual({ added: 1, rejected: [{ line: 2, error: 'not valid JSON' }], rejectedCount: 1 });
     const rows = await store.topics.allLabels(topic.id!);
     expect(rows.map((l) => [l.anchor, l.label, l.source])).toEqual([['solar, roof', 1, 'user'], ['soup', 0, 'user'], ['panel', 1, 'user']]);
   });
@@ -79,7 +79,8 @@ describe('labeling through the service', () => {
     await h.labelLink({ topicId: topic.id!, ...link('http://a.test/1', 'photovoltaic cells'), label: 1 });
     await h.labelLink({ topicId: topic.id!, ...link('http://a.test/2', 'bread recipes'), label: 0 });
     const bundle = JSON.parse(JSON.stringify(await h.exportModel({ topicId: topic.id! })));
-    const copy = await h.importModel({ bundle });
+    const { topic: copy, added, rejectedCount } = await h.importModel({ bundle });
+    expect([added, rejectedCount]).toEqual([2, 0]);
     expect(copy.name).toBe('Solar (2)');
     const probe = [link('http://a.test/3', 'photovoltaic roof'), link('http://a.test/4', 'bread')];
     expect((await h.scoreLinks({ topicId: copy.id, links: probe })).scores).toEqual((await h.scoreLinks({ topicId: topic.id, links: probe })).scores);
