@@ -37,6 +37,7 @@ interface OriginState {
   failures: number;
   firstFailureAt: number;
   nextTryAt: number;
+  lastTryAt: number;
   lastError: string;
 }
 
@@ -53,7 +54,7 @@ export class RobotsCache {
     const origin = new URL(url).origin;
     let s = this.origins.get(origin);
     if (!s) {
-      s = { failures: 0, firstFailureAt: 0, nextTryAt: 0, lastError: '' };
+      s = { failures: 0, firstFailureAt: 0, nextTryAt: 0, lastTryAt: 0, lastError: '' };
       this.origins.set(origin, s);
     }
     for (;;) {
@@ -63,8 +64,9 @@ export class RobotsCache {
         continue;
       }
       if (s.failures >= this.opts.tries) {
-        const minutes = Math.max(1, Math.round((s.nextTryAt - s.firstFailureAt) / 60_000));
-        return { kind: 'unavailable', reason: `robots.txt could not be read after ${s.failures} tries over ${minutes} min (${s.lastError}): not crawled` };
+        const span = s.lastTryAt - s.firstFailureAt;
+        const over = span >= 60_000 ? `${Math.round(span / 60_000)} min` : `${Math.round(span / 1000)} s`;
+        return { kind: 'unavailable', reason: `robots.txt could not be read after ${s.failures} tries over ${over} (${s.lastError}): not crawled` };
       }
       const now = this.clock.now();
       if (now < s.nextTryAt) {
@@ -82,6 +84,7 @@ export class RobotsCache {
     if ('error' in got || got.status >= 500 || got.status === 429) {
       const now = this.clock.now();
       if (s.failures === 0) s.firstFailureAt = now;
+      s.lastTryAt = now;
       s.lastError = 'error' in got ? got.error : `HTTP ${got.status}`;
       s.nextTryAt = now + this.opts.retryBaseMs * 3 ** s.failures;
       s.failures++;

@@ -1,0 +1,119 @@
+// The frontier under concurrency: takes, commits and re-scorings interleaved at random, and whole crawls of a
+// generated tree site at concurrency 4 to 8 with random server latencies. Awaiting each step in turn cannot
+// show a race; these runs can. Every run must fetch every page exactly once and end only when nothing is queued.
+import { createServer } from 'node:http';
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../lib/crawl/config';
+import { CrawlService } from '../../lib/crawl/service';
+import { CrawlStore, type Candidate } from '../../lib/store/crawl-store';
+import { CrawlerDB } from '../../lib/store/db';
+import { listenOnLoopback } from '../../scripts/lib/loopback';
+import { mulberry32 } from '../../lib/random';
+
+const freshStore = () => new CrawlStore(new CrawlerDB(`t${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
+const clock = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A tree of `size` pages: page i links to 2i+1 .. 2i+BRANCH (and back to its parent), each about astronomy. */
+const SIZE = 150;
+const BRANCH = 3;
+const children = (i: number) => Array.from({ length: BRANCH }, (_, k) => BRANCH * i + 1 + k).filter((c) => c < SIZE);
+
+let origin = '';
+let close: () => Promise<void>;
+const hits = new Map<number, number>();
+let latency = () => 0;
+
+beforeAll(async () => {
+  const server = createServer((req, res) => {
+    const m = /^\/p\/(\d+)$/.exec(req.url ?? '');
+    const send = (status: number, body: string) => {
+      res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(body);
+    };
+    if (!m) return send(404, 'no');
+    const i = Number(m[1]);
+    hits.set(i, (hits.get(i) ?? 0) + 1);
+    const links = children(i).map((c) => `<li><a href="/p/${c}">Astronomy notes ${c}: planets and telescopes</a></li>`).join('');
+    const up = i > 0 ? `<a href="/p/${Math.floor((i - 1) / BRANCH)}">up</a>` : '';
+    setTimeout(() => send(200, `<!doctype html><title>Page ${i}</title><p>Astronomy page ${i} about planets.</p><ul>${links}</ul>${up}`), latency());
+  });
+  ({ origin, close } = await listenOnLoopback(server));
+});
+afterAll(() => close());
+
+describe('the frontier under concurrent take, commit and re-score', () => {
+  it('hands out every queued URL exactly once, and says "nothing queued" only when nothing is', async () => {
+    const rand = mulberry32(7);
+    for (let run = 0; run < 5; run++) {
+      const store = freshStore();
+      const topic = await store.topics.createTopic('t', ['x'], 1);
+      const crawlId = await store.createCrawl(parseConfig({ seeds: ['http://h0.test/'], topic: { keywords: ['x'] } }), topic.id!, 1);
+      let next = 0;
+      const cand = (): Candidate => {
+        const n = next++;
+        return { url: `http://h${n % 5}.test/${n}`, host: `h${n % 5}.test`, score: rand(), priority: rand() * 10, depth: 1, parentUrl: null, anchor: '', context: '' };
+      };
+      await store.enqueue(crawlId, [cand(), cand(), cand()], 1);
+      const taken = new Map<string, number>();
+      let committed = 0;
+      const workers = Array.from({ length: 6 }, async () => {
+        for (let idle = 0; idle < 50; ) {
+          const { entries } = await store.take(crawlId, () => 0, 2, 1 + Math.floor(rand() * 3));
+          if (entries.length === 0) {
+            // Nothing handed out: the store must really hold nothing queued, or a commit is still landing.
+            idle++;
+            await pause(1);
+            continue;
+          }
+          idle = 0;
+          for (const e of entries) {
+            taken.set(e.url, (taken.get(e.url) ?? 0) + 1);
+            await pause(rand() * 3);
+            // Each page finds up to 3 new links, some better than anything queued, until 300 exist.
+            const found = next < 300 ? Array.from({ length: Math.floor(rand() * 4) }, cand) : [];
+            await store.commitPage({ crawlId, entry: e, outcome: 'done', children: found, aliases: [], labels: [], site: e.host, stats: { attempts: 1, fetched: 1 }, activeMs: 0,
+              page: { url: e.url, finalUrl: e.url, status: 200, phase: 'crawl', depth: 1, parentUrl: null, score: 0, relevant: true, relevance: 1, title: '', textLength: 0, contentType: 'text/html', bytes: 0, truncated: false, linkCount: 0, fetchedAt: 0, durationMs: 0 } }, 2);
+            committed++;
+          }
+        }
+      });
+      const rescorer = (async () => {
+        while (committed < 200) {
+          await store.rescoreQueued(crawlId, () => ({ score: rand(), priority: rand() * 20 }), 3, { chunk: 7 });
+          await pause(2);
+        }
+      })();
+      await Promise.all([...workers, rescorer]);
+      expect(await store.countByState(crawlId, 'queued'), `run ${run}`).toBe(0);
+      expect(taken.size, `run ${run}`).toBe(next);
+      expect([...taken.values()].every((n) => n === 1), `run ${run}`).toBe(true);
+    }
+  }, 60_000);
+});
+
+describe('crawls of a generated tree at concurrency 4 to 8, random latencies', () => {
+  it('fetch every page exactly once, every run', async () => {
+    const rand = mulberry32(11);
+    latency = () => Math.floor(rand() * 25);
+    for (let run = 0; run < 8; run++) {
+      hits.clear();
+      const store = freshStore();
+      const service = new CrawlService({ store, fetch: (u, i) => fetch(u, i), clock });
+      const concurrency = 4 + (run % 5);
+      const { crawlId } = await service.handlers.start({
+        name: `tree ${run}`, seeds: [`${origin}/p/0`], topic: { keywords: ['astronomy', 'planets'] },
+        budget: { maxPages: 1000 }, politeness: { delayMs: 0, concurrency, perHost: concurrency, robots: false },
+        learning: { rescoreEveryPages: 20 },
+      });
+      await service.settled(crawlId);
+      const crawl = (await store.getCrawl(crawlId))!;
+      expect(crawl.message, `run ${run}`).toMatch(/frontier empty/);
+      expect(hits.size, `run ${run} (concurrency ${concurrency})`).toBe(SIZE);
+      expect([...hits.values()].every((n) => n === 1), `run ${run}`).toBe(true);
+      expect(crawl.stats.fetched).toBe(SIZE);
+      expect(crawl.stats.queued).toBe(0);
+    }
+  }, 120_000);
+});

@@ -1,0 +1,87 @@
+// A crawl against a hostile, logged-in site, in Node with the crawl core the service worker runs. What counts
+// is what the server saw: which URLs were requested, with the session or not, and whether it still holds.
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CrawlService } from '../../lib/crawl/service';
+import { CrawlStore } from '../../lib/store/crawl-store';
+import { CrawlerDB } from '../../lib/store/db';
+import { NEVER_REQUESTED, SESSION_COOKIE, startHostileSite, type HostileSite } from '../../scripts/lib/hostile-site';
+import { loopbackFetch } from '../support/loopback-fetch';
+
+const clock = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
+
+let site: HostileSite;
+beforeEach(async () => {
+  site = await startHostileSite({ robotsOutages: 2, retryAfterSeconds: 1 });
+});
+afterEach(() => site.close());
+
+async function crawlHostile(extra: Record<string, unknown> = {}) {
+  const store = new CrawlStore(new CrawlerDB(`t${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
+  const fetch = loopbackFetch(site.port, { host: 'club.test', cookie: SESSION_COOKIE });
+  const service = new CrawlService({ store, fetch, clock });
+  const { crawlId } = await service.handlers.start({
+    name: 'club', seeds: ['http://club.test/', 'http://flaky.test/'],
+    topic: { keywords: ['astronomy', 'telescope', 'planet', 'galaxy', 'orbit'] },
+    budget: { maxPages: 60 }, politeness: { delayMs: 0, concurrency: 4 }, fetch: { retryBaseMs: 200 },
+    ...extra,
+  });
+  await service.settled(crawlId);
+  return { store, crawlId, crawl: (await store.getCrawl(crawlId))!, pages: await store.pagesAfter(crawlId, 0, 1000) };
+}
+
+describe('a crawl of a hostile logged-in site', () => {
+  it('requests no redirect target that is unsafe, closed by robots.txt or off scope, and the session survives', async () => {
+    const { crawl, pages } = await crawlHostile();
+    expect(crawl.state).toBe('finished');
+    const paths = site.requests.map((r) => r.path);
+    for (const p of NEVER_REQUESTED) expect(paths, p).not.toContain(p);
+    expect(site.requests.some((r) => r.host === 'elsewhere.test')).toBe(false);
+    expect(site.sessionValid()).toBe(true);
+    // Every page request to the club carried the session; robots.txt never did.
+    const club = site.requests.filter((r) => r.host === 'club.test');
+    expect(club.filter((r) => r.path !== '/robots.txt').every((r) => r.withSession)).toBe(true);
+    expect(site.requests.filter((r) => r.path === '/robots.txt').every((r) => !r.withSession)).toBe(true);
+    // The page rows tell the chain and why its target was not requested.
+    const go1 = pages.find((p) => p.url === 'http://club.test/go/1')!;
+    expect(go1.redirects).toEqual([{ url: 'http://club.test/go/1', status: 302 }]);
+    expect(go1.outcome).toBe('skipped');
+    expect(go1.error).toMatch(/^redirect to http:\/\/club\.test\/signout\?next=\/ not followed: unsafe link \(action verb "signout"\)/);
+    expect(pages.find((p) => p.url === 'http://club.test/go/3')!.error).toMatch(/robots\.txt/);
+    expect(pages.find((p) => p.url === 'http://club.test/go/4')!.error).toMatch(/outside the crawl's scope/);
+    // A redirect inside the rules is followed, and its target is then known as fetched.
+    const go5 = pages.find((p) => p.url === 'http://club.test/go/5')!;
+    if (go5.outcome === 'done') expect(go5.finalUrl).toBe('http://club.test/notes/orbits');
+    expect(paths.filter((p) => p === '/notes/orbits')).toHaveLength(1);
+    expect(pages.find((p) => p.url === 'http://club.test/loop/a')!.error).toMatch(/redirect loop/);
+  });
+
+  it('requests a page linked under three spellings once', async () => {
+    await crawlHostile();
+    expect(site.requests.filter((r) => r.path === '/notes')).toHaveLength(1);
+  });
+
+  it('waits out a robots.txt outage and a Retry-After, then fetches what was behind them', async () => {
+    const { crawl, pages } = await crawlHostile();
+    expect(site.requests.filter((r) => r.host === 'flaky.test' && r.path === '/robots.txt')).toHaveLength(3);
+    const fetched = new Set(pages.filter((p) => p.outcome === 'done').map((p) => p.url));
+    expect(fetched).toContain('http://flaky.test/');
+    expect(fetched).toContain('http://flaky.test/dome');
+    expect(site.requests.filter((r) => r.path === '/busy')).toHaveLength(2);
+    expect(fetched).toContain('http://club.test/busy');
+    // Counts agree with the rows.
+    expect(crawl.stats.failed).toBe(pages.filter((p) => p.outcome === 'failed').length);
+    expect(crawl.stats.fetched).toBe(pages.filter((p) => p.outcome === 'done').length);
+  });
+
+  it('fails URLs of a host whose robots.txt stays down, after several tries, each with that reason', async () => {
+    await site.close();
+    site = await startHostileSite({ robotsOutages: 100 });
+    const { crawl, pages } = await crawlHostile({ seeds: ['http://flaky.test/'], fetch: { retryBaseMs: 100 } });
+    expect(site.requests.filter((r) => r.path === '/robots.txt')).toHaveLength(5);
+    expect(site.requests.filter((r) => r.path !== '/robots.txt')).toHaveLength(0);
+    expect(crawl.state).toBe('failed');
+    expect(pages[0].error).toMatch(/robots\.txt could not be read after 5 tries .*HTTP 503/);
+    expect(crawl.message).toMatch(/no page could be fetched/);
+  }, 30_000);
+});
