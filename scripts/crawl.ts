@@ -112,7 +112,7 @@ function summarize(s: CrawlStatus, crawlId: number): Summary {
     name: c.name, crawlId, state: c.state, message: c.message ?? null,
     fetched: c.stats.fetched, relevant: c.stats.relevant, harvestRate: round(s.harvestRate),
     failed: c.stats.failed, skipped: c.stats.skipped, trainPages: c.stats.trainPages, frontierLeft: c.stats.queued,
-    durationSeconds: round(c.activeMs / 1000), pagesPerMinute: round(minutes > 0 ? (c.stats.fetched + c.stats.failed) / minutes : 0),
+    durationSeconds: round(c.activeMs / 1000), pagesPerMinute: round(minutes > 0 ? c.stats.fetched / minutes : 0),
   };
 }
 

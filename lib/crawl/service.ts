@@ -136,7 +136,7 @@ export class CrawlService {
       // on, and the command-line runner asks for status twice a second.
       inFlight: this.runners.get(crawl.id!)?.runner.inFlight() ?? [],
       recentErrors: (await store.recentErrors(crawl.id!, 5)).map((p) => ({ url: p.url, error: p.error!, at: p.fetchedAt })),
-      pagesPerMinute: minutes > 0 ? (s.fetched + s.failed) / minutes : 0,
+      pagesPerMinute: minutes > 0 ? s.fetched / minutes : 0,
       harvestRate: s.fetched > 0 ? s.relevant / s.fetched : 0,
     };
   }

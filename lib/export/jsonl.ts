@@ -18,8 +18,10 @@ export function pageLine(p: PageRecord): string {
     textLength: p.textLength,
     fetchedAt: new Date(p.fetchedAt).toISOString(),
   };
+  if (p.outcome) line.outcome = p.outcome;
   if (p.truncated) line.truncated = true;
   if (p.error) line.error = p.error;
+  if (p.redirects?.length) line.redirects = p.redirects;
   return JSON.stringify(line);
 }
 

@@ -15,10 +15,10 @@ export function harvestRate(stats: { fetched: number; relevant: number }): numbe
   return stats.fetched > 0 ? stats.relevant / stats.fetched : null;
 }
 
-/** Requests answered (pages plus failures) per minute of running time, or null before any running time. */
+/** Pages fetched per minute of running time (0 when none was), or null before any running time. */
 export function pagesPerMinute(crawl: Pick<CrawlRecord, 'stats' | 'activeMs'>): number | null {
   if (crawl.activeMs < 1000) return null;
-  return ((crawl.stats.fetched + crawl.stats.failed) * 60_000) / crawl.activeMs;
+  return (crawl.stats.fetched * 60_000) / crawl.activeMs;
 }
 
 export const formatRate = (perMinute: number | null): string =>

@@ -23,7 +23,10 @@ export const inFlight = (db: CrawlerDB, crawlId: number): Promise<FrontierEntry[
 /** How far back from the newest page to look for failures, so a crawl of 100k good pages is not scanned whole. */
 const ERROR_LOOKBACK = 5000;
 
-/** The newest failed fetches (pages rows with `error`), newest first. */
+/** A page that could not be had (not one the crawl chose not to request: those are skipped, and counted so). */
+export const isFailure = (p: PageRecord): boolean => (p.outcome ? p.outcome === 'failed' : !!p.error);
+
+/** The newest failed fetches, newest first: the same pages the crawl's "failed" counter counts. */
 export function recentErrors(db: CrawlerDB, crawl: CrawlRecord, limit = 5): Promise<PageRecord[]> {
   const id = crawl.id!;
   const from = Math.max(0, crawl.nextSeq - ERROR_LOOKBACK);
@@ -31,7 +34,7 @@ export function recentErrors(db: CrawlerDB, crawl: CrawlRecord, limit = 5): Prom
     .where('[crawlId+seq]')
     .between([id, from], [id, Dexie.maxKey])
     .reverse()
-    .filter((p) => !!p.error)
+    .filter(isFailure)
     .limit(limit)
     .toArray();
 }
@@ -42,7 +45,7 @@ export const pageFilters: Record<PageFilter, (p: PageRecord) => boolean> = {
   all: () => true,
   relevant: (p) => !p.error && p.relevant === true,
   irrelevant: (p) => !p.error && p.relevant === false,
-  failed: (p) => !!p.error,
+  failed: isFailure,
 };
 
 /** Where a page of the table starts: the first or last rows, or just after / before a seq. */
