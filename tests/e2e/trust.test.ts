@@ -6,7 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCrawl } from '../../scripts/crawl';
-import { ensureBuilt, launchWithExtension } from '../../scripts/lib/browser';
+import { ensureBuilt, launchWithExtension, send } from '../../scripts/lib/browser';
+import { startTreeSite } from '../../scripts/lib/tree-site';
+import { mulberry32 } from '../../lib/random';
+import type { CrawlStatus } from '../../lib/protocol';
 import { NEVER_REQUESTED, startHostileSite, type HostileSite } from '../../scripts/lib/hostile-site';
 import type { PageRecord } from '../../lib/types';
 
@@ -73,4 +76,33 @@ it('fails a crawl whose only seed cannot be fetched, saying why', async () => {
   expect(summary.state).toBe('failed');
   expect(summary.message).toMatch(/no page could be fetched \(http:\/\/club\.test\/no-such-page: HTTP 404\)/);
   expect(summary.pagesPerMinute).toBe(0);
+});
+
+it('crawls a generated tree in Chromium at concurrency 4 to 8 with random latencies, each page once, every run', async () => {
+  const tree = await startTreeSite();
+  const rand = mulberry32(5);
+  tree.setLatency(() => Math.floor(rand() * 40));
+  const launched = await launchWithExtension();
+  try {
+    for (const concurrency of [4, 6, 8]) {
+      tree.hits.clear();
+      const { crawlId } = await send<{ crawlId: number }>(launched.page, 'start', {
+        name: `tree ${concurrency}`, seeds: [`${tree.origin}/p/0`], topic: { keywords: ['astronomy', 'planets'] },
+        budget: { maxPages: 1000 }, politeness: { delayMs: 0, concurrency, perHost: concurrency, robots: false },
+        learning: { rescoreEveryPages: 20 },
+      });
+      let status: CrawlStatus | null = null;
+      for (let i = 0; i < 600; i++) {
+        status = await send<CrawlStatus | null>(launched.page, 'status', { crawlId });
+        if (status && !['running', 'training'].includes(status.crawl.state)) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(status!.crawl.message, `concurrency ${concurrency}`).toMatch(/frontier empty/);
+      expect(tree.hits.size, `concurrency ${concurrency}`).toBe(tree.size);
+      expect([...tree.hits.values()].every((n) => n === 1), `concurrency ${concurrency}`).toBe(true);
+    }
+  } finally {
+    await launched.close();
+    await tree.close();
+  }
 });

@@ -1,47 +1,24 @@
 // The frontier under concurrency: takes, commits and re-scorings interleaved at random, and whole crawls of a
 // generated tree site at concurrency 4 to 8 with random server latencies. Awaiting each step in turn cannot
 // show a race; these runs can. Every run must fetch every page exactly once and end only when nothing is queued.
-import { createServer } from 'node:http';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../lib/crawl/config';
 import { CrawlService } from '../../lib/crawl/service';
 import { CrawlStore, type Candidate } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
-import { listenOnLoopback } from '../../scripts/lib/loopback';
+import { startTreeSite, type TreeSite } from '../../scripts/lib/tree-site';
 import { mulberry32 } from '../../lib/random';
 
 const freshStore = () => new CrawlStore(new CrawlerDB(`t${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
 const clock = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A tree of `size` pages: page i links to 2i+1 .. 2i+BRANCH (and back to its parent), each about astronomy. */
-const SIZE = 150;
-const BRANCH = 3;
-const children = (i: number) => Array.from({ length: BRANCH }, (_, k) => BRANCH * i + 1 + k).filter((c) => c < SIZE);
-
-let origin = '';
-let close: () => Promise<void>;
-const hits = new Map<number, number>();
-let latency = () => 0;
-
+let tree: TreeSite;
 beforeAll(async () => {
-  const server = createServer((req, res) => {
-    const m = /^\/p\/(\d+)$/.exec(req.url ?? '');
-    const send = (status: number, body: string) => {
-      res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(body);
-    };
-    if (!m) return send(404, 'no');
-    const i = Number(m[1]);
-    hits.set(i, (hits.get(i) ?? 0) + 1);
-    const links = children(i).map((c) => `<li><a href="/p/${c}">Astronomy notes ${c}: planets and telescopes</a></li>`).join('');
-    const up = i > 0 ? `<a href="/p/${Math.floor((i - 1) / BRANCH)}">up</a>` : '';
-    setTimeout(() => send(200, `<!doctype html><title>Page ${i}</title><p>Astronomy page ${i} about planets.</p><ul>${links}</ul>${up}`), latency());
-  });
-  ({ origin, close } = await listenOnLoopback(server));
+  tree = await startTreeSite();
 });
-afterAll(() => close());
+afterAll(() => tree.close());
 
 describe('the frontier under concurrent take, commit and re-score', () => {
   it('hands out every queued URL exactly once, and says "nothing queued" only when nothing is', async () => {
@@ -96,23 +73,23 @@ describe('the frontier under concurrent take, commit and re-score', () => {
 describe('crawls of a generated tree at concurrency 4 to 8, random latencies', () => {
   it('fetch every page exactly once, every run', async () => {
     const rand = mulberry32(11);
-    latency = () => Math.floor(rand() * 25);
+    tree.setLatency(() => Math.floor(rand() * 25));
     for (let run = 0; run < 8; run++) {
-      hits.clear();
+      tree.hits.clear();
       const store = freshStore();
       const service = new CrawlService({ store, fetch: (u, i) => fetch(u, i), clock });
       const concurrency = 4 + (run % 5);
       const { crawlId } = await service.handlers.start({
-        name: `tree ${run}`, seeds: [`${origin}/p/0`], topic: { keywords: ['astronomy', 'planets'] },
+        name: `tree ${run}`, seeds: [`${tree.origin}/p/0`], topic: { keywords: ['astronomy', 'planets'] },
         budget: { maxPages: 1000 }, politeness: { delayMs: 0, concurrency, perHost: concurrency, robots: false },
         learning: { rescoreEveryPages: 20 },
       });
       await service.settled(crawlId);
       const crawl = (await store.getCrawl(crawlId))!;
       expect(crawl.message, `run ${run}`).toMatch(/frontier empty/);
-      expect(hits.size, `run ${run} (concurrency ${concurrency})`).toBe(SIZE);
-      expect([...hits.values()].every((n) => n === 1), `run ${run}`).toBe(true);
-      expect(crawl.stats.fetched).toBe(SIZE);
+      expect(tree.hits.size, `run ${run} (concurrency ${concurrency})`).toBe(tree.size);
+      expect([...tree.hits.values()].every((n) => n === 1), `run ${run}`).toBe(true);
+      expect(crawl.stats.fetched).toBe(tree.size);
       expect(crawl.stats.queued).toBe(0);
     }
   }, 120_000);
