@@ -11,13 +11,17 @@ async function main(): Promise<void> {
   console.log(`demo site (a library website; the topic is its astronomy section) at ${site.origin}/`);
   try {
     const summary = await runCrawl({ config: demoConfig(site.origin), out });
-    const pages = readFileSync(join(out, 'pages.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { url: string; error?: string });
-    const fetched = new Set(pages.filter((p) => !p.error).map((p) => new URL(p.url).pathname));
+    const pages = readFileSync(join(out, 'pages.jsonl'), 'utf8').trim().split('\n')
+      .map((l) => JSON.parse(l) as { url: string; error?: string; outcome?: string });
+    const fetched = new Set(pages.filter((p) => p.outcome === 'done').map((p) => new URL(p.url).pathname));
+    const listed = (outcome: string) => pages.filter((p) => p.outcome === outcome && p.error).map((p) => `${new URL(p.url).pathname}: ${p.error}`).join('; ');
+    const never = [['/account/logout', 'unsafe'], ['/account/delete', 'unsafe'], ['/staff/rota', 'robots.txt']]
+      .filter(([p]) => !site.hits.has(p)).map(([p, why]) => `${p} (${why})`);
     const found = ON_TOPIC_PATHS.filter((p) => fetched.has(p)).length;
     console.log(formatSummary(summary));
-    console.log(`  astronomy pages found: ${found} of ${ON_TOPIC_PATHS.length}; never requested: ` +
-      `${['/account/logout', '/account/delete'].filter((p) => !site.hits.has(p)).join(', ')} (unsafe), /staff/rota (robots.txt)`);
-    console.log(`  failures recorded: ${pages.filter((p) => p.error).map((p) => `${new URL(p.url).pathname}: ${p.error}`).join('; ')}`);
+    console.log(`  astronomy pages found: ${found} of ${ON_TOPIC_PATHS.length}; never requested: ${never.join(', ')}`);
+    console.log(`  failures recorded: ${listed('failed')}`);
+    console.log(`  skipped, with why: ${listed('skipped')}`);
     console.log(`  output: ${join('out', 'demo', 'pages.jsonl')}, ${join('out', 'demo', 'summary.json')}`);
   } finally {
     await site.close();
