@@ -70,7 +70,8 @@ export function commitForNonPage(
     case 'retry': {
       const retries = (entry.retries ?? 0) + (result.robots ? 0 : 1);
       if (!result.robots && retries > policy.retries) {
-        const error = `${result.reason} (gave up after ${retries - 1} ${retries - 1 === 1 ? 'retry' : 'retries'})`;
+        const made = retries - 1;
+        const error = made === 0 ? result.reason : `${result.reason} (gave up after ${made} ${made === 1 ? 'retry' : 'retries'})`;
         return {
           requested,
           commit: {
