@@ -362,7 +362,9 @@ export class CrawlRunner {
         ? [{ url: entry.url, anchor: entry.anchor, context: entry.context, label: verdict.relevant ? 1 : 0, source: 'verdict', createdAt: clock.now() }]
         : [];
     // Every URL of the redirect chain after the first, and the final one, are this page: never fetched again.
-    const aliases = [...new Set([...chain.slice(1).map((h) => h.url), out.finalUrl])].filter((u) => u !== entry.url);
+    const canonical = (u: string) => normalizeUrl(u, undefined, this.config.canonical);
+    const aliases = [...new Set([...chain.slice(1).map((h) => canonical(h.url)), canonical(out.finalUrl)])]
+      .filter((u): u is string => u !== null && u !== entry.url);
     const commit: PageCommit = {
       ...base, outcome: 'done', labels, children, aliases,
       page: this.judgedRow(entry.url, out, parsed, taken, verdict, chain),

@@ -110,18 +110,25 @@ export class RequestGate {
         if (hop.kind === 'response') return { kind: 'response', out: hop.out, chain };
         chain.push({ url: current, status: hop.out.status });
         const next = hop.location === null ? null : this.policy.canonical(hop.location);
-        if (next === null) {
+        if (next === null || hop.location === null) {
           return { kind: 'blocked', target: hop.location ?? '', reason: hop.out.error ?? `redirect to a URL that is not http(s): not followed`, chain, record: false, by: 'redirect' };
         }
-        if (next === url || chain.some((h) => h.url === next)) {
+        // The next URL requested is the canonical one, unless the chain already requested that page: then the
+        // server insists on its own spelling (/a sent to /a;jsessionid=1), which is asked for once. A loop is a
+        // URL requested twice.
+        const samePage = chain.some((h) => this.policy.canonical(h.url) === next);
+        const target = samePage ? hop.location : next;
+        if (chain.some((h) => h.url === target)) {
           return { kind: 'blocked', target: next, reason: 'redirect loop', chain, record: false, by: 'redirect' };
         }
         if (chain.length > this.opts.maxRedirects) {
           return { kind: 'blocked', target: next, reason: `too many redirects (more than ${this.opts.maxRedirects})`, chain, record: false, by: 'redirect' };
         }
-        const taken = await claim(next);
-        if (taken !== null) return { kind: 'blocked', target: next, reason: taken, chain, record: false, by: 'dedup' };
-        current = next;
+        if (!samePage) {
+          const taken = await claim(next);
+          if (taken !== null) return { kind: 'blocked', target: next, reason: taken, chain, record: false, by: 'dedup' };
+        }
+        current = target;
       }
     } finally {
       if (slotHeld) this.politeness.end(new URL(current).host, this.clock.now());

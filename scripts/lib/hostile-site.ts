@@ -56,13 +56,16 @@ export async function startHostileSite(opts: { robotsOutages?: number; retryAfte
 <p>Notes: <a href="/notes?topic=orbit&amp;year=2024&amp;utm_source=x">orbit notes 2024</a>,
 <a href="/notes?year=2024&amp;topic=orbit#top">astronomy notes on orbits</a>,
 <a href="http://CLUB.test:80/notes?topic=orbit&amp;year=2024&amp;fbclid=y">planet orbit notes</a>.</p>
-<p><a href="/busy">Busy telescope schedule</a> · <a href="/loop/a">Galaxy loop</a> · <a href="http://flaky.test/">Partner observatory</a></p>`));
+<p><a href="/session-notes">Planet session notes</a> · <a href="/busy">Busy telescope schedule</a> · <a href="/loop/a">Galaxy loop</a> · <a href="http://flaky.test/">Partner observatory</a></p>`));
     }
     if (path === '/go/1') return redirect(302, '/signout?next=/');
     if (path === '/go/2') return redirect(302, '/account/delete?confirm=yes');
     if (path === '/go/3') return redirect(302, '/private/diary');
     if (path === '/go/4') return redirect(302, 'http://elsewhere.test/landing');
     if (path === '/go/5') return redirect(301, '/notes/orbits');
+    // An old Java site: it names the same page with a session id in the path before it answers.
+    if (path === '/session-notes') return redirect(302, '/session-notes;jsessionid=A1B2');
+    if (path === '/session-notes;jsessionid=A1B2') return send(200, page('Session notes', '<p>Astronomy session notes: planets seen through the telescope.</p>'));
     if (path === '/loop/a') return redirect(302, '/loop/b');
     if (path === '/loop/b') return redirect(302, '/loop/a');
     if (path === '/signout' || path === '/account/delete') {

@@ -54,6 +54,9 @@ describe('a crawl of a hostile logged-in site', () => {
     if (go5.outcome === 'done') expect(go5.finalUrl).toBe('http://club.test/notes/orbits');
     expect(paths.filter((p) => p === '/notes/orbits')).toHaveLength(1);
     expect(pages.find((p) => p.url === 'http://club.test/loop/a')!.error).toMatch(/redirect loop/);
+    // A redirect to the same page under a session-id spelling is followed once, as the server named it.
+    expect(paths.filter((p) => p.startsWith('/session-notes'))).toEqual(['/session-notes', '/session-notes;jsessionid=A1B2']);
+    expect(pages.find((p) => p.url === 'http://club.test/session-notes')).toMatchObject({ outcome: 'done', title: 'Session notes' });
   });
 
   it('requests a page linked under three spellings once', async () => {
