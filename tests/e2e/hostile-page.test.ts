@@ -5,10 +5,9 @@
 import { createServer } from 'node:http';
 import type { CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { LabeledLink } from '../../lib/types';
 import { ensureBuilt, launchWithExtension, send, type Launched } from '../../scripts/lib/browser';
 import { listenOnLoopback } from '../../scripts/lib/loopback';
-import { LabelerView } from './labeler-page';
+import { LabelerView, userLabels as userLabelsOf } from './labeler-page';
 
 const VICTIM = 'https://victim.example/vote?choice=yes&poll=7';
 
@@ -50,23 +49,7 @@ afterAll(async () => {
   await site?.close();
 });
 
-/** The user labels in the extension's database, read from an extension page as the dashboard reads them. */
-async function userLabels(): Promise<LabeledLink[]> {
-  const rows = (await browser.page.evaluate(
-    () =>
-      new Promise<unknown[]>((resolve, reject) => {
-        const open = indexedDB.open('focus');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const db = open.result;
-          const all = db.transaction('labels').objectStore('labels').getAll();
-          all.onsuccess = () => (db.close(), resolve(all.result));
-          all.onerror = () => reject(all.error);
-        };
-      }),
-  )) as LabeledLink[];
-  return rows.filter((r) => r.source === 'user');
-}
+const userLabels = () => userLabelsOf(browser.page);
 
 async function tabIdOf(url: string): Promise<number> {
   const tabs = (await browser.page.evaluate(() =>

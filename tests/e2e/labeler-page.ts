@@ -4,6 +4,7 @@
 import { createServer } from 'node:http';
 import type { CDPSession, Page } from 'playwright-core';
 import { listenOnLoopback } from '../../scripts/lib/loopback';
+import type { LabeledLink } from '../../lib/types';
 
 /** A page with CSS that would move or restyle anything added carelessly to it. */
 export const NIGHT_SKY_HTML = `<!doctype html>
@@ -184,4 +185,22 @@ export function pageBoxes(page: Page): Promise<string[]> {
       return `${el.localName} ${r.x},${r.y} ${r.width}x${r.height}`;
     }),
   );
+}
+
+/** The user labels in the extension's labels table, read from an extension page as the dashboard reads them. */
+export async function userLabels(extensionPage: Page): Promise<LabeledLink[]> {
+  const rows = (await extensionPage.evaluate(
+    () =>
+      new Promise<unknown[]>((resolve, reject) => {
+        const open = indexedDB.open('focus');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const all = db.transaction('labels').objectStore('labels').getAll();
+          all.onsuccess = () => (db.close(), resolve(all.result));
+          all.onerror = () => reject(all.error);
+        };
+      }),
+  )) as LabeledLink[];
+  return rows.filter((r) => r.source === 'user');
 }

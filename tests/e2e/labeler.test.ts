@@ -4,9 +4,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parseHtml } from '../../lib/parse/html';
-import type { LabeledLink } from '../../lib/types';
 import { ensureBuilt, launchWithExtension, send, type Launched } from '../../scripts/lib/browser';
-import { ALIKE_ANCHOR, LabelerView, NIGHT_SKY_HTML, pageBoxes, startNightSkySite } from './labeler-page';
+import { ALIKE_ANCHOR, LabelerView, NIGHT_SKY_HTML, pageBoxes, startNightSkySite, userLabels as userLabelsOf } from './labeler-page';
 import { TopicsPage } from './topics-page';
 
 let site: Awaited<ReturnType<typeof startNightSkySite>>;
@@ -34,26 +33,7 @@ async function tabIdOf(url: string): Promise<number> {
 
 const setLabeler = async (tabId: number, on: boolean) => send<{ on: boolean }>(browser.page, 'setLabeler', { tabId, on });
 
-/** The user labels in the extension's labels table (read from an extension page, as the dashboard reads it). */
-async function userLabels(): Promise<LabeledLink[]> {
-  const rows = (await browser.page.evaluate(
-    () =>
-      new Promise<unknown[]>((resolve, reject) => {
-        const open = indexedDB.open('focus');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const db = open.result;
-          const all = db.transaction('labels').objectStore('labels').getAll();
-          all.onsuccess = () => {
-            db.close();
-            resolve(all.result);
-          };
-          all.onerror = () => reject(all.error);
-        };
-      }),
-  )) as LabeledLink[];
-  return rows.filter((r) => r.source === 'user');
-}
+const userLabels = () => userLabelsOf(browser.page);
 
 /** Opens the test page in a new tab; `query` tells the tab apart from those of earlier tests that may be closing. */
 async function openNightSky(query = ''): Promise<{ page: Page; view: LabelerView; tabId: number }> {
