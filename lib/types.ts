@@ -1,4 +1,5 @@
 // Types shared by the crawl core, the storage layer and the extension's pages.
+import type { EntryStrategyState } from './strategies/types';
 
 /** A link found on a page, with the text the classifier reads (SPEC A.3, A.4). */
 export interface ExtractedLink {
@@ -30,6 +31,8 @@ export interface FrontierEntry {
   /** Normalized URL; the key within a crawl. */
   url: string;
   host: string;
+  /** Its site (registrable domain): strategies count and judge sites (SPEC B). Absent only in rows older than schema v4. */
+  site?: string;
   state: EntryState;
   /** Predicted relevance P(+|F) in [0,1] of the link it was found by (1 for seeds). */
   score: number;
@@ -52,6 +55,8 @@ export interface FrontierEntry {
   retries?: number;
   /** Times it was in flight when the service worker stopped. */
   reclaims?: number;
+  /** What the crawl's strategy keeps on the entry (lib/strategies/types.ts), e.g. a tunnel distance. */
+  strategy?: EntryStrategyState;
   discoveredAt: number;
   updatedAt: number;
 }

@@ -1,6 +1,7 @@
 // The crawl configuration: what the dashboard form and the runner's JSON file both produce.
+import { STRATEGY_NAMES, strategyParams, strategyProblem } from '../strategies/registry';
 import { DEFAULT_SAFETY_RULES } from './safety';
-import { DEFAULT_CANONICAL, type CanonicalOptions } from '../url';
+import { DEFAULT_CANONICAL, siteOfHostOrUrl, type CanonicalOptions } from '../url';
 
 /**
  * Where a crawl may go (lib/crawl/scope.ts): the seeds' hosts, the seeds' registrable domains (every
@@ -8,9 +9,11 @@ import { DEFAULT_CANONICAL, type CanonicalOptions } from '../url';
  */
 export const SCOPE_MODES = ['seed-hosts', 'seed-sites', 'listed-sites', 'anywhere'] as const;
 export type ScopeMode = (typeof SCOPE_MODES)[number];
-/** Every crawl strategy the crawler knows; the benchmark runs each of them. */
-export const STRATEGIES = ['best-first', 'breadth-first'] as const;
-export type StrategyName = (typeof STRATEGIES)[number];
+/** Every crawl strategy the crawler knows (lib/strategies/registry.ts); the benchmark runs each of them. */
+export const STRATEGIES: readonly string[] = STRATEGY_NAMES;
+export type StrategyName = string;
+/** A strategy and its parameters: `{"name": "sparse-tunneling", "maxTunnel": 3}`. */
+export type StrategyConfig = { name: StrategyName } & Record<string, string | number>;
 
 export interface CrawlConfig {
   name: string;
@@ -18,7 +21,9 @@ export interface CrawlConfig {
   /** `id`: the topic (crawl profile) to learn from and add to; without it the crawl gets a new topic of its own. */
   topic: { keywords: string[]; id?: number };
   training: { linkSources: string[]; positive: string[]; negative: string[] };
-  strategy: { name: StrategyName };
+  strategy: StrategyConfig;
+  /** Sites (registrable domains) never entered, whatever the strategy; the dashboard can add to it while a crawl runs. */
+  siteBlacklist: string[];
   budget: { maxPages: number; maxDepth: number };
   scope: { mode: ScopeMode; sites: string[] };
   politeness: { delayMs: number; concurrency: number; perHost: number; robots: boolean };
@@ -49,6 +54,7 @@ export const DEFAULTS: Omit<CrawlConfig, 'name' | 'seeds'> = {
   topic: { keywords: [] },
   training: { linkSources: [], positive: [], negative: [] },
   strategy: { name: 'best-first' },
+  siteBlacklist: [],
   budget: { maxPages: 100, maxDepth: 50 },
   scope: { mode: 'seed-hosts', sites: [] },
   politeness: { delayMs: 1000, concurrency: 2, perHost: 1, robots: true },
@@ -124,10 +130,9 @@ export function parseConfig(input: unknown): CrawlConfig {
   const topic = sub('topic'), training = sub('training'), strategy = sub('strategy'), budget = sub('budget');
   const scope = sub('scope'), politeness = sub('politeness'), fetchCfg = sub('fetch'), safety = sub('safety'), judge = sub('judge');
   const learning = sub('learning'), canonical = sub('canonical');
-  const strategyName = strategy.name ?? DEFAULTS.strategy.name;
-  if (!STRATEGIES.includes(strategyName as StrategyName)) {
-    throw new ConfigError(`strategy.name must be one of ${STRATEGIES.map((n) => `"${n}"`).join(', ')} (got ${JSON.stringify(strategyName)})`);
-  }
+  const strategyName = (strategy.name ?? DEFAULTS.strategy.name) as string;
+  const strategyError = strategyProblem(strategy);
+  if (strategyError) throw new ConfigError(strategyError);
   const mode = scope.mode ?? DEFAULTS.scope.mode;
   if (!SCOPE_MODES.includes(mode as ScopeMode)) {
     throw new ConfigError(`scope.mode must be one of ${SCOPE_MODES.map((m) => `"${m}"`).join(', ')} (got ${JSON.stringify(mode)})`);
@@ -147,7 +152,14 @@ export function parseConfig(input: unknown): CrawlConfig {
       positive: strings(training.positive, 'training.positive'),
       negative: strings(training.negative, 'training.negative'),
     },
-    strategy: { name: strategyName as StrategyName },
+    strategy: { name: strategyName, ...strategyParams(strategyName, strategy) },
+    siteBlacklist: strings(c.siteBlacklist, 'siteBlacklist').map((site, i) => {
+      try {
+        return siteOfHostOrUrl(site);
+      } catch {
+        throw new ConfigError(`siteBlacklist[${i}]: "${site}" is not a host or URL`);
+      }
+    }),
     budget: {
       maxPages: num(budget.maxPages, 'budget.maxPages', DEFAULTS.budget.maxPages, 1, 10_000_000),
       maxDepth: num(budget.maxDepth, 'budget.maxDepth', DEFAULTS.budget.maxDepth, 0, 10_000),

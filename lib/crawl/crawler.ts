@@ -97,7 +97,7 @@ export class CrawlRunner {
     this.activeMsBase = crawl.activeMs;
     this.startedAt = clock.now();
     this.reserved = crawl.stats.attempts;
-    const reclaimed = await store.reclaimInFlight(this.crawlId, clock.now());
+    const reclaimed = await store.frontier.reclaimInFlight(this.crawlId, clock.now());
     if (reclaimed.requeued) this.ports.log?.(`reclaimed ${reclaimed.requeued} URL(s) left in flight`);
     if (reclaimed.failed) this.ports.log?.(`failed ${reclaimed.failed} URL(s) in flight at every stop of the worker`);
     this.learner = new CrawlLearner({
@@ -153,7 +153,7 @@ export class CrawlRunner {
   private async claim(url: string, held: string[]): Promise<string | null> {
     if (this.claimed.has(url) || this.active.has(url)) return 'the target is being fetched right now';
     this.claimed.add(url); // before the read, so two chains cannot both claim it
-    const known = await this.ports.store.getEntry(this.crawlId, url);
+    const known = await this.ports.store.frontier.getEntry(this.crawlId, url);
     if (known && known.state !== 'queued') {
       this.claimed.delete(url);
       return known.state === 'done' ? 'the target was already fetched' : `the target is already known (${known.state})`;
@@ -186,7 +186,7 @@ export class CrawlRunner {
     const { store } = this.ports;
     const positive = compilePatterns(this.config.training.positive);
     const negative = compilePatterns(this.config.training.negative);
-    const done = await store.trainedUrls(this.crawlId);
+    const done = await store.pages.trainedUrls(this.crawlId);
     const todo = this.config.training.linkSources.filter((u) => !done.has(u));
     let next = 0;
     const worker = async () => {
@@ -266,12 +266,12 @@ export class CrawlRunner {
         if (this.reserved >= maxPages) return this.ending(`page budget reached (${maxPages} pages)`);
         if (waitMs === Infinity) {
           // "Empty" is told only when no URL is queued: counted, not inferred from what a take saw.
-          const left = await this.ports.store.countByState(this.crawlId, 'queued');
+          const left = await this.ports.store.frontier.countByState(this.crawlId, 'queued');
           if (left === 0) return this.ending('frontier empty: every reachable page in scope was fetched');
           if (recounted) throw new Error(`${left} queued URL(s) could not be taken`);
           recounted = true;
           this.ports.log?.(`a take found nothing while ${left} URL(s) are queued: scanning the frontier again from its top`);
-          this.ports.store.forgetBound(this.crawlId);
+          this.ports.store.frontier.forgetBound(this.crawlId);
           continue;
         }
       }
@@ -297,7 +297,7 @@ export class CrawlRunner {
       return w;
     };
     try {
-      return await store.take(this.crawlId, reserve, clock.now(), want);
+      return await store.frontier.take(this.crawlId, reserve, clock.now(), want);
     } catch (err) {
       for (const h of hosts) this.politeness.end(h, clock.now()); // nothing was taken
       throw err;
@@ -397,7 +397,7 @@ export class CrawlRunner {
   private async ending(message: string): Promise<{ state: CrawlState; message: string }> {
     const crawl = await this.mustGet();
     if (crawl.stats.fetched > 0 || crawl.stats.trainPages > 0) return { state: 'finished', message };
-    const rows = await this.ports.store.pagesAfter(this.crawlId, 0, 50);
+    const rows = await this.ports.store.pages.pagesAfter(this.crawlId, 0, 50);
     const why = rows.filter((p) => p.phase === 'crawl' && p.depth === 0 && p.error).map((p) => `${p.url}: ${p.error}`).slice(0, 3);
     return { state: 'failed', message: `no page could be fetched${why.length ? ` (${why.join('; ')})` : ''}: check the seed URLs` };
   }

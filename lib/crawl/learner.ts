@@ -146,7 +146,7 @@ export class CrawlLearner {
     const { store, clock, config, crawlId } = this.d;
     const started = clock.now();
     const { revision, lastLabelId } = this.model;
-    const { scanned, changed, complete } = await store.rescoreQueued(crawlId, (e) => {
+    const { scanned, changed, complete } = await store.frontier.rescoreQueued(crawlId, (e) => {
       if (e.parentUrl === null || e.priority === -Number.MAX_VALUE) return null; // seeds and never-fetch links keep theirs
       const { logOdds, score } = this.model.link.rank(e);
       return { score, priority: priorityOf(config, logOdds, e.depth) };

@@ -31,7 +31,7 @@ export async function buildModel(store: CrawlStore, topic: Topic, threshold = 0.
     if (!prev || p.source === 'user') byFetch.set(key, p);
   }
   const chosen = [...byFetch.values()];
-  const bodies = await store.bodies(chosen);
+  const bodies = await store.pages.bodies(chosen);
   chosen.forEach((p, i) => {
     const body = bodies[i];
     if (body) judge.learn(parseHtml(body.html, p.url), p.label);

@@ -87,7 +87,7 @@ export class CrawlService {
       const { store, clock } = this.ports;
       const topicId = await this.topicFor(config);
       const crawlId = await store.createCrawl(config, topicId, clock.now());
-      await store.enqueue(crawlId, seedCandidates(config), clock.now());
+      await store.frontier.enqueue(crawlId, seedCandidates(config), clock.now());
       this.launch({ id: crawlId, topicId });
       return { crawlId };
     },
@@ -115,7 +115,7 @@ export class CrawlService {
       const crawl = crawlId === undefined ? await store.newestCrawl() : await store.getCrawl(crawlId);
       return crawl ? this.statusOf(crawl) : null;
     },
-    pages: ({ crawlId, afterSeq, limit }) => this.ports.store.pagesAfter(crawlId, afterSeq, Math.min(Math.max(1, limit), 5000)),
+    pages: ({ crawlId, afterSeq, limit }) => this.ports.store.pages.pagesAfter(crawlId, afterSeq, Math.min(Math.max(1, limit), 5000)),
     deleteCrawl: async ({ crawlId }) => {
       const live = this.runners.get(crawlId);
       if (live) {
@@ -135,7 +135,7 @@ export class CrawlService {
       // From the runner's memory: in Chromium the [crawlId+state] index collects stale entries as a crawl goes
       // on, and the command-line runner asks for status twice a second.
       inFlight: this.runners.get(crawl.id!)?.runner.inFlight() ?? [],
-      recentErrors: (await store.recentErrors(crawl.id!, 5)).map((p) => ({ url: p.url, error: p.error!, at: p.fetchedAt })),
+      recentErrors: (await store.pages.recentErrors(crawl.id!, 5)).map((p) => ({ url: p.url, error: p.error!, at: p.fetchedAt })),
       pagesPerMinute: minutes > 0 ? s.fetched / minutes : 0,
       harvestRate: s.fetched > 0 ? s.relevant / s.fetched : 0,
     };

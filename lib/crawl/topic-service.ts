@@ -67,11 +67,11 @@ export class TopicService {
     const add = (anchor: string, context: string, pageUrl?: string) => {
       if (anchor.trim() || context.trim()) out.set(`${anchor}\u0000${context}`, { anchor, context, ...(pageUrl ? { pageUrl } : {}) });
     };
-    const entry = await this.store.getEntry(crawlId, url);
+    const entry = await this.store.frontier.getEntry(crawlId, url);
     if (!entry?.parentUrl) return [...out.values()];
     add(entry.anchor, entry.context, entry.parentUrl);
-    const parent = await this.store.pageByUrl(crawlId, entry.parentUrl);
-    const [body] = parent ? await this.store.bodies([{ crawlId, seq: parent.seq }]) : [undefined];
+    const parent = await this.store.pages.pageByUrl(crawlId, entry.parentUrl);
+    const [body] = parent ? await this.store.pages.bodies([{ crawlId, seq: parent.seq }]) : [undefined];
     if (parent && body) {
       for (const link of parseHtml(body.html, parent.finalUrl).links) {
         if (normalizeUrl(link.url) === url) add(link.anchor, link.context, parent.url);
@@ -153,10 +153,10 @@ export class TopicService {
       const label = checkLabel(raw, true);
       const crawl = await this.store.getCrawl(crawlId);
       if (!crawl) throw new Error(`there is no crawl ${crawlId}`);
-      const page = await this.store.getPage(crawlId, seq);
+      const page = await this.store.pages.getPage(crawlId, seq);
       if (!page) throw new Error(`crawl ${crawlId} has no page ${seq}`);
       if (page.error) throw new Error('this fetch failed: there is no page to label');
-      const [body] = await this.store.bodies([{ crawlId, seq }]);
+      const [body] = await this.store.pages.bodies([{ crawlId, seq }]);
       if (!body) throw new Error('this page was not stored, so it cannot teach the page judge');
       const now = this.clock.now();
       const links = (await this.linksTo(crawlId, page.url)).map((l) => ({ ...l, topicId: crawl.topicId, crawlId, url: page.url, createdAt: now }));

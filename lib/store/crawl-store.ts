@@ -4,22 +4,14 @@
 import Dexie from 'dexie';
 import type { CrawlConfig } from '../crawl/config';
 import type { EntryState, FrontierEntry, LabeledLink, LabelValue, PageBody, PageRecord } from '../types';
-import { type CrawlRecord, type CrawlState, type CrawlStats, type CrawlerDB, emptyStats } from './db';
+import { siteOf } from '../url';
+import { crawlRow, type CrawlRecord, type CrawlState, type CrawlStats, type CrawlerDB, emptyStats } from './db';
+import { FrontierStore, bestPerUrl, planUpserts, type Candidate } from './frontier-store';
+import { PageLog } from './page-log';
+import { admit, countDropped, emptySite, judgeSite, setSiteBlacklisted, sitesOf, type Admission } from './site-book';
 import { TopicStore } from './topic-store';
 
-/** A link to add to the frontier (or to raise, SPEC A.7). */
-export interface Candidate {
-  url: string;
-  host: string;
-  score: number;
-  priority: number;
-  depth: number;
-  parentUrl: string | null;
-  anchor: string;
-  context: string;
-  /** Set for links that are recorded but never fetched (e.g. unsafe links), with the reason. */
-  skip?: string;
-}
+export type { Candidate } from './frontier-store';
 
 /** Everything one fetch attempt changes, committed atomically. */
 export interface PageCommit {
@@ -41,36 +33,27 @@ export interface PageCommit {
   stats: Partial<CrawlStats>;
   /** The crawl's running time so far. */
   activeMs: number;
+  /** How new URLs are admitted (the strategy and the blacklist); absent: every new URL is queued. */
+  admission?: Admission;
+  /** Links the strategy dropped while planning, by reason. */
+  dropped?: Record<string, number>;
 }
 
-/** A frontier position: [priority, order], compared in that order (the tail of the frontier index). */
-type Position = [number, number];
-
-const above = (a: Position, b: Position) => a[0] > b[0] || (a[0] === b[0] && a[1] > b[1]);
-
+/**
+ * Crawl storage: crawl rows and the page commit, which writes the frontier, the page log, bodies, labels and
+ * site counters in one transaction, so a stopped service worker loses nothing and a page is recorded exactly
+ * once. The parts are reached as `frontier`, `pages`, `topics`.
+ */
 export class CrawlStore {
-  /**
-   * Per crawl, the highest position that can still hold a queued URL (absent: the top). Taking a URL leaves
-   * its old `queued` index entry behind in Chromium's IndexedDB until compaction, right at the top of the
-   * range every take scans; starting below them kept take p50 at 3.2-3.6 ms instead of 5-6 ms at 1M URLs and
-   * the crawl's pace at that size 1.4-1.6x higher (frontier-scale benchmark, one run). This store is the only
-   * writer of the frontier, so it can keep the bound: taking lowers it, queueing above it raises it.
-   */
-  private readonly queuedTop = new Map<number, { at: Position; inclusive: boolean }>();
-
   /** The topics the crawls run for: their labels, page labels and models. */
   readonly topics: TopicStore;
+  readonly frontier: FrontierStore;
+  readonly pages: PageLog;
 
   constructor(readonly db: CrawlerDB) {
     this.topics = new TopicStore(db);
-  }
-
-  /** A URL was queued (or raised) at `pos`: the bound must cover it. */
-  private noteQueued(crawlId: number, pos: Position): void {
-    const top = this.queuedTop.get(crawlId);
-    if (top && (above(pos, top.at) || (!top.inclusive && pos[0] === top.at[0] && pos[1] === top.at[1]))) {
-      this.queuedTop.delete(crawlId);
-    }
+    this.frontier = new FrontierStore(db);
+    this.pages = new PageLog(db);
   }
 
   async createCrawl(config: CrawlConfig, topicId: number, now: number): Promise<number> {
@@ -98,129 +81,6 @@ export class CrawlStore {
     const c = await this.db.crawls.get(id);
     if (!c) throw new Error(`no crawl ${id}`);
     return c;
-  }
-
-  /** Adds candidates (seeds or links found on a page), raising the score of queued ones found again. */
-  async enqueue(crawlId: number, candidates: Candidate[], now: number): Promise<void> {
-    await this.db.transaction('rw', this.db.frontier, this.db.crawls, async () => {
-      const unique = bestPerUrl(candidates);
-      const [crawl, known] = await Promise.all([
-        this.mustGet(crawlId),
-        this.db.frontier.bulkGet(unique.map((c) => [crawlId, c.url] as [number, string])),
-      ]);
-      const puts: FrontierEntry[] = [];
-      const delta = planUpserts(crawl, unique, known, now, puts);
-      for (const e of puts) if (e.state === 'queued') this.noteQueued(crawlId, [e.priority, e.order]);
-      crawl.stats.queued += delta.queued;
-      crawl.stats.skipped += delta.skipped;
-      await Promise.all([puts.length ? this.db.frontier.bulkPut(puts) : undefined, this.db.crawls.put({ ...crawl, updatedAt: now })]);
-    });
-  }
-
-  /**
-   * Takes up to `max` of the best queued entries that may be fetched now, in one transaction, and marks them in
-   * flight. `reserve(entry)` returns 0 after reserving a slot for the entry's host (so later entries of the
-   * same host see it), else how long it must wait. Entries whose `notBefore` lies ahead are left queued. Scans
-   * at most `scanLimit` entries in priority order; when fewer than `max` are ready, also returns the shortest
-   * wait seen (Infinity when nothing queued was seen at all).
-   */
-  async take(
-    crawlId: number,
-    reserve: (entry: FrontierEntry) => number,
-    now: number,
-    max: number,
-    scanLimit = 2000,
-  ): Promise<{ entries: FrontierEntry[]; waitMs: number }> {
-    const work = this.db.transaction('rw', this.db.frontier, this.db.crawls, async () => {
-      // The crawl row is read first, and the bound only after it is in: by then every earlier transaction that
-      // queued or raised URLs has committed (IndexedDB runs overlapping read-write transactions in order), and
-      // each moved the bound before writing. A bound read before this point could miss such a raise, and the
-      // take would skip the best entries; if they were the only work left, the crawl ended as "frontier empty".
-      const crawl = await this.mustGet(crawlId);
-      const top = this.queuedTop.get(crawlId);
-      const entries: FrontierEntry[] = [];
-      let firstSkipped: Position | undefined;
-      let waitMs = Infinity;
-      let scanned = 0;
-      const upper = top ? [crawlId, 'queued', ...top.at] : [crawlId, 'queued', Dexie.maxKey, Dexie.maxKey];
-      await this.db.frontier
-        .where('[crawlId+state+priority+order]')
-        .between([crawlId, 'queued', Dexie.minKey, Dexie.minKey], upper, true, top ? top.inclusive : true)
-        .reverse()
-        .until(() => entries.length >= max || scanned >= scanLimit)
-        .each((e) => {
-          scanned++;
-          const w = e.notBefore !== undefined && e.notBefore > now ? e.notBefore - now : reserve(e);
-          if (w === 0) entries.push(e);
-          else {
-            waitMs = Math.min(waitMs, w);
-            firstSkipped ??= [e.priority, e.order];
-          }
-        });
-      const last = entries.at(-1);
-      // Everything above the first URL left queued, or above the last one taken, is no longer queued. Set here,
-      // in the transaction, so it is ordered with every other frontier write (they all go through this store).
-      if (firstSkipped) this.queuedTop.set(crawlId, { at: firstSkipped, inclusive: true });
-      else if (last) this.queuedTop.set(crawlId, { at: [last.priority, last.order], inclusive: false });
-      if (entries.length === 0) return { entries, waitMs };
-      for (const e of entries) Object.assign(e, { state: 'inflight', attempts: e.attempts + 1, updatedAt: now });
-      crawl.stats.queued -= entries.length;
-      await Promise.all([this.db.frontier.bulkPut(entries), this.db.crawls.put(crawl)]);
-      return { entries, waitMs: entries.length < max ? waitMs : 0 };
-    });
-    try {
-      return await work;
-    } catch (err) {
-      this.queuedTop.delete(crawlId); // an aborted take changed nothing in the database
-      throw err;
-    }
-  }
-
-  /** Forgets the bound of a crawl's queued entries: the next take scans from the top. */
-  forgetBound(crawlId: number): void {
-    this.queuedTop.delete(crawlId);
-  }
-
-  /** `take` of a single entry, for callers that want one. */
-  async takeNext(crawlId: number, reserve: (entry: FrontierEntry) => number, now: number, scanLimit = 2000): Promise<{ entry?: FrontierEntry; waitMs: number }> {
-    const { entries, waitMs } = await this.take(crawlId, reserve, now, 1, scanLimit);
-    return { entry: entries[0], waitMs };
-  }
-
-  /**
-   * After a stopped worker: entries left in flight go back to the queue (Crawlee's "reclaim"). One that was in
-   * flight at `maxReclaims` stops is failed instead, with a page row saying so: a page that kills the worker
-   * (or that the worker keeps dying on) is not retried forever.
-   */
-  async reclaimInFlight(crawlId: number, now: number, maxReclaims = 3): Promise<{ requeued: number; failed: number }> {
-    this.queuedTop.delete(crawlId);
-    const db = this.db;
-    return db.transaction('rw', [db.frontier, db.crawls, db.pages], async () => {
-      const stuck = await db.frontier.where('[crawlId+state]').equals([crawlId, 'inflight']).toArray();
-      if (stuck.length === 0) return { requeued: 0, failed: 0 };
-      const crawl = await this.mustGet(crawlId);
-      const puts: FrontierEntry[] = [];
-      const pages: PageRecord[] = [];
-      for (const e of stuck) {
-        const reclaims = (e.reclaims ?? 0) + 1;
-        if (reclaims < maxReclaims) {
-          puts.push({ ...e, state: 'queued', reclaims, updatedAt: now });
-          crawl.stats.queued++;
-          continue;
-        }
-        const error = `was being fetched each of the ${reclaims} times the service worker stopped: not tried again`;
-        puts.push({ ...e, state: 'failed', reclaims, reason: error, updatedAt: now });
-        crawl.stats.failed++;
-        crawl.stats.attempts++;
-        pages.push({
-          crawlId, seq: crawl.nextSeq++, url: e.url, finalUrl: e.url, status: 0, phase: 'crawl', depth: e.depth, parentUrl: e.parentUrl,
-          score: e.score, relevant: null, relevance: null, title: '', textLength: 0, contentType: '', bytes: 0, truncated: false,
-          linkCount: 0, fetchedAt: now, durationMs: 0, error, outcome: 'failed',
-        });
-      }
-      await Promise.all([db.frontier.bulkPut(puts), pages.length ? db.pages.bulkAdd(pages) : undefined, db.crawls.put(crawl)]);
-      return { requeued: stuck.length - pages.length, failed: pages.length };
-    });
   }
 
   /** Records one fetch attempt and everything it found, in one transaction. Returns the page's seq. */
@@ -251,7 +111,7 @@ export class CrawlStore {
     const crawlId = c.crawlId;
     const children = bestPerUrl(c.children);
     const [crawl, site, knownAliases, knownChildren] = await Promise.all([
-      this.mustGet(crawlId),
+      crawlRow(db, crawlId),
       db.sites.get([crawlId, c.site]),
       db.frontier.bulkGet(c.aliases.map((a) => [crawlId, a] as [number, string])),
       db.frontier.bulkGet(children.map((ch) => [crawlId, ch.url] as [number, string])),
@@ -270,21 +130,36 @@ export class CrawlStore {
         puts.push({ ...base, url: alias, state: 'done', reason: `same page as ${c.entry?.url ?? c.page?.url}`, updatedAt: now });
       }
     });
-    const delta = planUpserts(crawl, children, knownChildren, now, puts);
-    for (const e of puts) if (e.state === 'queued') this.noteQueued(crawlId, [e.priority, e.order]);
     const s = crawl.stats;
-    s.queued += delta.queued;
-    s.skipped += delta.skipped;
-    s.labels += c.labels.length;
     for (const [k, v] of Object.entries(c.stats) as [keyof CrawlStats, number][]) s[k] += v;
-    const siteRow = site ?? { crawlId, site: c.site, fetched: 0, relevant: 0, failed: 0 };
+    const siteRow = site ?? emptySite(crawlId, c.site);
     siteRow.fetched += c.stats.fetched ?? 0;
     siteRow.relevant += c.stats.relevant ?? 0;
     siteRow.failed += c.stats.failed ?? 0;
+    const dropped: Record<string, number> = { ...crawl.dropped };
+    for (const [why, n] of Object.entries(c.dropped ?? {})) dropped[why] = (dropped[why] ?? 0) + n;
+    // SPEC B.5 first: a site this page tips over is closed before its new links are admitted.
+    const closed = c.admission ? (await judgeSite(db, siteRow, c.admission, now)).dropped : [];
+    let fresh = children.filter((ch, i) => !knownChildren[i]).map((ch) => ({ ...ch, site: ch.site ?? siteOf(ch.url) }));
+    if (c.admission && fresh.length) {
+      const refused = await admit(db, crawlId, fresh, c.admission, dropped);
+      fresh = fresh.filter((ch) => !refused.has(ch.url));
+    }
+    const admitted = new Set(fresh.map((ch) => ch.url));
+    const kept = children.filter((ch, i) => knownChildren[i] || admitted.has(ch.url));
+    const delta = planUpserts(crawl, kept, kept.map((ch) => knownChildren[children.indexOf(ch)]), now, puts);
+    const closedUrls = new Set(closed.map((e) => e.url));
+    const writes = [...puts.filter((e) => !(e.state === 'queued' && closedUrls.has(e.url))), ...closed];
+    for (const e of writes) if (e.state === 'queued') this.frontier.noteQueued(crawlId, [e.priority, e.order]);
+    s.queued += delta.queued;
+    s.skipped += delta.skipped;
+    s.labels += c.labels.length;
+    crawl.dropped = dropped;
+    countDropped(crawl, closed.length);
     await Promise.all([
       c.page ? db.pages.add({ ...c.page, outcome: c.page.outcome ?? pageOutcome(c.outcome), crawlId, seq }) : undefined,
       c.body ? db.bodies.add({ ...c.body, crawlId, seq }) : undefined,
-      puts.length ? db.frontier.bulkPut(puts) : undefined,
+      writes.length ? db.frontier.bulkPut(writes) : undefined,
       c.labels.length ? db.labels.bulkAdd(c.labels.map((l) => ({ ...l, crawlId, topicId: crawl.topicId }))) : undefined,
       c.pageLabel !== undefined && c.page
         ? db.pageLabels.add({ topicId: crawl.topicId, crawlId, seq, url: c.page.url, label: c.pageLabel, source: 'auto', createdAt: now })
@@ -295,99 +170,14 @@ export class CrawlStore {
     return seq;
   }
 
-  async countByState(crawlId: number, state: EntryState): Promise<number> {
-    return this.db.frontier.where('[crawlId+state]').equals([crawlId, state]).count();
+  /** The Sites panel: every site a page was fetched from, with its counters, queue and state. */
+  sites(crawlId: number) {
+    return sitesOf(this.db, crawlId);
   }
 
-  async pagesAfter(crawlId: number, afterSeq: number, limit: number): Promise<PageRecord[]> {
-    return this.db.pages
-      .where('[crawlId+seq]')
-      .between([crawlId, afterSeq + 1], [crawlId, Dexie.maxKey])
-      .limit(limit)
-      .toArray();
-  }
-
-  /** The newest failures (not skips) among the last `window` pages (bounded: the popup asks for this every second). */
-  async recentErrors(crawlId: number, n: number, window = 1000): Promise<PageRecord[]> {
-    const out: PageRecord[] = [];
-    let scanned = 0;
-    await this.db.pages
-      .where('[crawlId+seq]')
-      .between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey])
-      .reverse()
-      .until(() => out.length >= n || scanned >= window)
-      .each((p) => {
-        scanned++;
-        if (p.outcome ? p.outcome === 'failed' : !!p.error) out.push(p);
-      });
-    return out;
-  }
-
-  async trainedUrls(crawlId: number): Promise<Set<string>> {
-    const rows = await this.db.pages.where('[crawlId+seq]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey])
-      .filter((p) => p.phase === 'train').toArray();
-    return new Set(rows.map((p) => p.url));
-  }
-
-  /** Stored HTML of these pages of a crawl (a labeled page's body; absent when the crawl was deleted). */
-  async bodies(keys: { crawlId: number; seq: number }[]): Promise<(PageBody | undefined)[]> {
-    return this.db.bodies.bulkGet(keys.map((k) => [k.crawlId, k.seq] as [number, number]));
-  }
-
-  /** The page row of a URL in a crawl (its first fetch). */
-  pageByUrl(crawlId: number, url: string): Promise<PageRecord | undefined> {
-    return this.db.pages.where('[crawlId+url]').equals([crawlId, url]).first();
-  }
-
-  getPage(crawlId: number, seq: number): Promise<PageRecord | undefined> {
-    return this.db.pages.get([crawlId, seq]);
-  }
-
-  getEntry(crawlId: number, url: string): Promise<FrontierEntry | undefined> {
-    return this.db.frontier.get([crawlId, url]);
-  }
-
-  /**
-   * Re-scores every queued link of a crawl with `rank` (after the model was retrained), in transactions of
-   * `chunk` entries walked in URL order, so that the crawl's own takes and commits run between them. After
-   * each chunk it waits `pause(chunkMs)`: the crawl's transactions queued meanwhile go first, so the crawl
-   * keeps a share of the database instead of waiting behind every chunk. A pause that resolves to false
-   * stops the walk there (`complete: false`): a paused or finishing crawl does not wait for it. `rank` returns null to leave an
-   * entry as it is (seeds); a priority that moves less than `epsilon` is not rewritten (the write, with its
-   * index updates, is the whole cost).
-   */
-  async rescoreQueued(
-    crawlId: number,
-    rank: (e: FrontierEntry) => { score: number; priority: number } | null,
-    now: number,
-    opts: { chunk?: number; epsilon?: number; pause?: (chunkMs: number) => Promise<boolean> } = {},
-  ): Promise<{ scanned: number; changed: number; complete: boolean }> {
-    const chunk = opts.chunk ?? 500, epsilon = opts.epsilon ?? 0;
-    let after: string | null = null;
-    let scanned = 0, changed = 0;
-    for (;;) {
-      const lower: unknown[] = after === null ? [crawlId, Dexie.minKey] : [crawlId, after];
-      const first: boolean = after === null;
-      const started = Date.now();
-      const batch: { rows: number; last: string | null; changed: number } = await this.db.transaction('rw', this.db.frontier, async () => {
-        const rows: FrontierEntry[] = await this.db.frontier.where('[crawlId+url]').between(lower, [crawlId, Dexie.maxKey], first, true).limit(chunk).toArray();
-        const puts: FrontierEntry[] = [];
-        for (const e of rows) {
-          if (e.state !== 'queued') continue;
-          const r = rank(e);
-          if (!r || Math.abs(r.priority - e.priority) <= epsilon) continue;
-          puts.push({ ...e, score: r.score, priority: r.priority, updatedAt: now });
-          this.noteQueued(crawlId, [r.priority, e.order]);
-        }
-        if (puts.length) await this.db.frontier.bulkPut(puts);
-        return { rows: rows.length, last: rows.at(-1)?.url ?? null, changed: puts.length };
-      });
-      scanned += batch.rows;
-      changed += batch.changed;
-      if (batch.rows < chunk || batch.last === null) return { scanned, changed, complete: true };
-      after = batch.last;
-      if ((await opts.pause?.(Date.now() - started)) === false) return { scanned, changed, complete: false };
-    }
+  /** The user blacklists a site (its queued URLs are dropped, a running crawl admits no more) or unblocks it. */
+  setSiteBlacklisted(crawlId: number, site: string, on: boolean, now: number) {
+    return setSiteBlacklisted(this.db, crawlId, site, on, now);
   }
 
   async deleteCrawl(crawlId: number): Promise<boolean> {
@@ -406,49 +196,7 @@ export class CrawlStore {
       return true;
     });
   }
-
-  private async mustGet(id: number): Promise<CrawlRecord> {
-    const c = await this.db.crawls.get(id);
-    if (!c) throw new Error(`crawl ${id} does not exist (deleted?)`);
-    return c;
-  }
 }
 
 const pageOutcome = (o: PageCommit['outcome']): PageRecord['outcome'] => (o === 'retry' ? 'failed' : o);
 
-/** One candidate per URL: the one with the highest priority (a page often links the same URL twice). */
-function bestPerUrl(candidates: Candidate[]): Candidate[] {
-  const best = new Map<string, Candidate>();
-  for (const c of candidates) {
-    const prev = best.get(c.url);
-    if (!prev || c.priority > prev.priority) best.set(c.url, c);
-  }
-  return [...best.values()];
-}
-
-/**
- * New URLs are queued (or recorded as skipped); a queued URL found again by a better link is raised
- * (SPEC A.7); others stay. Appends the rows to write to `puts` and returns the counter changes.
- */
-function planUpserts(crawl: CrawlRecord, unique: Candidate[], known: (FrontierEntry | undefined)[], now: number, puts: FrontierEntry[]) {
-  const delta = { queued: 0, skipped: 0 };
-  unique.forEach((c, i) => {
-    const old = known[i];
-    if (old) {
-      if (old.state === 'queued' && !c.skip && c.priority > old.priority) {
-        puts.push({ ...old, score: c.score, priority: c.priority, depth: Math.min(old.depth, c.depth),
-          parentUrl: c.parentUrl, anchor: c.anchor, context: c.context, updatedAt: now });
-      }
-      return;
-    }
-    const state: EntryState = c.skip ? 'skipped' : 'queued';
-    if (c.skip) delta.skipped++;
-    else delta.queued++;
-    puts.push({
-      crawlId: crawl.id!, url: c.url, host: c.host, state, score: c.score, priority: c.priority,
-      order: -crawl.nextOrder++, depth: c.depth, parentUrl: c.parentUrl, anchor: c.anchor, context: c.context,
-      reason: c.skip, attempts: 0, discoveredAt: now, updatedAt: now,
-    });
-  });
-  return delta;
-}

@@ -2,6 +2,7 @@ import Dexie, { type EntityTable, type Table } from 'dexie';
 import type { CrawlConfig } from '../crawl/config';
 import type { FrontierEntry, LabeledLink, PageBody, PageLabel, PageRecord, Topic } from '../types';
 import { upgradeToTopics } from './migrations/v2-topics';
+import { addEntrySites } from './migrations/v4-entry-sites';
 
 export type CrawlState = 'training' | 'running' | 'paused' | 'stopped' | 'finished' | 'failed';
 
@@ -42,6 +43,8 @@ export interface CrawlRecord {
   message?: string;
   /** The newest re-scoring of its queued links after the model learned. */
   lastRescore?: RescoreReport;
+  /** Links the strategy kept out of the frontier, by reason (tunnel too long, unknown site full, site blacklisted). */
+  dropped?: Record<string, number>;
 }
 
 export interface RescoreReport {
@@ -84,6 +87,8 @@ export interface SiteStats {
   fetched: number;
   relevant: number;
   failed: number;
+  /** Why the site is never entered again (SPEC B.5, or the user's Blacklist); absent while it is open. */
+  blacklisted?: string;
 }
 
 export const emptyStats = (): CrawlStats => ({
@@ -128,5 +133,17 @@ export class CrawlerDB extends Dexie {
       .upgrade((tx) => upgradeToTopics(tx));
     // Dexie reads a table in an upgrade only if it is dropped in a later version than the one reading it.
     this.version(3).stores({ models: null });
+    // v4: frontier entries carry their site, counted per site through [crawlId+site+state] (SPEC B.4), and
+    // room for strategy state.
+    this.version(4)
+      .stores({ frontier: '[crawlId+url], [crawlId+state+priority+order], [crawlId+state], [crawlId+site+state]' })
+      .upgrade((tx) => addEntrySites(tx));
   }
+}
+
+/** A crawl's row inside a transaction; a crawl deleted meanwhile is an error. */
+export async function crawlRow(db: CrawlerDB, id: number): Promise<CrawlRecord> {
+  const c = await db.crawls.get(id);
+  if (!c) throw new Error(`crawl ${id} does not exist (deleted?)`);
+  return c;
 }

@@ -119,11 +119,15 @@ export function benchConfig(maxPages: number): CrawlConfig {
 class TimedStore extends CrawlStore {
   readonly takes: { ms: number; urls: number }[] = [];
   readonly commits: { ms: number; pages: number }[] = [];
-  override async take(...args: Parameters<CrawlStore['take']>) {
-    const t = performance.now();
-    const out = await super.take(...args);
-    this.takes.push({ ms: performance.now() - t, urls: out.entries.length });
-    return out;
+  constructor(db: CrawlerDB) {
+    super(db);
+    const take = this.frontier.take.bind(this.frontier);
+    this.frontier.take = async (...args: Parameters<typeof take>) => {
+      const t = performance.now();
+      const out = await take(...args);
+      this.takes.push({ ms: performance.now() - t, urls: out.entries.length });
+      return out;
+    };
   }
   override async commitPages(commits: PageCommit[], now: number) {
     const t = performance.now();
@@ -162,7 +166,7 @@ async function fill(name: string, count: number, batch: number): Promise<number[
     const r = mulberry32(b.filled + done);
     const cands = Array.from({ length: Math.min(batch, count - done) }, (_, k) => candidate(b.filled + done + k, r, 3, 'https://parent.example/'));
     const t = performance.now();
-    await b.store.enqueue(b.crawlId, cands, Date.now());
+    await b.store.frontier.enqueue(b.crawlId, cands, Date.now());
     ms.push(performance.now() - t);
   }
   b.filled += count;
@@ -197,8 +201,8 @@ async function takeLatency(name: string, mode: TakeMode, samples: number) {
     }
     const t = performance.now();
     const entry = mode === 'batch'
-      ? (await store.take(crawlId, (e) => waitFor(e.host), Date.now(), 4)).entries[0]
-      : (await store.takeNext(crawlId, (e) => waitFor(e.host), Date.now())).entry;
+      ? (await store.frontier.take(crawlId, (e) => waitFor(e.host), Date.now(), 4)).entries[0]
+      : (await store.frontier.takeNext(crawlId, (e) => waitFor(e.host), Date.now())).entry;
     ms.push(performance.now() - t);
     if (!entry) none++;
     else if (mode === 'politeness') {
@@ -220,7 +224,7 @@ async function raiseLatency(name: string, samples: number) {
     const c = candidate(Math.floor(r() * filled), r, 2, 'https://better-parent.example/');
     c.priority = 100 + k;
     const t = performance.now();
-    await store.enqueue(crawlId, [c], Date.now());
+    await store.frontier.enqueue(crawlId, [c], Date.now());
     ms.push(performance.now() - t);
     if ((await db.frontier.get([crawlId, c.url]))?.priority === c.priority) raised++;
   }
@@ -230,7 +234,7 @@ async function raiseLatency(name: string, samples: number) {
 async function reclaim(name: string) {
   const { store, crawlId } = must(name);
   const t = performance.now();
-  const n = (await store.reclaimInFlight(crawlId, Date.now())).requeued;
+  const n = (await store.frontier.reclaimInFlight(crawlId, Date.now())).requeued;
   return { n, ms: performance.now() - t };
 }
 
@@ -248,7 +252,7 @@ async function crawl(name: string, pages: number) {
   });
   if (b.filled === 0 && crawlRow!.stats.attempts === 0) {
     const r = mulberry32(99);
-    await store.enqueue(crawlId, Array.from({ length: 10 }, (_, i) => ({ ...candidate(1e9 + i, r, 0, null), priority: Number.MAX_VALUE })), Date.now());
+    await store.frontier.enqueue(crawlId, Array.from({ length: 10 }, (_, i) => ({ ...candidate(1e9 + i, r, 0, null), priority: Number.MAX_VALUE })), Date.now());
   }
   const runner = new CrawlRunner({ store, fetch: syntheticSite(b.filled, 0.5), clock }, crawlId);
   const t = performance.now();
@@ -280,13 +284,13 @@ async function rescore(name: string, chunk: number, duringCrawlPages = 0, paced 
   const taker = (async () => {
     while (!done && !crawling) {
       const t = performance.now();
-      const { entry } = await store.takeNext(crawlId, () => 0, Date.now());
+      const { entry } = await store.frontier.takeNext(crawlId, () => 0, Date.now());
       takes.push(performance.now() - t);
-      if (entry) await store.reclaimInFlight(crawlId, Date.now());
+      if (entry) await store.frontier.reclaimInFlight(crawlId, Date.now());
     }
   })();
   const t = performance.now();
-  const out = await store.rescoreQueued(crawlId, (e) => {
+  const out = await store.frontier.rescoreQueued(crawlId, (e) => {
     const { logOdds, score } = model.rank(e);
     return { score, priority: logOdds };
   }, Date.now(), { chunk, epsilon: 0.01, pause: paced ? (ms) => clock.sleep(ms).then(() => true) : undefined });
@@ -299,7 +303,7 @@ async function rescore(name: string, chunk: number, duringCrawlPages = 0, paced 
 
 async function countQueued(name: string): Promise<number> {
   const { store, crawlId } = must(name);
-  return store.countByState(crawlId, 'queued');
+  return store.frontier.countByState(crawlId, 'queued');
 }
 
 async function drop(name: string): Promise<void> {

@@ -46,7 +46,7 @@ export async function measurePipeline(corpus: string, n: number): Promise<Pipeli
   const times: Record<(typeof stages)[number] | 'total', number[]> = { decode: [], parse: [], judge: [], children: [], store: [], total: [] };
   const store = new CrawlStore(new CrawlerDB('bench', { indexedDB: new IDBFactory(), IDBKeyRange }));
   const crawlId = await store.createCrawl(config, (await store.topics.createTopic(config.name, config.topic.keywords, Date.now())).id!, Date.now());
-  await store.enqueue(crawlId, seedCandidates(config), Date.now());
+  await store.frontier.enqueue(crawlId, seedCandidates(config), Date.now());
   let links = 0;
 
   for (let round = 0; round < 2; round++) {

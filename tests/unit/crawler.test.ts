@@ -30,7 +30,7 @@ async function crawl(overrides: Record<string, unknown> = {}) {
   const service = new CrawlService({ store, fetch: (u, i) => fetch(u, i), clock });
   const { crawlId } = await service.handlers.start({ ...demoConfig(site.origin), politeness: { delayMs: 0, concurrency: 2 }, ...overrides });
   await service.settled(crawlId);
-  const pages = await store.pagesAfter(crawlId, 0, 10_000);
+  const pages = await store.pages.pagesAfter(crawlId, 0, 10_000);
   return { store, crawlId, crawl: (await store.getCrawl(crawlId))!, pages };
 }
 
@@ -84,7 +84,7 @@ describe('a crawl of the demo site', () => {
     const store = freshStore();
     const config = parseConfig({ ...demoConfig(site.origin), budget: { maxPages: 15 }, politeness: { delayMs: 0, concurrency: 2 } });
     const crawlId = await crawlOf(store, config);
-    await store.enqueue(crawlId, seedCandidates(config), Date.now());
+    await store.frontier.enqueue(crawlId, seedCandidates(config), Date.now());
     const ports = { store, fetch: (u: string, i: RequestInit) => fetch(u, i), clock };
     const first = new CrawlRunner(ports, crawlId);
     const done = first.run();
@@ -94,10 +94,10 @@ describe('a crawl of the demo site', () => {
     first.requestHalt('paused', 'simulated');
     await done;
     await store.updateCrawl(crawlId, { state: 'running' });
-    const stuck = (await store.takeNext(crawlId, () => 0, Date.now())).entry!;
+    const stuck = (await store.frontier.takeNext(crawlId, () => 0, Date.now())).entry!;
     const second = await new CrawlRunner(ports, crawlId).run();
     expect(second.state).toBe('finished');
-    const rows = await store.pagesAfter(crawlId, 0, 1000);
+    const rows = await store.pages.pagesAfter(crawlId, 0, 1000);
     expect(new Set(rows.map((p) => p.url)).size).toBe(rows.length);
     // URLs closed by robots.txt get a row but no request: the budget counts requests.
     expect(rows.filter((p) => !/robots/.test(p.error ?? '')).length).toBe(15);
@@ -125,7 +125,7 @@ describe('a crawl of the demo site', () => {
     const store = freshStore();
     const config = parseConfig({ ...demoConfig(site.origin), budget: { maxPages: 12 }, politeness: { delayMs: 0, concurrency: 2 } });
     const crawlId = await crawlOf(store, config);
-    await store.enqueue(crawlId, seedCandidates(config), Date.now());
+    await store.frontier.enqueue(crawlId, seedCandidates(config), Date.now());
     const commit = store.commitPages.bind(store);
     let pagesWritten = 0;
     store.commitPages = async (cs, now) => {
@@ -137,7 +137,7 @@ describe('a crawl of the demo site', () => {
     const full = await new CrawlRunner(ports, crawlId).run();
     expect(full.state).toBe('paused');
     expect(full.message).toMatch(/storage is full.*resume/);
-    const kept = (await store.pagesAfter(crawlId, 0, 100)).length; // what was committed before the disk filled
+    const kept = (await store.pages.pagesAfter(crawlId, 0, 100)).length; // what was committed before the disk filled
     expect(kept).toBe(pagesWritten);
     expect(kept).toBeGreaterThan(0);
 
@@ -145,7 +145,7 @@ describe('a crawl of the demo site', () => {
     await store.updateCrawl(crawlId, { state: 'running' });
     const done = await new CrawlRunner(ports, crawlId).run();
     expect(done.state).toBe('finished');
-    const pages = await store.pagesAfter(crawlId, 0, 100);
+    const pages = await store.pages.pagesAfter(crawlId, 0, 100);
     expect(new Set(pages.map((p) => p.url)).size).toBe(pages.length);
     expect(pages.filter((p) => !/robots/.test(p.error ?? '')).length).toBe(12);
   });
@@ -159,7 +159,7 @@ describe('a crawl of the demo site', () => {
       const store = freshStore();
       const config = parseConfig({ ...demoConfig(o), training, budget: { maxPages: 10 }, politeness: { delayMs: 0, concurrency: 2 } });
       const crawlId = await crawlOf(store, config);
-      await store.enqueue(crawlId, seedCandidates(config), Date.now());
+      await store.frontier.enqueue(crawlId, seedCandidates(config), Date.now());
       const ports = { store, fetch: (u: string, i: RequestInit) => fetch(u, i), clock };
       if (interruptAfter) {
         const first = new CrawlRunner(ports, crawlId);
@@ -175,7 +175,7 @@ describe('a crawl of the demo site', () => {
     const whole = await run();
     expect(whole.end.state).toBe('finished');
     expect(whole.end.stats.trainPages).toBe(sources.length);
-    const rows = await whole.store.pagesAfter(whole.crawlId, 0, 100);
+    const rows = await whole.store.pages.pagesAfter(whole.crawlId, 0, 100);
     expect(rows.slice(0, sources.length).every((p) => p.phase === 'train')).toBe(true);
     expect(rows.filter((p) => p.phase === 'crawl').length).toBeGreaterThanOrEqual(10);
     const labels = await whole.store.topics.allLabels(whole.end.topicId);
@@ -186,7 +186,7 @@ describe('a crawl of the demo site', () => {
 
     const interrupted = await run(5);
     expect(interrupted.end.stats.trainPages).toBe(sources.length);
-    expect(new Set((await interrupted.store.pagesAfter(interrupted.crawlId, 0, 100)).filter((p) => p.phase === 'train').map((p) => p.url)).size).toBe(sources.length);
+    expect(new Set((await interrupted.store.pages.pagesAfter(interrupted.crawlId, 0, 100)).filter((p) => p.phase === 'train').map((p) => p.url)).size).toBe(sources.length);
     expect(judge(interrupted.model)).toEqual({ pos: 4, neg: 8 });
   });
 });

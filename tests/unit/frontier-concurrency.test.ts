@@ -32,12 +32,12 @@ describe('the frontier under concurrent take, commit and re-score', () => {
         const n = next++;
         return { url: `http://h${n % 5}.test/${n}`, host: `h${n % 5}.test`, score: rand(), priority: rand() * 10, depth: 1, parentUrl: null, anchor: '', context: '' };
       };
-      await store.enqueue(crawlId, [cand(), cand(), cand()], 1);
+      await store.frontier.enqueue(crawlId, [cand(), cand(), cand()], 1);
       const taken = new Map<string, number>();
       let committed = 0;
       const workers = Array.from({ length: 6 }, async () => {
         for (let idle = 0; idle < 50; ) {
-          const { entries } = await store.take(crawlId, () => 0, 2, 1 + Math.floor(rand() * 3));
+          const { entries } = await store.frontier.take(crawlId, () => 0, 2, 1 + Math.floor(rand() * 3));
           if (entries.length === 0) {
             // Nothing handed out: the store must really hold nothing queued, or a commit is still landing.
             idle++;
@@ -58,12 +58,12 @@ describe('the frontier under concurrent take, commit and re-score', () => {
       });
       const rescorer = (async () => {
         while (committed < 200) {
-          await store.rescoreQueued(crawlId, () => ({ score: rand(), priority: rand() * 20 }), 3, { chunk: 7 });
+          await store.frontier.rescoreQueued(crawlId, () => ({ score: rand(), priority: rand() * 20 }), 3, { chunk: 7 });
           await pause(2);
         }
       })();
       await Promise.all([...workers, rescorer]);
-      expect(await store.countByState(crawlId, 'queued'), `run ${run}`).toBe(0);
+      expect(await store.frontier.countByState(crawlId, 'queued'), `run ${run}`).toBe(0);
       expect(taken.size, `run ${run}`).toBe(next);
       expect([...taken.values()].every((n) => n === 1), `run ${run}`).toBe(true);
     }

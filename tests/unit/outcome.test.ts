@@ -48,12 +48,12 @@ describe('a URL in flight when the worker stopped', () => {
     const config = parseConfig({ seeds: ['http://a.test/'], topic: { keywords: ['x'] } });
     const topic = await store.topics.createTopic('t', ['x'], 1);
     const id = await store.createCrawl(config, topic.id!, 1);
-    await store.enqueue(id, [{ url: 'http://a.test/', host: 'a.test', score: 1, priority: 1, depth: 0, parentUrl: null, anchor: '', context: '' }], 1);
+    await store.frontier.enqueue(id, [{ url: 'http://a.test/', host: 'a.test', score: 1, priority: 1, depth: 0, parentUrl: null, anchor: '', context: '' }], 1);
     for (const expected of [{ requeued: 1, failed: 0 }, { requeued: 1, failed: 0 }, { requeued: 0, failed: 1 }]) {
-      expect((await store.take(id, () => 0, 2, 1)).entries).toHaveLength(1);
-      expect(await store.reclaimInFlight(id, 3)).toEqual(expected);
+      expect((await store.frontier.take(id, () => 0, 2, 1)).entries).toHaveLength(1);
+      expect(await store.frontier.reclaimInFlight(id, 3)).toEqual(expected);
     }
-    const [row] = await store.pagesAfter(id, 0, 10);
+    const [row] = await store.pages.pagesAfter(id, 0, 10);
     expect(row).toMatchObject({ outcome: 'failed', error: 'was being fetched each of the 3 times the service worker stopped: not tried again' });
     const crawl = (await store.getCrawl(id))!;
     expect(crawl.stats).toMatchObject({ queued: 0, failed: 1 });

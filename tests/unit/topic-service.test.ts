@@ -92,7 +92,7 @@ describe('labeling through the service', () => {
     const { crawlId } = await h.start({ ...demoConfig(site.origin), budget: { maxPages: 8 }, politeness: { delayMs: 0, concurrency: 2 } });
     await service.settled(crawlId);
     const crawl = (await store.getCrawl(crawlId))!;
-    const pages = await store.pagesAfter(crawlId, 0, 100);
+    const pages = await store.pages.pagesAfter(crawlId, 0, 100);
     const child = pages.find((p) => p.parentUrl !== null && !p.error)!;
     const r = await h.labelPage({ crawlId, seq: child.seq, label: 1 });
     expect(r.links).toBeGreaterThanOrEqual(1);

@@ -27,7 +27,7 @@ async function crawlHostile(extra: Record<string, unknown> = {}) {
     ...extra,
   });
   await service.settled(crawlId);
-  return { store, crawlId, crawl: (await store.getCrawl(crawlId))!, pages: await store.pagesAfter(crawlId, 0, 1000) };
+  return { store, crawlId, crawl: (await store.getCrawl(crawlId))!, pages: await store.pages.pagesAfter(crawlId, 0, 1000) };
 }
 
 describe('a crawl of a hostile logged-in site', () => {

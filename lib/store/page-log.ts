@@ -1,0 +1,53 @@
+// The page log: one row per fetch attempt in fetch order, and the bodies kept apart from it. Read here;
+// written only by CrawlStore's page commit.
+import Dexie from 'dexie';
+import type { PageBody, PageRecord } from '../types';
+import type { CrawlerDB } from './db';
+
+export class PageLog {
+  constructor(private readonly db: CrawlerDB) {}
+
+  async pagesAfter(crawlId: number, afterSeq: number, limit: number): Promise<PageRecord[]> {
+    return this.db.pages
+      .where('[crawlId+seq]')
+      .between([crawlId, afterSeq + 1], [crawlId, Dexie.maxKey])
+      .limit(limit)
+      .toArray();
+  }
+
+  /** The newest failures (not skips) among the last `window` pages (bounded: the popup asks for this every second). */
+  async recentErrors(crawlId: number, n: number, window = 1000): Promise<PageRecord[]> {
+    const out: PageRecord[] = [];
+    let scanned = 0;
+    await this.db.pages
+      .where('[crawlId+seq]')
+      .between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey])
+      .reverse()
+      .until(() => out.length >= n || scanned >= window)
+      .each((p) => {
+        scanned++;
+        if (p.outcome ? p.outcome === 'failed' : !!p.error) out.push(p);
+      });
+    return out;
+  }
+
+  async trainedUrls(crawlId: number): Promise<Set<string>> {
+    const rows = await this.db.pages.where('[crawlId+seq]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey])
+      .filter((p) => p.phase === 'train').toArray();
+    return new Set(rows.map((p) => p.url));
+  }
+
+  /** Stored HTML of these pages of a crawl (a labeled page's body; absent when the crawl was deleted). */
+  async bodies(keys: { crawlId: number; seq: number }[]): Promise<(PageBody | undefined)[]> {
+    return this.db.bodies.bulkGet(keys.map((k) => [k.crawlId, k.seq] as [number, number]));
+  }
+
+  /** The page row of a URL in a crawl (its first fetch). */
+  pageByUrl(crawlId: number, url: string): Promise<PageRecord | undefined> {
+    return this.db.pages.where('[crawlId+url]').equals([crawlId, url]).first();
+  }
+
+  getPage(crawlId: number, seq: number): Promise<PageRecord | undefined> {
+    return this.db.pages.get([crawlId, seq]);
+  }
+}

@@ -1,0 +1,58 @@
+// Every crawl strategy the crawler knows. The config's validation, the dashboard form and the benchmark read
+// this list; nothing else names a strategy.
+import { bestFirst } from './best-first';
+import { breadthFirst } from './breadth-first';
+import { sparseTunneling } from './sparse-tunneling';
+import type { Strategy, StrategyModule } from './types';
+
+export const STRATEGY_MODULES: readonly StrategyModule[] = [bestFirst, breadthFirst, sparseTunneling];
+
+export const STRATEGY_NAMES = STRATEGY_MODULES.map((m) => m.name);
+
+export function strategyModule(name: string): StrategyModule | undefined {
+  return STRATEGY_MODULES.find((m) => m.name === name);
+}
+
+/** A strategy's parameters with defaults filled in. */
+export function strategyParams(name: string, given: Record<string, unknown>): Record<string, number> {
+  const m = strategyModule(name);
+  return Object.fromEntries((m?.params ?? []).map((p) => [p.key, typeof given[p.key] === 'number' ? (given[p.key] as number) : p.default]));
+}
+
+/**
+ * Validates `{"name": ..., ...parameters}`; returns the first problem as one sentence naming the field, or
+ * null. Unknown names and parameters are refused, so a typo does not silently run the defaults.
+ */
+export function strategyProblem(raw: Record<string, unknown>): string | null {
+  const name = raw.name ?? 'best-first';
+  const m = typeof name === 'string' ? strategyModule(name) : undefined;
+  if (!m) return `strategy.name must be one of ${STRATEGY_NAMES.map((n) => `"${n}"`).join(', ')} (got ${JSON.stringify(name)})`;
+  for (const key of Object.keys(raw)) {
+    if (key === 'name') continue;
+    if (!m.params.some((p) => p.key === key)) {
+      const known = m.params.length ? `its parameters are ${m.params.map((p) => p.key).join(', ')}` : 'it has no parameters';
+      return `strategy.${key} is not a parameter of ${m.name} (${known})`;
+    }
+  }
+  for (const p of m.params) {
+    const v = raw[p.key];
+    if (v === undefined) continue;
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < p.min || v > p.max || (p.integer && !Number.isInteger(v))) {
+      return `strategy.${p.key} (${p.label.toLowerCase()}) must be a ${p.integer ? 'whole number' : 'number'} from ${p.min} to ${p.max} (got ${JSON.stringify(v)})`;
+    }
+  }
+  return null;
+}
+
+const made = new WeakMap<object, Strategy>();
+
+/** The strategy of a crawl's config, made once per config object (a config never changes while it runs). */
+export function strategyOf(config: { strategy: { name: string } & Record<string, unknown> }): Strategy {
+  let s = made.get(config.strategy);
+  if (!s) {
+    const m = strategyModule(config.strategy.name) ?? STRATEGY_MODULES[0]!;
+    s = m.create(strategyParams(m.name, config.strategy));
+    made.set(config.strategy, s);
+  }
+  return s;
+}

@@ -1,0 +1,74 @@
+// The seam every crawl strategy sits behind (SPEC A-E). A strategy plans and scores links and may keep state
+// per frontier entry and judge sites; the frontier, politeness and the request gate are shared and know no
+// strategy (Frontera's crawling strategy apart from its backend; Heritrix's precedence policy apart from its
+// frontier). Adding a strategy is one module and one line in registry.ts.
+import type { FrontierEntry } from '../types';
+
+/** A numeric parameter of a strategy: how the config validates it and the form shows it. */
+export interface ParamSpec {
+  key: string;
+  label: string;
+  /** One line on what it does, in the user's words. */
+  help: string;
+  default: number;
+  min: number;
+  max: number;
+  integer: boolean;
+}
+
+/** State a strategy keeps on a frontier entry (stored with it). */
+export interface EntryStrategyState {
+  /** SPEC B.3: irrelevant pages in a row on the path that found this URL, up to and including its parent. */
+  tunnel?: number;
+}
+
+/** What a strategy sees of a site while it admits a link into the frontier (inside the commit). */
+export interface SiteView {
+  site: string;
+  fetched: number;
+  relevant: number;
+  /** Queued URLs of the site, including those admitted earlier in the same commit. */
+  queued: number;
+}
+
+/** The page whose links are planned, with its verdict. */
+export interface PlannedParent {
+  entry: FrontierEntry;
+  relevant: boolean;
+}
+
+export type LinkPlan = { priority: number; state?: EntryStrategyState } | { drop: string };
+
+export interface Strategy {
+  readonly name: string;
+  /** Seeds' priority. */
+  seedPriority(): number;
+  /**
+   * A link found on `parent`, scored by the link classifier: its priority and state, or why it is dropped
+   * (counted by reason, never queued).
+   */
+  plan(link: { logOdds: number; depth: number }, parent: PlannedParent): LinkPlan;
+  /** Inside the commit's transaction, before a new URL is queued: why its site refuses it, or null. */
+  admit?(site: SiteView): string | null;
+  /** After a page of `site` was judged: why the site is now off limits (blacklisted), or null. */
+  judgeSite?(site: SiteView): string | null;
+  /** A new priority for a queued entry when the model changed, or null when its priority does not follow the model. */
+  rerank(entry: FrontierEntry, logOdds: number): number | null;
+  /**
+   * How the next URL is chosen: `priority` takes the frontier's best entry whose host is ready (the only
+   * order the shared frontier knows today; a strategy that needs another declares it here).
+   */
+  readonly next: 'priority';
+}
+
+/** A strategy as the registry holds it: its name, what it is, its parameters, and how to make one. */
+export interface StrategyModule {
+  name: string;
+  /** One sentence for the form and the README. */
+  description: string;
+  params: ParamSpec[];
+  create(params: Record<string, number>): Strategy;
+}
+
+/** Seeds are taken before anything a page links to. */
+export const SEED_PRIORITY = Number.MAX_VALUE;
