@@ -3,7 +3,8 @@
 import type { LinkClassifier } from '../classifier/link-classifier';
 import type { Candidate } from '../store/crawl-store';
 import type { FrontierEntry, ParsedPage } from '../types';
-import { hostOf, normalizeUrl } from '../url';
+import { strategyOf } from '../strategies/registry';
+import { hostOf, normalizeUrl, siteOf } from '../url';
 import type { CrawlConfig } from './config';
 import { describeBlock, makeSafetyGuard, type SafetyGuard } from './safety';
 import { scopeReason } from './scope';
@@ -22,39 +23,41 @@ export function rulesFor(config: CrawlConfig) {
   return r;
 }
 
-/** Seeds are taken before anything a page links to. */
-const SEED_PRIORITY = Number.MAX_VALUE;
-
 /**
- * Priority of a link under the crawl's strategy: best-first sorts by the classifier's log-odds (monotone in
- * P(+|F), SPEC A.7, but not saturated); breadth-first by depth, earliest found first.
+ * A fetched page's links as frontier candidates, planned by the crawl's strategy (lib/strategies): unsafe links
+ * are recorded as skipped; links the strategy drops are counted by reason in `dropped`, never queued.
  */
-export function priorityOf(config: CrawlConfig, logOdds: number, depth: number): number {
-  return config.strategy.name === 'breadth-first' ? -depth : logOdds;
-}
-
 export function planChildren(
   page: ParsedPage,
   parent: FrontierEntry,
   pageUrl: string,
   config: CrawlConfig,
   classifier: LinkClassifier,
+  relevant: boolean,
+  dropped: Record<string, number> = {},
 ): Candidate[] {
   const depth = parent.depth + 1;
   // meta robots nofollow is part of obeying robots; a page's links are still read for nothing else.
   if (depth > config.budget.maxDepth || (page.nofollow && config.politeness.robots)) return [];
   const { inScope, safety } = rulesFor(config);
+  const strategy = strategyOf(config);
   const out: Candidate[] = [];
   for (const link of page.links) {
     const url = normalizeUrl(link.url, undefined, config.canonical);
     if (!url || url === pageUrl || url === parent.url || !inScope(url)) continue;
     const unsafe = safety.check(url, { anchor: link.anchor, rel: link.rel });
-    const { logOdds, score } = unsafe ? { logOdds: -Number.MAX_VALUE, score: 0 } : classifier.rank(link);
-    out.push({
-      url, host: hostOf(url), score, priority: priorityOf(config, logOdds, depth), depth, parentUrl: parent.url,
-      anchor: link.anchor, context: link.context,
-      skip: unsafe ? describeBlock(unsafe) : undefined,
-    });
+    const base = { url, host: hostOf(url), site: siteOf(url), depth, parentUrl: parent.url, anchor: link.anchor, context: link.context };
+    if (unsafe) {
+      out.push({ ...base, score: 0, priority: -Number.MAX_VALUE, skip: describeBlock(unsafe) });
+      continue;
+    }
+    const { logOdds, score } = classifier.rank(link);
+    const plan = strategy.plan({ logOdds, depth }, { entry: parent, relevant });
+    if ('drop' in plan) {
+      dropped[plan.drop] = (dropped[plan.drop] ?? 0) + 1;
+      continue;
+    }
+    out.push({ ...base, score, priority: plan.priority, ...(plan.state ? { strategy: plan.state } : {}) });
   }
   return out;
 }
@@ -63,7 +66,7 @@ export function planChildren(
 export function seedCandidates(config: CrawlConfig): Candidate[] {
   return config.seeds.flatMap((s) => {
     const url = normalizeUrl(s, undefined, config.canonical);
-    const priority = config.strategy.name === 'best-first' ? SEED_PRIORITY : priorityOf(config, 0, 0);
-    return url ? [{ url, host: hostOf(url), score: 1, priority, depth: 0, parentUrl: null, anchor: '', context: '' }] : [];
+    const priority = strategyOf(config).seedPriority();
+    return url ? [{ url, host: hostOf(url), site: siteOf(url), score: 1, priority, depth: 0, parentUrl: null, anchor: '', context: '', strategy: { tunnel: 0 } }] : [];
   });
 }

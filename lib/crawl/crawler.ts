@@ -9,6 +9,7 @@ import type { CrawlStore, PageCommit } from '../store/crawl-store';
 import type { FrontierEntry, LabeledLink, ParsedPage } from '../types';
 import { hostOf, normalizeUrl, siteOf } from '../url';
 import type { CrawlConfig } from './config';
+import { strategyOf } from '../strategies/registry';
 import { planChildren, rulesFor } from './children';
 import { describeBlock } from './safety';
 import { CommitQueue } from './commit-queue';
@@ -38,6 +39,8 @@ export class CrawlRunner {
   private readonly active = new Map<string, Promise<void>>();
   private politeness!: Politeness;
   private gate!: RequestGate;
+  /** How the crawl's strategy and blacklist admit new URLs, inside each page commit. */
+  private admission!: PageCommit['admission'];
   /** Redirect targets being requested under another entry: not taken meanwhile. */
   private readonly claimed = new Set<string>();
   private learner!: CrawlLearner;
@@ -94,6 +97,7 @@ export class CrawlRunner {
     this.topicId = crawl.topicId;
     this.politeness = new Politeness(this.config.politeness);
     this.gate = this.makeGate();
+    this.admission = { strategy: strategyOf(this.config), siteBlacklist: this.config.siteBlacklist ?? [] };
     this.activeMsBase = crawl.activeMs;
     this.startedAt = clock.now();
     this.reserved = crawl.stats.attempts;
@@ -356,7 +360,8 @@ export class CrawlRunner {
     const { judge, link } = this.learner.model;
     const judged = judge.judge(parsed);
     const verdict = { ...judged, relevant: judged.relevance >= this.config.judge.threshold };
-    const children = planChildren(parsed, entry, out.finalUrl, this.config, link);
+    const dropped: Record<string, number> = {};
+    const children = planChildren(parsed, entry, out.finalUrl, this.config, link, verdict.relevant, dropped);
     const labels: NewLinkLabel[] =
       this.config.learning.fromVerdicts && entry.parentUrl !== null && learnable(verdict)
         ? [{ url: entry.url, anchor: entry.anchor, context: entry.context, label: verdict.relevant ? 1 : 0, source: 'verdict', createdAt: clock.now() }]
@@ -366,7 +371,7 @@ export class CrawlRunner {
     const aliases = [...new Set([...chain.slice(1).map((h) => canonical(h.url)), canonical(out.finalUrl)])]
       .filter((u): u is string => u !== null && u !== entry.url);
     const commit: PageCommit = {
-      ...base, outcome: 'done', labels, children, aliases,
+      ...base, outcome: 'done', labels, children, aliases, dropped, admission: this.admission,
       page: this.judgedRow(entry.url, out, parsed, taken, verdict, chain),
       body: { headers: out.headers, html: out.html!, ...(out.payload ? { payload: out.payload } : {}) },
       stats: { attempts: 1, fetched: 1, relevant: verdict.relevant ? 1 : 0, bytes: out.bytes },

@@ -4,7 +4,7 @@
 import type { Clock } from '../fetch/fetcher';
 import type { CrawlStore } from '../store/crawl-store';
 import type { CrawlRecord, RescoreReport } from '../store/db';
-import { priorityOf } from './children';
+import { strategyOf } from '../strategies/registry';
 import type { CrawlConfig } from './config';
 import { buildModel, catchUp, saveModel, type CrawlModel } from './model';
 
@@ -37,6 +37,11 @@ export class CrawlLearner {
   lastRescore: RescoreReport | null = null;
 
   constructor(private readonly d: LearnerDeps, public model: CrawlModel) {}
+
+  /** Whether the crawl's strategy orders by the model at all (breadth-first does not). */
+  private get rescores(): boolean {
+    return strategyOf(this.d.config).followsModel;
+  }
 
   private get stopping(): boolean {
     return this.winding || this.d.halted();
@@ -110,7 +115,7 @@ export class CrawlLearner {
 
   /** At the start of a run: labels may have come while the crawl was paused, or a re-score was cut short. */
   resumeRescoring(crawl: CrawlRecord): void {
-    if (this.d.config.strategy.name !== 'best-first') return;
+    if (!this.rescores) return;
     const last = crawl.lastRescore;
     const stale = !last
       ? this.model.lastLabelId > 0 && crawl.stats.fetched > 0
@@ -124,7 +129,7 @@ export class CrawlLearner {
    * model changes them all).
    */
   scheduleRescore(why: string): void {
-    if (this.d.config.strategy.name !== 'best-first') return;
+    if (!this.rescores) return;
     if (this.rescoring) {
       this.rescoreAgain = true;
       return;
@@ -144,12 +149,14 @@ export class CrawlLearner {
 
   private async rescoreOnce(why: string): Promise<void> {
     const { store, clock, config, crawlId } = this.d;
+    const strategy = strategyOf(config);
     const started = clock.now();
     const { revision, lastLabelId } = this.model;
     const { scanned, changed, complete } = await store.frontier.rescoreQueued(crawlId, (e) => {
       if (e.parentUrl === null || e.priority === -Number.MAX_VALUE) return null; // seeds and never-fetch links keep theirs
       const { logOdds, score } = this.model.link.rank(e);
-      return { score, priority: priorityOf(config, logOdds, e.depth) };
+      const priority = strategy.rerank(e, logOdds);
+      return priority === null ? null : { score, priority };
     }, clock.now(), {
       chunk: RESCORE_CHUNK, epsilon: RESCORE_EPSILON,
       // Give the crawl's own transactions as much time as the chunk took (see the frontier-scale benchmark).

@@ -142,7 +142,7 @@ export class CrawlStore {
     const closed = c.admission ? (await judgeSite(db, siteRow, c.admission, now)).dropped : [];
     let fresh = children.filter((ch, i) => !knownChildren[i]).map((ch) => ({ ...ch, site: ch.site ?? siteOf(ch.url) }));
     if (c.admission && fresh.length) {
-      const refused = await admit(db, crawlId, fresh, c.admission, dropped);
+      const refused = await admit(db, crawlId, fresh, c.admission, dropped, siteRow);
       fresh = fresh.filter((ch) => !refused.has(ch.url));
     }
     const admitted = new Set(fresh.map((ch) => ch.url));

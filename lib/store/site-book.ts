@@ -23,10 +23,11 @@ export const queuedOf = (db: CrawlerDB, crawlId: number, site: string): Promise<
 
 /**
  * Inside a commit: drops the new candidates whose site is blacklisted or whose strategy refuses them, counting
- * each by reason into `dropped`. `fresh` are candidates not yet in the frontier.
+ * each by reason into `dropped`. `fresh` are candidates not yet in the frontier; `current` is the committing
+ * page's site row as this commit leaves it.
  */
 export async function admit(
-  db: CrawlerDB, crawlId: number, fresh: Candidate[], admission: Admission, dropped: Record<string, number>,
+  db: CrawlerDB, crawlId: number, fresh: Candidate[], admission: Admission, dropped: Record<string, number>, current: SiteStats,
 ): Promise<Set<string>> {
   const refused = new Set<string>();
   const sites = [...new Set(fresh.filter((c) => !c.skip).map((c) => c.site!))];
@@ -35,7 +36,9 @@ export async function admit(
     db.sites.bulkGet(sites.map((s) => [crawlId, s] as [number, string])),
     admission.strategy.admit ? Promise.all(sites.map((s) => queuedOf(db, crawlId, s))) : Promise.resolve(sites.map(() => 0)),
   ]);
-  const views = new Map(sites.map((site, i) => [site, { row: rows[i], view: { site, fetched: rows[i]?.fetched ?? 0, relevant: rows[i]?.relevant ?? 0, queued: queued[i]! } }]));
+  // The committing page's own site row is ahead of the stored one (this commit may have just closed it).
+  const rowOf = (i: number) => (sites[i] === current.site ? current : rows[i]);
+  const views = new Map(sites.map((site, i) => [site, { row: rowOf(i), view: { site, fetched: rowOf(i)?.fetched ?? 0, relevant: rowOf(i)?.relevant ?? 0, queued: queued[i]! } }]));
   for (const c of fresh) {
     if (c.skip) continue;
     const { row, view } = views.get(c.site!)!;

@@ -9,6 +9,7 @@ export const bestFirst: StrategyModule = {
   create: () => ({
     name: 'best-first',
     next: 'priority',
+    followsModel: true,
     seedPriority: () => SEED_PRIORITY,
     plan: (link) => ({ priority: link.logOdds }),
     rerank: (_entry, logOdds) => logOdds,

@@ -9,6 +9,7 @@ export const breadthFirst: StrategyModule = {
   create: () => ({
     name: 'breadth-first',
     next: 'priority',
+    followsModel: false,
     seedPriority: () => 0,
     plan: (link) => ({ priority: -link.depth }),
     rerank: () => null,

@@ -25,6 +25,7 @@ export const sparseTunneling: StrategyModule = {
   create: ({ maxTunnel, unknownSiteQueue, blacklistAfter }) => ({
     name: 'sparse-tunneling',
     next: 'priority',
+    followsModel: true,
     seedPriority: () => SEED_PRIORITY,
     plan(link, parent) {
       // SPEC B.3: d(page) = 0 when the page is relevant, else d(parent) + 1; its links inherit d(page), and a

@@ -52,7 +52,9 @@ export interface Strategy {
   admit?(site: SiteView): string | null;
   /** After a page of `site` was judged: why the site is now off limits (blacklisted), or null. */
   judgeSite?(site: SiteView): string | null;
-  /** A new priority for a queued entry when the model changed, or null when its priority does not follow the model. */
+  /** Whether priorities follow the link classifier, so the queue is re-scored when the model learns. */
+  readonly followsModel: boolean;
+  /** A new priority for a queued entry when the model changed, or null to leave it. */
   rerank(entry: FrontierEntry, logOdds: number): number | null;
   /**
    * How the next URL is chosen: `priority` takes the frontier's best entry whose host is ready (the only

@@ -61,7 +61,7 @@ export async function measurePipeline(corpus: string, n: number): Promise<Pipeli
       const t2 = performance.now();
       const verdict = judge.judge(parsed);
       const t3 = performance.now();
-      const children = planChildren(parsed, entry, url, config, classifier);
+      const children = planChildren(parsed, entry, url, config, classifier, verdict.relevance >= config.judge.threshold);
       const t4 = performance.now();
       if (round === 1) {
         await store.commitPage({ crawlId, entry, outcome: 'done', page: { url, finalUrl: url, status: 200, phase: 'crawl', depth: 1, parentUrl: null, score: 0.5, relevant: verdict.relevant, relevance: verdict.relevance, title: parsed.title, textLength: parsed.text.length, contentType: 'text/html', bytes: bodies[i].length, truncated: false, linkCount: parsed.links.length, fetchedAt: 0, durationMs: 0 }, body: { headers: {}, html: text }, children, aliases: [], labels: [], site: 'corpus.test', stats: { attempts: 1, fetched: 1 }, activeMs: 0 }, Date.now());

@@ -117,7 +117,7 @@ describe('links planned from a page', () => {
     } as unknown as ParsedPage;
     const parent = { url: 'http://127.0.0.1:4000/', depth: 0 } as FrontierEntry;
     const classifier = { rank: () => ({ logOdds: 0, score: 0.5 }) } as unknown as LinkClassifier;
-    const planned = planChildren(page, parent, parent.url, c, classifier).map((k) => k.url);
+    const planned = planChildren(page, parent, parent.url, c, classifier, true).map((k) => k.url);
     expect(planned).toEqual(['http://127.0.0.1:4000/a', 'http://127.0.0.1:4000/b']);
   });
 });
