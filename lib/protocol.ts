@@ -14,6 +14,8 @@ export interface ProtocolMap {
   /** Page rows in fetch order after `afterSeq`, at most `limit`. */
   pages(req: { crawlId: number; afterSeq: number; limit: number }): PageRecord[];
   deleteCrawl(req: { crawlId: number }): { deleted: boolean };
+  /** Blacklists a site of a crawl (its queued URLs are dropped; a running crawl admits no more) or unblocks it. */
+  setSiteBlacklisted(req: { crawlId: number; site: string; on: boolean }): { site: string; blacklisted: string | null };
 
   // ---- topics (crawl profiles): each has its own keywords, labels and model ----
   /** Every topic, oldest first (for pages that cannot read the database: the labeler). */
@@ -95,6 +97,8 @@ export interface CrawlStatus {
   /** Pages per minute over the crawl's active time. */
   pagesPerMinute: number;
   harvestRate: number;
+  /** Sites the crawl will not enter (its strategy's blacklist, the user's and the config's). */
+  blacklistedSites: number;
 }
 
 export type MessageType = keyof ProtocolMap;

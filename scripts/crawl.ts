@@ -20,6 +20,8 @@ export interface RunOptions {
   log?: (line: string) => void;
   /** Called once the crawl has started, with the live browser (tests use it to stop the service worker). */
   onStarted?: (launched: Launched, crawlId: number) => Promise<void> | void;
+  /** Called once the crawl has ended, before the browser closes (tests look at the dashboard then). */
+  onFinished?: (launched: Launched, crawlId: number) => Promise<void> | void;
 }
 
 export interface Summary {
@@ -34,6 +36,10 @@ export interface Summary {
   skipped: number;
   trainPages: number;
   frontierLeft: number;
+  /** Sites the crawl would not enter (closed by its strategy, by the user, or in the config's siteBlacklist). */
+  blacklistedSites: number;
+  /** Links kept out of the frontier by the strategy, by reason. */
+  dropped: Record<string, number>;
   durationSeconds: number;
   pagesPerMinute: number;
 }
@@ -87,6 +93,7 @@ export async function runCrawl(opts: RunOptions): Promise<Summary> {
       await new Promise((r) => setTimeout(r, 500));
     }
     await drainPages();
+    await opts.onFinished?.(launched, crawlId);
     const summary = summarize(status, crawlId);
     writeFileSync(join(opts.out, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
     return summary;
@@ -112,6 +119,7 @@ function summarize(s: CrawlStatus, crawlId: number): Summary {
     name: c.name, crawlId, state: c.state, message: c.message ?? null,
     fetched: c.stats.fetched, relevant: c.stats.relevant, harvestRate: round(s.harvestRate),
     failed: c.stats.failed, skipped: c.stats.skipped, trainPages: c.stats.trainPages, frontierLeft: c.stats.queued,
+    blacklistedSites: s.blacklistedSites ?? 0, dropped: c.dropped ?? {},
     durationSeconds: round(c.activeMs / 1000), pagesPerMinute: round(minutes > 0 ? c.stats.fetched / minutes : 0),
   };
 }
@@ -123,6 +131,9 @@ export function formatSummary(s: Summary): string {
     `${s.name}: ${s.state}${s.message ? ` (${s.message})` : ''}`,
     `  fetched ${s.fetched} pages, ${s.relevant} relevant: harvest rate ${(s.harvestRate * 100).toFixed(1)}%`,
     `  failed ${s.failed}, skipped ${s.skipped}, training pages ${s.trainPages}, frontier left ${s.frontierLeft}`,
+    ...(s.blacklistedSites || Object.keys(s.dropped).length
+      ? [`  blacklisted sites ${s.blacklistedSites}; links dropped: ${Object.entries(s.dropped).map(([why, n]) => `${why} ${n}`).join(', ') || 'none'}`]
+      : []),
     `  ${s.durationSeconds.toFixed(1)} s, ${s.pagesPerMinute.toFixed(0)} pages/minute`,
   ].join('\n');
 }

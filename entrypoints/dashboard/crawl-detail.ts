@@ -16,9 +16,11 @@ import {
   pagesPerMinute,
 } from '@/lib/ui/format';
 import { scopeText } from '@/lib/ui/config-form';
+import { strategyModule } from '@/lib/strategies/registry';
 import { allTopics } from '@/lib/ui/label-queries';
 import { keptFromRequesting, nextUp, watch, type KeptLink } from '@/lib/ui/queries';
 import { HarvestChart } from './harvest-chart';
+import { SitesPanel } from './sites-panel';
 import './learning.css';
 
 const NEXT_UP = 10;
@@ -51,6 +53,7 @@ const counters: Counter[] = [
 export class CrawlDetail {
   private readonly values = new Map<Counter, HTMLElement>();
   private readonly chart: HarvestChart;
+  private readonly sites: SitesPanel;
   private readonly nextUpList: HTMLElement;
   private readonly keptList: HTMLElement;
   private readonly keptCount: HTMLElement;
@@ -64,6 +67,7 @@ export class CrawlDetail {
   /** `db`: the page's database connection; one of its own when not given. */
   constructor(private readonly db: CrawlerDB) {
     this.chart = new HarvestChart(db);
+    this.sites = new SitesPanel(db);
     this.nextUpList = h('ol', { class: 'next-up-list' });
     this.keptList = h('ul', { class: 'kept-list', 'data-testid': 'kept-list' });
     this.keptCount = h('small', { class: 'muted', 'data-testid': 'kept-count' });
@@ -81,6 +85,7 @@ export class CrawlDetail {
         h('h3', { title: 'Pages are fetched with your cookies: these links could log you out or act as you, so they were never requested' }, 'Kept from requesting ', this.keptCount),
         this.keptList,
       ),
+      this.sites.root,
     );
     watch(
       () => allTopics(db),
@@ -109,6 +114,7 @@ export class CrawlDetail {
     this.chart.show(crawl);
     this.watchNextUp(crawl?.id);
     this.watchKept(crawl?.id);
+    this.sites.show(crawl);
     if (!crawl) return;
     byId('detail-name').textContent = crawl.name;
     const state = byId('detail-state');
@@ -132,7 +138,7 @@ export class CrawlDetail {
       ['Topic', h('a', { href: `?view=topics&topic=${crawl.topicId}`, 'data-testid': 'detail-topic', title: "The topic's labels, model and evaluation" }, topic ? topic.name : `#${crawl.topicId}`)],
       ['Seeds', config.seeds.join('\n')],
       ['Keywords', keywordsRow(config.topic.keywords, topic)],
-      ['Strategy', config.strategy.name],
+      ['Strategy', strategyText(config.strategy)],
       ['Scope', scope],
       ['Limits', `${formatCount(config.budget.maxPages)} pages, depth ${config.budget.maxDepth}`],
       ['Politeness', `${p.delayMs} ms delay, ${p.concurrency} at once, robots.txt ${p.robots ? 'obeyed' : 'ignored'}`],
@@ -224,6 +230,13 @@ export class CrawlDetail {
   }
 }
 
+/** "sparse-tunneling (longest tunnel 10, queue per unknown site 15, blacklist after 20)". */
+function strategyText(strategy: CrawlRecord['config']['strategy']): string {
+  const params = strategyModule(strategy.name)?.params ?? [];
+  const set = params.map((p) => `${p.label.toLowerCase()} ${strategy[p.key] ?? p.default}`);
+  return set.length ? `${strategy.name} (${set.join(', ')})` : strategy.name;
+}
+
 /** "all rules on", or which are off, and the user's own words. */
 function safetyText(safety: CrawlRecord['config']['safety']): string {
   // Crawls stored before rules had names have no disabledRules.
@@ -241,7 +254,7 @@ function keywordsRow(own: string[], topic: Topic | undefined): string {
 /** "2026-11-22 14:05 (50 pages fetched): 340 queued links moved, of 1,200 frontier URLs read, in 85 ms". */
 export function rescoreText(crawl: Pick<CrawlRecord, 'lastRescore' | 'config'>): string {
   const r: RescoreReport | undefined = crawl.lastRescore;
-  if (!r) return crawl.config.strategy.name === 'best-first' ? 'not yet: the frontier is re-scored as the model learns' : 'never (breadth-first)';
+  if (!r) return strategyModule(crawl.config.strategy.name)?.create({}).followsModel !== false ? 'not yet: the frontier is re-scored as the model learns' : `never (${crawl.config.strategy.name})`;
   const took = r.ms < 1000 ? `${Math.round(r.ms)} ms` : formatDuration(r.ms);
   const partial = r.complete === false ? '; stopped early when the crawl paused or ended, it goes on when the crawl resumes' : '';
   return `${formatDateTime(r.at)} (${r.why}): ${formatCount(r.changed)} queued links moved, of ${formatCount(r.scanned)} frontier URLs read, in ${took}${partial}`;

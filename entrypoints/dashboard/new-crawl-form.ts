@@ -15,6 +15,7 @@ import {
   scopeWarning,
   topicChoices,
   type CrawlFormValues,
+  strategyChoices,
 } from '@/lib/ui/config-form';
 import { DEFAULT_SAFETY_RULES } from '@/lib/crawl/safety';
 import { byId, errorText, fill, h } from '@/lib/ui/dom';
@@ -22,11 +23,11 @@ import { allTopics } from '@/lib/ui/label-queries';
 import { watch } from '@/lib/ui/queries';
 
 type Field = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
-type TextKey = Exclude<keyof CrawlFormValues, 'robots' | 'safetyOff'>;
+type TextKey = Exclude<keyof CrawlFormValues, 'robots' | 'safetyOff' | 'strategyParams'>;
 
 const textKeys: TextKey[] = [
   'name', 'seeds', 'topicId', 'keywords', 'linkSources', 'positive', 'negative', 'strategy',
-  'maxPages', 'maxDepth', 'scopeMode', 'scopeSites', 'delayMs', 'concurrency', 'safetyAvoid',
+  'maxPages', 'maxDepth', 'scopeMode', 'scopeSites', 'delayMs', 'concurrency', 'safetyAvoid', 'siteBlacklist',
 ];
 
 /** `db`: the page's database connection (the topic choices are read from it); one of its own when not given. */
@@ -44,15 +45,30 @@ export function setupNewCrawlForm(onStarted: (crawlId: number) => void, db: Craw
   /** The imported config file: settings the form has no field for are taken from it. */
   let importedBase: Record<string, unknown> = {};
 
+  const strategySelect = field('strategy') as HTMLSelectElement;
+  fill(strategySelect, ...strategyChoices().map((m) => h('option', { value: m.name }, m.name)));
+  const paramBox = byId('strategy-params');
+  /** The chosen strategy's sentence and parameter fields (placeholder: the default). */
+  const showStrategy = (typed: Record<string, string>) => {
+    const m = strategyChoices().find((c) => c.name === strategySelect.value);
+    byId('strategy-about').textContent = m?.description ?? '';
+    fill(paramBox, ...(m?.params ?? []).map((p) =>
+      h('label', { class: 'field', title: p.help },
+        h('span', null, p.label, ' ', h('small', { class: 'muted' }, p.help)),
+        h('input', { name: `strategyParam:${p.key}`, 'data-testid': `form-strategy-${p.key}`, inputmode: 'numeric', placeholder: String(p.default), value: typed[p.key] ?? '' }))));
+  };
+  strategySelect.addEventListener('change', () => showStrategy({}));
   const read = (): CrawlFormValues => {
     const v = defaultFormValues();
     for (const k of textKeys) (v as unknown as Record<TextKey, string>)[k] = field(k).value;
+    v.strategyParams = Object.fromEntries([...paramBox.querySelectorAll<HTMLInputElement>('input')].map((i) => [i.name.replace(/^strategyParam:/, ''), i.value]));
     v.robots = robots.checked;
     v.safetyOff = [...ruleBoxes().filter((b) => !b.checked).map((b) => b.value), ...unknownOff];
     return v;
   };
   const write = (v: CrawlFormValues) => {
     for (const k of textKeys) field(k).value = v[k];
+    showStrategy(v.strategyParams);
     robots.checked = v.robots;
     fill(
       safetyRules,

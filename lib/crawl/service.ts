@@ -6,6 +6,7 @@ import { seedCandidates } from './children';
 import { ConfigError, parseConfig, type CrawlConfig } from './config';
 import { CrawlRunner, type CrawlerPorts } from './crawler';
 import { TopicService } from './topic-service';
+import { siteOfHostOrUrl } from '../url';
 
 /** Every request but `setLabeler`, which needs the browser's tabs and is answered by lib/platform. */
 export type ServiceHandlers = { [K in Exclude<keyof ProtocolMap, 'setLabeler'>]: (data: Request<K>) => Promise<ReturnType<ProtocolMap[K]>> };
@@ -116,6 +117,12 @@ export class CrawlService {
       return crawl ? this.statusOf(crawl) : null;
     },
     pages: ({ crawlId, afterSeq, limit }) => this.ports.store.pages.pagesAfter(crawlId, afterSeq, Math.min(Math.max(1, limit), 5000)),
+    setSiteBlacklisted: async ({ crawlId, site, on }) => {
+      if (typeof site !== 'string' || !site.trim()) throw new Error('name the site to blacklist');
+      await this.must(crawlId);
+      const row = await this.ports.store.setSiteBlacklisted(crawlId, siteOfHostOrUrl(site), on === true, this.ports.clock.now());
+      return { site: row.site, blacklisted: row.blacklisted ?? null };
+    },
     deleteCrawl: async ({ crawlId }) => {
       const live = this.runners.get(crawlId);
       if (live) {
@@ -138,6 +145,7 @@ export class CrawlService {
       recentErrors: (await store.pages.recentErrors(crawl.id!, 5)).map((p) => ({ url: p.url, error: p.error!, at: p.fetchedAt })),
       pagesPerMinute: minutes > 0 ? s.fetched / minutes : 0,
       harvestRate: s.fetched > 0 ? s.relevant / s.fetched : 0,
+      blacklistedSites: (await store.blacklistedSites(crawl)).length,
     };
   }
 }

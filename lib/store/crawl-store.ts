@@ -8,7 +8,7 @@ import { siteOf } from '../url';
 import { crawlRow, type CrawlRecord, type CrawlState, type CrawlStats, type CrawlerDB, emptyStats } from './db';
 import { FrontierStore, bestPerUrl, planUpserts, type Candidate } from './frontier-store';
 import { PageLog } from './page-log';
-import { admit, countDropped, emptySite, judgeSite, setSiteBlacklisted, sitesOf, type Admission } from './site-book';
+import { admit, blacklistedSites, countDropped, emptySite, judgeSite, setSiteBlacklisted, sitesOf, type Admission } from './site-book';
 import { TopicStore } from './topic-store';
 
 export type { Candidate } from './frontier-store';
@@ -173,6 +173,11 @@ export class CrawlStore {
   /** The Sites panel: every site a page was fetched from, with its counters, queue and state. */
   sites(crawlId: number) {
     return sitesOf(this.db, crawlId);
+  }
+
+  /** Every site a crawl will not enter: closed by its strategy or the user, or listed in its config. */
+  async blacklistedSites(crawl: CrawlRecord): Promise<string[]> {
+    return [...new Set([...(await blacklistedSites(this.db, crawl.id!)), ...(crawl.config.siteBlacklist ?? [])])];
   }
 
   /** The user blacklists a site (its queued URLs are dropped, a running crawl admits no more) or unblocks it. */

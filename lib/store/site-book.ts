@@ -106,3 +106,9 @@ export async function sitesOf(db: CrawlerDB, crawlId: number): Promise<(SiteStat
   const queued = await Promise.all(rows.map((r) => queuedOf(db, crawlId, r.site)));
   return rows.map((r, i) => ({ ...r, queued: queued[i]! })).sort((a, b) => b.fetched - a.fetched || a.site.localeCompare(b.site));
 }
+
+/** Sites of a crawl closed by its strategy or by the user (not counting the config's list, which is in the config). */
+export function blacklistedSites(db: CrawlerDB, crawlId: number): Promise<string[]> {
+  return db.sites.where('[crawlId+site]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey])
+    .filter((r) => !!r.blacklisted).toArray().then((rows) => rows.map((r) => r.site));
+}

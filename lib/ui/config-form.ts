@@ -2,6 +2,8 @@
 // (sent to the worker, which validates it with parseConfig) and runner config file -> form. Pure: no DOM.
 import { DEFAULTS, SCOPE_MODES, type CrawlConfig, type ScopeMode, type StrategyName } from '../crawl/config';
 import { DEFAULT_SAFETY_RULES, SAFETY_RULE_HELP } from '../crawl/safety';
+import { STRATEGY_MODULES, strategyModule } from '../strategies/registry';
+import type { StrategyModule } from '../strategies/types';
 import type { Topic } from '../types';
 
 /** What the form's fields hold: text as typed, one URL or pattern a line. */
@@ -16,6 +18,10 @@ export interface CrawlFormValues {
   positive: string;
   negative: string;
   strategy: StrategyName;
+  /** The chosen strategy's parameters as typed, by key; empty: the default. */
+  strategyParams: Record<string, string>;
+  /** Sites never entered, one a line (hosts or URLs). */
+  siteBlacklist: string;
   maxPages: string;
   maxDepth: string;
   scopeMode: ScopeMode;
@@ -38,6 +44,8 @@ export const defaultFormValues = (): CrawlFormValues => ({
   positive: '',
   negative: '',
   strategy: DEFAULTS.strategy.name,
+  strategyParams: {},
+  siteBlacklist: '',
   maxPages: String(DEFAULTS.budget.maxPages),
   maxDepth: String(DEFAULTS.budget.maxDepth),
   scopeMode: DEFAULTS.scope.mode,
@@ -104,6 +112,24 @@ type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const section = (base: Json, key: string): Json => (isObject(base[key]) ? (base[key] as Json) : {});
 
+/** The strategies the form offers, from the registry: name, one sentence, and each parameter with its default. */
+export const strategyChoices = (): readonly StrategyModule[] => STRATEGY_MODULES;
+
+/**
+ * The strategy section: the chosen name and the parameters typed for it; an imported file's parameters of the
+ * same strategy are kept, another strategy's dropped (they would be refused).
+ */
+function strategyOfForm(v: CrawlFormValues, base: Json): Json {
+  const params = strategyModule(v.strategy)?.params ?? [];
+  const out: Json = { name: v.strategy };
+  for (const p of params) {
+    const typed = numberField(v.strategyParams[p.key] ?? '');
+    if (typed !== undefined) out[p.key] = typed;
+    else if (base.name === v.strategy && base[p.key] !== undefined) out[p.key] = base[p.key];
+  }
+  return out;
+}
+
 /**
  * The config object to send with `start`. Settings the form has no field for (fetch, judge,
  * politeness.perHost) come from `base`, the imported config file, when there is one.
@@ -119,7 +145,8 @@ export function formToConfig(v: CrawlFormValues, base: Json = {}): Json {
       positive: lines(v.positive),
       negative: lines(v.negative),
     },
-    strategy: { ...section(base, 'strategy'), name: v.strategy },
+    strategy: strategyOfForm(v, section(base, 'strategy')),
+    siteBlacklist: lines(v.siteBlacklist),
     budget: { ...section(base, 'budget'), maxPages: numberField(v.maxPages), maxDepth: numberField(v.maxDepth) },
     scope: { ...section(base, 'scope'), mode: v.scopeMode, sites: v.scopeMode === 'listed-sites' ? lines(v.scopeSites) : [] },
     politeness: {
@@ -178,7 +205,8 @@ export function configToForm(input: unknown, current: CrawlFormValues): CrawlFor
   const topic = section(c, 'topic'), training = section(c, 'training'), strategy = section(c, 'strategy');
   const budget = section(c, 'budget'), scope = section(c, 'scope'), politeness = section(c, 'politeness');
   const safety = section(c, 'safety');
-  const strategyName = strategy.name === 'best-first' || strategy.name === 'breadth-first' ? strategy.name : undefined;
+  const strategyName = typeof strategy.name === 'string' && strategyModule(strategy.name) ? strategy.name : undefined;
+  const params = strategyModule(strategyName ?? '')?.params ?? [];
   const mode = SCOPE_MODES.find((m) => m === scope.mode);
   return {
     name: text(c.name) ?? current.name,
@@ -189,6 +217,10 @@ export function configToForm(input: unknown, current: CrawlFormValues): CrawlFor
     positive: textLines(training.positive) ?? current.positive,
     negative: textLines(training.negative) ?? current.negative,
     strategy: strategyName ?? current.strategy,
+    strategyParams: strategyName
+      ? Object.fromEntries(params.flatMap((p) => (strategy[p.key] === undefined ? [] : [[p.key, String(strategy[p.key])]])))
+      : current.strategyParams,
+    siteBlacklist: textLines(c.siteBlacklist) ?? current.siteBlacklist,
     maxPages: text(budget.maxPages) ?? current.maxPages,
     maxDepth: text(budget.maxDepth) ?? current.maxDepth,
     scopeMode: mode ?? current.scopeMode,

@@ -1,65 +1,26 @@
 // Sparse tunneling (SPEC B) in whole crawls, in Node: a trap of irrelevant pages costs at most K+1 fetches,
 // unknown sites get at most R queued URLs, a site with more than P irrelevant pages is closed, and every
 // dropped link is counted by reason.
-import { createServer } from 'node:http';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '../../lib/crawl/config';
 import { CrawlService } from '../../lib/crawl/service';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
-import { listenOnLoopback } from '../../scripts/lib/loopback';
+import { startTrapSite, type TrapSite } from '../../scripts/lib/trap-site';
 import { loopbackFetch } from '../support/loopback-fetch';
 
 const clock = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
-const ASTRO = 'Astronomy, planets, telescopes and galaxies: observing the night sky with a telescope.';
-const page = (title: string, body: string) => `<!doctype html><title>${title}</title><body><h1>${title}</h1>${body}</body>`;
-
-let port = 0;
-let close: () => Promise<void>;
-const requests: { host: string; path: string }[] = [];
-
+let site: TrapSite;
 beforeAll(async () => {
-  const server = createServer((req, res) => {
-    const host = (req.headers.host ?? '').replace(/:\d+$/, '');
-    const path = req.url ?? '/';
-    requests.push({ host, path });
-    const send = (body: string, status = 200) => {
-      res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(body);
-    };
-    if (path === '/robots.txt') return send('', 404);
-    // sky.test: a few astronomy pages, each linking the calendar trap and a site of junk.
-    if (host === 'sky.test') {
-      const m = /^\/astro\/(\d)$/.exec(path);
-      const n = path === '/' ? 0 : m ? Number(m[1]) : -1;
-      if (n < 0 || n > 3) return send(page('Not found', ''), 404);
-      const next = n < 3 ? `<a href="/astro/${n + 1}">More astronomy: planets and galaxies ${n + 1}</a>` : '';
-      return send(page(`Astronomy ${n}`, `<p>${ASTRO}</p>${next} <a href="http://cal.test/month/1">Calendar</a>
-        ${Array.from({ length: 30 }, (_, i) => `<a href="http://junk.test/item/${n}-${i}">Item ${i}</a>`).join(' ')}`));
-    }
-    // cal.test: "next month", forever, about nothing.
-    if (host === 'cal.test') {
-      const m = /^\/month\/(\d+)$/.exec(path);
-      const n = Number(m?.[1] ?? 1);
-      return send(page(`Month ${n}`, `<p>Opening hours and bin collection days for month ${n}.</p><a href="/month/${n + 1}">Next month</a>`));
-    }
-    // junk.test: endless off-topic listings, each linking ten more.
-    if (host === 'junk.test') {
-      return send(page('Sale', `<p>Shoes, socks and garden chairs on sale.</p>${Array.from({ length: 10 }, (_, i) => `<a href="/item${path.replace(/\W/g, '')}-${i}">Deal ${i}</a>`).join(' ')}`));
-    }
-    send(page('Not found', ''), 404);
-  });
-  const listening = await listenOnLoopback(server);
-  port = Number(new URL(listening.origin).port);
-  close = listening.close;
+  site = await startTrapSite();
 });
-afterAll(() => close());
+afterAll(() => site.close());
 
 async function crawl(strategy: Record<string, unknown>, extra: Record<string, unknown> = {}) {
-  requests.length = 0;
+  site.requests.length = 0;
   const store = new CrawlStore(new CrawlerDB(`t${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
-  const service = new CrawlService({ store, fetch: loopbackFetch(port), clock });
+  const service = new CrawlService({ store, fetch: loopbackFetch(site.port), clock });
   const { crawlId } = await service.handlers.start({
     name: 'sky', seeds: ['http://sky.test/'], topic: { keywords: ['astronomy', 'planets', 'telescope', 'galaxies'] },
     scope: { mode: 'anywhere' }, budget: { maxPages: 300 }, politeness: { delayMs: 0, concurrency: 3, perHost: 3 },
@@ -69,7 +30,7 @@ async function crawl(strategy: Record<string, unknown>, extra: Record<string, un
   return { store, crawlId, crawl: (await store.getCrawl(crawlId))! };
 }
 
-const fetchedFrom = (host: string) => requests.filter((r) => r.host === host && r.path !== '/robots.txt').length;
+const fetchedFrom = (host: string) => site.requests.filter((r) => r.host === host && r.path !== '/robots.txt').length;
 
 describe('sparse tunneling', () => {
   it('spends at most K+1 fetches in a trap of irrelevant pages linked from every page', async () => {

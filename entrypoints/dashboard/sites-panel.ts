@@ -1,0 +1,98 @@
+// The Sites panel of a crawl: each site's fetched, relevant and off-topic pages, its queued URLs and its state
+// (on topic / unknown / blacklisted and why), with Blacklist and Unblock, which a running crawl obeys at its
+// next page (SPEC B.4, B.5). Live: it re-reads when the crawl's site rows change.
+import { sendMessage } from '@/lib/platform/messaging';
+import type { CrawlerDB, CrawlRecord } from '@/lib/store/db';
+import { sitesOf } from '@/lib/store/site-book';
+import { errorText, fill, h } from '@/lib/ui/dom';
+import { formatCount } from '@/lib/ui/format';
+import { watch } from '@/lib/ui/queries';
+
+/** Sites listed; a crawl of the open web can touch thousands. */
+const SHOWN = 100;
+
+type SiteRow = Awaited<ReturnType<typeof sitesOf>>[number];
+
+export class SitesPanel {
+  readonly root: HTMLElement;
+  private readonly body: HTMLElement;
+  private readonly count: HTMLElement;
+  private crawl: CrawlRecord | undefined;
+  private watching: number | undefined;
+  private unwatch: (() => void) | undefined;
+
+  constructor(private readonly db: CrawlerDB) {
+    this.body = h('tbody');
+    this.count = h('small', { class: 'muted', 'data-testid': 'sites-count' });
+    this.root = h(
+      'section',
+      { class: 'learning-block', 'data-testid': 'sites' },
+      h('h3', { title: 'Sites are registrable domains: news.example.org and www.example.org are example.org' }, 'Sites ', this.count),
+      h('table', { class: 'sites-table' },
+        h('thead', null, h('tr', null, ...['Site', 'Fetched', 'Relevant', 'Off topic', 'Queued', 'State', ''].map((t) => h('th', null, t)))),
+        this.body),
+    );
+  }
+
+  show(crawl: CrawlRecord | undefined): void {
+    this.crawl = crawl;
+    const id = crawl?.id;
+    if (id === this.watching) return;
+    this.watching = id;
+    this.unwatch?.();
+    this.unwatch = undefined;
+    fill(this.body);
+    if (id === undefined) return;
+    this.unwatch = watch(
+      () => sitesOf(this.db, id),
+      (rows) => this.render(rows),
+      (err) => fill(this.body, h('tr', null, h('td', { colspan: '7', class: 'error-text' }, `Could not read the sites: ${errorText(err)}`))),
+    );
+  }
+
+  private render(rows: SiteRow[]): void {
+    const blacklisted = rows.filter((r) => this.closedBy(r)).length;
+    this.count.textContent = rows.length === 0 ? '' : `${formatCount(rows.length)} with pages fetched, ${formatCount(blacklisted)} blacklisted`;
+    if (rows.length === 0) {
+      fill(this.body, h('tr', null, h('td', { colspan: '7', class: 'empty muted' }, 'No page fetched yet.')));
+      return;
+    }
+    fill(this.body, ...rows.slice(0, SHOWN).map((r) => this.row(r)));
+  }
+
+  /** Why the site is closed: by the crawl, by you, or in the config's list; null when open. */
+  private closedBy(r: SiteRow): string | null {
+    if (r.blacklisted) return r.blacklisted;
+    return this.crawl?.config.siteBlacklist?.includes(r.site) ? "listed in the crawl's site blacklist" : null;
+  }
+
+  private row(r: SiteRow): HTMLElement {
+    const closed = this.closedBy(r);
+    const inConfig = !r.blacklisted && closed !== null;
+    const state = closed ? 'blacklisted' : r.relevant > 0 ? 'on topic' : 'unknown';
+    const button = inConfig
+      ? h('span', { class: 'muted small', title: 'Change the config to open it' }, 'in the config')
+      : h('button', { type: 'button', class: 'small', 'data-testid': 'site-toggle', onclick: (e: Event) => this.toggle(r.site, !closed, e.currentTarget as HTMLButtonElement) }, closed ? 'Unblock' : 'Blacklist');
+    return h(
+      'tr',
+      { 'data-testid': 'site-row', 'data-site': r.site, class: closed ? 'blacklisted' : '' },
+      h('td', { class: 'url' }, r.site),
+      h('td', { class: 'num' }, formatCount(r.fetched)),
+      h('td', { class: 'num' }, formatCount(r.relevant)),
+      h('td', { class: 'num' }, formatCount(r.fetched - r.relevant)),
+      h('td', { class: 'num' }, formatCount(r.queued)),
+      h('td', { 'data-testid': 'site-state', title: closed ?? '' }, state, closed ? h('small', { class: 'muted' }, ` (${closed})`) : null),
+      h('td', null, button),
+    );
+  }
+
+  private toggle(site: string, on: boolean, button: HTMLButtonElement): void {
+    const id = this.crawl?.id;
+    if (id === undefined) return;
+    button.disabled = true;
+    sendMessage('setSiteBlacklisted', { crawlId: id, site, on }).catch((err: unknown) => {
+      button.disabled = false;
+      button.title = errorText(err);
+    });
+  }
+}
