@@ -17,7 +17,7 @@ import { mulberry32, shuffled } from './lib/random';
 import { formatSummary, runCrawl, type Summary } from './crawl';
 import type { Page } from 'playwright-core';
 import { ROOT, send, workerHeapUsed } from './lib/browser';
-import { articleOfUrl, loadArticles, loadLabels, loadLinks, startCorpusServer } from './lib/corpus-server';
+import { articleOfUrl, articleUrl, loadArticles, loadLabels, loadLinks, loadSites, startCorpusServer } from './lib/corpus-server';
 
 /** A handful of words per top-level topic: the crawl's `topic.keywords` (its domain dictionary). */
 export const TOPIC_KEYWORDS: Record<string, string[]> = {
@@ -72,6 +72,10 @@ export interface CaseOptions {
   seed: string;
   budget: number;
   strategy: string;
+  /** The strategy's parameters (lib/strategies), e.g. `{ maxTunnel: 3 }`. */
+  strategyParams?: Record<string, number>;
+  /** `sites`: the web of sites of sites.tsv (147 hosts, absolute links across them); default one site. */
+  web?: 'one-site' | 'sites';
   trainFraction?: number;
   maxSources?: number;
   splitSeed?: number;
@@ -103,6 +107,7 @@ async function main(): Promise<void> {
       'max-sources': { type: 'string', default: 'Infinity' }, 'split-seed': { type: 'string', default: '1' },
       keywords: { type: 'string' }, learning: { type: 'string', default: 'rescore' }, out: { type: 'string' },
       'user-labels': { type: 'string', default: '0' }, 'label-at': { type: 'string', default: '300' },
+      web: { type: 'string', default: 'one-site' }, 'strategy-params': { type: 'string' },
     },
   });
   if (!['off', 'verdicts', 'rescore'].includes(v.learning!)) throw new Error(`--learning: off, verdicts or rescore, not ${v.learning}`);
@@ -111,6 +116,8 @@ async function main(): Promise<void> {
     trainFraction: Number(v['train-fraction']), maxSources: Number(v['max-sources']), splitSeed: Number(v['split-seed']),
     keywords: v.keywords ? v.keywords.split(',').map((s) => s.trim()).filter(Boolean) : undefined, out: v.out,
     learning: v.learning as CaseOptions['learning'], userLabels: Number(v['user-labels']), labelAt: Number(v['label-at']),
+    web: v.web === 'sites' ? 'sites' : 'one-site',
+    strategyParams: v['strategy-params'] ? (JSON.parse(v['strategy-params']) as Record<string, number>) : undefined,
   });
   printResults(results);
 }
@@ -228,14 +235,16 @@ export async function runWikispeedia(o: CaseOptions) {
   if (!(STRATEGIES as readonly string[]).includes(strategy)) throw new Error(`--strategy: one of ${STRATEGIES.join(', ')}, not ${strategy}`);
   const keywords = o.keywords ?? TOPIC_KEYWORDS[topic];
   if (!keywords?.length) throw new Error(`no keywords known for topic ${topic}: pass --keywords`);
-  const out = o.out ?? join(ROOT, 'out', 'wikispeedia', `${topic}-${strategy}-${budget}`);
+  const out = o.out ?? join(ROOT, 'out', 'wikispeedia', `${topic}-${strategy}-${budget}${o.web === 'sites' ? '-sites' : ''}`);
   // The split: shuffle with the seeded PRNG, the first fraction is training.
   const truth = caseGroundTruth(o.corpus, topic, seed, trainFraction, splitSeed);
   const { articles, links, onTopic, order, nTrain, trainSet, reachOn, reachOnScored } = truth;
   const pathOf = new Map(articles.map((a) => [a.article, a.path]));
 
-  const site = await startCorpusServer(o.corpus);
-  const urlOf = (a: string) => site.origin + pathOf.get(a)!;
+  const sites = o.web === 'sites' ? loadSites(o.corpus) : undefined;
+  const site = await startCorpusServer(o.corpus, 0, { sites });
+  const urlOf = (a: string) => articleUrl(site.origin, pathOf.get(a)!, sites);
+  const hostRules = sites ? `MAP *.test 127.0.0.1:${new URL(site.origin).port}` : undefined;
   const trainList = order.slice(0, nTrain);
   const sources = trainList.slice(0, maxSources);
   const config = {
@@ -247,8 +256,9 @@ export async function runWikispeedia(o: CaseOptions) {
       positive: trainList.filter(onTopic).map(urlOf),
       negative: trainList.filter((a) => !onTopic(a)).map(urlOf),
     },
-    strategy: { name: strategy },
+    strategy: { name: strategy, ...o.strategyParams },
     budget: { maxPages: budget },
+    ...(sites ? { scope: { mode: 'anywhere' } } : {}),
     politeness: { delayMs: 0, concurrency: o.concurrency ?? 4, perHost: o.concurrency ?? 4, robots: false },
     learning: {
       fromVerdicts: (o.learning ?? 'rescore') !== 'off',
@@ -272,7 +282,7 @@ export async function runWikispeedia(o: CaseOptions) {
   let userLabeling: Promise<UserLabeling | null> = Promise.resolve(null);
   try {
     summary = await runCrawl({
-      config, out, log,
+      config, out, log, hostRules,
       onStarted: (launched, crawlId) => {
         if (o.userLabels) userLabeling = labelLikeAUser(launched.page, crawlId, o.userLabels, o.labelAt ?? 300, onTopic, log);
         // Sample the service worker's heap every 2 s while the crawl runs.
@@ -310,7 +320,9 @@ export async function runWikispeedia(o: CaseOptions) {
     reachable: { pages: reachable.size, onTopic: reachOn.length, onTopicScored: reachOnScored.length },
     summary, wallSeconds: round(wallSeconds, 1), code: codeVersion(), userLabeling: await userLabeling,
     serverRequests: [...site.hits.values()].reduce((a, b) => a + b, 0), serverPaths: site.hits.size,
-    crawlPages: crawl.length, table,
+    crawlPages: crawl.length, table, web: o.web ?? 'one-site', strategyParams: o.strategyParams ?? {},
+    irrelevantDownloads: crawl.filter((r) => !r.on).length,
+    frontierLeft: summary.frontierLeft, blacklistedSites: summary.blacklistedSites, dropped: summary.dropped,
     // Crawl-phase throughput from the fetch timestamps (training reads excluded), and the worker's JS heap.
     pagesPerSecond: round(fetched.length > 1 ? (fetched.length - 1) / ((Date.parse(fetched.at(-1)!.fetchedAt) - Date.parse(fetched[0].fetchedAt)) / 1000) : NaN, 1),
     workerHeapMB: heap.length ? { peak: round(Math.max(...heap) / 2 ** 20, 1), median: round([...heap].sort((a, b) => a - b)[heap.length >> 1] / 2 ** 20, 1), samples: heap.length } : null,

@@ -38,15 +38,48 @@ function pathKey(path: string): string {
   }
 }
 
-export async function startCorpusServer(dir: string, port = 0): Promise<CorpusServer> {
+/** `sites.tsv`: article (as decoded from its URL encoding) -> its host in the web of sites. */
+export function loadSites(dir: string): Map<string, string> {
+  return new Map(tsvRows(join(dir, 'sites.tsv')).filter(([a, h]) => a && h).map(([article, host]) => [pathKey(article!), host!]));
+}
+
+/** The URL of an article: on the one site at `origin`, or on its own host in the web of sites. */
+export function articleUrl(origin: string, path: string, sites?: Map<string, string>): string {
+  if (!sites) return origin + path;
+  const article = /^\/wiki\/(.+)\.html$/.exec(path)?.[1] ?? '';
+  return `http://${sites.get(pathKey(article))}${path}`;
+}
+
+/**
+ * Serves the corpus on loopback. With `sites` (the README's "web of sites"), each article only at
+ * `http://<its host>/wiki/<article>.html`, dispatched on the Host header (Chromium maps *.test here), every
+ * relative link rewritten to the absolute URL on its target's host, and robots.txt allowing everything.
+ */
+export async function startCorpusServer(dir: string, port = 0, opts: { sites?: Map<string, string> } = {}): Promise<CorpusServer> {
   const pages = loadCorpusPages(dir);
+  const { sites } = opts;
+  if (sites) {
+    for (const [path, html] of pages) {
+      pages.set(path, html.replace(/href="([^"#:/]+)\.html"/g, (all, target: string) => {
+        const host = sites.get(pathKey(target));
+        return host ? `href="http://${host}/wiki/${target}.html"` : all;
+      }));
+    }
+  }
   const byKey = new Map<string, string>();
   for (const [path, html] of pages) byKey.set(pathKey(path), html);
   const hits = new Map<string, number>();
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://corpus').pathname;
     hits.set(path, (hits.get(path) ?? 0) + 1);
-    const html = req.method === 'GET' || req.method === 'HEAD' ? pages.get(path) ?? byKey.get(pathKey(path)) : undefined;
+    if (sites && path === '/robots.txt') {
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+      return res.end('User-agent: *\nAllow: /\n');
+    }
+    const host = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
+    const article = /^\/wiki\/(.+)\.html$/.exec(path)?.[1];
+    const onItsHost = !sites || (article !== undefined && sites.get(pathKey(article)) === host);
+    const html = onItsHost && (req.method === 'GET' || req.method === 'HEAD') ? pages.get(path) ?? byKey.get(pathKey(path)) : undefined;
     if (html === undefined) {
       // robots.txt included: a 404 there means "no rules".
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
