@@ -3,7 +3,7 @@
 // kept it from requesting, live.
 import type { CrawlerDB, CrawlRecord, RescoreReport } from '@/lib/store/db';
 import type { FrontierEntry, Topic } from '@/lib/types';
-import { byId, errorText, fill, h, type Child } from '@/lib/ui/dom';
+import { byId, errorText, fill, h, type Child } from '@/lib/platform/dom';
 import {
   formatBytes,
   formatCount,

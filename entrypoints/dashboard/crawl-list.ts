@@ -2,8 +2,8 @@
 // place, so a click is not lost when the worker rewrites a crawl's counters many times a second.
 import { sendMessage } from '@/lib/platform/messaging';
 import type { CrawlRecord } from '@/lib/store/db';
-import { controlCrawl, type CrawlControl } from '@/lib/ui/actions';
-import { byId, errorText, h } from '@/lib/ui/dom';
+import { controlCrawl, type CrawlControl } from '@/lib/platform/actions';
+import { byId, errorText, h } from '@/lib/platform/dom';
 import { crawlActions, formatCount, formatDateTime, formatPercent, harvestRate } from '@/lib/ui/format';
 
 interface Item {

@@ -5,7 +5,7 @@ import type { ByGroup, Confusion, EvaluationReport, Figures, ReadableFeature, Te
 import type { FeatureGroup } from '@/lib/classifier/link-features';
 import type { CrawlerDB } from '@/lib/store/db';
 import type { LabelSource } from '@/lib/types';
-import { errorText, fill, h, type Child } from '@/lib/ui/dom';
+import { errorText, fill, h, type Child } from '@/lib/platform/dom';
 import { formatCount, formatDuration, formatScore } from '@/lib/ui/format';
 import { LABEL_SOURCES } from '@/lib/ui/label-queries';
 import type { CountsBySource } from '@/lib/ui/queries';

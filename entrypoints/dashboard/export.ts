@@ -1,8 +1,8 @@
 // "Export JSON Lines": every page row of the crawl, read from Dexie in chunks, downloaded as one file.
 import { pagesToJsonl } from '@/lib/export/jsonl';
 import type { CrawlerDB, CrawlRecord } from '@/lib/store/db';
-import { downloadFile } from '@/lib/ui/actions';
-import { errorText } from '@/lib/ui/dom';
+import { downloadFile } from '@/lib/platform/actions';
+import { errorText } from '@/lib/platform/dom';
 import { forEachPageChunk } from '@/lib/ui/queries';
 
 const CHUNK = 2000;

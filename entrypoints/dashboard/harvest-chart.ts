@@ -4,7 +4,7 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { CrawlerDB, CrawlRecord } from '@/lib/store/db';
-import { errorText, fill, h } from '@/lib/ui/dom';
+import { errorText, fill, h } from '@/lib/platform/dom';
 import { formatCount, formatPercent } from '@/lib/ui/format';
 import { allCrawls, HarvestCurve, harvestStepAfter, sampleCurves, watch } from '@/lib/ui/queries';
 import './learning.css';

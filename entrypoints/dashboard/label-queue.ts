@@ -6,7 +6,7 @@ import { labelingQueue, type QueueItem } from '@/lib/classifier/uncertainty';
 import { sendMessage } from '@/lib/platform/messaging';
 import type { CrawlerDB } from '@/lib/store/db';
 import type { FrontierEntry, LabelValue } from '@/lib/types';
-import { byId, errorText, fill, h } from '@/lib/ui/dom';
+import { byId, errorText, fill, h } from '@/lib/platform/dom';
 import { formatCount, formatScore } from '@/lib/ui/format';
 import { currentLinkClassifier, queueCandidates, userLabeledUrls } from '@/lib/ui/label-queries';
 import { showNotice } from './topic-ui';

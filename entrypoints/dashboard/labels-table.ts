@@ -6,8 +6,8 @@ import { checkImportSize } from '@/lib/label-input';
 import { sendMessage } from '@/lib/platform/messaging';
 import type { CrawlerDB } from '@/lib/store/db';
 import type { LabeledLink, LabelValue, Topic } from '@/lib/types';
-import { downloadFile } from '@/lib/ui/actions';
-import { byId, errorText, fill, h } from '@/lib/ui/dom';
+import { downloadFile } from '@/lib/platform/actions';
+import { byId, errorText, fill, h } from '@/lib/platform/dom';
 import { formatCount, formatDateTime } from '@/lib/ui/format';
 import {
   ALL_LABELS,

@@ -3,7 +3,7 @@
 import '@/lib/ui/base.css';
 import './style.css';
 import { CrawlerDB, type CrawlRecord } from '@/lib/store/db';
-import { byId, crawlIdFromUrl, errorText } from '@/lib/ui/dom';
+import { byId, crawlIdFromUrl, errorText } from '@/lib/platform/dom';
 import { allCrawls, watch } from '@/lib/ui/queries';
 import { CrawlDetail } from './crawl-detail';
 import { CrawlList } from './crawl-list';

@@ -4,7 +4,7 @@
 import { sendMessage } from '@/lib/platform/messaging';
 import type { CrawlerDB } from '@/lib/store/db';
 import type { Topic } from '@/lib/types';
-import { requestHostAccess } from '@/lib/ui/actions';
+import { requestHostAccess } from '@/lib/platform/actions';
 import {
   configToForm,
   defaultFormValues,
@@ -18,7 +18,7 @@ import {
   strategyChoices,
 } from '@/lib/ui/config-form';
 import { DEFAULT_SAFETY_RULES } from '@/lib/crawl/safety';
-import { byId, errorText, fill, h } from '@/lib/ui/dom';
+import { byId, errorText, fill, h } from '@/lib/platform/dom';
 import { allTopics } from '@/lib/ui/label-queries';
 import { watch } from '@/lib/ui/queries';
 

@@ -3,7 +3,7 @@
 import { sendMessage } from '@/lib/platform/messaging';
 import type { CrawlerDB } from '@/lib/store/db';
 import type { LabelValue, PageLabel, PageRecord } from '@/lib/types';
-import { byId, errorText, fill, h } from '@/lib/ui/dom';
+import { byId, errorText, fill, h } from '@/lib/platform/dom';
 import { formatCount, formatScore } from '@/lib/ui/format';
 import {
   pageCount,

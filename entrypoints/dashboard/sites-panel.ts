@@ -4,7 +4,7 @@
 import { sendMessage } from '@/lib/platform/messaging';
 import type { CrawlerDB, CrawlRecord } from '@/lib/store/db';
 import { sitesOf } from '@/lib/store/site-book';
-import { errorText, fill, h } from '@/lib/ui/dom';
+import { errorText, fill, h } from '@/lib/platform/dom';
 import { formatCount } from '@/lib/ui/format';
 import { watch } from '@/lib/ui/queries';
 

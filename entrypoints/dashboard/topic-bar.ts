@@ -4,7 +4,7 @@ import { sendMessage } from '@/lib/platform/messaging';
 import type { CrawlerDB } from '@/lib/store/db';
 import type { Topic } from '@/lib/types';
 import { keywordList } from '@/lib/ui/config-form';
-import { byId, errorText, fill, h } from '@/lib/ui/dom';
+import { byId, errorText, fill, h } from '@/lib/platform/dom';
 import { formatCount, formatDateTime } from '@/lib/ui/format';
 import { LabelTally, linkTotals, type LabelCounts } from '@/lib/ui/label-queries';
 import { watch } from '@/lib/ui/queries';

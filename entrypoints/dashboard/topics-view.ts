@@ -2,7 +2,7 @@
 // links and evaluation. It starts reading the database the first time it is shown.
 import type { CrawlerDB } from '@/lib/store/db';
 import type { Topic } from '@/lib/types';
-import { byId, errorText } from '@/lib/ui/dom';
+import { byId, errorText } from '@/lib/platform/dom';
 import { activeTopicId, allTopics } from '@/lib/ui/label-queries';
 import { watch } from '@/lib/ui/queries';
 import { EvaluationPanel } from './evaluation-panel';

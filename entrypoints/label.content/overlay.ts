@@ -3,7 +3,7 @@
 // scores. Badges sit over the links at their getBoundingClientRect positions; nothing is put into the page.
 import type { ContentScriptContext } from 'wxt/utils/content-script-context';
 import { createShadowRootUi } from 'wxt/utils/content-script-ui/shadow-root';
-import { fill, h } from '@/lib/ui/dom';
+import { fill, h } from '@/lib/platform/dom';
 import type { LabelValue, Topic } from '@/lib/types';
 import { badgeSpot, type LinkMark } from './link-marks';
 import { formatScore, labelGlyph, labelName, scoreColour } from './score-style';

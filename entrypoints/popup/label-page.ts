@@ -1,7 +1,7 @@
 // "Label links on this page": switches the on-page labeler on in the tab the popup was opened over.
 import { browser } from 'wxt/browser';
 import { sendMessage } from '@/lib/platform/messaging';
-import { isToolbarPopup } from '@/lib/ui/actions';
+import { isToolbarPopup } from '@/lib/platform/actions';
 
 export type LabelOutcome = { ok: true; message: string } | { ok: false; message: string };
 

@@ -2,8 +2,8 @@
 import '@/lib/ui/base.css';
 import './style.css';
 import { CrawlerDB } from '@/lib/store/db';
-import { controlCrawl, isToolbarPopup, openDashboard, type CrawlControl } from '@/lib/ui/actions';
-import { byId, crawlIdFromUrl, errorText } from '@/lib/ui/dom';
+import { controlCrawl, isToolbarPopup, openDashboard, type CrawlControl } from '@/lib/platform/actions';
+import { byId, crawlIdFromUrl, errorText } from '@/lib/platform/dom';
 import { crawlOrNewest, inFlight, recentErrors, watch } from '@/lib/ui/queries';
 import { labelActiveTab } from './label-page';
 import { renderPopup, type PopupSnapshot } from './render';

@@ -1,6 +1,6 @@
 // Fills the popup's fixed skeleton (index.html) with one snapshot of a crawl. Updates text and the
 // buttons' disabled state in place, so a click is never lost to a re-render while the worker writes.
-import { byId, fill, h } from '@/lib/ui/dom';
+import { byId, fill, h } from '@/lib/platform/dom';
 import {
   crawlActions,
   formatCount,

@@ -1,6 +1,6 @@
 // What the pages ask of the service worker or the browser. Browser-only.
 import { browser } from 'wxt/browser';
-import { sendMessage } from '../platform/messaging';
+import { sendMessage } from './messaging';
 import type { CrawlRecord } from '../store/db';
 
 export type CrawlControl = 'pause' | 'resume' | 'stop';
