@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULTS, parseConfig } from '../../lib/crawl/config';
 import { DEFAULT_SAFETY_RULES } from '../../lib/crawl/safety';
 import {
-  configToForm, defaultFormValues, formToConfig, keywordList, keywordsText, safetyRuleChoices, SCOPE_CHOICES, scopeText, scopeWarning, topicChoices,
+  configToForm, defaultFormValues, formToConfig, keywordList, keywordsText, safetyRuleChoices, SCOPE_CHOICES, scopeText, scopeWarning, strategyChoices, topicChoices,
 } from '../../lib/ui/config-form';
 import { crawlActions, formatDuration, formatPercent, harvestRate, pagesPerMinute } from '../../lib/ui/format';
 
@@ -154,5 +154,32 @@ describe('numbers the popup shows', () => {
     expect(crawlActions('running')).toEqual({ pause: true, resume: false, stop: true });
     expect(crawlActions('paused')).toEqual({ pause: false, resume: true, stop: true });
     expect(crawlActions('finished')).toEqual({ pause: false, resume: false, stop: false });
+  });
+});
+
+describe('the strategy choice', () => {
+  const base = { ...defaultFormValues(), seeds: 'https://a.example/', keywords: 'solar' };
+
+  it("offers every strategy of the registry with its parameters' defaults and explanations", () => {
+    const choices = strategyChoices();
+    expect(choices.map((c) => c.name)).toEqual(['best-first', 'breadth-first', 'sparse-tunneling']);
+    const sparse = choices.find((c) => c.name === 'sparse-tunneling')!;
+    expect(sparse.params.map((p) => [p.key, p.default])).toEqual([['maxTunnel', 10], ['unknownSiteQueue', 15], ['blacklistAfter', 20]]);
+    expect(sparse.params.every((p) => /\((K|R|P)\)\.$/.test(p.help))).toBe(true);
+  });
+
+  it('sends the typed parameters, the defaults for the rest, and the site blacklist', () => {
+    const config = parseConfig(formToConfig({ ...base, strategy: 'sparse-tunneling', strategyParams: { maxTunnel: '3', unknownSiteQueue: '' }, siteBlacklist: 'ads.example\nhttps://spam.example/x' }));
+    expect(config.strategy).toEqual({ name: 'sparse-tunneling', maxTunnel: 3, unknownSiteQueue: 15, blacklistAfter: 20 });
+    expect(config.siteBlacklist).toEqual(['ads.example', 'spam.example']);
+    expect(() => parseConfig(formToConfig({ ...base, strategy: 'sparse-tunneling', strategyParams: { maxTunnel: '40' } }))).toThrow(/strategy\.maxTunnel \(longest tunnel\) must be a whole number from 1 to 30/);
+  });
+
+  it("reads a file's strategy and parameters, and drops another strategy's when the user switches", () => {
+    const file = { seeds: ['https://a.example/'], topic: { keywords: ['x'] }, strategy: { name: 'sparse-tunneling', maxTunnel: 4 } };
+    const v = configToForm(file, defaultFormValues());
+    expect(v).toMatchObject({ strategy: 'sparse-tunneling', strategyParams: { maxTunnel: '4' } });
+    expect(parseConfig(formToConfig({ ...v, strategyParams: {} }, file)).strategy.maxTunnel).toBe(4);
+    expect(parseConfig(formToConfig({ ...v, strategy: 'best-first', strategyParams: {} }, file)).strategy).toEqual({ name: 'best-first' });
   });
 });
