@@ -146,8 +146,8 @@ export class CrawlStore {
       fresh = fresh.filter((ch) => !refused.has(ch.url));
     }
     const admitted = new Set(fresh.map((ch) => ch.url));
-    const kept = children.filter((ch, i) => knownChildren[i] || admitted.has(ch.url));
-    const delta = planUpserts(crawl, kept, kept.map((ch) => knownChildren[children.indexOf(ch)]), now, puts);
+    const keptAt = children.flatMap((ch, i) => (knownChildren[i] || admitted.has(ch.url) ? [i] : []));
+    const delta = planUpserts(crawl, keptAt.map((i) => children[i]!), keptAt.map((i) => knownChildren[i]), now, puts);
     const closedUrls = new Set(closed.map((e) => e.url));
     const writes = [...puts.filter((e) => !(e.state === 'queued' && closedUrls.has(e.url))), ...closed];
     for (const e of writes) if (e.state === 'queued') this.frontier.noteQueued(crawlId, [e.priority, e.order]);
