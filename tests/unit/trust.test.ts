@@ -30,7 +30,7 @@ async function crawlHostile(extra: Record<string, unknown> = {}) {
   return { store, crawlId, crawl: (await store.getCrawl(crawlId))!, pages: await store.pages.pagesAfter(crawlId, 0, 1000) };
 }
 
-describe('a crawl of a hostile logged-in site', () => {
+describe('a crawl of a hostile logged-in site', { timeout: 60_000 }, () => {
   it('requests no redirect target that is unsafe, closed by robots.txt or off scope, and the session survives', async () => {
     const { crawl, pages } = await crawlHostile();
     expect(crawl.state).toBe('finished');
