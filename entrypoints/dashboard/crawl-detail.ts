@@ -144,6 +144,7 @@ export class CrawlDetail {
       ['Politeness', `${p.delayMs} ms delay, ${p.concurrency} at once, robots.txt ${p.robots ? 'obeyed' : 'ignored'}`],
       ['Safety', safetyText(config.safety)],
       ['Re-scored', h('span', { 'data-testid': 'detail-rescore' }, rescoreText(crawl))],
+      ...linkGraphRows(crawl.strategyReport),
     ];
     fill(byId('detail-config'), ...rows.flatMap(([k, v]) => [h('dt', null, k), h('dd', null, v)]));
   }
@@ -235,6 +236,21 @@ function strategyText(strategy: CrawlRecord['config']['strategy']): string {
   const params = strategyModule(strategy.name)?.params ?? [];
   const set = params.map((p) => `${p.label.toLowerCase()} ${strategy[p.key] ?? p.default}`);
   return set.length ? `${strategy.name} (${set.join(', ')})` : strategy.name;
+}
+
+/** HITS's best authorities and hubs (SPEC C), when the crawl's strategy keeps a link graph. */
+function linkGraphRows(report: CrawlRecord['strategyReport']): [string, Child][] {
+  const list = (items: unknown, testid: string): Child => {
+    const rows = Array.isArray(items) ? (items as { url: string; score: number }[]).slice(0, 5) : [];
+    return h('ol', { class: 'graph-top', 'data-testid': testid }, ...rows.map((r) => h('li', { title: r.url }, h('span', { class: 'url' }, r.url), ` ${r.score.toFixed(3)}`)));
+  };
+  if (!report || !Array.isArray(report.authorities)) return [];
+  const round = report.round as { nodes: number; edges: number; iterations: number; ms: number } | undefined;
+  return [
+    ['Link graph', round ? `${formatCount(round.nodes)} pages, ${formatCount(round.edges)} links; last HITS round ${round.iterations} iterations in ${Math.round(round.ms)} ms` : ''],
+    ['Top authorities', list(report.authorities, 'detail-authorities')],
+    ['Top hubs', list(report.hubs, 'detail-hubs')],
+  ];
 }
 
 /** "all rules on", or which are off, and the user's own words. */
