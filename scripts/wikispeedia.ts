@@ -73,7 +73,7 @@ export interface CaseOptions {
   budget: number;
   strategy: string;
   /** The strategy's parameters (lib/strategies), e.g. `{ maxTunnel: 3 }`. */
-  strategyParams?: Record<string, number>;
+  strategyParams?: Record<string, number | string>;
   /** `sites`: the web of sites of sites.tsv (147 hosts, absolute links across them); default one site. */
   web?: 'one-site' | 'sites';
   trainFraction?: number;
@@ -117,7 +117,7 @@ async function main(): Promise<void> {
     keywords: v.keywords ? v.keywords.split(',').map((s) => s.trim()).filter(Boolean) : undefined, out: v.out,
     learning: v.learning as CaseOptions['learning'], userLabels: Number(v['user-labels']), labelAt: Number(v['label-at']),
     web: v.web === 'sites' ? 'sites' : 'one-site',
-    strategyParams: v['strategy-params'] ? (JSON.parse(v['strategy-params']) as Record<string, number>) : undefined,
+    strategyParams: v['strategy-params'] ? (JSON.parse(v['strategy-params']) as Record<string, number | string>) : undefined,
   });
   printResults(results);
 }

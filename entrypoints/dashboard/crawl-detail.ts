@@ -144,6 +144,7 @@ export class CrawlDetail {
       ['Politeness', `${p.delayMs} ms delay, ${p.concurrency} at once, robots.txt ${p.robots ? 'obeyed' : 'ignored'}`],
       ['Safety', safetyText(config.safety)],
       ['Re-scored', h('span', { 'data-testid': 'detail-rescore' }, rescoreText(crawl))],
+      ...linkGraphRows(crawl.strategyReport),
     ];
     fill(byId('detail-config'), ...rows.flatMap(([k, v]) => [h('dt', null, k), h('dd', null, v)]));
   }
@@ -237,6 +238,21 @@ function strategyText(strategy: CrawlRecord['config']['strategy']): string {
   return set.length ? `${strategy.name} (${set.join(', ')})` : strategy.name;
 }
 
+/** HITS's best authorities and hubs (SPEC C), when the crawl's strategy keeps a link graph. */
+function linkGraphRows(report: CrawlRecord['strategyReport']): [string, Child][] {
+  const list = (items: unknown, testid: string): Child => {
+    const rows = Array.isArray(items) ? (items as { url: string; score: number }[]).slice(0, 5) : [];
+    return h('ol', { class: 'graph-top', 'data-testid': testid }, ...rows.map((r) => h('li', { title: r.url }, h('span', { class: 'url' }, r.url), ` ${r.score.toFixed(3)}`)));
+  };
+  if (!report || !Array.isArray(report.authorities)) return [];
+  const round = report.round as { nodes: number; edges: number; iterations: number; ms: number } | undefined;
+  return [
+    ['Link graph', round ? `${formatCount(round.nodes)} pages, ${formatCount(round.edges)} links; last HITS round ${round.iterations} iterations in ${Math.round(round.ms)} ms` : ''],
+    ['Top authorities', list(report.authorities, 'detail-authorities')],
+    ['Top hubs', list(report.hubs, 'detail-hubs')],
+  ];
+}
+
 /** "all rules on", or which are off, and the user's own words. */
 function safetyText(safety: CrawlRecord['config']['safety']): string {
   // Crawls stored before rules had names have no disabledRules.
@@ -254,7 +270,7 @@ function keywordsRow(own: string[], topic: Topic | undefined): string {
 /** "2026-11-22 14:05 (50 pages fetched): 340 queued links moved, of 1,200 frontier URLs read, in 85 ms". */
 export function rescoreText(crawl: Pick<CrawlRecord, 'lastRescore' | 'config'>): string {
   const r: RescoreReport | undefined = crawl.lastRescore;
-  if (!r) return strategyModule(crawl.config.strategy.name)?.create({}).followsModel !== false ? 'not yet: the frontier is re-scored as the model learns' : `never (${crawl.config.strategy.name})`;
+  if (!r) return strategyModule(crawl.config.strategy.name)?.create({}, { keywords: [] }).followsModel !== false ? 'not yet: the frontier is re-scored as the model learns' : `never (${crawl.config.strategy.name})`;
   const took = r.ms < 1000 ? `${Math.round(r.ms)} ms` : formatDuration(r.ms);
   const partial = r.complete === false ? '; stopped early when the crawl paused or ended, it goes on when the crawl resumes' : '';
   return `${formatDateTime(r.at)} (${r.why}): ${formatCount(r.changed)} queued links moved, of ${formatCount(r.scanned)} frontier URLs read, in ${took}${partial}`;

@@ -55,13 +55,16 @@ export function setupNewCrawlForm(onStarted: (crawlId: number) => void, db: Craw
     fill(paramBox, ...(m?.params ?? []).map((p) =>
       h('label', { class: 'field', title: p.help },
         h('span', null, p.label, ' ', h('small', { class: 'muted' }, p.help)),
-        h('input', { name: `strategyParam:${p.key}`, 'data-testid': `form-strategy-${p.key}`, inputmode: 'numeric', placeholder: String(p.default), value: typed[p.key] ?? '' }))));
+        p.choices
+          ? h('select', { name: `strategyParam:${p.key}`, 'data-testid': `form-strategy-${p.key}` },
+            ...p.choices.map((c) => h('option', { value: c, selected: (typed[p.key] || p.default) === c }, c)))
+          : h('input', { name: `strategyParam:${p.key}`, 'data-testid': `form-strategy-${p.key}`, inputmode: 'numeric', placeholder: String(p.default), value: typed[p.key] ?? '' }))));
   };
   strategySelect.addEventListener('change', () => showStrategy({}));
   const read = (): CrawlFormValues => {
     const v = defaultFormValues();
     for (const k of textKeys) (v as unknown as Record<TextKey, string>)[k] = field(k).value;
-    v.strategyParams = Object.fromEntries([...paramBox.querySelectorAll<HTMLInputElement>('input')].map((i) => [i.name.replace(/^strategyParam:/, ''), i.value]));
+    v.strategyParams = Object.fromEntries([...paramBox.querySelectorAll<HTMLInputElement | HTMLSelectElement>('input, select')].map((i) => [i.name.replace(/^strategyParam:/, ''), i.value]));
     v.robots = robots.checked;
     v.safetyOff = [...ruleBoxes().filter((b) => !b.checked).map((b) => b.value), ...unknownOff];
     return v;

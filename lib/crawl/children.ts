@@ -52,7 +52,7 @@ export function planChildren(
       continue;
     }
     const { logOdds, score } = classifier.rank(link);
-    const plan = strategy.plan({ logOdds, depth }, { entry: parent, relevant });
+    const plan = strategy.plan({ url, anchor: link.anchor, logOdds, score, depth }, { entry: parent, relevant, url: pageUrl, text: page.text });
     if ('drop' in plan) {
       dropped[plan.drop] = (dropped[plan.drop] ?? 0) + 1;
       continue;

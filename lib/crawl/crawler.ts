@@ -379,6 +379,7 @@ export class CrawlRunner {
     };
     await this.commits.submit(commit);
     this.learner.pageDone(labels.length);
+    this.tellStrategy(entry.url, parsed.text, verdict.relevant, children);
     if (++this.sinceSave >= MODEL_SAVE_EVERY) {
       this.sinceSave = 0;
       await this.learner.save();
@@ -393,6 +394,17 @@ export class CrawlRunner {
       relevant: verdict ? verdict.relevant : null, relevance: verdict ? verdict.relevance : null,
       title: parsed.title, textLength: parsed.text.length, linkCount: parsed.links.length, outcome: 'done',
     });
+  }
+
+  /** The strategy sees each judged page after its commit; a HITS round (SPEC C) asks for the queue to be re-ranked. */
+  private tellStrategy(url: string, text: string, relevant: boolean, children: PageCommit['children']): void {
+    const strategy = strategyOf(this.config);
+    if (!strategy.afterPage) return;
+    const links = children.filter((c) => !c.skip).map((c) => c.url);
+    if (strategy.afterPage({ url, text, relevant, links }) !== 'rerank') return;
+    this.learner.scheduleRescore('the link graph was re-ranked (HITS)');
+    const report = strategy.report?.();
+    if (report) void this.ports.store.updateCrawl(this.crawlId, { strategyReport: report }).catch(() => undefined);
   }
 
   /**

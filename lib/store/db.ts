@@ -43,6 +43,8 @@ export interface CrawlRecord {
   message?: string;
   /** The newest re-scoring of its queued links after the model learned. */
   lastRescore?: RescoreReport;
+  /** What the strategy reports of its own state, e.g. HITS's top hubs and authorities (SPEC C). */
+  strategyReport?: Record<string, unknown>;
   /** Links the strategy kept out of the frontier, by reason (tunnel too long, unknown site full, site blacklisted). */
   dropped?: Record<string, number>;
 }

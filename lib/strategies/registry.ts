@@ -3,9 +3,10 @@
 import { bestFirst } from './best-first';
 import { breadthFirst } from './breadth-first';
 import { sparseTunneling } from './sparse-tunneling';
-import type { Strategy, StrategyModule } from './types';
+import { hitsFusion } from './hits-fusion';
+import type { Strategy, StrategyModule, StrategyParams } from './types';
 
-export const STRATEGY_MODULES: readonly StrategyModule[] = [bestFirst, breadthFirst, sparseTunneling];
+export const STRATEGY_MODULES: readonly StrategyModule[] = [bestFirst, breadthFirst, sparseTunneling, hitsFusion];
 
 export const STRATEGY_NAMES = STRATEGY_MODULES.map((m) => m.name);
 
@@ -14,9 +15,9 @@ export function strategyModule(name: string): StrategyModule | undefined {
 }
 
 /** A strategy's parameters with defaults filled in. */
-export function strategyParams(name: string, given: Record<string, unknown>): Record<string, number> {
+export function strategyParams(name: string, given: Record<string, unknown>): StrategyParams {
   const m = strategyModule(name);
-  return Object.fromEntries((m?.params ?? []).map((p) => [p.key, typeof given[p.key] === 'number' ? (given[p.key] as number) : p.default]));
+  return Object.fromEntries((m?.params ?? []).map((p) => [p.key, typeof given[p.key] === typeof p.default ? (given[p.key] as number | string) : p.default]));
 }
 
 /**
@@ -37,21 +38,23 @@ export function strategyProblem(raw: Record<string, unknown>): string | null {
   for (const p of m.params) {
     const v = raw[p.key];
     if (v === undefined) continue;
-    if (typeof v !== 'number' || !Number.isFinite(v) || v < p.min || v > p.max || (p.integer && !Number.isInteger(v))) {
+    if (p.choices) {
+      if (typeof v !== 'string' || !p.choices.includes(v)) return `strategy.${p.key} (${p.label.toLowerCase()}) must be one of ${p.choices.map((c) => `"${c}"`).join(', ')} (got ${JSON.stringify(v)})`;
+    } else if (typeof v !== 'number' || !Number.isFinite(v) || v < p.min || v > p.max || (p.integer && !Number.isInteger(v))) {
       return `strategy.${p.key} (${p.label.toLowerCase()}) must be a ${p.integer ? 'whole number' : 'number'} from ${p.min} to ${p.max} (got ${JSON.stringify(v)})`;
     }
   }
-  return null;
+  return m.check?.(strategyParams(m.name, raw)) ?? null;
 }
 
 const made = new WeakMap<object, Strategy>();
 
 /** The strategy of a crawl's config, made once per config object (a config never changes while it runs). */
-export function strategyOf(config: { strategy: { name: string } & Record<string, unknown> }): Strategy {
+export function strategyOf(config: { strategy: { name: string } & Record<string, unknown>; topic?: { keywords: string[] } }): Strategy {
   let s = made.get(config.strategy);
   if (!s) {
     const m = strategyModule(config.strategy.name) ?? STRATEGY_MODULES[0]!;
-    s = m.create(strategyParams(m.name, config.strategy));
+    s = m.create(strategyParams(m.name, config.strategy), { keywords: config.topic?.keywords ?? [] });
     made.set(config.strategy, s);
   }
   return s;

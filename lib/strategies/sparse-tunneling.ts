@@ -3,7 +3,7 @@
 // distance; per site, one of three kinds: on-topic (a relevant page was fetched there: no cap), unknown (at
 // most R URLs queued), blacklisted (more than P irrelevant pages fetched, or listed by the user: never entered
 // again, its queued URLs dropped).
-import { SEED_PRIORITY, type StrategyModule } from './types';
+import { SEED_PRIORITY, type Strategy, type StrategyModule } from './types';
 
 export const sparseTunneling: StrategyModule = {
   name: 'sparse-tunneling',
@@ -22,7 +22,10 @@ export const sparseTunneling: StrategyModule = {
       help: 'Off-topic pages fetched from a site beyond which the site is never entered again (P).',
     },
   ],
-  create: ({ maxTunnel, unknownSiteQueue, blacklistAfter }) => ({
+  create: (params) => sparse(params as Record<string, number>),
+};
+
+const sparse = ({ maxTunnel, unknownSiteQueue, blacklistAfter }: Record<string, number>): Strategy => ({
     name: 'sparse-tunneling',
     next: 'priority',
     followsModel: true,
@@ -42,5 +45,4 @@ export const sparseTunneling: StrategyModule = {
       return irrelevant > blacklistAfter ? `more than ${blacklistAfter} off-topic pages fetched (${irrelevant})` : null;
     },
     rerank: (_entry, logOdds) => logOdds,
-  }),
-};
+});

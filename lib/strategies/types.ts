@@ -4,22 +4,27 @@
 // frontier). Adding a strategy is one module and one line in registry.ts.
 import type { FrontierEntry } from '../types';
 
-/** A numeric parameter of a strategy: how the config validates it and the form shows it. */
-export interface ParamSpec {
+/** A parameter of a strategy: how the config validates it and the form shows it. */
+export type ParamSpec = {
   key: string;
   label: string;
   /** One line on what it does, in the user's words. */
   help: string;
-  default: number;
-  min: number;
-  max: number;
-  integer: boolean;
-}
+} & (
+  | { default: number; min: number; max: number; integer: boolean; choices?: undefined }
+  /** A choice among words (e.g. which text score). */
+  | { default: string; choices: readonly string[] }
+);
+
+export type StrategyParams = Record<string, number | string>;
 
 /** State a strategy keeps on a frontier entry (stored with it). */
 export interface EntryStrategyState {
   /** SPEC B.3: irrelevant pages in a row on the path that found this URL, up to and including its parent. */
   tunnel?: number;
+  /** SPEC C.1: the text similarities the link was planned with (its parent page's and its anchor's). */
+  simPage?: number;
+  simAnchor?: number;
 }
 
 /** What a strategy sees of a site while it admits a link into the frontier (inside the commit). */
@@ -35,6 +40,28 @@ export interface SiteView {
 export interface PlannedParent {
   entry: FrontierEntry;
   relevant: boolean;
+  /** The page's URL (after redirects) and visible text. */
+  url: string;
+  text: string;
+}
+
+/** A link being planned: the classifier's verdict and what the link says. */
+export interface PlannedLink {
+  url: string;
+  anchor: string;
+  logOdds: number;
+  /** P(on topic | anchor, context). */
+  score: number;
+  depth: number;
+}
+
+/** A fetched, judged page, told to the strategy after its commit. */
+export interface FetchedPage {
+  url: string;
+  text: string;
+  relevant: boolean;
+  /** Its links (canonical URLs) that entered or were already in the frontier. */
+  links: string[];
 }
 
 export type LinkPlan = { priority: number; state?: EntryStrategyState } | { drop: string };
@@ -47,7 +74,11 @@ export interface Strategy {
    * A link found on `parent`, scored by the link classifier: its priority and state, or why it is dropped
    * (counted by reason, never queued).
    */
-  plan(link: { logOdds: number; depth: number }, parent: PlannedParent): LinkPlan;
+  plan(link: PlannedLink, parent: PlannedParent): LinkPlan;
+  /** After a page's commit; `'rerank'` asks for the queue to be re-ranked now (through the re-scoring path). */
+  afterPage?(page: FetchedPage): 'rerank' | void;
+  /** What the crawl detail shows of the strategy's own state (e.g. top hubs and authorities), or null. */
+  report?(): Record<string, unknown> | null;
   /** Inside the commit's transaction, before a new URL is queued: why its site refuses it, or null. */
   admit?(site: SiteView): string | null;
   /** After a page of `site` was judged: why the site is now off limits (blacklisted), or null. */
@@ -69,7 +100,9 @@ export interface StrategyModule {
   /** One sentence for the form and the README. */
   description: string;
   params: ParamSpec[];
-  create(params: Record<string, number>): Strategy;
+  create(params: StrategyParams, context: { keywords: string[] }): Strategy;
+  /** Rules across parameters (e.g. weights that must sum to 1), as one sentence, or null. */
+  check?(params: StrategyParams): string | null;
 }
 
 /** Seeds are taken before anything a page links to. */

@@ -123,7 +123,8 @@ function strategyOfForm(v: CrawlFormValues, base: Json): Json {
   const params = strategyModule(v.strategy)?.params ?? [];
   const out: Json = { name: v.strategy };
   for (const p of params) {
-    const typed = numberField(v.strategyParams[p.key] ?? '');
+    const raw = (v.strategyParams[p.key] ?? '').trim();
+    const typed = p.choices ? raw || undefined : numberField(raw);
     if (typed !== undefined) out[p.key] = typed;
     else if (base.name === v.strategy && base[p.key] !== undefined) out[p.key] = base[p.key];
   }

@@ -16,7 +16,7 @@ import { harvestChart, markdownTable } from './report';
 export interface Variant {
   label: string;
   strategy: string;
-  params?: Record<string, number>;
+  params?: Record<string, number | string>;
   k?: number;
 }
 
@@ -24,6 +24,8 @@ export const VARIANTS: Variant[] = [
   { label: 'best-first', strategy: 'best-first' },
   { label: 'breadth-first', strategy: 'breadth-first' },
   ...[1, 3, 10, 30].map((k) => ({ label: `sparse tunneling K=${k}`, strategy: 'sparse-tunneling', params: { maxTunnel: k }, k })),
+  { label: 'hits-fusion (TF-IDF)', strategy: 'hits-fusion', params: { text: 'tfidf' } },
+  { label: 'hits-fusion (naive Bayes)', strategy: 'hits-fusion', params: { text: 'naive-bayes' } },
 ];
 
 export interface WebOfSitesOptions {
@@ -35,6 +37,8 @@ export interface WebOfSitesOptions {
   concurrency: number;
   outDir: string;
   log: (line: string) => void;
+  /** Labels of the variants to run (all when absent). */
+  only?: string[];
 }
 
 type Run = { variant: Variant; r: CaseResults };
@@ -45,7 +49,7 @@ export async function runWebOfSites(o: WebOfSitesOptions): Promise<{ markdown: s
   for (const [topic, seed] of o.cases) {
     const key = `${topic} from ${seed}`;
     runs[key] = [];
-    for (const variant of VARIANTS) {
+    for (const variant of VARIANTS.filter((x) => !o.only || o.only.includes(x.label))) {
       o.log(`web of sites, ${key}: ${variant.label}, ${o.budget} pages`);
       const r = await runWikispeedia({
         corpus: o.corpus, topic, seed, budget: o.budget, strategy: variant.strategy, strategyParams: variant.params,
@@ -109,7 +113,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     options: {
       corpus: { type: 'string', default: DEFAULT_CORPUS }, budget: { type: 'string', default: '2000' },
       cases: { type: 'string', default: 'Science:English_language,Geography:Human' }, 'max-sources': { type: 'string', default: '300' },
-      concurrency: { type: 'string', default: '4' }, out: { type: 'string' },
+      concurrency: { type: 'string', default: '4' }, out: { type: 'string' }, only: { type: 'string' },
     },
   });
   const outDir = v.out ?? join(ROOT, 'results', new Date().toISOString().slice(0, 10));
@@ -117,10 +121,12 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   runWebOfSites({
     corpus: v.corpus!, budget: Number(v.budget), maxSources: Number(v['max-sources']), concurrency: Number(v.concurrency), outDir,
     cases: v.cases!.split(',').map((c) => c.split(':') as [string, string]),
+    only: v.only ? v.only.split(';') : undefined,
     log: (line) => process.stderr.write(`[sites] ${line}\n`),
   }).then(({ markdown, runs }) => {
-    writeFileSync(join(outDir, 'web-of-sites.md'), markdown + '\n');
-    writeFileSync(join(outDir, 'web-of-sites.json'), JSON.stringify(Object.fromEntries(Object.entries(runs).map(([k, l]) => [k, l.map(({ variant, r }) => ({
+    const name = v.only ? 'web-of-sites-' + v.only.split(';').length : 'web-of-sites';
+    writeFileSync(join(outDir, `${name}.md`), markdown + '\n');
+    writeFileSync(join(outDir, `${name}.json`), JSON.stringify(Object.fromEntries(Object.entries(runs).map(([k, l]) => [k, l.map(({ variant, r }) => ({
       variant: variant.label, table: r.table, irrelevantDownloads: r.irrelevantDownloads, frontierLeft: r.frontierLeft,
       blacklistedSites: r.blacklistedSites, dropped: r.dropped, wallSeconds: r.wallSeconds, summary: r.summary,
     }))])), null, 2) + '\n');

@@ -77,6 +77,6 @@ describe('sparse tunneling', { timeout: 60_000 }, () => {
     expect(bad({ name: 'sparse-tunneling', maxTunnel: 2.5 })).toThrow(new ConfigError('strategy.maxTunnel (longest tunnel) must be a whole number from 1 to 30 (got 2.5)'));
     expect(bad({ name: 'sparse-tunneling', K: 3 })).toThrow(/strategy\.K is not a parameter of sparse-tunneling \(its parameters are maxTunnel, unknownSiteQueue, blacklistAfter\)/);
     expect(bad({ name: 'best-first', maxTunnel: 3 })).toThrow(/strategy\.maxTunnel is not a parameter of best-first \(it has no parameters\)/);
-    expect(bad({ name: 'tunnelling' })).toThrow(/strategy\.name must be one of "best-first", "breadth-first", "sparse-tunneling"/);
+    expect(bad({ name: 'tunnelling' })).toThrow(/strategy\.name must be one of "best-first", "breadth-first", "sparse-tunneling", "hits-fusion"/);
   });
 });

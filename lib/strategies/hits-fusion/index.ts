@@ -1,0 +1,89 @@
+// SPEC C, Best-First fused with HITS: a link's score mixes text similarity (its parent page's and its
+// anchor's, TF-IDF cosine to the topic, or the Naive Bayes link posterior) with the authority and hub scores
+// of its target in the crawled graph. HITS runs every `every` pages, warm-started (hits.ts), and the queue is
+// re-ranked through the crawl's re-scoring path, which yields to the crawl between chunks.
+import type { Strategy, StrategyModule, StrategyParams } from '../types';
+import { SEED_PRIORITY } from '../types';
+import { LinkGraph } from './hits';
+import { linkScore, weightsProblem, type FusionWeights } from './score';
+import { TopicModel } from './tfidf';
+
+const weightsOf = (p: StrategyParams): FusionWeights => ({
+  textWeight: p.textWeight as number, anchorWeight: p.anchorWeight as number, linkWeight: p.linkWeight as number,
+  authority: p.authority as number, hub: p.hub as number,
+});
+
+export const hitsFusion: StrategyModule = {
+  name: 'hits-fusion',
+  description: "Best-first on text similarity to the topic fused with the hub and authority scores of the crawled link graph.",
+  params: [
+    { key: 'text', label: 'Text score', default: 'tfidf', choices: ['tfidf', 'naive-bayes'],
+      help: 'TF-IDF cosine of the page and the anchor to the topic, or the link classifier\'s posterior.' },
+    { key: 'textWeight', label: 'Text weight', default: 0.5, min: 0, max: 1, integer: false, help: 'Weight of the text part (A); A + B + C = 1.' },
+    { key: 'anchorWeight', label: 'Anchor weight', default: 0.2, min: 0, max: 1, integer: false, help: 'Weight of the anchor inside the text part (B).' },
+    { key: 'linkWeight', label: 'Link weight', default: 0.3, min: 0, max: 1, integer: false, help: 'Weight of the hub and authority part (C).' },
+    { key: 'authority', label: 'Authority share', default: 0.7, min: 0, max: 1, integer: false, help: "The target's authority in the link part (α)." },
+    { key: 'hub', label: 'Hub share', default: 0.3, min: 0, max: 1, integer: false, help: "The target's hub score in the link part (β, below α)." },
+    { key: 'every', label: 'HITS every', default: 100, min: 10, max: 100_000, integer: true, help: 'Pages fetched between two HITS rounds (p).' },
+    { key: 'minPages', label: 'HITS after', default: 50, min: 0, max: 100_000, integer: true, help: 'Relevant pages before hub and authority count at all.' },
+    { key: 'threshold', label: 'Drop below', default: 0.02, min: 0, max: 1, integer: false, help: 'Links scoring below this are not queued.' },
+  ],
+  check: (p) => weightsProblem(weightsOf(p)),
+  create: (p, { keywords }) => fusion(p, keywords),
+};
+
+function fusion(p: StrategyParams, keywords: string[]): Strategy {
+  const w = weightsOf(p);
+  const naiveBayes = p.text === 'naive-bayes';
+  const every = p.every as number, minPages = p.minPages as number, threshold = p.threshold as number;
+  const topic = new TopicModel(keywords);
+  const graph = new LinkGraph();
+  let relevantPages = 0;
+  let sincePages = 0;
+  let ranOnce = false;
+  let lastRound: ReturnType<LinkGraph['compute']> | null = null;
+  const pageSim = { url: '', sim: 0 };
+  const linkPart = (url: string) => (ranOnce && relevantPages >= minPages ? graph.scores(url) : undefined);
+  const logistic = (x: number) => 1 / (1 + Math.exp(-x));
+  const score = (url: string, simPage: number, simAnchor: number) => linkScore(w, { page: simPage, anchor: simAnchor }, linkPart(url));
+
+  return {
+    name: 'hits-fusion',
+    next: 'priority',
+    followsModel: true,
+    seedPriority: () => SEED_PRIORITY,
+    plan(link, parent) {
+      if (pageSim.url !== parent.url) Object.assign(pageSim, { url: parent.url, sim: naiveBayes ? 0 : topic.similarity(parent.text) });
+      // With the classifier as the text part, its posterior stands for both similarities (SPEC C.1's place).
+      const simPage = naiveBayes ? link.score : pageSim.sim;
+      const simAnchor = naiveBayes ? link.score : topic.similarity(link.anchor);
+      const s = score(link.url, simPage, simAnchor);
+      if (s < threshold) return { drop: 'score below the threshold' };
+      return { priority: s, state: { simPage, simAnchor } };
+    },
+    afterPage(page) {
+      if (!naiveBayes) topic.addPage(page.text, page.relevant);
+      // SPEC C.4: only relevant pages' links feed the graph.
+      if (page.relevant) {
+        relevantPages++;
+        graph.addPage(page.url, page.links);
+      }
+      if (++sincePages < every || relevantPages < minPages) return;
+      sincePages = 0;
+      lastRound = graph.compute();
+      ranOnce = true;
+      return 'rerank';
+    },
+    rerank(entry, logOdds) {
+      const st = entry.strategy;
+      if (st?.simPage === undefined) return null;
+      const simPage = naiveBayes ? logistic(logOdds) : st.simPage;
+      const simAnchor = naiveBayes ? logistic(logOdds) : st.simAnchor ?? 0;
+      return score(entry.url, simPage, simAnchor);
+    },
+    report() {
+      if (!lastRound) return null;
+      return { round: lastRound, ...graph.top(10) };
+    },
+  };
+}
