@@ -1,7 +1,7 @@
 // `npm run bench`: harvest, cost and scale of Focus against breadth-first and Crawlee, on a topic-labelled corpus
 // served on loopback and crawled through the real extension in Chromium. Prints figures; never fails on time.
 //   npm run bench -- [--corpus DIR] [--budget 2000] [--concurrency 4] [--cases Science:English_language,...]
-//     [--skip crawlee,pipeline,scale] [--scale-urls 1000000] [--out DIR] [--json]
+//     [--skip crawlee,pipeline,scale,hits,sites] [--scale-urls 1000000] [--out DIR] [--json]
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -12,7 +12,9 @@ import { ROOT } from '../lib/browser';
 import { articleOfUrl, loadArticles, startCorpusServer } from '../lib/corpus-server';
 import { DEFAULT_CORPUS, caseGroundTruth, runWikispeedia, scoreUrls, type CaseResults } from '../wikispeedia';
 import { runCrawlee } from './crawlee';
+import { formatHits, measureHits } from './hits';
 import { formatPipeline, measurePipeline } from './pipeline';
+import { runWebOfSites } from './web-of-sites';
 import { harvestChart, markdownTable, type HarvestSeries } from './report';
 
 const { values: v } = parseArgs({
@@ -71,11 +73,17 @@ async function main(): Promise<void> {
     cases.push(figures);
   }
   const pipeline = skip.has('pipeline') ? null : await measurePipeline(v.corpus!, 400);
+  const hits = skip.has('hits') ? null : measureHits();
+  const sites = skip.has('sites') ? null : await runWebOfSites({
+    corpus: v.corpus!, budget, concurrency, maxSources: 300, outDir, log,
+    cases: v.cases!.split(',').map((c) => c.split(':') as [string, string]),
+  });
   const scale = skip.has('scale') ? null : runScale();
   const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? '', memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, chromium: chromiumVersion() };
-  const all = { date, machine, budget, concurrency, cases, pipeline, scale };
+  const all = { date, machine, budget, concurrency, cases, pipeline, scale, hits };
   writeFileSync(join(outDir, 'bench.json'), JSON.stringify(all, null, 2) + '\n');
-  const report = await writeReport(all);
+  const report = await writeReport(all) + (hits ? `\n## A HITS round against graph size (Node)\n\n${formatHits(hits)}\n` : '') + (sites ? `\n${sites.markdown}\n` : '');
+  writeFileSync(join(outDir, 'report.md'), report + '\n');
   console.log(report);
   if (v.json) console.log(JSON.stringify(all));
 }
