@@ -58,7 +58,9 @@ function fusion(p: StrategyParams, keywords: string[]): Strategy {
       const simPage = naiveBayes ? link.score : pageSim.sim;
       const simAnchor = naiveBayes ? link.score : topic.similarity(link.anchor);
       const s = score(link.url, simPage, simAnchor);
-      if (s < threshold) return { drop: 'score below the threshold' };
+      // Links are dropped only once the topic has pages behind it: before that the text model knows only the
+      // keywords, and a seed page whose links name none of them would end the crawl at once.
+      if (s < threshold && relevantPages >= minPages) return { drop: 'score below the threshold' };
       return { priority: s, state: { simPage, simAnchor } };
     },
     afterPage(page) {
