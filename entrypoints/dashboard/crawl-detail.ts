@@ -246,8 +246,10 @@ function linkGraphRows(report: CrawlRecord['strategyReport']): [string, Child][]
   };
   if (!report || !Array.isArray(report.authorities)) return [];
   const round = report.round as { nodes: number; edges: number; iterations: number; ms: number } | undefined;
+  const spent = report.spent as { rounds: number; ms: number } | undefined;
+  const all = spent && spent.rounds > 1 ? `; ${formatCount(spent.rounds)} rounds since the crawl (re)started, ${Math.round(spent.ms)} ms in all` : '';
   return [
-    ['Link graph', round ? `${formatCount(round.nodes)} pages, ${formatCount(round.edges)} links; last HITS round ${round.iterations} iterations in ${Math.round(round.ms)} ms` : ''],
+    ['Link graph', round ? `${formatCount(round.nodes)} pages, ${formatCount(round.edges)} links; last HITS round ${round.iterations} iterations in ${Math.round(round.ms)} ms${all}` : ''],
     ['Top authorities', list(report.authorities, 'detail-authorities')],
     ['Top hubs', list(report.hubs, 'detail-hubs')],
   ];

@@ -104,6 +104,9 @@ export class CrawlRunner {
     const reclaimed = await store.frontier.reclaimInFlight(this.crawlId, clock.now());
     if (reclaimed.requeued) this.ports.log?.(`reclaimed ${reclaimed.requeued} URL(s) left in flight`);
     if (reclaimed.failed) this.ports.log?.(`failed ${reclaimed.failed} URL(s) in flight at every stop of the worker`);
+    // A strategy that reasons over the crawled graph picks up where it was (the graph is written with each commit).
+    const strategy = strategyOf(this.config);
+    if (strategy.restore && crawl.nextSeq > 1) strategy.restore(await store.strategyMemory(this.crawlId));
     this.learner = new CrawlLearner({
       store, clock, log: this.ports.log, crawlId: this.crawlId, topicId: this.topicId, config: this.config,
       halted: () => this.halt !== null, fail: (err) => this.requestHalt('paused', describeFatal(err)),
@@ -370,8 +373,10 @@ export class CrawlRunner {
     const canonical = (u: string) => normalizeUrl(u, undefined, this.config.canonical);
     const aliases = [...new Set([...chain.slice(1).map((h) => canonical(h.url)), canonical(out.finalUrl)])]
       .filter((u): u is string => u !== null && u !== entry.url);
+    const strategy = strategyOf(this.config);
+    const outlinks = strategy.keepsGraph && verdict.relevant ? children.filter((c) => !c.skip).map((c) => c.url) : undefined;
     const commit: PageCommit = {
-      ...base, outcome: 'done', labels, children, aliases, dropped, admission: this.admission,
+      ...base, outcome: 'done', labels, children, aliases, dropped, admission: this.admission, ...(outlinks ? { outlinks } : {}),
       page: this.judgedRow(entry.url, out, parsed, taken, verdict, chain),
       body: { headers: out.headers, html: out.html!, ...(out.payload ? { payload: out.payload } : {}) },
       stats: { attempts: 1, fetched: 1, relevant: verdict.relevant ? 1 : 0, bytes: out.bytes },
@@ -405,6 +410,7 @@ export class CrawlRunner {
     this.learner.scheduleRescore('the link graph was re-ranked (HITS)');
     const report = strategy.report?.();
     if (report) void this.ports.store.updateCrawl(this.crawlId, { strategyReport: report }).catch(() => undefined);
+    if (strategy.save) void this.ports.store.saveStrategyState(this.crawlId, strategy.save(), this.ports.clock.now()).catch(() => undefined);
   }
 
   /**

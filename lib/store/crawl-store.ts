@@ -37,6 +37,8 @@ export interface PageCommit {
   admission?: Admission;
   /** Links the strategy dropped while planning, by reason. */
   dropped?: Record<string, number>;
+  /** A relevant page's out-links, for a strategy that keeps the crawled graph (SPEC C.2). */
+  outlinks?: string[];
 }
 
 /**
@@ -95,7 +97,7 @@ export class CrawlStore {
    */
   async commitPages(commits: PageCommit[], now: number): Promise<number[]> {
     const db = this.db;
-    return db.transaction('rw', [db.frontier, db.crawls, db.pages, db.bodies, db.labels, db.pageLabels, db.sites], async () => {
+    return db.transaction('rw', [db.frontier, db.crawls, db.pages, db.bodies, db.labels, db.pageLabels, db.sites, db.graph], async () => {
       const seqs: number[] = [];
       for (const c of commits) seqs.push(await this.applyCommit(c, now));
       return seqs;
@@ -159,6 +161,7 @@ export class CrawlStore {
     await Promise.all([
       c.page ? db.pages.add({ ...c.page, outcome: c.page.outcome ?? pageOutcome(c.outcome), crawlId, seq }) : undefined,
       c.body ? db.bodies.add({ ...c.body, crawlId, seq }) : undefined,
+      c.outlinks && c.page ? db.graph.add({ crawlId, seq, url: c.page.url, links: c.outlinks }) : undefined,
       writes.length ? db.frontier.bulkPut(writes) : undefined,
       c.labels.length ? db.labels.bulkAdd(c.labels.map((l) => ({ ...l, crawlId, topicId: crawl.topicId }))) : undefined,
       c.pageLabel !== undefined && c.page
@@ -185,11 +188,25 @@ export class CrawlStore {
     return setSiteBlacklisted(this.db, crawlId, site, on, now);
   }
 
+  /** The crawled graph (relevant pages' out-links, in fetch order) and the strategy's saved state. */
+  async strategyMemory(crawlId: number): Promise<{ graph: { url: string; links: string[] }[]; saved: unknown }> {
+    const db = this.db;
+    const [graph, saved] = await Promise.all([
+      db.graph.where('[crawlId+seq]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).toArray(),
+      db.strategyStates.get(crawlId),
+    ]);
+    return { graph: graph.map((g) => ({ url: g.url, links: g.links })), saved: saved?.state };
+  }
+
+  saveStrategyState(crawlId: number, state: unknown, now: number): Promise<unknown> {
+    return this.db.strategyStates.put({ crawlId, state, savedAt: now });
+  }
+
   async deleteCrawl(crawlId: number): Promise<boolean> {
     const db = this.db;
     // The crawl's labeled links stay with its topic (they are what the topic learned); its labeled pages go
     // with their bodies.
-    return db.transaction('rw', [db.crawls, db.frontier, db.pages, db.bodies, db.pageLabels, db.sites], async () => {
+    return db.transaction('rw', [db.crawls, db.frontier, db.pages, db.bodies, db.pageLabels, db.sites, db.graph, db.strategyStates], async () => {
       if (!(await db.crawls.get(crawlId))) return false;
       const lo = [crawlId, Dexie.minKey], hi = [crawlId, Dexie.maxKey];
       await db.frontier.where('[crawlId+url]').between(lo, hi).delete();
@@ -197,6 +214,8 @@ export class CrawlStore {
       await db.bodies.where('[crawlId+seq]').between(lo, hi).delete();
       await db.sites.where('[crawlId+site]').between(lo, hi).delete();
       await db.pageLabels.where('[crawlId+seq]').between(lo, hi).delete();
+      await db.graph.where('[crawlId+seq]').between(lo, hi).delete();
+      await db.strategyStates.delete(crawlId);
       await db.crawls.delete(crawlId);
       return true;
     });

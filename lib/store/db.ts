@@ -82,6 +82,22 @@ export interface Setting {
   value: unknown;
 }
 
+/** A relevant page's out-links, kept for strategies that reason over the crawled graph (SPEC C.2). */
+export interface GraphRow {
+  crawlId: number;
+  /** The page's seq in the page log. */
+  seq: number;
+  url: string;
+  links: string[];
+}
+
+/** What a strategy saved of its own state beyond the graph (e.g. its text model), to resume after a restart. */
+export interface StrategyStateRow {
+  crawlId: number;
+  state: unknown;
+  savedAt: number;
+}
+
 /** Per-site counters (SPEC B.5 blacklisting reads these). */
 export interface SiteStats {
   crawlId: number;
@@ -108,6 +124,8 @@ export class CrawlerDB extends Dexie {
   topicModels!: Table<ModelRecord, number>;
   settings!: Table<Setting, string>;
   sites!: Table<SiteStats, [number, string]>;
+  graph!: Table<GraphRow, [number, number]>;
+  strategyStates!: Table<StrategyStateRow, number>;
 
   constructor(name = 'focus', deps?: { indexedDB: IDBFactory; IDBKeyRange: typeof IDBKeyRange }) {
     super(name, deps);
@@ -140,6 +158,9 @@ export class CrawlerDB extends Dexie {
     this.version(4)
       .stores({ frontier: '[crawlId+url], [crawlId+state+priority+order], [crawlId+state], [crawlId+site+state]' })
       .upgrade((tx) => addEntrySites(tx));
+    // v5: the crawled link graph (relevant pages' out-links) and strategies' saved state, so a restarted
+    // worker resumes HITS where it was (SPEC C.2).
+    this.version(5).stores({ graph: '[crawlId+seq]', strategyStates: 'crawlId' });
   }
 }
 

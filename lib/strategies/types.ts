@@ -77,6 +77,15 @@ export interface Strategy {
   plan(link: PlannedLink, parent: PlannedParent): LinkPlan;
   /** After a page's commit; `'rerank'` asks for the queue to be re-ranked now (through the re-scoring path). */
   afterPage?(page: FetchedPage): 'rerank' | void;
+  /** Keeps the crawled graph: each relevant page's out-links are written to the store with its commit. */
+  readonly keepsGraph?: boolean;
+  /**
+   * After a worker restart, before the crawl goes on: the stored graph (relevant pages' out-links, in fetch
+   * order) and what `save` returned last.
+   */
+  restore?(memory: { graph: { url: string; links: string[] }[]; saved: unknown }): void;
+  /** State worth keeping beyond the graph (small), saved after each page that asked for a re-rank. */
+  save?(): unknown;
   /** What the crawl detail shows of the strategy's own state (e.g. top hubs and authorities), or null. */
   report?(): Record<string, unknown> | null;
   /** Inside the commit's transaction, before a new URL is queued: why its site refuses it, or null. */

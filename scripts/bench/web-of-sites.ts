@@ -3,6 +3,7 @@
 // at 500, 1,000 and 2,000 fetches, irrelevant downloads, frontier left, blacklisted sites, links dropped by reason,
 // and the patent's own figure: irrelevant downloads against K. Part of `npm run bench`; alone:
 //   npx tsx scripts/bench/web-of-sites.ts [--budget 2000] [--cases Science:English_language,...] [--max-sources 300] [--out DIR]
+//     [--only 'best-first;breadth-first'] [--variants '[{"label":"..","strategy":"hits-fusion","params":{..}}]']
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -39,6 +40,8 @@ export interface WebOfSitesOptions {
   log: (line: string) => void;
   /** Labels of the variants to run (all when absent). */
   only?: string[];
+  /** Variants to run instead of the standard ones (e.g. parameter settings to compare). */
+  variants?: Variant[];
 }
 
 type Run = { variant: Variant; r: CaseResults };
@@ -49,7 +52,7 @@ export async function runWebOfSites(o: WebOfSitesOptions): Promise<{ markdown: s
   for (const [topic, seed] of o.cases) {
     const key = `${topic} from ${seed}`;
     runs[key] = [];
-    for (const variant of VARIANTS.filter((x) => !o.only || o.only.includes(x.label))) {
+    for (const variant of (o.variants ?? VARIANTS).filter((x) => !o.only || o.only.includes(x.label))) {
       o.log(`web of sites, ${key}: ${variant.label}, ${o.budget} pages`);
       const r = await runWikispeedia({
         corpus: o.corpus, topic, seed, budget: o.budget, strategy: variant.strategy, strategyParams: variant.params,
@@ -114,6 +117,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
       corpus: { type: 'string', default: DEFAULT_CORPUS }, budget: { type: 'string', default: '2000' },
       cases: { type: 'string', default: 'Science:English_language,Geography:Human' }, 'max-sources': { type: 'string', default: '300' },
       concurrency: { type: 'string', default: '4' }, out: { type: 'string' }, only: { type: 'string' },
+      variants: { type: 'string' },
     },
   });
   const outDir = v.out ?? join(ROOT, 'results', new Date().toISOString().slice(0, 10));
@@ -122,9 +126,10 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     corpus: v.corpus!, budget: Number(v.budget), maxSources: Number(v['max-sources']), concurrency: Number(v.concurrency), outDir,
     cases: v.cases!.split(',').map((c) => c.split(':') as [string, string]),
     only: v.only ? v.only.split(';') : undefined,
+    variants: v.variants ? (JSON.parse(v.variants) as Variant[]) : undefined,
     log: (line) => process.stderr.write(`[sites] ${line}\n`),
   }).then(({ markdown, runs }) => {
-    const name = v.only ? 'web-of-sites-' + v.only.split(';').length : 'web-of-sites';
+    const name = v.variants ? 'web-of-sites-variants' : v.only ? 'web-of-sites-' + v.only.split(';').length : 'web-of-sites';
     writeFileSync(join(outDir, `${name}.md`), markdown + '\n');
     writeFileSync(join(outDir, `${name}.json`), JSON.stringify(Object.fromEntries(Object.entries(runs).map(([k, l]) => [k, l.map(({ variant, r }) => ({
       variant: variant.label, table: r.table, irrelevantDownloads: r.irrelevantDownloads, frontierLeft: r.frontierLeft,

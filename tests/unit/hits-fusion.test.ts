@@ -25,6 +25,12 @@ describe('HITS over the crawled graph', () => {
     expect(s('C').hub).toBeCloseTo(0, 6);
     expect(g.top(1).authorities[0]!.url).toBe('C');
     expect(g.scores('unknown')).toEqual({ auth: 0, hub: 0 });
+    // Scaled by the round's largest: the best authority and hub are 1, the others 1/φ = 0.618.
+    expect(g.scaled('C').auth).toBeCloseTo(1, 6);
+    expect(g.scaled('B').auth).toBeCloseTo(0.6180340, 6);
+    expect(g.scaled('A').hub).toBeCloseTo(1, 6);
+    expect(g.scaled('B').hub).toBeCloseTo(0.6180340, 6);
+    expect(g.scaled('unknown')).toEqual({ auth: 0, hub: 0 });
   });
 
   it('warm-started after a few new edges, reaches the same fixed point in fewer iterations', () => {

@@ -21,6 +21,8 @@ export class LinkGraph {
   private edgeCount = 0;
   private hub: Float64Array = new Float64Array(0);
   private auth: Float64Array = new Float64Array(0);
+  private maxAuth = 0;
+  private maxHub = 0;
 
   get nodes(): number {
     return this.urls.length;
@@ -94,6 +96,8 @@ export class LinkGraph {
     }
     this.hub = hub;
     this.auth = auth;
+    this.maxAuth = auth.reduce((m, x) => Math.max(m, x), 0);
+    this.maxHub = hub.reduce((m, x) => Math.max(m, x), 0);
     return { iterations, delta, nodes: n, edges: this.edgeCount, ms: now() - started };
   }
 
@@ -102,6 +106,15 @@ export class LinkGraph {
     const id = this.ids.get(url);
     if (id === undefined || id >= this.auth.length) return { auth: 0, hub: 0 };
     return { auth: this.auth[id]!, hub: this.hub[id]! };
+  }
+
+  /**
+   * The same divided by the round's largest authority and hub, so the best of each is 1: on the scale of the
+   * text part, whatever the graph's size (unit-length vectors shrink as 1/sqrt(nodes)).
+   */
+  scaled(url: string): { auth: number; hub: number } {
+    const s = this.scores(url);
+    return { auth: this.maxAuth > 0 ? s.auth / this.maxAuth : 0, hub: this.maxHub > 0 ? s.hub / this.maxHub : 0 };
   }
 
   /** The `n` best authorities and hubs, for the crawl detail. */

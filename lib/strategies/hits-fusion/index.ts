@@ -6,7 +6,7 @@ import type { Strategy, StrategyModule, StrategyParams } from '../types';
 import { SEED_PRIORITY } from '../types';
 import { LinkGraph } from './hits';
 import { linkScore, weightsProblem, type FusionWeights } from './score';
-import { TopicModel } from './tfidf';
+import { TopicModel, type TopicModelState } from './tfidf';
 
 const weightsOf = (p: StrategyParams): FusionWeights => ({
   textWeight: p.textWeight as number, anchorWeight: p.anchorWeight as number, linkWeight: p.linkWeight as number,
@@ -24,6 +24,8 @@ export const hitsFusion: StrategyModule = {
     { key: 'linkWeight', label: 'Link weight', default: 0.3, min: 0, max: 1, integer: false, help: 'Weight of the hub and authority part (C).' },
     { key: 'authority', label: 'Authority share', default: 0.7, min: 0, max: 1, integer: false, help: "The target's authority in the link part (α)." },
     { key: 'hub', label: 'Hub share', default: 0.3, min: 0, max: 1, integer: false, help: "The target's hub score in the link part (β, below α)." },
+    { key: 'scale', label: 'Link scale', default: 'max', choices: ['max', 'unit'],
+      help: 'Hub and authority divided by the round\'s largest (the best is 1, like a text score), or as unit-length vectors (they shrink as the graph grows).' },
     { key: 'every', label: 'HITS every', default: 100, min: 10, max: 100_000, integer: true, help: 'Pages fetched between two HITS rounds (p).' },
     { key: 'minPages', label: 'HITS after', default: 50, min: 0, max: 100_000, integer: true, help: 'Relevant pages before hub and authority count at all.' },
     { key: 'threshold', label: 'Drop below', default: 0.02, min: 0, max: 1, integer: false, help: 'Links scoring below this are not queued.' },
@@ -42,8 +44,17 @@ function fusion(p: StrategyParams, keywords: string[]): Strategy {
   let sincePages = 0;
   let ranOnce = false;
   let lastRound: ReturnType<LinkGraph['compute']> | null = null;
+  /** Rounds run by this worker and their summed time: what HITS cost the crawl. */
+  const spent = { rounds: 0, ms: 0 };
+  const runRound = () => {
+    lastRound = graph.compute();
+    ranOnce = true;
+    spent.rounds++;
+    spent.ms += lastRound.ms;
+  };
   const pageSim = { url: '', sim: 0 };
-  const linkPart = (url: string) => (ranOnce && relevantPages >= minPages ? graph.scores(url) : undefined);
+  const byMax = p.scale !== 'unit';
+  const linkPart = (url: string) => (ranOnce && relevantPages >= minPages ? (byMax ? graph.scaled(url) : graph.scores(url)) : undefined);
   const logistic = (x: number) => 1 / (1 + Math.exp(-x));
   const score = (url: string, simPage: number, simAnchor: number) => linkScore(w, { page: simPage, anchor: simAnchor }, linkPart(url));
 
@@ -72,8 +83,7 @@ function fusion(p: StrategyParams, keywords: string[]): Strategy {
       }
       if (++sincePages < every || relevantPages < minPages) return;
       sincePages = 0;
-      lastRound = graph.compute();
-      ranOnce = true;
+      runRound();
       return 'rerank';
     },
     rerank(entry, logOdds) {
@@ -83,9 +93,19 @@ function fusion(p: StrategyParams, keywords: string[]): Strategy {
       const simAnchor = naiveBayes ? logistic(logOdds) : st.simAnchor ?? 0;
       return score(entry.url, simPage, simAnchor);
     },
+    keepsGraph: true,
+    restore({ graph: rows, saved }) {
+      // The graph is exact (written with each relevant page's commit); the text model as of the last round.
+      for (const row of rows) graph.addPage(row.url, row.links);
+      relevantPages = rows.length;
+      const s = saved as { topic?: TopicModelState } | undefined;
+      if (!naiveBayes && s?.topic) topic.restore(s.topic);
+      if (relevantPages >= minPages && rows.length > 0) runRound();
+    },
+    ...(naiveBayes ? {} : { save: () => ({ topic: topic.toJSON() }) }),
     report() {
       if (!lastRound) return null;
-      return { round: lastRound, ...graph.top(10) };
+      return { round: lastRound, spent: { ...spent }, ...graph.top(10) };
     },
   };
 }

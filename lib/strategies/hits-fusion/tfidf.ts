@@ -23,6 +23,12 @@ function counts(words: string[]): Map<string, number> {
   return m;
 }
 
+export interface TopicModelState {
+  docs: number;
+  df: [string, number][];
+  topicTf: [string, number][];
+}
+
 export class TopicModel {
   private readonly df = new Map<string, number>();
   private docs = 0;
@@ -32,6 +38,21 @@ export class TopicModel {
 
   constructor(keywords: string[], private readonly minDf = 2, private readonly keywordWeight = 1) {
     for (const k of keywords) for (const w of terms(k)) this.topicTf.set(w, (this.topicTf.get(w) ?? 0) + keywordWeight);
+  }
+
+  /** What the store keeps to resume after a restart. */
+  toJSON(): TopicModelState {
+    return { docs: this.docs, df: [...this.df], topicTf: [...this.topicTf] };
+  }
+
+  /** Picks up a saved state (the keywords given to the constructor are part of it). */
+  restore(state: TopicModelState): void {
+    this.docs = state.docs;
+    this.df.clear();
+    for (const [w, n] of state.df) this.df.set(w, n);
+    this.topicTf.clear();
+    for (const [w, n] of state.topicTf) this.topicTf.set(w, n);
+    this.topicVector = null;
   }
 
   /** A fetched page: its words count in the document frequencies; an on-topic page also shapes the topic. */
