@@ -42,6 +42,8 @@ export interface Summary {
   dropped: Record<string, number>;
   durationSeconds: number;
   pagesPerMinute: number;
+  /** What the crawl's strategy reported of itself (e.g. HITS rounds and their cost), when it reports. */
+  strategyReport?: Record<string, unknown>;
 }
 
 const FINAL = new Set(['finished', 'stopped', 'paused', 'failed']);
@@ -121,6 +123,7 @@ function summarize(s: CrawlStatus, crawlId: number): Summary {
     failed: c.stats.failed, skipped: c.stats.skipped, trainPages: c.stats.trainPages, frontierLeft: c.stats.queued,
     blacklistedSites: s.blacklistedSites ?? 0, dropped: c.dropped ?? {},
     durationSeconds: round(c.activeMs / 1000), pagesPerMinute: round(minutes > 0 ? c.stats.fetched / minutes : 0),
+    ...(c.strategyReport ? { strategyReport: c.strategyReport } : {}),
   };
 }
 

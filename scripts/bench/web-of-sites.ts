@@ -79,18 +79,21 @@ async function report(o: WebOfSitesOptions, runs: Record<string, Run[]>): Promis
   const kPoints: { case: string; k: number; irrelevant: number }[] = [];
   for (const [key, list] of Object.entries(runs)) {
     parts.push(`### ${key}`, '');
+    const base = list.find((x) => x.variant.strategy === 'best-first')?.r.wallSeconds;
     const rows = list.map(({ variant, r }) => {
+      const spent = r.summary.strategyReport?.spent as { rounds: number; ms: number } | undefined;
       if (variant.k !== undefined) kPoints.push({ case: key, k: variant.k, irrelevant: r.irrelevantDownloads });
       return [
         variant.label,
         ...[500, 1000, 2000].flatMap((n) => [f3(at(r, n)?.harvest), f3(at(r, n)?.recall)]),
         r.irrelevantDownloads, r.frontierLeft, r.blacklistedSites,
         Object.entries(r.dropped).map(([why, n]) => `${why} ${n}`).join(', ') || '-',
-        r.wallSeconds,
+        r.wallSeconds, base && r.wallSeconds ? `${(r.wallSeconds / base).toFixed(2)}x` : "-",
+        spent ? `${spent.rounds} / ${Math.round(spent.ms)}` : '-',
       ];
     });
     parts.push(markdownTable(['strategy', 'harvest @500', 'recall @500', 'harvest @1000', 'recall @1000', 'harvest @2000', 'recall @2000',
-      'irrelevant', 'frontier left', 'blacklisted sites', 'dropped', 'wall s'], rows), '');
+      'irrelevant', 'frontier left', 'blacklisted sites', 'dropped', 'wall s', 'time vs best-first', 'HITS rounds / ms'], rows), '');
     const svg = `sites-harvest-${key.split(' ')[0]}.svg`;
     writeFileSync(join(o.outDir, svg), await harvestChart(`${key}, web of sites`, list.map(({ variant, r }) => ({ name: variant.label, points: r.table }))));
     parts.push(`![harvest and recall on the web of sites, ${key}](${svg})`, '');
