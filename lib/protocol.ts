@@ -14,6 +14,8 @@ export interface ProtocolMap {
   /** Page rows in fetch order after `afterSeq`, at most `limit`. */
   pages(req: { crawlId: number; afterSeq: number; limit: number }): PageRecord[];
   deleteCrawl(req: { crawlId: number }): { deleted: boolean };
+  /** Remembers that a crawl's pages up to `seq` were exported in a format ("new since the last export"). */
+  markExported(req: { crawlId: number; format: string; seq: number }): { seq: number };
   /** Blacklists a site of a crawl (its queued URLs are dropped; a running crawl admits no more) or unblocks it. */
   setSiteBlacklisted(req: { crawlId: number; site: string; on: boolean }): { site: string; blacklisted: string | null };
 

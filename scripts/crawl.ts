@@ -73,7 +73,7 @@ export async function runCrawl(opts: RunOptions): Promise<Summary> {
       for (;;) {
         const rows = await send<PageRecord[]>(page, 'pages', { crawlId, afterSeq, limit: 1000 });
         if (rows.length === 0) return;
-        appendFileSync(pagesFile, rows.map(pageLine).join('\n') + '\n');
+        appendFileSync(pagesFile, rows.map((p) => pageLine(p)).join('\n') + '\n');
         afterSeq = rows[rows.length - 1].seq;
       }
     };

@@ -1,5 +1,6 @@
 // The crawl service answers the message protocol and owns the runners of this worker. Platform-free:
 // the background entrypoint gives it the store, fetch and clock, and forwards messages and alarms to it.
+import { isExportFormat } from '../export/selection';
 import type { CrawlStatus, ProtocolMap, Request } from '../protocol';
 import type { CrawlRecord } from '../store/db';
 import { seedCandidates } from './children';
@@ -122,6 +123,13 @@ export class CrawlService {
       await this.must(crawlId);
       const row = await this.ports.store.setSiteBlacklisted(crawlId, siteOfHostOrUrl(site), on === true, this.ports.clock.now());
       return { site: row.site, blacklisted: row.blacklisted ?? null };
+    },
+    markExported: async ({ crawlId, format, seq }) => {
+      if (!isExportFormat(format)) throw new Error(`"${format}" is not an export format`);
+      if (!Number.isInteger(seq) || seq < 0) throw new Error('seq must be a whole number');
+      await this.must(crawlId);
+      await this.ports.store.setExportMark(crawlId, format, seq);
+      return { seq };
     },
     deleteCrawl: async ({ crawlId }) => {
       const live = this.runners.get(crawlId);

@@ -1,8 +1,23 @@
-// JSON Lines export of a crawl's pages: one object per fetch attempt, in fetch order.
-import type { PageRecord } from '../types';
+// JSON Lines export of a crawl's pages: one object per fetch attempt, in fetch order. The command-line runner
+// writes the metadata lines as the crawl goes; an export adds the user's page label, the extracted text and,
+// when asked, the HTML.
+import { parseHtml } from '../parse/html';
+import type { LabelValue, PageRecord } from '../types';
+import { batched } from './bytes';
+import type { ExportPage } from './selection';
+
+/** What an export adds to a page's metadata line. */
+export interface PageContent {
+  /** The page's on/off-topic label; null when it has none. */
+  label: LabelValue | null;
+  /** The visible text the page judge read, or null when the page has no stored body. */
+  text: string | null;
+  /** The decoded HTML, when the export includes it. */
+  html?: string | null;
+}
 
 /** The fields of one `pages.jsonl` line, in a stable order. */
-export function pageLine(p: PageRecord): string {
+export function pageLine(p: PageRecord, content?: PageContent): string {
   const line: Record<string, unknown> = {
     seq: p.seq,
     url: p.url,
@@ -22,6 +37,13 @@ export function pageLine(p: PageRecord): string {
   if (p.truncated) line.truncated = true;
   if (p.error) line.error = p.error;
   if (p.redirects?.length) line.redirects = p.redirects;
+  if (content) {
+    line.contentType = p.contentType;
+    line.bytes = p.bytes;
+    line.label = content.label === null ? null : content.label === 1 ? 'on' : 'off';
+    line.text = content.text;
+    if (content.html !== undefined) line.html = content.html;
+  }
   return JSON.stringify(line);
 }
 
@@ -32,4 +54,22 @@ export function pagesToJsonl(pages: Iterable<PageRecord>): string {
   let out = '';
   for (const p of pages) out += pageLine(p) + '\n';
   return out;
+}
+
+/** The text of a stored page, extracted as the crawl extracted it (the text itself is not stored). */
+export function pageText(x: ExportPage): string | null {
+  return x.body ? parseHtml(x.body.html, x.page.finalUrl || x.page.url).text : null;
+}
+
+/** `pages.jsonl` with content, streamed: one line per page, UTF-8. */
+export function writeJsonl(pages: AsyncIterable<ExportPage>, opts: { html?: boolean } = {}): AsyncIterable<Uint8Array> {
+  return batched(
+    (async function* () {
+      for await (const x of pages) {
+        const content: PageContent = { label: x.label ?? null, text: pageText(x) };
+        if (opts.html) content.html = x.body?.html ?? null;
+        yield pageLine(x.page, content) + '\n';
+      }
+    })(),
+  );
 }

@@ -4,6 +4,7 @@
 import Dexie from 'dexie';
 import type { CrawlConfig } from '../crawl/config';
 import type { EntryState, FrontierEntry, LabeledLink, LabelValue, PageBody, PageRecord } from '../types';
+import { exportMarkKey, exportMarkPrefix, type ExportFormat } from '../export/selection';
 import { siteOf } from '../url';
 import { crawlRow, type CrawlRecord, type CrawlState, type CrawlStats, type CrawlerDB, emptyStats } from './db';
 import { FrontierStore, bestPerUrl, planUpserts, type Candidate } from './frontier-store';
@@ -202,11 +203,15 @@ export class CrawlStore {
     return this.db.strategyStates.put({ crawlId, state, savedAt: now });
   }
 
+  setExportMark(crawlId: number, format: ExportFormat, seq: number): Promise<unknown> {
+    return this.db.settings.put({ key: exportMarkKey(crawlId, format), value: seq });
+  }
+
   async deleteCrawl(crawlId: number): Promise<boolean> {
     const db = this.db;
     // The crawl's labeled links stay with its topic (they are what the topic learned); its labeled pages go
     // with their bodies.
-    return db.transaction('rw', [db.crawls, db.frontier, db.pages, db.bodies, db.pageLabels, db.sites, db.graph, db.strategyStates], async () => {
+    return db.transaction('rw', [db.crawls, db.frontier, db.pages, db.bodies, db.pageLabels, db.sites, db.graph, db.strategyStates, db.settings], async () => {
       if (!(await db.crawls.get(crawlId))) return false;
       const lo = [crawlId, Dexie.minKey], hi = [crawlId, Dexie.maxKey];
       await db.frontier.where('[crawlId+url]').between(lo, hi).delete();
@@ -216,6 +221,7 @@ export class CrawlStore {
       await db.pageLabels.where('[crawlId+seq]').between(lo, hi).delete();
       await db.graph.where('[crawlId+seq]').between(lo, hi).delete();
       await db.strategyStates.delete(crawlId);
+      await db.settings.where('key').startsWith(exportMarkPrefix(crawlId)).delete();
       await db.crawls.delete(crawlId);
       return true;
     });

@@ -1,0 +1,69 @@
+// One export of a crawl: the pages chosen (all, relevant only, some sites, new since the last export of the
+// format) read from IndexedDB a chunk at a time and written in the format as a stream of bytes. The dashboard
+// streams it to a file, the command-line runner pulls it chunk by chunk; neither holds the crawl in memory.
+import { readExportPages } from '../store/export-reader';
+import type { CrawlerDB, CrawlRecord } from '../store/db';
+import { FORMATS, writeExport } from './formats';
+import { exportMarkKey, type ExportFormat, type ExportSelection } from './selection';
+
+export interface ExportRequest {
+  format: ExportFormat;
+  relevantOnly?: boolean;
+  /** Registrable domains; all when empty. */
+  sites?: string[];
+  /** Only pages fetched since the last finished export of this crawl in this format. */
+  sinceLastExport?: boolean;
+  /** JSON Lines only: include each page's HTML. */
+  html?: boolean;
+}
+
+export interface ExportProgress {
+  /** The page seq reached, against the crawl's last. */
+  seq: number;
+  lastSeq: number;
+}
+
+export interface CrawlExport {
+  fileName: string;
+  mime: string;
+  /** The file's bytes, in order. */
+  chunks: AsyncIterable<Uint8Array>;
+  /** After every chunk is read: the seq to remember as exported (for "new since the last export"). */
+  lastSeq: number;
+}
+
+export const SOFTWARE = 'Focus 0.1.0 (https://github.com/focus-crawler)';
+
+/** The last seq exported in a format, or 0. */
+export async function exportMark(db: CrawlerDB, crawlId: number, format: ExportFormat): Promise<number> {
+  const v = (await db.settings.get(exportMarkKey(crawlId, format)))?.value;
+  return typeof v === 'number' ? v : 0;
+}
+
+/** A file name from the crawl's name: characters file systems refuse become dashes. */
+export function exportFileName(crawlName: string, format: ExportFormat): string {
+  const base = crawlName.replace(/[\\/:*?"<>|\x00-\x1f]+/g, '-').trim() || 'crawl';
+  return `${base}-${FORMATS[format].fileName}`;
+}
+
+export async function exportCrawl(
+  db: CrawlerDB, crawl: CrawlRecord, req: ExportRequest, opts: { now: number; onProgress?: (p: ExportProgress) => void; chunk?: number },
+): Promise<CrawlExport> {
+  const crawlId = crawl.id!;
+  const lastSeq = crawl.nextSeq - 1;
+  const sel: ExportSelection = {
+    relevantOnly: req.relevantOnly,
+    sites: req.sites,
+    afterSeq: req.sinceLastExport ? await exportMark(db, crawlId, req.format) : undefined,
+  };
+  const pages = readExportPages(db, crawlId, sel, {
+    bodies: FORMATS[req.format].needsBodies, chunk: opts.chunk,
+    onProgress: (seq) => opts.onProgress?.({ seq, lastSeq }),
+  });
+  return {
+    fileName: exportFileName(crawl.name, req.format),
+    mime: FORMATS[req.format].mime,
+    chunks: writeExport(req.format, pages, crawl, { html: req.html, now: opts.now, software: SOFTWARE }),
+    lastSeq,
+  };
+}

@@ -1,0 +1,52 @@
+// What an export takes from a crawl: every page or only the relevant ones, some sites, only what is new.
+// Pure, so that the dashboard, the command-line runner and the tests choose pages the same way.
+import type { LabelValue, PageBody, PageRecord } from '../types';
+import { siteOf } from '../url';
+
+/** The formats a crawl exports to (lib/export/formats.ts writes each). */
+export const EXPORT_FORMATS = ['jsonl', 'csv', 'warc', 'wacz', 'zip'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+export const isExportFormat = (s: string): s is ExportFormat => (EXPORT_FORMATS as readonly string[]).includes(s);
+
+export interface ExportSelection {
+  /** Only pages the page judge found on topic (training reads included when judged so). */
+  relevantOnly?: boolean;
+  /** Only pages of these sites (registrable domains, as `siteOf` gives them); all sites when empty or absent. */
+  sites?: string[];
+  /** Only pages fetched after this sequence number: "new since the last export" passes the one remembered. */
+  afterSeq?: number;
+}
+
+/** One page as the writers receive it: its row, and what the format needs of its body and its user label. */
+export interface ExportPage {
+  page: PageRecord;
+  /** Absent when the page has no stored body (failed, skipped, not HTML) or the format does not need it. */
+  body?: PageBody;
+  /** The user's (or a training read's) on/off-topic label of the page, when it has one. */
+  label?: LabelValue;
+}
+
+/** Whether a page row belongs in the export. `afterSeq` is applied by the reader, as a key range. */
+export function selects(sel: ExportSelection, p: PageRecord): boolean {
+  if (sel.relevantOnly && p.relevant !== true) return false;
+  if (sel.sites?.length) {
+    let site: string;
+    try {
+      site = siteOf(p.finalUrl || p.url);
+    } catch {
+      return false;
+    }
+    if (!sel.sites.includes(site)) return false;
+  }
+  return true;
+}
+
+/** A page that was fetched and whose body was kept: what WARC, WACZ and the HTML ZIP contain. */
+export const hasBody = (x: ExportPage): x is ExportPage & { body: PageBody } => x.body !== undefined && x.page.status > 0;
+
+/** The settings key under which the last exported seq of a crawl in a format is kept. */
+export const exportMarkKey = (crawlId: number, format: ExportFormat): string => `export:${crawlId}:${format}`;
+
+/** The settings key prefix of every export mark of a crawl (deleted with the crawl). */
+export const exportMarkPrefix = (crawlId: number): string => `export:${crawlId}:`;

@@ -1,0 +1,90 @@
+// WACZ 1.1.1 (https://specs.webrecorder.net/wacz/1.1.1/): a ZIP, stored and not compressed as the spec asks,
+// of the crawl's WARC, a CDXJ index of it, the list of pages and a datapackage.json with each file's SHA-256.
+// client-zip writes the ZIP as a stream, and zip64 once a file or the archive passes 4 GiB.
+import { makeZip } from 'client-zip';
+import { createSHA256 } from 'hash-wasm';
+import { readStream, utf8 } from './bytes';
+import type { ExportPage } from './selection';
+import { cdxjLine, writeWarc, type WarcIndexEntry, type WarcOptions } from './warc';
+
+export interface WaczOptions extends Omit<WarcOptions, 'filename'> {
+  title: string;
+  description?: string;
+}
+
+/** One file of `datapackage.json`'s `resources`. */
+export interface WaczResource {
+  name: string;
+  path: string;
+  hash: string;
+  bytes: number;
+}
+
+const WARC_NAME = 'data.warc.gz';
+
+/**
+ * The WACZ as a stream. The WARC streams through; what is kept in memory until it has been written is one
+ * index line and one page line per page (a few hundred bytes each), because the CDXJ index must be sorted.
+ */
+export function writeWacz(pages: AsyncIterable<ExportPage>, opts: WaczOptions): AsyncIterable<Uint8Array> {
+  const resources: WaczResource[] = [];
+  const index: string[] = [];
+  const pageList: string[] = [];
+  const lastModified = new Date(opts.now);
+  const onRecord = (e: WarcIndexEntry) => {
+    index.push(cdxjLine(e, WARC_NAME));
+    if (!e.redirect) pageList.push(JSON.stringify({ id: `page-${e.seq}`, url: e.pageUrl, ts: e.date, title: e.title || undefined }) + '\n');
+  };
+  const file = (path: string, chunks: AsyncIterable<Uint8Array>) => ({ name: path, lastModified, input: hashed(path, chunks, resources) });
+  async function* files() {
+    yield file(`archive/${WARC_NAME}`, writeWarc(pages, { ...opts, filename: WARC_NAME }, onRecord));
+    // SURT then timestamp, as a plain sort of the lines gives them: the order replay's binary search expects.
+    index.sort();
+    yield file('indexes/index.cdxj', lines(index));
+    index.length = 0;
+    const header = JSON.stringify({ format: 'json-pages-1.0', id: 'pages', title: 'All Pages' }) + '\n';
+    yield file('pages/pages.jsonl', lines([header, ...pageList.splice(0)], ''));
+    const datapackage = utf8(JSON.stringify(dataPackage(resources, opts), null, 2));
+    yield { name: 'datapackage.json', lastModified, input: datapackage };
+    const digest = { path: 'datapackage.json', hash: `sha256:${await sha256(datapackage)}` };
+    yield { name: 'datapackage-digest.json', lastModified, input: utf8(JSON.stringify(digest, null, 2)) };
+  }
+  return readStream(makeZip(files(), { buffersAreUTF8: true }));
+}
+
+export function dataPackage(resources: WaczResource[], opts: WaczOptions) {
+  return {
+    profile: 'data-package',
+    resources,
+    wacz_version: '1.1.1',
+    title: opts.title,
+    ...(opts.description ? { description: opts.description } : {}),
+    software: opts.software,
+    created: new Date(opts.now).toISOString(),
+  };
+}
+
+async function* lines(items: string[], end = '\n'): AsyncGenerator<Uint8Array> {
+  // A few hundred lines a chunk: one chunk per line would cost more in calls than in bytes.
+  for (let i = 0; i < items.length; i += 500) yield utf8(items.slice(i, i + 500).join(end) + end);
+}
+
+/** Passes the chunks through, and once they end records the file's size and SHA-256 as a resource. */
+async function* hashed(path: string, chunks: AsyncIterable<Uint8Array>, resources: WaczResource[]): AsyncGenerator<Uint8Array> {
+  const hash = await createSHA256();
+  hash.init();
+  let bytes = 0;
+  for await (const c of chunks) {
+    hash.update(c);
+    bytes += c.byteLength;
+    yield c;
+  }
+  resources.push({ name: path.slice(path.lastIndexOf('/') + 1), path, hash: `sha256:${hash.digest('hex')}`, bytes });
+}
+
+async function sha256(bytes: Uint8Array): Promise<string> {
+  const hash = await createSHA256();
+  hash.init();
+  hash.update(bytes);
+  return hash.digest('hex');
+}

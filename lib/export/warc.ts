@@ -1,0 +1,157 @@
+// WARC 1.1 of a crawl, one gzip member per record (so a reader can seek to any record by its offset): a
+// `warcinfo`, then for each fetched page a `request` and a `response` record with the HTTP status line, the
+// response headers the browser exposed and the payload bytes as received. Written with Webrecorder's warcio,
+// which also computes the SHA-256 block and payload digests.
+import { WARCRecord, WARCSerializer, getSurt } from 'warcio';
+import type { PageBody, PageRecord } from '../types';
+import { utf8 } from './bytes';
+import { statusLine } from './http-status';
+import { hasBody, type ExportPage } from './selection';
+
+export interface WarcOptions {
+  /** The file name recorded in `warcinfo` (`crawl.warc.gz`, or `data.warc.gz` inside a WACZ). */
+  filename: string;
+  /** Fields of the `warcinfo` record besides software and format: the crawl's name, seeds, robots policy. */
+  info?: Record<string, string>;
+  software: string;
+  /** When the file is written (the `warcinfo` record's date). */
+  now: number;
+}
+
+/** Where a response record sits in the WARC: what a CDXJ index line says of it. */
+export interface WarcIndexEntry {
+  url: string;
+  /** WARC-Date, ISO. */
+  date: string;
+  status: number;
+  mime: string;
+  digest: string;
+  offset: number;
+  length: number;
+  /** The page the record is of: its seq, the URL the crawl asked for, its title (the WACZ's page list). */
+  seq: number;
+  pageUrl: string;
+  title: string;
+  /** A redirect the fetch followed on its way to the page, not the page itself. */
+  redirect: boolean;
+}
+
+const WARC_1_1 = 'WARC/1.1';
+
+/** The gzipped WARC as a stream of records; `onRecord` hears of each response record where it was written. */
+export async function* writeWarc(
+  pages: AsyncIterable<ExportPage>,
+  opts: WarcOptions,
+  onRecord?: (entry: WarcIndexEntry) => void,
+): AsyncGenerator<Uint8Array> {
+  let offset = 0;
+  const emit = (bytes: Uint8Array) => {
+    offset += bytes.byteLength;
+    return bytes;
+  };
+  const info = WARCRecord.createWARCInfo(
+    { filename: opts.filename, warcVersion: WARC_1_1, date: new Date(opts.now).toISOString() },
+    { software: opts.software, format: 'WARC File Format 1.1', conformsTo: 'https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/', ...opts.info },
+  );
+  yield emit(await serialize(info));
+  for await (const x of pages) {
+    if (!hasBody(x)) continue;
+    const { page, body } = x;
+    const date = new Date(page.fetchedAt).toISOString();
+    for (const hop of redirectHops(page)) {
+      const record = responseRecord(hop.url, date, statusLine(hop.status), [['location', hop.location]], new Uint8Array(0));
+      const start = offset;
+      const bytes = emit(await serialize(record));
+      onRecord?.(entryOf(record, hop.url, date, hop.status, '', start, bytes.byteLength, page, true));
+      yield bytes;
+    }
+    const url = page.finalUrl || page.url;
+    const { payload, headers } = storedPayload(body);
+    const response = responseRecord(url, date, statusLine(page.status), headers, payload, page.truncated);
+    const request = requestRecord(url, date, response);
+    const start = offset;
+    const bytes = emit(await serialize(response));
+    onRecord?.(entryOf(response, url, date, page.status, mimeOf(headers), start, bytes.byteLength, page, false));
+    yield bytes;
+    yield emit(await serialize(request));
+  }
+}
+
+const serialize = (r: WARCRecord): Promise<Uint8Array> => WARCSerializer.serialize(r, { gzip: true, digest: { algo: 'sha-256', prefix: 'sha256:' } });
+
+function responseRecord(url: string, date: string, statusline: string, headers: [string, string][], payload: Uint8Array, truncated = false): WARCRecord {
+  return WARCRecord.create(
+    {
+      url, date, type: 'response', warcVersion: WARC_1_1, statusline, httpHeaders: headers,
+      // WARC 1.1 §5.13: the payload was cut at the crawler's size cap.
+      ...(truncated ? { warcHeaders: { 'WARC-Truncated': 'length' } } : {}),
+    },
+    [payload],
+  );
+}
+
+/**
+ * The request as far as it is known: the browser does not expose what it sent, and the cookies it sent are the
+ * user's, which an archive meant to be shared must not carry. So only the request line and Host are written.
+ */
+function requestRecord(url: string, date: string, response: WARCRecord): WARCRecord {
+  const u = new URL(url);
+  return WARCRecord.create(
+    {
+      url, date, type: 'request', warcVersion: WARC_1_1, statusline: `GET ${u.pathname}${u.search} HTTP/1.1`,
+      httpHeaders: [['host', u.host]], warcHeaders: { 'WARC-Concurrent-To': response.warcHeader('WARC-Record-ID') ?? '' },
+    },
+    [],
+  );
+}
+
+/**
+ * The redirects the fetch followed, each as the 3xx it answered and where it led. Only the status and the
+ * target are known of them (fetch follows redirects without exposing their headers), and that is what is
+ * written: enough for a replay of the URL the crawl asked for to reach the page.
+ */
+function redirectHops(page: PageRecord): { url: string; status: number; location: string }[] {
+  const hops = page.redirects ?? [];
+  return hops.map((h, i) => ({ url: h.url, status: h.status, location: hops[i + 1]?.url ?? page.finalUrl }));
+}
+
+/** Headers that describe the transfer, not the bytes stored: fetch has already undone them. */
+const TRANSFER_HEADERS = new Set(['content-encoding', 'transfer-encoding', 'content-length']);
+
+/**
+ * The payload as received and the headers to store with it. fetch hands over the body decoded (no gzip, no
+ * chunks), so Content-Encoding and Transfer-Encoding no longer describe it: they are kept under
+ * `x-archive-orig-` names, as pywb and warcio's own recorders do, and Content-Length gives the stored length;
+ * otherwise a replay would try to gunzip plain HTML. Rows stored before the raw bytes were kept have the
+ * decoded HTML only: it is written as UTF-8, and the Content-Type says so.
+ */
+export function storedPayload(body: PageBody): { payload: Uint8Array; headers: [string, string][] } {
+  const payload = body.payload ?? utf8(body.html);
+  const headers: [string, string][] = [];
+  for (const [name, value] of Object.entries(body.headers)) {
+    const key = name.toLowerCase();
+    if (TRANSFER_HEADERS.has(key)) {
+      if (key !== 'content-length' || Number(value) !== payload.byteLength) headers.push([`x-archive-orig-${key}`, value]);
+    } else if (key === 'content-type' && !body.payload) {
+      headers.push([name, value.replace(/;\s*charset=[^;]*/i, '') + '; charset=utf-8']);
+    } else headers.push([name, value]);
+  }
+  headers.push(['content-length', String(payload.byteLength)]);
+  return { payload, headers };
+}
+
+const mimeOf = (headers: [string, string][]): string =>
+  (headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '').split(';')[0].trim().toLowerCase();
+
+function entryOf(r: WARCRecord, url: string, date: string, status: number, mime: string, offset: number, length: number, page: PageRecord, redirect: boolean): WarcIndexEntry {
+  return { url, date, status, mime, digest: r.warcPayloadDigest ?? '', offset, length, seq: page.seq, pageUrl: page.url, title: page.title, redirect };
+}
+
+/** `20261124014757`: the 14-digit timestamp of CDX(J) lines. */
+export const cdxTimestamp = (iso: string): string => iso.replace(/[^0-9]/g, '').slice(0, 14);
+
+/** One CDXJ line (WACZ 1.1.1 §indexes): SURT key, timestamp, then the record's place and kind as JSON. */
+export function cdxjLine(e: WarcIndexEntry, filename: string): string {
+  const fields: Record<string, string> = { url: e.url, mime: e.mime || 'unk', status: String(e.status), digest: e.digest, length: String(e.length), offset: String(e.offset), filename };
+  return `${getSurt(e.url)} ${cdxTimestamp(e.date)} ${JSON.stringify(fields)}`;
+}
