@@ -10,6 +10,9 @@ export default defineConfig({
     // at install and the labeler may be switched on before the user allows it; in Chrome <all_urls> covers it.
     permissions: ['unlimitedStorage', 'alarms', 'scripting', 'contextMenus', 'webRequest', ...(browser === 'firefox' ? ['activeTab'] : [])],
     host_permissions: ['<all_urls>'],
+    // 'wasm-unsafe-eval' lets the extension's pages compile the WebAssembly it ships (hash-wasm's SHA-256, which
+    // warcio and the WACZ writer use while exporting); scripts still come only from the extension itself.
+    content_security_policy: { extension_pages: "script-src 'self' 'wasm-unsafe-eval'; object-src 'self'" },
     commands: {
       'toggle-labeler': {
         suggested_key: { default: 'Alt+Shift+L' },

@@ -1,11 +1,13 @@
 // The command-line runner: drives the real extension in Chromium through its own message protocol.
-//   npm run crawl -- --config FILE --out DIR [--profile DIR] [--headed] [--host-rules RULES]
+//   npm run crawl -- --config FILE --out DIR [--profile DIR] [--headed] [--host-rules RULES] [--export warc,wacz,jsonl,csv,zip]
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigError, parseConfig } from '../lib/crawl/config';
+import { FORMATS } from '../lib/export/formats';
 import { pageLine } from '../lib/export/jsonl';
+import { EXPORT_FORMATS, isExportFormat, type ExportFormat } from '../lib/export/selection';
 import type { CrawlStatus } from '../lib/protocol';
 import type { PageRecord } from '../lib/types';
 import { ensureBuilt, launchWithExtension, send, type Launched } from './lib/browser';
@@ -20,6 +22,8 @@ export interface RunOptions {
   log?: (line: string) => void;
   /** Called once the crawl has started, with the live browser (tests use it to stop the service worker). */
   onStarted?: (launched: Launched, crawlId: number) => Promise<void> | void;
+  /** Formats to export into `out` once the crawl has ended (crawl.warc.gz, crawl.wacz, pages.jsonl with content, pages.csv, pages.zip). */
+  exports?: ExportFormat[];
   /** Called once the crawl has ended, before the browser closes (tests look at the dashboard then). */
   onFinished?: (launched: Launched, crawlId: number) => Promise<void> | void;
 }
@@ -95,6 +99,7 @@ export async function runCrawl(opts: RunOptions): Promise<Summary> {
       await new Promise((r) => setTimeout(r, 500));
     }
     await drainPages();
+    if (opts.exports?.length) await exportInto(launched, crawlId, opts.exports, opts.out, log);
     await opts.onFinished?.(launched, crawlId);
     const summary = summarize(status, crawlId);
     writeFileSync(join(opts.out, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
@@ -104,6 +109,38 @@ export async function runCrawl(opts: RunOptions): Promise<Summary> {
     await launched.close();
   }
 }
+
+/**
+ * Exports through the dashboard's own export code: its page reads IndexedDB and hands the file over a chunk
+ * (about 1 MiB) at a time, appended here, so neither side holds the crawl. `pages.jsonl` is then the full
+ * export (text and labels), replacing the metadata lines written while crawling.
+ */
+async function exportInto(launched: Launched, crawlId: number, formats: ExportFormat[], out: string, log: (line: string) => void): Promise<void> {
+  const page = await launched.context.newPage();
+  try {
+    await page.goto(`chrome-extension://${launched.extensionId}/dashboard.html?crawl=${crawlId}`);
+    await page.waitForFunction(() => 'focusExport' in globalThis);
+    for (const format of formats) {
+      const file = join(out, FORMATS[format].fileName);
+      const started = Date.now();
+      const { id } = await page.evaluate(([c, f]) => (globalThis as unknown as ExportHook).focusExport.open(c, { format: f }), [crawlId, format] as const);
+      writeFileSync(file, '');
+      let bytes = 0;
+      for (;;) {
+        const chunk = await page.evaluate((i) => (globalThis as unknown as ExportHook).focusExport.next(i), id);
+        if (chunk === null) break;
+        const buf = Buffer.from(chunk, 'base64');
+        appendFileSync(file, buf);
+        bytes += buf.length;
+      }
+      log(`exported ${file} (${(bytes / 1024).toFixed(0)} KiB in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    }
+  } finally {
+    await page.close();
+  }
+}
+
+type ExportHook = { focusExport: { open(crawlId: number, req: { format: ExportFormat }): Promise<{ id: number }>; next(id: number): Promise<string | null> } };
 
 function progressLine(s: CrawlStatus): string {
   const c = s.crawl;
@@ -146,10 +183,11 @@ async function main(): Promise<number> {
     options: {
       config: { type: 'string' }, out: { type: 'string' }, profile: { type: 'string' },
       headed: { type: 'boolean', default: false }, 'host-rules': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      export: { type: 'string' },
     },
   });
   if (values.help || !values.config || !values.out) {
-    console.error('usage: npm run crawl -- --config FILE --out DIR [--profile DIR] [--headed] [--host-rules RULES]');
+    console.error('usage: npm run crawl -- --config FILE --out DIR [--profile DIR] [--headed] [--host-rules RULES] [--export warc,wacz,jsonl,csv,zip]');
     return values.help ? 0 : 2;
   }
   let config: unknown;
@@ -159,7 +197,15 @@ async function main(): Promise<number> {
     console.error(`focus: cannot read the config ${values.config}: ${err instanceof Error ? err.message : err}`);
     return 2;
   }
-  const summary = await runCrawl({ config, out: values.out, profileDir: values.profile, headed: values.headed, hostRules: values['host-rules'] });
+  const exports = (values.export ?? '').split(',').map((f) => f.trim()).filter(Boolean);
+  const unknown = exports.find((f) => !isExportFormat(f));
+  if (unknown !== undefined) {
+    console.error(`focus: --export: "${unknown}" is not a format (the formats are ${EXPORT_FORMATS.join(', ')})`);
+    return 2;
+  }
+  const summary = await runCrawl({
+    config, out: values.out, profileDir: values.profile, headed: values.headed, hostRules: values['host-rules'], exports: exports as ExportFormat[],
+  });
   console.log(formatSummary(summary));
   console.log(`  pages: ${join(values.out, 'pages.jsonl')}  summary: ${join(values.out, 'summary.json')}`);
   if (summary.fetched === 0) {

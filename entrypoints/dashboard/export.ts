@@ -1,38 +1,209 @@
-// "Export JSON Lines": every page row of the crawl, read from Dexie in chunks, downloaded as one file.
-import { pagesToJsonl } from '@/lib/export/jsonl';
-import type { CrawlerDB, CrawlRecord } from '@/lib/store/db';
+// The crawl detail's Export panel: a format, which pages (relevant only, some sites, new since the last export),
+// a progress bar and Cancel. The file is streamed from IndexedDB: to disk through the File System Access API
+// where the browser offers it, else into a Blob built a few megabytes at a time (Chromium keeps large blobs out
+// of the page's memory), then downloaded. The command-line runner pulls the same stream through `focusExport`.
+import { exportCrawl, exportMark, type ExportRequest } from '@/lib/export/export-crawl';
+import { FORMATS } from '@/lib/export/formats';
+import { EXPORT_FORMATS, isExportFormat } from '@/lib/export/selection';
 import { downloadFile } from '@/lib/platform/actions';
-import { errorText } from '@/lib/platform/dom';
-import { forEachPageChunk } from '@/lib/ui/queries';
+import { byId, errorText, h } from '@/lib/platform/dom';
+import { sendMessage } from '@/lib/platform/messaging';
+import type { CrawlerDB, CrawlRecord } from '@/lib/store/db';
+import { formatBytes } from '@/lib/ui/format';
 
-const CHUNK = 2000;
+/** Bytes gathered before they are folded into the Blob. */
+const BLOB_STEP = 8 * 1024 * 1024;
 
-/** Characters file systems refuse in a file name. */
-const fileName = (crawlName: string): string => `${crawlName.replace(/[\\/:*?"<>|\x00-\x1f]+/g, '-').trim() || 'crawl'}-pages.jsonl`;
+type Picker = (o: { suggestedName: string }) => Promise<{ createWritable(): Promise<{ write(b: Uint8Array): Promise<void>; close(): Promise<void>; abort(): Promise<void> }> }>;
 
-export function setupExport(
-  db: CrawlerDB,
-  button: HTMLButtonElement,
-  selected: () => CrawlRecord | undefined,
-  report: (error: string | null) => void,
-): void {
-  const label = button.textContent ?? '';
-  button.addEventListener('click', () => {
-    const crawl = selected();
-    if (!crawl) return;
-    button.disabled = true;
-    report(null);
-    // One string per chunk: the Blob joins them without building one huge string first.
-    const parts: string[] = [];
-    forEachPageChunk(db, crawl.id!, CHUNK, (rows) => {
-      parts.push(pagesToJsonl(rows));
-      button.textContent = `Exporting… ${parts.length * CHUNK}`;
-    })
-      .then(() => downloadFile(parts, fileName(crawl.name)))
-      .catch((err: unknown) => report(`Could not export the pages: ${errorText(err)}`))
-      .finally(() => {
-        button.disabled = false;
-        button.textContent = label;
+export class ExportPanel {
+  private readonly format = byId<HTMLSelectElement>('export-format');
+  private readonly relevant = byId<HTMLInputElement>('export-relevant');
+  private readonly fresh = byId<HTMLInputElement>('export-new');
+  private readonly html = byId<HTMLInputElement>('export-html');
+  private readonly sites = byId<HTMLSelectElement>('export-sites');
+  private readonly start = byId<HTMLButtonElement>('export-start');
+  private readonly cancel = byId<HTMLButtonElement>('export-cancel');
+  private readonly progress = byId<HTMLProgressElement>('export-progress');
+  private readonly status = byId('export-status');
+  private crawl: CrawlRecord | undefined;
+  private shownFor: number | undefined;
+  private abort: AbortController | null = null;
+
+  constructor(private readonly db: CrawlerDB, private readonly report: (error: string | null) => void) {
+    this.format.replaceChildren(...EXPORT_FORMATS.map((f) => h('option', { value: f }, FORMATS[f].label)));
+    this.format.addEventListener('change', () => void this.refresh());
+    this.fresh.addEventListener('change', () => void this.refresh());
+    this.start.addEventListener('click', () => void this.run());
+    this.cancel.addEventListener('click', () => this.abort?.abort());
+  }
+
+  /** The crawl shown; its sites fill the list when another crawl is selected. */
+  show(crawl: CrawlRecord | undefined): void {
+    this.crawl = crawl;
+    if (!crawl || crawl.id === this.shownFor) return;
+    this.shownFor = crawl.id;
+    void this.db.sites.where('[crawlId+site]').between([crawl.id!, ''], [crawl.id!, '\uffff']).toArray().then((rows) => {
+      if (this.shownFor !== crawl.id) return;
+      this.sites.replaceChildren(...rows.filter((r) => r.fetched > 0).map((r) => h('option', { value: r.site }, `${r.site} (${r.fetched})`)));
+    });
+    void this.refresh();
+  }
+
+  private request(): ExportRequest {
+    const format = this.format.value;
+    if (!isExportFormat(format)) throw new Error(`unknown format ${format}`);
+    return {
+      format, relevantOnly: this.relevant.checked, sinceLastExport: this.fresh.checked, html: this.html.checked,
+      sites: [...this.sites.selectedOptions].map((o) => o.value),
+    };
+  }
+
+  private async refresh(): Promise<void> {
+    const crawl = this.crawl;
+    byId('export-html-row').hidden = this.format.value !== 'jsonl';
+    if (!crawl || !isExportFormat(this.format.value)) return;
+    const mark = await exportMark(this.db, crawl.id!, this.format.value);
+    byId('export-mark').textContent = mark ? `(last export reached page ${mark} of ${crawl.nextSeq - 1})` : '(no export in this format yet)';
+  }
+
+  private async run(): Promise<void> {
+    const crawl = this.crawl;
+    if (!crawl || this.abort) return;
+    this.report(null);
+    const req = this.request();
+    const abort = (this.abort = new AbortController());
+    this.start.disabled = true;
+    this.cancel.hidden = false;
+    this.progress.hidden = false;
+    this.progress.value = 0;
+    this.status.textContent = 'Exporting…';
+    let bytes = 0;
+    try {
+      const out = await exportCrawl(this.db, crawl, req, {
+        now: Date.now(),
+        onProgress: ({ seq, lastSeq }) => {
+          this.progress.value = lastSeq ? seq / lastSeq : 1;
+          this.status.textContent = `Exporting… page ${seq} of ${lastSeq}, ${formatBytes(bytes)}`;
+        },
       });
-  });
+      const counted = (async function* () {
+        for await (const c of out.chunks) {
+          if (abort.signal.aborted) throw new DOMException('cancelled', 'AbortError');
+          bytes += c.byteLength;
+          yield c;
+        }
+      })();
+      const picker = (globalThis as { showSaveFilePicker?: Picker }).showSaveFilePicker;
+      if (picker && !navigator.webdriver) await toFile(picker, out.fileName, counted);
+      else downloadFile([await toBlob(counted, out.mime)], out.fileName, out.mime);
+      await sendMessage('markExported', { crawlId: crawl.id!, format: req.format, seq: out.lastSeq });
+      this.progress.value = 1;
+      this.status.textContent = `Exported ${out.fileName} (${formatBytes(bytes)}).`;
+      void this.refresh();
+    } catch (err) {
+      const cancelled = abort.signal.aborted || (err instanceof DOMException && err.name === 'AbortError');
+      this.status.textContent = cancelled ? 'Export cancelled: nothing was saved.' : '';
+      if (!cancelled) this.report(`Could not export the crawl: ${errorText(err)}`);
+    } finally {
+      this.abort = null;
+      this.start.disabled = false;
+      this.cancel.hidden = true;
+      this.progress.hidden = true;
+    }
+  }
+}
+
+async function toFile(picker: Picker, name: string, chunks: AsyncIterable<Uint8Array>): Promise<void> {
+  const handle = await picker({ suggestedName: name });
+  const file = await handle.createWritable();
+  try {
+    for await (const c of chunks) await file.write(c);
+    await file.close();
+  } catch (err) {
+    await file.abort().catch(() => undefined);
+    throw err;
+  }
+}
+
+/** A Blob built by folding a few megabytes at a time into it: the page never holds the whole file. */
+export async function toBlob(chunks: AsyncIterable<Uint8Array>, type: string): Promise<Blob> {
+  let blob = new Blob([], { type });
+  let parts: Uint8Array[] = [];
+  let held = 0;
+  for await (const c of chunks) {
+    parts.push(c);
+    held += c.byteLength;
+    if (held >= BLOB_STEP) {
+      blob = new Blob([blob, ...(parts as BlobPart[])], { type });
+      parts = [];
+      held = 0;
+    }
+  }
+  return new Blob([blob, ...(parts as BlobPart[])], { type });
+}
+
+/**
+ * What the command-line runner calls on this page (through Playwright): opens an export, then pulls it a chunk
+ * at a time as base64, so neither side holds the whole file.
+ */
+export function exposeExportHook(db: CrawlerDB): void {
+  const open = new Map<number, AsyncIterator<Uint8Array>>();
+  const marks = new Map<number, { crawlId: number; format: string; seq: number }>();
+  let next = 1;
+  (globalThis as Record<string, unknown>).focusExport = {
+    async open(crawlId: number, req: ExportRequest): Promise<{ id: number; fileName: string }> {
+      const crawl = await db.crawls.get(crawlId);
+      if (!crawl) throw new Error(`crawl ${crawlId} does not exist`);
+      const out = await exportCrawl(db, crawl, req, { now: Date.now() });
+      const id = next++;
+      open.set(id, batched(out.chunks)[Symbol.asyncIterator]());
+      marks.set(id, { crawlId, format: req.format, seq: out.lastSeq });
+      return { id, fileName: out.fileName };
+    },
+    async next(id: number): Promise<string | null> {
+      const it = open.get(id);
+      if (!it) throw new Error(`no export ${id}`);
+      const r = await it.next();
+      if (!r.done) return base64(r.value);
+      open.delete(id);
+      const mark = marks.get(id)!;
+      marks.delete(id);
+      await sendMessage('markExported', mark);
+      return null;
+    },
+  };
+}
+
+/** Chunks of about 1 MiB: few round trips, little held. */
+async function* batched(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  let parts: Uint8Array[] = [];
+  let held = 0;
+  for await (const c of chunks) {
+    parts.push(c);
+    held += c.byteLength;
+    if (held >= 1 << 20) {
+      yield join(parts, held);
+      parts = [];
+      held = 0;
+    }
+  }
+  if (held) yield join(parts, held);
+}
+
+function join(parts: Uint8Array[], total: number): Uint8Array {
+  if (parts.length === 1) return parts[0]!;
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
+}
+
+function base64(bytes: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s);
 }

@@ -7,7 +7,8 @@ import { byId, crawlIdFromUrl, errorText } from '@/lib/platform/dom';
 import { allCrawls, watch } from '@/lib/ui/queries';
 import { CrawlDetail } from './crawl-detail';
 import { CrawlList } from './crawl-list';
-import { setupExport } from './export';
+import { ExportPanel, exposeExportHook } from './export';
+import { showStorage } from './storage';
 import { setupNewCrawlForm } from './new-crawl-form';
 import { PagesTable } from './pages-table';
 import { TopicsView } from './topics-view';
@@ -48,6 +49,8 @@ function render(): void {
   list.render(crawls, selectedId);
   const crawl = crawls.find((c) => c.id === selectedId);
   detail.render(crawl);
+  exportPanel.show(crawl);
+  showStorage(crawl);
   pages.show(crawl?.id);
 }
 
@@ -64,7 +67,8 @@ setupNewCrawlForm((crawlId) => {
   if (matchMedia('(max-width: 900px)').matches) byId('main').scrollIntoView({ block: 'start' });
   else window.scrollTo({ top: 0 });
 }, db);
-setupExport(db, byId<HTMLButtonElement>('export-jsonl'), () => crawls.find((c) => c.id === selectedId), showDetailError);
+const exportPanel = new ExportPanel(db, showDetailError);
+exposeExportHook(db);
 
 watch(
   () => allCrawls(db),

@@ -1,12 +1,7 @@
 // Exports of a crawl, checked with readers that are not the writers: the WARC by the `warc` parser, the
 // WACZ and the HTML ZIP by yauzl with every datapackage.json hash recomputed, CSV by Papa Parse.
-import { createHash } from 'node:crypto';
-import { Readable } from 'node:stream';
-import { gunzipSync } from 'node:zlib';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import Papa from 'papaparse';
-import WARCStream from 'warc';
-import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CrawlService } from '../../lib/crawl/service';
 import { exportCrawl, type ExportRequest } from '../../lib/export/export-crawl';
@@ -14,6 +9,7 @@ import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import type { PageRecord } from '../../lib/types';
 import { demoConfig, startDemoServer, type DemoServer } from '../../scripts/lib/demo-site';
+import { httpPayload, parseWarc, sha256, unzip } from '../support/archive-readers';
 
 const clock = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
 let site: DemoServer;
@@ -39,37 +35,6 @@ async function run(req: ExportRequest): Promise<Buffer> {
   return Buffer.concat(parts);
 }
 
-type WarcRecord = { headers: Record<string, string>; content: Buffer };
-function parseWarc(gz: Buffer): Promise<WarcRecord[]> {
-  return new Promise((resolve, reject) => {
-    const records: WarcRecord[] = [];
-    Readable.from([gunzipSync(gz)]).pipe(new WARCStream()).on('data', (r: WarcRecord) => records.push(r)).on('end', () => resolve(records)).on('error', reject);
-  });
-}
-const httpPayload = (block: Buffer) => block.subarray(block.indexOf('\r\n\r\n') + 4);
-
-function unzip(buf: Buffer): Promise<Map<string, { data: Buffer; compression: number }>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(buf, { lazyEntries: true }, (err, zip) => {
-      if (err || !zip) return reject(err);
-      const files = new Map<string, { data: Buffer; compression: number }>();
-      zip.on('entry', (e: yauzl.Entry) => {
-        zip.openReadStream(e, (err2, s) => {
-          if (err2 || !s) return reject(err2);
-          const bufs: Buffer[] = [];
-          s.on('data', (b: Buffer) => bufs.push(b)).on('end', () => {
-            files.set(e.fileName, { data: Buffer.concat(bufs), compression: e.compressionMethod });
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on('end', () => resolve(files));
-      zip.readEntry();
-    });
-  });
-}
-
-const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const fetchedPages = () => pages.filter((p) => p.outcome === 'done' && p.status === 200);
 
 describe('exports, read back by independent readers', { timeout: 60_000 }, () => {
