@@ -1,7 +1,7 @@
 // `npm run bench`: harvest, cost and scale of Focus against breadth-first and Crawlee, on a topic-labelled corpus
 // served on loopback and crawled through the real extension in Chromium. Prints figures; never fails on time.
 //   npm run bench -- [--corpus DIR] [--budget 2000] [--concurrency 4] [--cases Science:English_language,...]
-//     [--skip crawlee,pipeline,scale,hits,sites] [--scale-urls 1000000] [--out DIR] [--json]
+//     [--skip crawlee,pipeline,scale,hits,sites,export] [--scale-urls 1000000] [--export-pages 100000] [--out DIR] [--json]
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -12,6 +12,7 @@ import { ROOT } from '../lib/browser';
 import { articleOfUrl, loadArticles, startCorpusServer } from '../lib/corpus-server';
 import { DEFAULT_CORPUS, caseGroundTruth, runWikispeedia, scoreUrls, type CaseResults } from '../wikispeedia';
 import { runCrawlee } from './crawlee';
+import { formatExport, measureExport } from './export';
 import { formatHits, measureHits } from './hits';
 import { formatPipeline, measurePipeline } from './pipeline';
 import { runWebOfSites } from './web-of-sites';
@@ -25,6 +26,7 @@ const { values: v } = parseArgs({
     cases: { type: 'string', default: 'Science:English_language,Geography:Human' },
     skip: { type: 'string', default: '' },
     'scale-urls': { type: 'string', default: '1000000' },
+    'export-pages': { type: 'string', default: '100000' },
     out: { type: 'string' },
     json: { type: 'boolean', default: false },
   },
@@ -80,9 +82,10 @@ async function main(): Promise<void> {
   });
   const scale = skip.has('scale') ? null : runScale();
   const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? '', memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, chromium: chromiumVersion() };
-  const all = { date, machine, budget, concurrency, cases, pipeline, scale, hits };
+  const exported = skip.has('export') ? null : await measureExport({ pages: Number(v['export-pages']), formats: ['wacz', 'warc', 'jsonl', 'csv', 'zip'], log });
+  const all = { date, machine, budget, concurrency, cases, pipeline, scale, hits, exported };
   writeFileSync(join(outDir, 'bench.json'), JSON.stringify(all, null, 2) + '\n');
-  const report = await writeReport(all) + (hits ? `\n## A HITS round against graph size (Node)\n\n${formatHits(hits)}\n` : '') + (sites ? `\n${sites.markdown}\n` : '');
+  const report = await writeReport(all) + (hits ? `\n## A HITS round against graph size (Node)\n\n${formatHits(hits)}\n` : '') + (sites ? `\n${sites.markdown}\n` : '') + (exported ? `\n## Export at scale\n\n${formatExport(exported)}\n` : '');
   writeFileSync(join(outDir, 'report.md'), report + '\n');
   console.log(report);
   if (v.json) console.log(JSON.stringify(all));
