@@ -8,6 +8,7 @@ import { requestHostAccess } from '@/lib/platform/actions';
 import {
   configToForm,
   defaultFormValues,
+  formErrorOf,
   formToConfig,
   keywordsText,
   safetyRuleChoices,
@@ -17,6 +18,7 @@ import {
   type CrawlFormValues,
   strategyChoices,
 } from '@/lib/ui/config-form';
+import { ConfigError, parseConfig } from '@/lib/crawl/config';
 import { DEFAULT_SAFETY_RULES } from '@/lib/crawl/safety';
 import { byId, errorText, fill, h } from '@/lib/platform/dom';
 import { allTopics } from '@/lib/ui/label-queries';
@@ -124,10 +126,46 @@ export function setupNewCrawlForm(onStarted: (crawlId: number) => void, db: Craw
   field('scopeMode').addEventListener('change', showScope);
   watch(() => allTopics(db), renderTopics, (err) => say(`Could not read the topics: ${errorText(err)}`));
 
+  /** A refusal of the config: beside its field (marked and scrolled into view) when the form has one. */
+  const refuse = (message: string) => {
+    const { field: name, message: sentence } = formErrorOf(message);
+    const el = name ? (form.elements.namedItem(name) as Field | null) : null;
+    if (!el) return say(message);
+    el.setAttribute('aria-invalid', 'true');
+    const note = h('p', { class: 'field-error', role: 'alert', 'data-testid': 'field-error', id: `${name}-error` }, sentence);
+    el.setAttribute('aria-describedby', note.id);
+    el.insertAdjacentElement('afterend', note);
+    el.scrollIntoView({ block: 'center' });
+    el.focus({ preventScroll: true });
+  };
+  const clearRefusals = () => {
+    for (const n of form.querySelectorAll('.field-error')) n.remove();
+    for (const el of form.querySelectorAll('[aria-invalid]')) {
+      el.removeAttribute('aria-invalid');
+      el.removeAttribute('aria-describedby');
+    }
+  };
+  form.addEventListener('input', (ev) => {
+    // Typing in a refused field takes its refusal away.
+    const el = ev.target as Field;
+    if (el.getAttribute?.('aria-invalid')) {
+      el.removeAttribute('aria-invalid');
+      form.querySelector(`#${CSS.escape(el.name)}-error`)?.remove();
+    }
+  });
+
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();
     say(null);
+    clearRefusals();
     const config = formToConfig(read(), importedBase);
+    // The same checks the worker makes, first here: a refusal is shown at once, and nothing is created.
+    try {
+      parseConfig(config);
+    } catch (err) {
+      if (err instanceof ConfigError) return refuse(err.message);
+      throw err;
+    }
     startButton.disabled = true;
     requestHostAccess()
       .then((granted) => {
@@ -139,7 +177,7 @@ export function setupNewCrawlForm(onStarted: (crawlId: number) => void, db: Craw
         say(null, `Started crawl #${crawlId}.`);
         onStarted(crawlId);
       },
-      (err: unknown) => say(errorText(err)),
+      (err: unknown) => refuse(errorText(err)),
     ).finally(() => {
       startButton.disabled = false;
     });

@@ -65,7 +65,19 @@ export const DEFAULTS: Omit<CrawlConfig, 'name' | 'seeds'> = {
   canonical: DEFAULT_CANONICAL,
 };
 
-export class ConfigError extends Error {}
+/** A config the crawler refuses, in one sentence; `field` is the setting it is about (`budget.maxPages`, `seeds[2]`). */
+export class ConfigError extends Error {
+  readonly field: string | undefined;
+  constructor(message: string, field?: string) {
+    super(message);
+    this.field = field ?? configPathOf(message);
+  }
+}
+
+/** The setting a refusal sentence starts with: `budget.maxPages must be…` -> `budget.maxPages`. */
+export function configPathOf(message: string): string | undefined {
+  return /^([A-Za-z]+(?:\.[A-Za-z]+|\[\d+\])*)(?=[ :])/.exec(message)?.[1];
+}
 
 /**
  * The user's words add to the default rules, so an imported `"avoid": []` (or an old file whose `avoid` is the
@@ -90,10 +102,10 @@ function strings(v: unknown, field: string): string[] {
   return (v as string[]).map((s) => s.trim()).filter(Boolean);
 }
 
-function num(v: unknown, field: string, fallback: number, min: number, max: number): number {
+function num(v: unknown, field: string, fallback: number, min: number, max: number, integer = false): number {
   if (v === undefined) return fallback;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max) {
-    throw new ConfigError(`${field} must be a number between ${min} and ${max} (got ${JSON.stringify(v)})`);
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max || (integer && !Number.isInteger(v))) {
+    throw new ConfigError(`${field} must be a ${integer ? 'whole number' : 'number'} between ${min} and ${max} (got ${JSON.stringify(v)})`);
   }
   return v;
 }
@@ -161,20 +173,20 @@ export function parseConfig(input: unknown): CrawlConfig {
       }
     }),
     budget: {
-      maxPages: num(budget.maxPages, 'budget.maxPages', DEFAULTS.budget.maxPages, 1, 10_000_000),
-      maxDepth: num(budget.maxDepth, 'budget.maxDepth', DEFAULTS.budget.maxDepth, 0, 10_000),
+      maxPages: num(budget.maxPages, 'budget.maxPages', DEFAULTS.budget.maxPages, 1, 10_000_000, true),
+      maxDepth: num(budget.maxDepth, 'budget.maxDepth', DEFAULTS.budget.maxDepth, 0, 10_000, true),
     },
     scope: { mode: mode as ScopeMode, sites: strings(scope.sites, 'scope.sites') },
     politeness: {
       delayMs: num(politeness.delayMs, 'politeness.delayMs', DEFAULTS.politeness.delayMs, 0, 600_000),
-      concurrency: num(politeness.concurrency, 'politeness.concurrency', DEFAULTS.politeness.concurrency, 1, 64),
-      perHost: num(politeness.perHost, 'politeness.perHost', DEFAULTS.politeness.perHost, 1, 16),
+      concurrency: num(politeness.concurrency, 'politeness.concurrency', DEFAULTS.politeness.concurrency, 1, 64, true),
+      perHost: num(politeness.perHost, 'politeness.perHost', DEFAULTS.politeness.perHost, 1, 16, true),
       robots,
     },
     fetch: {
       timeoutMs: num(fetchCfg.timeoutMs, 'fetch.timeoutMs', DEFAULTS.fetch.timeoutMs, 100, 600_000),
       maxBytes: num(fetchCfg.maxBytes, 'fetch.maxBytes', DEFAULTS.fetch.maxBytes, 1024, 512 * 1024 * 1024),
-      retries: num(fetchCfg.retries, 'fetch.retries', DEFAULTS.fetch.retries, 0, 10),
+      retries: num(fetchCfg.retries, 'fetch.retries', DEFAULTS.fetch.retries, 0, 10, true),
       retryBaseMs: num(fetchCfg.retryBaseMs, 'fetch.retryBaseMs', DEFAULTS.fetch.retryBaseMs, 100, 3_600_000),
     },
     safety: safetyOf(safety),

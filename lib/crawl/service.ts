@@ -29,16 +29,42 @@ export class CrawlService {
   }
 
   /** The crawl's topic: the one its config names (taking its keywords when given), or a new one. */
-  private async topicFor(config: CrawlConfig): Promise<number> {
+  /**
+   * The topic a new crawl learns from: the one named, or a new one named after the crawl. A topic of that name
+   * that never learned anything (no labels, and none of its crawls fetched a page: a start whose seeds all
+   * failed) is taken again rather than piling up another of the same name.
+   */
+  private async topicFor(config: CrawlConfig): Promise<{ topicId: number; created: boolean }> {
     const { store, clock } = this.ports;
-    if (config.topic.id === undefined) return (await store.topics.createTopic(config.name, config.topic.keywords, clock.now())).id!;
+    if (config.topic.id === undefined) {
+      const unused = await this.unusedTopicNamed(config.name);
+      if (unused !== undefined) {
+        await store.topics.updateTopic(unused, { keywords: config.topic.keywords }, clock.now());
+        return { topicId: unused, created: false };
+      }
+      return { topicId: (await store.topics.createTopic(config.name, config.topic.keywords, clock.now())).id!, created: true };
+    }
     const topic = await store.topics.getTopic(config.topic.id);
     if (!topic) throw new ConfigError(`topic.id: there is no topic ${config.topic.id}`);
     if (config.topic.keywords.length) await store.topics.updateTopic(topic.id!, { keywords: config.topic.keywords }, clock.now());
     else if (!topic.keywords.length && !config.training.positive.length && !(await store.topics.labelsAfter(topic.id!, 0)).length) {
       throw new ConfigError(`topic "${topic.name}" has no keywords and no labels yet: give keywords, or label some links first`);
     }
-    return topic.id!;
+    return { topicId: topic.id!, created: false };
+  }
+
+  private async unusedTopicNamed(name: string): Promise<number | undefined> {
+    const { store } = this.ports;
+    const db = store.db;
+    for (const t of (await store.topics.listTopics()).filter((x) => x.name === name)) {
+      const [labels, pageLabels, crawls] = await Promise.all([
+        db.labels.where('[topicId+id]').between([t.id!, 0], [t.id!, Infinity]).count(),
+        db.pageLabels.where('topicId').equals(t.id!).count(),
+        db.crawls.where('topicId').equals(t.id!).toArray(),
+      ]);
+      if (labels === 0 && pageLabels === 0 && crawls.every((c) => c.state === 'failed' && c.stats.fetched === 0 && c.stats.trainPages === 0)) return t.id!;
+    }
+    return undefined;
   }
 
   /** Called whenever the worker starts or an alarm fires: crawls that were running continue by themselves. */
@@ -87,9 +113,17 @@ export class CrawlService {
     start: async (raw) => {
       const config = parseConfig(raw);
       const { store, clock } = this.ports;
-      const topicId = await this.topicFor(config);
-      const crawlId = await store.createCrawl(config, topicId, clock.now());
-      await store.frontier.enqueue(crawlId, seedCandidates(config), clock.now());
+      const { topicId, created } = await this.topicFor(config);
+      let crawlId: number | undefined;
+      try {
+        crawlId = await store.createCrawl(config, topicId, clock.now());
+        await store.frontier.enqueue(crawlId, seedCandidates(config), clock.now());
+      } catch (err) {
+        // A start that failed leaves nothing behind: neither its crawl nor the topic made for it.
+        if (crawlId !== undefined) await store.deleteCrawl(crawlId).catch(() => undefined);
+        if (created) await store.topics.deleteTopic(topicId).catch(() => undefined);
+        throw err;
+      }
       this.launch({ id: crawlId, topicId });
       return { crawlId };
     },

@@ -180,7 +180,8 @@ export function topicChoices(topics: readonly Topic[]): { value: string; text: s
     .filter((t) => t.id !== undefined)
     .map((t) => ({ value: String(t.id), text: t.keywords.length ? `${t.name} (${t.keywords.slice(0, 3).join(', ')}${t.keywords.length > 3 ? ', …' : ''})` : t.name }))
     .sort((a, b) => a.text.localeCompare(b.text));
-  return [{ value: '', text: 'New topic (named after the crawl)' }, ...named];
+  // The user's topics first: a crawl for a topic already taught learns from its labels (and adds no new topic).
+  return [...named, { value: '', text: 'New topic (named after the crawl)' }];
 }
 
 function dropUndefined(o: Json): Json {
@@ -233,4 +234,52 @@ export function configToForm(input: unknown, current: CrawlFormValues): CrawlFor
     // Unknown names are kept: the worker refuses them with a sentence that names them, rather than the form dropping them silently.
     safetyOff: Array.isArray(safety.disabledRules) ? safety.disabledRules.filter((s): s is string => typeof s === 'string') : current.safetyOff,
   };
+}
+
+/** Each setting the form has a field for: the field's name and what the form calls it. */
+const FORM_FIELDS: Record<string, { field: string; label: string }> = {
+  name: { field: 'name', label: 'Name' },
+  seeds: { field: 'seeds', label: 'Seeds' },
+  'topic.keywords': { field: 'keywords', label: 'Topic keywords' },
+  'topic.id': { field: 'topicId', label: 'Topic' },
+  'training.linkSources': { field: 'linkSources', label: 'Link sources' },
+  'training.positive': { field: 'positive', label: 'Positive patterns' },
+  'training.negative': { field: 'negative', label: 'Negative patterns' },
+  siteBlacklist: { field: 'siteBlacklist', label: 'Sites never entered' },
+  'budget.maxPages': { field: 'maxPages', label: 'Max pages' },
+  'budget.maxDepth': { field: 'maxDepth', label: 'Max depth' },
+  'scope.mode': { field: 'scopeMode', label: 'Scope' },
+  'scope.sites': { field: 'scopeSites', label: 'Sites' },
+  'politeness.delayMs': { field: 'delayMs', label: 'Delay (ms)' },
+  'politeness.concurrency': { field: 'concurrency', label: 'Fetches at once' },
+  'safety.avoid': { field: 'safetyAvoid', label: 'Also keep from requesting' },
+};
+
+/**
+ * A refusal of the config in the form's words, and the field it is about (null: no field of the form, the
+ * sentence stays by the Start button). `budget.maxPages must be a whole number between 1 and 10000000 (got
+ * -5)` becomes `Max pages must be a whole number from 1 to 10,000,000 (you wrote -5).` beside Max pages.
+ */
+export function formErrorOf(message: string): { field: string | null; message: string } {
+  const path = /^([A-Za-z]+(?:\.[A-Za-z]+|\[\d+\])*)(?=[ :])/.exec(message)?.[1];
+  if (!path) return { field: null, message };
+  const indexed = /^(.*)\[(\d+)\]$/.exec(path);
+  const base = indexed ? indexed[1]! : path;
+  let target = FORM_FIELDS[base];
+  const param = /^strategy\.(\w+)$/.exec(base);
+  if (!target && param) {
+    const spec = STRATEGY_MODULES.flatMap((m) => m.params).find((p) => p.key === param[1]);
+    target = { field: `strategyParam:${param[1]}`, label: spec?.label ?? param[1]! };
+  }
+  if (!target) return { field: null, message };
+  const where = indexed ? `${target.label}, line ${Number(indexed[2]) + 1}` : target.label;
+  const rest = message
+    .slice(path.length)
+    .replace(/^\s*\([^)]*\)/, '') // "strategy.maxTunnel (longest tunnel) must…": the form says the name already
+    .replace(/between (-?[\d.]+) and (-?[\d.]+)/, (_, a: string, b: string) => `from ${Number(a).toLocaleString('en-US')} to ${Number(b).toLocaleString('en-US')}`)
+    .replace(/\(got ([^)]*)\)/, (_, got: string) => `(you wrote ${got.replace(/^"(.*)"$/, '$1')})`)
+    .replace(/\b([a-z]+(?:\.[a-zA-Z]+)+)\b/g, (m: string) => (FORM_FIELDS[m] ? `"${FORM_FIELDS[m].label}"` : m))
+    .trim();
+  const sentence = `${where}${rest.startsWith(':') ? '' : ' '}${rest}`;
+  return { field: target.field, message: /[.!?)]$/.test(sentence) ? sentence : `${sentence}.` };
 }

@@ -53,4 +53,13 @@ export class DashboardPage {
   }
 
   formError = () => this.page.getByTestId('form-error').innerText();
+
+  /** The refusal shown beside a field of the New crawl form, and whether the field is marked. */
+  async fieldError(testid: string): Promise<{ text: string; marked: boolean }> {
+    const field = this.page.getByTestId(testid);
+    const id = await field.getAttribute('aria-describedby');
+    return { text: id ? await this.page.locator(`#${id}`).innerText() : '', marked: (await field.getAttribute('aria-invalid')) === 'true' };
+  }
+
+  topicChoices = () => this.page.locator('select[name=topicId] option').allInnerTexts();
 }

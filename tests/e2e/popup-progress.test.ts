@@ -5,10 +5,32 @@ import { DashboardPage, PopupPage } from './page-objects';
 
 const env = useDemoBrowser();
 
-it('shows a bad seed as one sentence in the dashboard', async () => {
+it('refuses a bad seed and a fractional budget beside their fields, in the form\'s words', async () => {
   const dashboard = await new DashboardPage(await env.browser.context.newPage(), env.browser.extensionId).open();
   await dashboard.startCrawl({ name: 'bad', seeds: 'example.org', keywords: 'astronomy', maxPages: 5, delayMs: 0 });
-  await expect.poll(() => dashboard.formError()).toMatch(/not a URL/);
+  await expect.poll(() => dashboard.fieldError('form-seeds')).toEqual({ text: 'Seeds, line 1: "example.org" is not a URL (write it in full, e.g. https://example.org/)', marked: true });
+  await dashboard.startCrawl({ name: 'bad', seeds: `${env.site.origin}/`, keywords: 'astronomy', maxPages: 2.5, delayMs: 0 });
+  await expect.poll(() => dashboard.fieldError('form-max-pages')).toEqual({ text: 'Max pages must be a whole number from 1 to 10,000,000 (you wrote 2.5)', marked: true });
+  expect((await dashboard.fieldError('form-seeds')).marked).toBe(false);
+  // The refused field is in view, and nothing was started.
+  expect(await dashboard.page.getByTestId('form-max-pages').evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    return r.top >= 0 && r.bottom <= innerHeight;
+  })).toBe(true);
+  expect(await dashboard.page.getByTestId('crawl-item').count()).toBe(0);
+});
+
+it('a start whose seeds all fail leaves no extra topic behind, and the form offers the existing topics first', async () => {
+  const dashboard = await new DashboardPage(await env.browser.context.newPage(), env.browser.extensionId).open();
+  for (let i = 0; i < 2; i++) {
+    await dashboard.startCrawl({ name: 'Nowhere', seeds: `${env.site.origin}/space/missing-page`, keywords: 'astronomy', maxPages: 5, delayMs: 0 });
+    await expect.poll(() => dashboard.page.getByTestId('detail-state').innerText(), { timeout: 30_000 }).toMatch(/failed/i);
+    await expect.poll(() => dashboard.page.getByTestId('detail-message').innerText()).toMatch(/no page could be fetched.*HTTP 404/);
+  }
+  const choices = await dashboard.topicChoices();
+  expect(choices.filter((c) => c.startsWith('Nowhere'))).toHaveLength(1);
+  expect(choices.at(-1)).toBe('New topic (named after the crawl)');
+  expect(choices[0]).toMatch(/^Nowhere/);
 });
 
 it('shows live progress of a running crawl, with pause and resume', async () => {

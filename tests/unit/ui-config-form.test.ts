@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULTS, parseConfig } from '../../lib/crawl/config';
 import { DEFAULT_SAFETY_RULES } from '../../lib/crawl/safety';
 import {
-  configToForm, defaultFormValues, formToConfig, keywordList, keywordsText, safetyRuleChoices, SCOPE_CHOICES, scopeText, scopeWarning, strategyChoices, topicChoices,
+  configToForm, defaultFormValues, formErrorOf, formToConfig, keywordList, keywordsText, safetyRuleChoices, SCOPE_CHOICES, scopeText, scopeWarning, strategyChoices, topicChoices,
 } from '../../lib/ui/config-form';
 import { crawlActions, formatDuration, formatPercent, harvestRate, pagesPerMinute } from '../../lib/ui/format';
 
@@ -129,12 +129,12 @@ describe('the topic of a new crawl', () => {
     expect(configToForm({ topic: { id: 'nine' } }, defaultFormValues()).topicId).toBe('');
   });
 
-  it('offers a new topic first, then the existing topics by name with their first keywords', () => {
+  it('offers the existing topics first, by name with their first keywords, then a new topic', () => {
     const choices = topicChoices([topic(2, 'Solar', ['solar', 'photovoltaic', 'inverter', 'battery']), topic(1, 'Birds', [])]);
     expect(choices).toEqual([
-      { value: '', text: 'New topic (named after the crawl)' },
       { value: '1', text: 'Birds' },
       { value: '2', text: 'Solar (solar, photovoltaic, inverter, …)' },
+      { value: '', text: 'New topic (named after the crawl)' },
     ]);
     expect(keywordsText(topic(2, 'Solar', ['solar', 'photovoltaic']))).toBe('solar, photovoltaic');
   });
@@ -181,5 +181,25 @@ describe('the strategy choice', () => {
     expect(v).toMatchObject({ strategy: 'sparse-tunneling', strategyParams: { maxTunnel: '4' } });
     expect(parseConfig(formToConfig({ ...v, strategyParams: {} }, file)).strategy.maxTunnel).toBe(4);
     expect(parseConfig(formToConfig({ ...v, strategy: 'best-first', strategyParams: {} }, file)).strategy).toEqual({ name: 'best-first' });
+  });
+});
+
+describe('config refusals in the form', () => {
+  const refusal = (c: Record<string, unknown>) => {
+    try {
+      parseConfig({ seeds: ['http://a.test/'], topic: { keywords: ['x'] }, ...c });
+    } catch (e) {
+      return formErrorOf((e as Error).message);
+    }
+    throw new Error('accepted');
+  };
+  it('name the field in the form\'s words, beside it', () => {
+    expect(refusal({ budget: { maxPages: -5 } })).toEqual({ field: 'maxPages', message: 'Max pages must be a whole number from 1 to 10,000,000 (you wrote -5)' });
+    expect(refusal({ budget: { maxPages: 2.5 } })).toEqual({ field: 'maxPages', message: 'Max pages must be a whole number from 1 to 10,000,000 (you wrote 2.5)' });
+    expect(refusal({ seeds: ['http://a.test/', 'foo'] })).toEqual({ field: 'seeds', message: 'Seeds, line 2: "foo" is not a URL (write it in full, e.g. https://example.org/)' });
+    expect(refusal({ topic: {} })).toEqual({ field: 'keywords', message: 'Topic keywords or "Positive patterns": give the crawler something that says what the topic is.' });
+    expect(refusal({ strategy: { name: 'sparse-tunneling', maxTunnel: 99 } }).field).toBe('strategyParam:maxTunnel');
+    expect(refusal({ scope: { mode: 'listed-sites' } })).toEqual({ field: 'scopeSites', message: 'Sites: list at least one site when "Scope" is "listed-sites".' });
+    expect(formErrorOf('the worker is gone')).toEqual({ field: null, message: 'the worker is gone' });
   });
 });
