@@ -8,6 +8,7 @@ import {
   formatRate,
   harvestRate,
   pagesPerMinute,
+  waitingText,
 } from '@/lib/ui/format';
 import type { CrawlRecord } from '@/lib/store/db';
 import type { FrontierEntry, PageRecord } from '@/lib/types';
@@ -68,7 +69,7 @@ export function renderPopup(snap: PopupSnapshot, requestedId: number | undefined
     byId('inflight'),
     ...(snap.inFlight.length
       ? snap.inFlight.map((e) => h('li', { title: e.url }, h('span', { class: 'url' }, e.url)))
-      : [h('li', { class: 'empty' }, 'Nothing right now.')]),
+      : [h('li', { class: 'empty', 'data-testid': 'waiting' }, waitingText(crawl))]),
   );
   fill(
     byId('errors'),
@@ -79,3 +80,4 @@ export function renderPopup(snap: PopupSnapshot, requestedId: number | undefined
       : [h('li', { class: 'empty' }, 'No failures.')]),
   );
 }
+

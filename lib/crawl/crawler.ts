@@ -125,7 +125,7 @@ export class CrawlRunner {
         ? { state: this.halt.as, message: this.halt.message }
         : end!;
       crawl = await store.updateCrawl(this.crawlId, {
-        ...final, activeMs: this.activeMs(), finishedAt: final.state === 'finished' ? clock.now() : undefined,
+        ...final, activeMs: this.activeMs(), finishedAt: final.state === 'finished' ? clock.now() : undefined, waiting: undefined,
       });
     } catch (err) {
       await Promise.allSettled(this.active.values());
@@ -260,15 +260,19 @@ export class CrawlRunner {
       this.tick();
       if (this.halt) break;
       let waitMs = 0;
+      let waitingOn: FrontierEntry | undefined;
       while (this.active.size < this.config.politeness.concurrency && this.reserved < maxPages) {
         const want = Math.min(this.config.politeness.concurrency - this.active.size, maxPages - this.reserved);
         const taken = await this.takeBatch(want);
         for (const entry of taken.entries) this.launch(entry);
         if (taken.entries.length < want) {
           waitMs = taken.waitMs;
+          waitingOn = taken.waitingOn;
           break;
         }
       }
+      // Nothing in flight and a wait ahead: say what for (the popup's "Fetching now" shows it).
+      await this.noteWaiting(this.active.size === 0 && waitMs > 0 && waitMs !== Infinity ? waitingOn : undefined, waitMs);
       if (this.active.size === 0) {
         if (this.reserved >= maxPages) return this.ending(`page budget reached (${maxPages} pages)`);
         if (waitMs === Infinity) {
@@ -290,8 +294,24 @@ export class CrawlRunner {
     return { state: this.halt!.as, message: this.halt!.message };
   }
 
+  private waitingText: string | null = null;
+
+  /** Records what the crawl waits for on its row when that changes (null: it waits for nothing). */
+  private async noteWaiting(entry: FrontierEntry | undefined, waitMs: number): Promise<void> {
+    const now = this.ports.clock.now();
+    let text: string | null = null;
+    if (entry) {
+      text = entry.notBefore !== undefined && entry.notBefore > now
+        ? `${entry.host}: ${entry.reason ?? 'asked to come back later'}`
+        : this.politeness.waitReason(entry.host, now) ?? `${entry.host}`;
+    }
+    if (text === this.waitingText) return;
+    this.waitingText = text;
+    await this.ports.store.updateCrawl(this.crawlId, { waiting: text === null ? undefined : { text, until: now + waitMs } }).catch(() => undefined);
+  }
+
   /** Takes up to `want` ready URLs in one transaction, reserving their hosts' politeness slots as it goes. */
-  private async takeBatch(want: number): Promise<{ entries: FrontierEntry[]; waitMs: number }> {
+  private async takeBatch(want: number): Promise<{ entries: FrontierEntry[]; waitMs: number; waitingOn?: FrontierEntry }> {
     const { clock, store } = this.ports;
     const hosts: string[] = [];
     const reserve = (entry: FrontierEntry) => {

@@ -7,6 +7,8 @@ interface HostSlot {
   nextAt: number;
   /** Delay for this host when larger than the crawl's (crawl-delay). */
   delayMs: number;
+  /** What set `nextAt`: the crawl's delay, robots.txt's crawl-delay, or the server asking to come back later. */
+  why: 'delay' | 'crawl-delay' | 'server';
 }
 
 export class Politeness {
@@ -17,7 +19,7 @@ export class Politeness {
   private slot(host: string): HostSlot {
     let s = this.hosts.get(host);
     if (!s) {
-      s = { inFlight: 0, nextAt: 0, delayMs: this.opts.delayMs };
+      s = { inFlight: 0, nextAt: 0, delayMs: this.opts.delayMs, why: 'delay' };
       this.hosts.set(host, s);
     }
     return s;
@@ -38,7 +40,21 @@ export class Politeness {
   end(host: string, now: number): void {
     const s = this.slot(host);
     s.inFlight = Math.max(0, s.inFlight - 1);
-    s.nextAt = Math.max(s.nextAt, now + s.delayMs);
+    if (now + s.delayMs > s.nextAt) {
+      s.nextAt = now + s.delayMs;
+      s.why = s.delayMs > this.opts.delayMs ? 'crawl-delay' : 'delay';
+    }
+  }
+
+  /** Why a request to `host` must wait, in words, or null when it need not. */
+  waitReason(host: string, now: number): string | null {
+    const s = this.hosts.get(host);
+    if (!s) return null;
+    if (s.inFlight >= this.opts.perHost) return `${host}: ${s.inFlight} request${s.inFlight === 1 ? '' : 's'} in flight, the most one host gets at once`;
+    if (s.nextAt <= now) return null;
+    if (s.why === 'server') return `${host} asked to come back later (Retry-After or a passing error)`;
+    if (s.why === 'crawl-delay') return `the crawl-delay robots.txt sets for ${host} (${Math.round(s.delayMs / 100) / 10} s between requests)`;
+    return `the politeness delay for ${host} (${Math.round(s.delayMs / 100) / 10} s between requests)`;
   }
 
   /** robots.txt crawl-delay: never shortens the configured delay. */
@@ -50,6 +66,9 @@ export class Politeness {
   /** The server asked us to come back later (429/503 Retry-After). */
   backOff(host: string, until: number): void {
     const s = this.slot(host);
-    s.nextAt = Math.max(s.nextAt, until);
+    if (until > s.nextAt) {
+      s.nextAt = until;
+      s.why = 'server';
+    }
   }
 }

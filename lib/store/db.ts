@@ -33,6 +33,8 @@ export interface CrawlRecord {
   stats: CrawlStats;
   /** Next page sequence number and next discovery order. */
   nextSeq: number;
+  /** While nothing is in flight: what the crawl waits for (a host's politeness delay, Retry-After, robots.txt) and until when. */
+  waiting?: { text: string; until: number };
   nextOrder: number;
   createdAt: number;
   updatedAt: number;

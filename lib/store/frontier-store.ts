@@ -80,7 +80,7 @@ export class FrontierStore {
     now: number,
     max: number,
     scanLimit = 2000,
-  ): Promise<{ entries: FrontierEntry[]; waitMs: number }> {
+  ): Promise<{ entries: FrontierEntry[]; waitMs: number; waitingOn?: FrontierEntry }> {
     const work = this.db.transaction('rw', this.db.frontier, this.db.crawls, async () => {
       // The crawl row is read first, and the bound only after it is in: by then every earlier transaction that
       // queued or raised URLs has committed (IndexedDB runs overlapping read-write transactions in order), and
@@ -91,6 +91,8 @@ export class FrontierStore {
       const entries: FrontierEntry[] = [];
       let firstSkipped: Position | undefined;
       let waitMs = Infinity;
+      /** The entry whose wait is the shortest: what the crawl is waiting for. */
+      let waitingOn: FrontierEntry | undefined;
       let scanned = 0;
       const upper = top ? [crawlId, 'queued', ...top.at] : [crawlId, 'queued', Dexie.maxKey, Dexie.maxKey];
       await this.db.frontier
@@ -103,6 +105,7 @@ export class FrontierStore {
           const w = e.notBefore !== undefined && e.notBefore > now ? e.notBefore - now : reserve(e);
           if (w === 0) entries.push(e);
           else {
+            if (w < waitMs) waitingOn = e;
             waitMs = Math.min(waitMs, w);
             firstSkipped ??= [e.priority, e.order];
           }
@@ -112,11 +115,11 @@ export class FrontierStore {
       // in the transaction, so it is ordered with every other frontier write (they all go through this store).
       if (firstSkipped) this.queuedTop.set(crawlId, { at: firstSkipped, inclusive: true });
       else if (last) this.queuedTop.set(crawlId, { at: [last.priority, last.order], inclusive: false });
-      if (entries.length === 0) return { entries, waitMs };
+      if (entries.length === 0) return { entries, waitMs, waitingOn };
       for (const e of entries) Object.assign(e, { state: 'inflight', attempts: e.attempts + 1, updatedAt: now });
       crawl.stats.queued -= entries.length;
       await Promise.all([this.db.frontier.bulkPut(entries), this.db.crawls.put(crawl)]);
-      return { entries, waitMs: entries.length < max ? waitMs : 0 };
+      return { entries, waitMs: entries.length < max ? waitMs : 0, waitingOn };
     });
     try {
       return await work;

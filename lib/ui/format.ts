@@ -66,3 +66,10 @@ export function crawlActions(state: CrawlState): { pause: boolean; resume: boole
 }
 
 export const isActive = (state: CrawlState): boolean => state === 'training' || state === 'running';
+
+/** What an idle crawl waits for: a host's politeness delay, a server's Retry-After, robots.txt; or nothing. */
+export function waitingText(crawl: Pick<CrawlRecord, 'state' | 'waiting'>, now = Date.now()): string {
+  if ((crawl.state !== 'running' && crawl.state !== 'training') || !crawl.waiting) return 'Nothing right now.';
+  const secs = Math.max(0, Math.ceil((crawl.waiting.until - now) / 1000));
+  return `Waiting for ${crawl.waiting.text}${secs > 0 ? `, about ${formatDuration(secs * 1000)} more` : ''}.`;
+}
