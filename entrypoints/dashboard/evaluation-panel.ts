@@ -17,7 +17,7 @@ type Method = 'holdout' | 'kfold';
 const TRAIN_FRACTION = 0.7;
 
 const SOURCE_TEXT: Record<LabelSource, { name: string; title: string }> = {
-  auto: { name: 'Training reads', title: 'Links on link-source pages whose target matched the positive or negative URL patterns (SPEC A.6)' },
+  auto: { name: 'Training reads', title: 'Links on link-source pages whose target matched the positive or negative URL patterns' },
   user: { name: 'Yours', title: 'Links you labeled on the web, in the dashboard, or imported' },
   page: { name: 'From page labels', title: 'Every known link to a page you labeled on or off topic' },
   verdict: { name: 'Crawler verdicts', title: "The page judge's verdicts on the pages the crawl fetched: the crawler's own guesses" },
@@ -87,7 +87,7 @@ export class EvaluationPanel {
     this.el = h(
       'div',
       { class: 'evaluation', 'data-testid': 'evaluation-panel' },
-      h('h3', null, 'Evaluate the link classifier ', h('small', { class: 'muted' }, 'on labeled links it has not learned (SPEC A.8)')),
+      h('h3', null, 'Evaluate the link classifier ', h('small', { class: 'muted' }, 'on labeled links it has not learned')),
       h(
         'div',
         { class: 'eval-controls' },
@@ -206,7 +206,14 @@ export class EvaluationPanel {
       });
       how = `${run.k}-fold cross-validation: mean ± standard deviation over the folds; the matrices add up every fold's test links (seed ${run.seed})`;
     }
-    this.say(`${counted}. ${how[0].toUpperCase()}${how.slice(1)}.`);
+    const tested = 'folds' in run ? examples : run.test.pos + run.test.neg;
+    const fewest = 'folds' in run ? Math.min(labels.pos, labels.neg) : Math.min(run.test.pos, run.test.neg);
+    // Below ~100 test links (or 20 of a class) a figure moves by several points with another split: say so.
+    const small = tested < 100 || fewest < 20
+      ? ` Few links to test on (${formatCount(tested)}, ${formatCount(fewest)} of the rarer class): a figure here can move by about ±${Math.round(100 / Math.sqrt(Math.max(1, tested)))} points with another seed; label more links${'folds' in run ? '' : ', or use cross-validation'}, before trusting small differences.`
+      : '';
+    this.say(`${counted}. ${how[0].toUpperCase()}${how.slice(1)}.${small}`);
+    this.status.classList.toggle('warn', small !== '');
     fill(
       this.results,
       h('div', { class: 'eval-groups' }, groupCard(1, groups, 'folds' in run), groupCard(2, groups, 'folds' in run)),
