@@ -100,3 +100,18 @@ describe('PageJudge: multinomial model (3+ labeled pages per class)', () => {
     expect(() => PageJudge.fromJSON({ ...j.toJSON(), posWords: 1 })).toThrow(TypeError);
   });
 });
+
+describe('the keyword judge reads prose, not menus', () => {
+  const judge = new PageJudge(['astronomy', 'star', 'planet', 'nebula', 'galaxy']);
+  it('does not call a page relevant for links to the topic', () => {
+    // A recipe whose menu and "see also" links name the topic: every keyword is in an anchor.
+    const links = [{ anchor: 'Sky and Space: star charts' }, { anchor: 'Planet of the month' }, { anchor: 'Astronomy club' }];
+    const text = `Mooncakes. Mix the flour, syrup and oil, fill with lotus paste and bake. ${links.map((l) => l.anchor).join(' ')}`;
+    expect(judge.judge({ title: 'Mooncakes', text, links }).relevant).toBe(false);
+    // The same words in its prose make it relevant.
+    expect(judge.judge({ title: 'Mooncakes', text: `${text} We baked them for the astronomy night: each star and planet was a cake.`, links }).relevant).toBe(true);
+  });
+  it('matches English plurals of a keyword', () => {
+    expect(judge.judge({ title: 'How stars are born', text: 'Stars form in clouds of gas called nebulae; galaxies hold billions of them.' }).relevance).toBeGreaterThan(0.9);
+  });
+});
