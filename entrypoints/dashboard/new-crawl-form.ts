@@ -150,6 +150,7 @@ export function setupNewCrawlForm(onStarted: (crawlId: number) => void, db: Craw
     const el = ev.target as Field;
     if (el.getAttribute?.('aria-invalid')) {
       el.removeAttribute('aria-invalid');
+      el.removeAttribute('aria-describedby');
       form.querySelector(`#${CSS.escape(el.name)}-error`)?.remove();
     }
   });
