@@ -78,6 +78,8 @@ export interface PageRecord {
   relevant: boolean | null;
   /** The page judge's probability that the page is on topic. */
   relevance: number | null;
+  /** Which judge gave the verdict: the keyword judge (too few labeled pages yet) or the one trained on labeled pages. */
+  judgedBy?: 'keywords' | 'model';
   title: string;
   textLength: number;
   contentType: string;

@@ -9,6 +9,7 @@ import { CrawlDetail } from './crawl-detail';
 import { CrawlList } from './crawl-list';
 import { ExportPanel, exposeExportHook } from './export';
 import { showStorage } from './storage';
+import { showVerdictLine } from './verdict-line';
 import { setupNewCrawlForm } from './new-crawl-form';
 import { PagesTable } from './pages-table';
 import { TopicsView } from './topics-view';
@@ -51,6 +52,7 @@ function render(): void {
   detail.render(crawl);
   exportPanel.show(crawl);
   showStorage(crawl);
+  showVerdictLine(db, crawl);
   pages.show(crawl?.id);
 }
 

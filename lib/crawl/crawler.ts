@@ -399,7 +399,7 @@ export class CrawlRunner {
       ...base, outcome: 'done', labels, children, aliases, dropped, admission: this.admission, ...(outlinks ? { outlinks } : {}),
       page: this.judgedRow(entry.url, out, parsed, taken, verdict, chain),
       body: { headers: out.headers, html: out.html!, ...(out.payload ? { payload: out.payload } : {}) },
-      stats: { attempts: 1, fetched: 1, relevant: verdict.relevant ? 1 : 0, bytes: out.bytes },
+      stats: { attempts: 1, fetched: 1, relevant: verdict.relevant ? 1 : 0, bytes: out.bytes, ...(verdict.by === 'keywords' ? { keywordVerdicts: 1 } : {}) },
       activeMs: this.activeMs(),
     };
     await this.commits.submit(commit);
@@ -413,10 +413,10 @@ export class CrawlRunner {
 
   private judgedRow(
     url: string, out: FetchOutcome, parsed: ParsedPage, taken: ReturnType<typeof takenFrom> | { phase: 'train'; depth: number; parentUrl: null; score: number },
-    verdict: { relevance: number; relevant: boolean } | null, chain: GateResult['chain'],
+    verdict: { relevance: number; relevant: boolean; by: 'model' | 'keywords' } | null, chain: GateResult['chain'],
   ): NonNullable<PageCommit['page']> {
     return pageRow(url, taken, this.ports.clock.now(), out, chain, {
-      relevant: verdict ? verdict.relevant : null, relevance: verdict ? verdict.relevance : null,
+      relevant: verdict ? verdict.relevant : null, relevance: verdict ? verdict.relevance : null, ...(verdict ? { judgedBy: verdict.by } : {}),
       title: parsed.title, textLength: parsed.text.length, linkCount: parsed.links.length, outcome: 'done',
     });
   }

@@ -134,7 +134,7 @@ export class CrawlStore {
       }
     });
     const s = crawl.stats;
-    for (const [k, v] of Object.entries(c.stats) as [keyof CrawlStats, number][]) s[k] += v;
+    for (const [k, v] of Object.entries(c.stats) as [keyof CrawlStats, number][]) s[k] = (s[k] ?? 0) + v;
     const siteRow = site ?? emptySite(crawlId, c.site);
     siteRow.fetched += c.stats.fetched ?? 0;
     siteRow.relevant += c.stats.relevant ?? 0;

@@ -21,6 +21,8 @@ export interface CrawlStats {
   trainPages: number;
   labels: number;
   bytes: number;
+  /** Crawl-phase pages judged by the keyword judge (the rest by the judge trained on labeled pages); absent in older rows. */
+  keywordVerdicts?: number;
 }
 
 export interface CrawlRecord {
@@ -112,7 +114,7 @@ export interface SiteStats {
 }
 
 export const emptyStats = (): CrawlStats => ({
-  attempts: 0, fetched: 0, relevant: 0, failed: 0, skipped: 0, queued: 0, trainPages: 0, labels: 0, bytes: 0,
+  attempts: 0, fetched: 0, relevant: 0, failed: 0, skipped: 0, queued: 0, trainPages: 0, labels: 0, bytes: 0, keywordVerdicts: 0,
 });
 
 export class CrawlerDB extends Dexie {

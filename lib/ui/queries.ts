@@ -306,3 +306,34 @@ export function watch<T>(query: () => Promise<T>, render: (value: T) => void, on
   const sub = liveQuery(query).subscribe({ next: render, error: onError });
   return () => sub.unsubscribe();
 }
+
+/** How the crawl's verdicts stand against the pages the user labeled in it. */
+export interface VerdictCheck {
+  labeled: number;
+  /** Labeled pages the judge called relevant, and of those, the ones the user labeled on topic. */
+  calledRelevant: number;
+  rightRelevant: number;
+  /** Labeled pages whose verdict matches the label. */
+  agree: number;
+}
+
+/** The judge's verdicts on the pages the user labeled in a crawl (their newest label each); few rows, read whole. */
+export async function verdictCheck(db: CrawlerDB, crawlId: number): Promise<VerdictCheck> {
+  const rows = await db.pageLabels.where('[crawlId+seq]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).toArray();
+  const newest = new Map<number, LabelValue>();
+  for (const r of rows.sort((a, b) => a.createdAt - b.createdAt)) if (r.source !== 'auto') newest.set(r.seq, r.label);
+  const labeled = [...newest];
+  const pages = await db.pages.bulkGet(labeled.map(([seq]) => [crawlId, seq] as [number, number]));
+  const check: VerdictCheck = { labeled: 0, calledRelevant: 0, rightRelevant: 0, agree: 0 };
+  pages.forEach((p, i) => {
+    if (!p || p.relevant === null) return;
+    const label = labeled[i]![1];
+    check.labeled++;
+    if (p.relevant) {
+      check.calledRelevant++;
+      if (label === 1) check.rightRelevant++;
+    }
+    if ((label === 1) === p.relevant) check.agree++;
+  });
+  return check;
+}

@@ -77,6 +77,11 @@ it('charts harvest, lists the next links, labels pages and evaluates the topic',
   expect(linked).toBeGreaterThan(0);
   // The button shows the stored label, read live from the database.
   await expect.poll(() => row.getByTestId('page-on').getAttribute('aria-pressed')).toBe('true');
+  // The line under the counters says where the verdicts come from, and now how the judge did on the label.
+  const verdictOnTarget = target.relevant ? 'of the 1 it called relevant, 1 are (precision 100.0%)' : 'agreed with you on 0';
+  await expect.poll(() => dash.getByTestId('verdict-line').innerText()).toMatch(/^Relevant means (the keyword judge|the judge trained on your labeled pages|a judge) said so/);
+  await expect.poll(() => dash.getByTestId('verdict-line').innerText()).toContain(`On the 1 page you labeled, it `);
+  expect(await dash.getByTestId('verdict-line').innerText()).toContain(verdictOnTarget);
   const pageLabels = await readAll<PageLabel>(dash, 'pageLabels');
   expect(pageLabels).toContainEqual(expect.objectContaining({ crawlId: first, seq: target.seq, label: 1, source: 'user', topicId }));
   const fromPage = (await readAll<LabeledLink>(dash, 'labels')).filter((l) => l.source === 'page' && l.url === target.url);
