@@ -359,7 +359,7 @@ export class CrawlRunner {
     if (retryInMs !== undefined) {
       if (requested) this.reserved--; // the URL is asked again: counted then
       const host = result.kind === 'retry' && result.out ? hostOf(result.out.url) : entry.host;
-      this.politeness.backOff(host, clock.now() + retryInMs);
+      this.politeness.backOff(host, clock.now() + retryInMs, commit.entry!.reason);
       this.ports.log?.(`${entry.url}: ${commit.entry!.reason}`);
     }
     await this.commits.submit(commit);

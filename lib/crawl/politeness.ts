@@ -9,6 +9,8 @@ interface HostSlot {
   delayMs: number;
   /** What set `nextAt`: the crawl's delay, robots.txt's crawl-delay, or the server asking to come back later. */
   why: 'delay' | 'crawl-delay' | 'server';
+  /** The server's answer that set `nextAt` (e.g. "HTTP 503, asked again in 2 s"), when `why` is 'server'. */
+  serverReason?: string;
 }
 
 export class Politeness {
@@ -52,7 +54,8 @@ export class Politeness {
     if (!s) return null;
     if (s.inFlight >= this.opts.perHost) return `${host}: ${s.inFlight} request${s.inFlight === 1 ? '' : 's'} in flight, the most one host gets at once`;
     if (s.nextAt <= now) return null;
-    if (s.why === 'server') return `${host} asked to come back later (Retry-After or a passing error)`;
+    // Every URL of the host waits for the same answer: say it the same way whichever URL the crawl waits on.
+    if (s.why === 'server') return s.serverReason ? `${host}: ${s.serverReason}` : `${host} asked to come back later (Retry-After or a passing error)`;
     if (s.why === 'crawl-delay') return `the crawl-delay robots.txt sets for ${host} (${Math.round(s.delayMs / 100) / 10} s between requests)`;
     return `the politeness delay for ${host} (${Math.round(s.delayMs / 100) / 10} s between requests)`;
   }
@@ -64,11 +67,12 @@ export class Politeness {
   }
 
   /** The server asked us to come back later (429/503 Retry-After). */
-  backOff(host: string, until: number): void {
+  backOff(host: string, until: number, reason?: string): void {
     const s = this.slot(host);
     if (until > s.nextAt) {
       s.nextAt = until;
       s.why = 'server';
+      s.serverReason = reason;
     }
   }
 }

@@ -48,21 +48,26 @@ describe('the frontier under concurrent take, commit and re-score', () => {
           for (const e of entries) {
             taken.set(e.url, (taken.get(e.url) ?? 0) + 1);
             await pause(rand() * 3);
-            // Each page finds up to 3 new links, some better than anything queued, until 300 exist.
-            const found = next < 300 ? Array.from({ length: Math.floor(rand() * 4) }, cand) : [];
+            // Each page finds 1 to 3 new links, some better than anything queued, until 300 exist (at least one, so
+            // no interleaving ends the run at a handful of URLs).
+            const found = next < 300 ? Array.from({ length: 1 + Math.floor(rand() * 3) }, cand) : [];
             await store.commitPage({ crawlId, entry: e, outcome: 'done', children: found, aliases: [], labels: [], site: e.host, stats: { attempts: 1, fetched: 1 }, activeMs: 0,
               page: { url: e.url, finalUrl: e.url, status: 200, phase: 'crawl', depth: 1, parentUrl: null, score: 0, relevant: true, relevance: 1, title: '', textLength: 0, contentType: 'text/html', bytes: 0, truncated: false, linkCount: 0, fetchedAt: 0, durationMs: 0 } }, 2);
             committed++;
           }
         }
       });
+      let working = true;
       const rescorer = (async () => {
-        while (committed < 200) {
+        while (working) {
           await store.frontier.rescoreQueued(crawlId, () => ({ score: rand(), priority: rand() * 20 }), 3, { chunk: 7 });
           await pause(2);
         }
       })();
-      await Promise.all([...workers, rescorer]);
+      await Promise.all(workers);
+      working = false;
+      await rescorer;
+      expect(next, `run ${run}`).toBeGreaterThanOrEqual(300);
       expect(await store.frontier.countByState(crawlId, 'queued'), `run ${run}`).toBe(0);
       expect(taken.size, `run ${run}`).toBe(next);
       expect([...taken.values()].every((n) => n === 1), `run ${run}`).toBe(true);
