@@ -10,7 +10,7 @@ import type { FrontierEntry, LabeledLink, ParsedPage } from '../types';
 import { hostOf, normalizeUrl, siteOf } from '../url';
 import type { CrawlConfig } from './config';
 import { strategyOf } from '../strategies/registry';
-import { planChildren, rulesFor } from './children';
+import { planChildren, rulesFor, seedCandidates } from './children';
 import { describeBlock } from './safety';
 import { CommitQueue } from './commit-queue';
 import { CrawlLearner } from './learner';
@@ -19,6 +19,10 @@ import { commitForNonPage, pageRow, takenFrom } from './outcome';
 import { compilePatterns, type UrlMatcher } from './patterns';
 import { Politeness } from './politeness';
 import { DEFAULT_ROBOTS_OPTIONS, RobotsCache } from './robots';
+import { searchSeeds, type ReadPage } from '../template/search';
+import { everyOf, finishCycle, firstRun, sampleCycle, specsOf } from '../template/cycle';
+import { harvestPage } from '../template/harvest';
+import { isFinalPage, layerOf } from '../strategies/template';
 
 export interface CrawlerPorts {
   store: CrawlStore;
@@ -112,6 +116,7 @@ export class CrawlRunner {
       halted: () => this.halt !== null, fail: (err) => this.requestHalt('paused', describeFatal(err)),
     }, await loadModel(store, this.topicId, this.config.judge.threshold));
     try {
+      if (this.config.template && !crawl.templateRun?.seeded) await this.seedFromSearch();
       if (crawl.state === 'training') {
         await this.train();
         if (!this.halt) await store.updateCrawl(this.crawlId, { state: 'running', message: undefined });
@@ -124,6 +129,11 @@ export class CrawlRunner {
       const final: { state: CrawlState; message: string } = this.halt
         ? { state: this.halt.as, message: this.halt.message }
         : end!;
+      // SPEC E.6: only a cycle that reached everything it could may say which records vanished.
+      if (this.config.template && final.state === 'finished' && /frontier empty/.test(final.message)) {
+        const templateRun = await finishCycle(store.records, await this.mustGet(), clock.now());
+        await store.updateCrawl(this.crawlId, { templateRun });
+      }
       crawl = await store.updateCrawl(this.crawlId, {
         ...final, activeMs: this.activeMs(), finishedAt: final.state === 'finished' ? clock.now() : undefined, waiting: undefined,
       });
@@ -186,6 +196,37 @@ export class CrawlRunner {
       this.ports.keepAlive?.();
     }
   }
+
+  // ---- template seeding (SPEC E.2, E.3) ----
+
+  /** Searches the engine, samples the results and queues them as the crawl's seeds (which its scope follows). */
+  private async seedFromSearch(): Promise<void> {
+    const { store, clock } = this.ports;
+    const template = this.config.template!;
+    const report = await searchSeeds(template.search, this.readSearchPage, () => this.halt !== null);
+    if (this.halt) return;
+    const crawl = await this.mustGet();
+    const run = crawl.templateRun ?? firstRun();
+    const sample = await sampleCycle(store.records, crawl.name, template, run, report.seeds);
+    this.ports.log?.(`search: ${report.seeds.length} result(s) from ${report.pages} page(s); crawling ${sample.taken.length}, skipping ${sample.skipped.length}`);
+    const config: CrawlConfig = { ...this.config, seeds: sample.taken };
+    await store.updateCrawl(this.crawlId, {
+      config, templateRun: { ...run, seeded: true, results: report.seeds, skipped: sample.skipped, searchPages: report.pages, searchErrors: report.errors },
+    });
+    this.config = config;
+    this.gate = this.makeGate(); // the scope now holds the seeds' hosts
+    await store.frontier.enqueue(this.crawlId, seedCandidates(config), clock.now());
+  }
+
+  /** A result page, through the gate like every request, in the user's browser session. */
+  private readonly readSearchPage: ReadPage = async (url) => {
+    await this.waitForHost(hostOf(url));
+    const result = await this.gate.page(url, undefined, async () => null);
+    if (result.kind !== 'response') return { error: result.reason };
+    const { out } = result;
+    if (out.error || out.html === null) return { error: out.error ?? 'no HTML body' };
+    return { html: out.html, url: out.finalUrl };
+  };
 
   // ---- training (SPEC A.6): labeled links from the link-source pages, labeled pages for the judge ----
 
@@ -403,6 +444,14 @@ export class CrawlRunner {
       activeMs: this.activeMs(),
     };
     await this.commits.submit(commit);
+    // SPEC E.5: a page past the template's last filter layer is a final page: its fields become a record.
+    const template = this.config.template;
+    if (template && isFinalPage(layerOf(entry.strategy), template.filters.length, children.filter((c) => !c.skip).map((c) => layerOf(c.strategy)))) {
+      const crawlName = this.config.name;
+      await harvestPage(this.ports.store.records, specsOf(template), everyOf(template), {
+        crawlName, crawlId: this.crawlId, url: entry.url, html: out.html!, text: parsed.text, now: clock.now(),
+      });
+    }
     this.learner.pageDone(labels.length);
     this.tellStrategy(entry.url, parsed.text, verdict.relevant, children);
     if (++this.sinceSave >= MODEL_SAVE_EVERY) {
@@ -440,6 +489,10 @@ export class CrawlRunner {
   private async ending(message: string): Promise<{ state: CrawlState; message: string }> {
     const crawl = await this.mustGet();
     if (crawl.stats.fetched > 0 || crawl.stats.trainPages > 0) return { state: 'finished', message };
+    const run = crawl.templateRun;
+    if (run && run.results.length === 0) {
+      return { state: 'failed', message: `the search found no result links${run.searchErrors.length ? ` (${run.searchErrors.slice(0, 2).join('; ')})` : ''}: check template.search` };
+    }
     const rows = await this.ports.store.pages.pagesAfter(this.crawlId, 0, 50);
     const why = rows.filter((p) => p.phase === 'crawl' && p.depth === 0 && p.error).map((p) => `${p.url}: ${p.error}`).slice(0, 3);
     return { state: 'failed', message: `no page could be fetched${why.length ? ` (${why.join('; ')})` : ''}: check the seed URLs` };

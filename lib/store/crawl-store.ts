@@ -11,6 +11,7 @@ import { FrontierStore, bestPerUrl, planUpserts, type Candidate } from './fronti
 import { PageLog } from './page-log';
 import { admit, blacklistedSites, countDropped, emptySite, judgeSite, setSiteBlacklisted, sitesOf, type Admission } from './site-book';
 import { TopicStore } from './topic-store';
+import { RecordStore } from './record-store';
 
 export type { Candidate } from './frontier-store';
 
@@ -52,8 +53,11 @@ export class CrawlStore {
   readonly topics: TopicStore;
   readonly frontier: FrontierStore;
   readonly pages: PageLog;
+  /** Template records (SPEC E.5), kept across the cycles of a template: deleting one crawl keeps them. */
+  readonly records: RecordStore;
 
   constructor(readonly db: CrawlerDB) {
+    this.records = new RecordStore(db);
     this.topics = new TopicStore(db);
     this.frontier = new FrontierStore(db);
     this.pages = new PageLog(db);

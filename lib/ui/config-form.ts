@@ -113,7 +113,8 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 const section = (base: Json, key: string): Json => (isObject(base[key]) ? (base[key] as Json) : {});
 
 /** The strategies the form offers, from the registry: name, one sentence, and each parameter with its default. */
-export const strategyChoices = (): readonly StrategyModule[] => STRATEGY_MODULES;
+/** The template strategy is chosen by giving a template, not from the list. */
+export const strategyChoices = (): readonly StrategyModule[] => STRATEGY_MODULES.filter((m) => m.name !== 'template');
 
 /**
  * The strategy section: the chosen name and the parameters typed for it; an imported file's parameters of the

@@ -1,0 +1,38 @@
+// A template's records (SPEC E.5) and what each cycle changed (SPEC E.6). Records are keyed by the crawl's
+// name and the URL, so every cycle of a template keeps the same records current.
+import Dexie from 'dexie';
+import type { CrawlerDB, FieldRecord, RecordChange, RecordChangeKind } from './db';
+
+export class RecordStore {
+  constructor(private readonly db: CrawlerDB) {}
+
+  get(crawlName: string, url: string): Promise<FieldRecord | undefined> {
+    return this.db.records.get([crawlName, url]);
+  }
+
+  /** A template's records in URL order. */
+  list(crawlName: string): Promise<FieldRecord[]> {
+    return this.db.records.where('[crawlName+url]').between([crawlName, Dexie.minKey], [crawlName, Dexie.maxKey]).toArray();
+  }
+
+  /** Writes a record (or deletes it: `record` null) with the change it is, in one transaction. */
+  async apply(crawlName: string, url: string, record: FieldRecord | null, change: RecordChange): Promise<void> {
+    const db = this.db;
+    await db.transaction('rw', [db.records, db.recordChanges], async () => {
+      if (record) await db.records.put(record);
+      else await db.records.delete([crawlName, url]);
+      await db.recordChanges.put(change);
+    });
+  }
+
+  /** What a cycle (crawl) changed, in URL order. */
+  changes(crawlId: number): Promise<RecordChange[]> {
+    return this.db.recordChanges.where('[crawlId+url]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).toArray();
+  }
+
+  async countChanges(crawlId: number): Promise<Record<RecordChangeKind, number>> {
+    const counts: Record<RecordChangeKind, number> = { new: 0, changed: 0, unchanged: 0, deleted: 0 };
+    for (const c of await this.changes(crawlId)) counts[c.change]++;
+    return counts;
+  }
+}

@@ -1,0 +1,71 @@
+// SPEC E.5 and E.6 on the final pages of a template crawl: a page's fields become its record; on a recrawl a
+// known page is re-extracted only when its content hash changed; when a cycle finishes, the records of pages it
+// no longer reached are deleted. The content hash is a WebCrypto SHA-256 digest of the page's visible text
+// (not of its HTML, so a rotating token in a script or an ad slot does not count as a change); WebCrypto is in
+// the service worker and in Node alike, and the patent's MD5 brings nothing SHA-256 does not.
+import type { RecordStore } from '../store/record-store';
+import type { FieldRecord, RecordChangeKind } from '../store/db';
+import { siteOf } from '../url';
+import { extractFields, type FieldSpec } from './extract';
+import { nextInterval } from './schedule';
+
+export async function contentHash(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+export interface FinalPage {
+  crawlName: string;
+  crawlId: number;
+  url: string;
+  html: string;
+  /** Visible text: what the hash is taken of. */
+  text: string;
+  now: number;
+}
+
+/**
+ * Records what a final page holds; returns the change it made, or null when the page holds no field and had
+ * no record (nothing to keep).
+ */
+export async function harvestPage(records: RecordStore, specs: FieldSpec[], everyMs: number, page: FinalPage): Promise<RecordChangeKind | null> {
+  const { crawlName, crawlId, url, now } = page;
+  const hash = await contentHash(page.text);
+  const known = await records.get(crawlName, url);
+  if (known && known.lastCrawlId === crawlId) return null; // reached twice in one cycle (an alias): counted once
+  if (known && known.hash === hash) {
+    const record: FieldRecord = { ...known, lastChecked: now, lastCrawlId: crawlId, intervalMs: nextInterval(known.intervalMs, false, everyMs) };
+    await records.apply(crawlName, url, record, { crawlId, url, change: 'unchanged', at: now, fields: known.fields });
+    return 'unchanged';
+  }
+  const fields = extractFields(page.html, specs);
+  if (Object.keys(fields).length === 0) {
+    if (!known) return null;
+    // The page no longer holds any field: its record goes.
+    await records.apply(crawlName, url, null, { crawlId, url, change: 'deleted', at: now });
+    return 'deleted';
+  }
+  const record: FieldRecord = {
+    crawlName, url, site: siteOf(url), fields, hash,
+    firstSeen: known?.firstSeen ?? now, lastChanged: now, lastChecked: now, lastCrawlId: crawlId,
+    intervalMs: known ? nextInterval(known.intervalMs, true, everyMs) : everyMs,
+  };
+  const change = known ? 'changed' : 'new';
+  await records.apply(crawlName, url, record, { crawlId, url, change, at: now, fields });
+  return change;
+}
+
+/**
+ * After a cycle that finished (its frontier ran empty): the records it did not reach are deleted, except those
+ * of sites whose seed the sampling skipped this time (not looked at, so not known to be gone).
+ */
+export async function deleteVanished(records: RecordStore, crawlName: string, crawlId: number, skippedSeeds: string[], now: number): Promise<number> {
+  const spared = new Set(skippedSeeds.map(siteOf));
+  let deleted = 0;
+  for (const r of await records.list(crawlName)) {
+    if (r.lastCrawlId === crawlId || spared.has(r.site)) continue;
+    await records.apply(crawlName, r.url, null, { crawlId, url: r.url, change: 'deleted', at: now, fields: r.fields });
+    deleted++;
+  }
+  return deleted;
+}
