@@ -1,0 +1,67 @@
+// SPEC E end to end, in Chromium through the command-line runner: a search engine and a score of company sites
+// on loopback; the template's first crawl, then the sites change (some edited, one gone, one new) and the
+// recrawl in the same profile brings the records in line with them.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { runCrawl } from '../../scripts/crawl';
+import { ensureBuilt } from '../../scripts/lib/browser';
+import { companies, companyAt, companyConfig, contactUrl, expectedRecords, startCompanyWorld, type CompanyWorld } from '../../scripts/lib/company-sites';
+
+let world: CompanyWorld;
+beforeAll(async () => {
+  ensureBuilt();
+  world = await startCompanyWorld(companies(20));
+});
+afterAll(() => world.close());
+
+const lines = (file: string) => readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const recordMap = (out: string) =>
+  Object.fromEntries(lines(join(out, 'records.jsonl')).map((r: { url: string; fields: { email: string; phone: string } }) => [r.url, { email: r.fields.email, phone: r.fields.phone }]));
+const now = () => Object.fromEntries(expectedRecords(world.order.map((n) => world.sites.get(n)!)));
+
+it('crawls the template, then recrawls after the sites changed: the records match the sites', async () => {
+  const profileDir = mkdtempSync(join(tmpdir(), 'focus-template-'));
+  const hostRules = `MAP *.test 127.0.0.1:${world.port}`;
+  const config = companyConfig();
+
+  const first = mkdtempSync(join(tmpdir(), 'focus-out-'));
+  const s1 = await runCrawl({ config, out: first, profileDir, hostRules, log: () => {} });
+  expect(s1.state, s1.message ?? '').toBe('finished');
+  expect(recordMap(first)).toEqual(now());
+  expect(s1.template).toMatchObject({ cycle: 1, searchResults: 20, seedsCrawled: 20, records: 21 });
+  expect(lines(join(first, 'changes.jsonl')).every((c: { change: string }) => c.change === 'new')).toBe(true);
+  // What the server saw: result pages by offset, every contact page once, and nothing the template does not lead to.
+  const seen1 = [...world.seen];
+  expect(seen1.filter((s) => s.startsWith('engine.test/search'))).toEqual([0, 5, 10, 15, 20].map((o) => `engine.test/search?q=telescope+shop&first=${o}`));
+  for (const url of Object.keys(now())) expect(seen1.filter((s) => `http://${s}` === url), url).toHaveLength(1);
+  const hosts = new Set(seen1.map((s) => s.split('/')[0]));
+  for (const h of ['sponsor.test', 'social.test', 'account.test', 'help.enginecorp.test', 'legal.enginecorp.test']) expect(hosts.has(h), h).toBe(false);
+  expect(seen1.filter((s) => /\/(products|news|privacy)$|\/cache/.test(s))).toEqual([]);
+
+  // The world moves on: two sites edit their contact details, one closes, a new one opens.
+  world.sites.get('shop02')!.email = 'orders@shop02.test';
+  world.sites.get('shop06')!.phone = '+44 20 7946 9999'; // the GBK site
+  world.order.splice(world.order.indexOf('shop03'), 1);
+  world.sites.delete('shop03');
+  const added = companyAt(30);
+  world.sites.set(added.name, added);
+  world.order.push(added.name);
+  world.seen.length = 0;
+
+  const second = mkdtempSync(join(tmpdir(), 'focus-out-'));
+  const s2 = await runCrawl({ config, out: second, profileDir, hostRules, recrawl: true, log: () => {} });
+  expect(s2.state, s2.message ?? '').toBe('finished');
+  expect(recordMap(second)).toEqual(now());
+  const changes = lines(join(second, 'changes.jsonl')) as { change: string; url: string }[];
+  const of = (kind: string) => changes.filter((c) => c.change === kind).map((c) => c.url).sort();
+  expect(of('new')).toEqual([contactUrl(added)]);
+  expect(of('changed')).toEqual(['http://shop02.test/contact', 'http://shop06.test/contact']);
+  expect(of('deleted')).toEqual(['http://shop03.test/contact']);
+  expect(of('unchanged')).toHaveLength(Object.keys(now()).length - 3);
+  expect(s2.template).toMatchObject({ cycle: 2, records: 21, changes: { new: 1, changed: 2, deleted: 1, unchanged: 18 } });
+  // The recrawl searched again and never went to the closed site, which no result names any more.
+  expect(world.seen.filter((s) => s.startsWith('engine.test/search'))).toHaveLength(5);
+  expect(world.seen.filter((s) => s.startsWith('shop03.test'))).toEqual([]);
+});
