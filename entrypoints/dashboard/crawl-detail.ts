@@ -16,7 +16,7 @@ import {
   pagesPerMinute,
 } from '@/lib/ui/format';
 import { scopeText } from '@/lib/ui/config-form';
-import { strategyModule } from '@/lib/strategies/registry';
+import { strategyModule, strategyOf } from '@/lib/strategies/registry';
 import { allTopics } from '@/lib/ui/label-queries';
 import { keptFromRequesting, nextUp, watch, type KeptLink } from '@/lib/ui/queries';
 import { HarvestChart } from './harvest-chart';
@@ -272,7 +272,7 @@ function keywordsRow(own: string[], topic: Topic | undefined): string {
 /** "2026-11-22 14:05 (50 pages fetched): 340 queued links moved, of 1,200 frontier URLs read, in 85 ms". */
 export function rescoreText(crawl: Pick<CrawlRecord, 'lastRescore' | 'config'>): string {
   const r: RescoreReport | undefined = crawl.lastRescore;
-  if (!r) return strategyModule(crawl.config.strategy.name)?.create({}, { keywords: [] }).followsModel !== false ? 'not yet: the frontier is re-scored as the model learns' : `never (${crawl.config.strategy.name})`;
+  if (!r) return strategyOf(crawl.config).followsModel ? 'not yet: the frontier is re-scored as the model learns' : `never (${crawl.config.strategy.name})`;
   const took = r.ms < 1000 ? `${Math.round(r.ms)} ms` : formatDuration(r.ms);
   const partial = r.complete === false ? '; stopped early when the crawl paused or ended, it goes on when the crawl resumes' : '';
   return `${formatDateTime(r.at)} (${r.why}): ${formatCount(r.changed)} queued links moved, of ${formatCount(r.scanned)} frontier URLs read, in ${took}${partial}`;

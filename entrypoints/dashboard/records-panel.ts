@@ -92,8 +92,8 @@ export class RecordsPanel {
         h('td', null, h('a', { href: r.url, target: '_blank', rel: 'noreferrer', title: r.url }, r.site), h('div', { class: 'muted small' }, new URL(r.url).pathname + new URL(r.url).search)),
         ...fields.map((f) => h('td', { 'data-field': f }, r.fields[f] ?? '')),
         h('td', null, h('span', { class: `badge change-${change.replace(' ', '-')}` }, change)),
-        h('td', { class: 'small' }, formatDateTime(r.firstSeen)),
-        h('td', { class: 'small' }, formatDateTime(r.lastChanged)));
+        h('td', { class: 'small when' }, formatDateTime(r.firstSeen)),
+        h('td', { class: 'small when' }, formatDateTime(r.lastChanged)));
     }));
   }
 

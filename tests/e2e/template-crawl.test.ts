@@ -1,7 +1,7 @@
 // SPEC E end to end, in Chromium through the command-line runner: a search engine and a score of company sites
 // on loopback; the template's first crawl, then the sites change (some edited, one gone, one new) and the
 // recrawl in the same profile brings the records in line with them.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import { runCrawl } from '../../scripts/crawl';
 import { ensureBuilt } from '../../scripts/lib/browser';
 import { companies, companyAt, companyConfig, contactUrl, expectedRecords, startCompanyWorld, type CompanyWorld } from '../../scripts/lib/company-sites';
 
+const SHOTS = join(import.meta.dirname, '..', '..', 'results', '2026-11-24', 'template');
 let world: CompanyWorld;
 beforeAll(async () => {
   ensureBuilt();
@@ -51,7 +52,33 @@ it('crawls the template, then recrawls after the sites changed: the records matc
   world.seen.length = 0;
 
   const second = mkdtempSync(join(tmpdir(), 'focus-out-'));
-  const s2 = await runCrawl({ config, out: second, profileDir, hostRules, recrawl: true, log: () => {} });
+  let shown: { rows: number; shop02: string[] } | undefined;
+  const s2 = await runCrawl({
+    config, out: second, profileDir, hostRules, recrawl: true, log: () => {},
+    // The Records view as the user sees it after the recrawl.
+    onFinished: async (launched, crawlId) => {
+      const page = await launched.context.newPage();
+      await page.setViewportSize({ width: 1400, height: 1000 });
+      await page.goto(`chrome-extension://${launched.extensionId}/dashboard.html?crawl=${crawlId}`);
+      const logs: string[] = [];
+      page.on('console', (m) => logs.push(m.text()));
+      page.on('pageerror', (e) => logs.push(String(e)));
+      try {
+        await page.getByTestId('record-row').nth(20).waitFor({ timeout: 15_000 });
+      } catch (err) {
+        await page.screenshot({ path: '/tmp/template-debug.png', fullPage: true });
+        console.log(logs.join('\n'));
+        throw err;
+      }
+      const row = page.getByTestId('record-row').filter({ hasText: 'shop02.test' });
+      shown = { rows: await page.getByTestId('record-row').count(), shop02: (await row.locator('td').allTextContents()).map((t) => t.trim()) };
+      mkdirSync(SHOTS, { recursive: true });
+      await page.getByTestId('records-panel').screenshot({ path: join(SHOTS, 'records-view.png') });
+      await page.close();
+    },
+  });
+  expect(shown?.rows).toBe(21);
+  expect(shown?.shop02.slice(1, 4)).toEqual(['orders@shop02.test', '+44 20 7946 1001', 'changed']);
   expect(s2.state, s2.message ?? '').toBe('finished');
   expect(recordMap(second)).toEqual(now());
   const changes = lines(join(second, 'changes.jsonl')) as { change: string; url: string }[];
