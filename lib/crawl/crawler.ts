@@ -20,7 +20,7 @@ import { compilePatterns, type UrlMatcher } from './patterns';
 import { Politeness } from './politeness';
 import { DEFAULT_ROBOTS_OPTIONS, RobotsCache } from './robots';
 import { searchSeeds, type ReadPage } from '../template/search';
-import { everyOf, finishCycle, firstRun, sampleCycle, specsOf } from '../template/cycle';
+import { cycleCutShort, everyOf, finishCycle, firstRun, sampleCycle, specsOf } from '../template/cycle';
 import { harvestPage } from '../template/harvest';
 import { isFinalPage, layerOf } from '../strategies/template';
 
@@ -129,9 +129,12 @@ export class CrawlRunner {
       const final: { state: CrawlState; message: string } = this.halt
         ? { state: this.halt.as, message: this.halt.message }
         : end!;
-      // SPEC E.6: only a cycle that reached everything it could may say which records vanished.
-      if (this.config.template && final.state === 'finished' && /frontier empty/.test(final.message)) {
-        const templateRun = await finishCycle(store.records, await this.mustGet(), clock.now());
+      // SPEC E.6: only a cycle that reached everything it could may say which records vanished; one that
+      // ran out of budget or failed is still due again after the template's period.
+      if (this.config.template && (final.state === 'finished' || final.state === 'failed')) {
+        const ended = await this.mustGet();
+        const complete = final.state === 'finished' && /frontier empty/.test(final.message);
+        const templateRun = complete ? await finishCycle(store.records, ended, clock.now()) : cycleCutShort(ended, clock.now());
         await store.updateCrawl(this.crawlId, { templateRun });
       }
       crawl = await store.updateCrawl(this.crawlId, {

@@ -176,7 +176,11 @@ export class CrawlService {
         live.runner.requestHalt('stopped', 'deleted');
         await live.done;
       }
-      return { deleted: await this.ports.store.deleteCrawl(crawlId) };
+      const crawl = await this.ports.store.getCrawl(crawlId);
+      const deleted = await this.ports.store.deleteCrawl(crawlId);
+      // A template's records go with its last crawl (they are kept across cycles, not across deletion).
+      if (crawl?.config.template && !(await this.newestTemplateCrawl(crawl.name))) await this.ports.store.records.deleteAll(crawl.name);
+      return { deleted };
     },
   };
 
@@ -208,7 +212,7 @@ export class CrawlService {
   async recrawlsDue(): Promise<{ name: string; at: number }[]> {
     const newest = new Map<string, CrawlRecord>();
     for (const c of await this.ports.store.db.crawls.orderBy('createdAt').toArray()) if (c.config.template) newest.set(c.name, c);
-    return [...newest.values()].flatMap((c) => (c.templateRun?.nextAt !== undefined && c.state === 'finished' ? [{ name: c.name, at: c.templateRun.nextAt }] : []));
+    return [...newest.values()].flatMap((c) => (c.templateRun?.nextAt !== undefined && (c.state === 'finished' || c.state === 'failed') ? [{ name: c.name, at: c.templateRun.nextAt }] : []));
   }
 
   private async statusOf(crawl: CrawlRecord): Promise<CrawlStatus> {

@@ -215,7 +215,7 @@ export class CrawlStore {
     const db = this.db;
     // The crawl's labeled links stay with its topic (they are what the topic learned); its labeled pages go
     // with their bodies.
-    return db.transaction('rw', [db.crawls, db.frontier, db.pages, db.bodies, db.pageLabels, db.sites, db.graph, db.strategyStates, db.settings], async () => {
+    return db.transaction('rw', [db.crawls, db.frontier, db.pages, db.bodies, db.pageLabels, db.sites, db.graph, db.strategyStates, db.settings, db.recordChanges], async () => {
       if (!(await db.crawls.get(crawlId))) return false;
       const lo = [crawlId, Dexie.minKey], hi = [crawlId, Dexie.maxKey];
       await db.frontier.where('[crawlId+url]').between(lo, hi).delete();
@@ -225,6 +225,7 @@ export class CrawlStore {
       await db.pageLabels.where('[crawlId+seq]').between(lo, hi).delete();
       await db.graph.where('[crawlId+seq]').between(lo, hi).delete();
       await db.strategyStates.delete(crawlId);
+      await db.recordChanges.where('[crawlId+url]').between(lo, hi).delete();
       await db.settings.where('key').startsWith(exportMarkPrefix(crawlId)).delete();
       await db.crawls.delete(crawlId);
       return true;

@@ -25,6 +25,11 @@ export class RecordStore {
     });
   }
 
+  /** Deletes a template's records (its last crawl was deleted). */
+  async deleteAll(crawlName: string): Promise<number> {
+    return this.db.records.where('crawlName').equals(crawlName).delete();
+  }
+
   /** What a cycle (crawl) changed, in URL order. */
   changes(crawlId: number): Promise<RecordChange[]> {
     return this.db.recordChanges.where('[crawlId+url]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).toArray();

@@ -54,3 +54,10 @@ export async function finishCycle(records: RecordStore, crawl: CrawlRecord, now:
   const nextAt = template.recrawl ? nextRecrawlAt(await records.list(crawl.name), everyOf(template), now) : undefined;
   return { ...run, changes, ...(nextAt === undefined ? {} : { nextAt }) };
 }
+
+/** A cycle that ended before its frontier ran empty: no record is deleted, and it is due again after a period. */
+export function cycleCutShort(crawl: CrawlRecord, now: number): TemplateRun {
+  const template = crawl.config.template!;
+  const run = crawl.templateRun ?? firstRun();
+  return { ...run, ...(template.recrawl ? { nextAt: now + everyOf(template) } : {}) };
+}

@@ -66,3 +66,49 @@ describe('a template crawl of a score of company sites', () => {
     expect(crawl.templateRun!.nextAt).toBeGreaterThan(Date.now());
   }, 60_000);
 });
+
+describe('a template crawl that cannot find its seeds or is deleted', () => {
+  it('fails with a sentence about the search when the engine lists nothing, and is still due again', async () => {
+    const { store, service } = await setup(3);
+    const { crawlId } = await service.handlers.start(companyConfig('nothing', { search: { url: 'http://engine.test/search?q={query}&first={offset}', keywords: ['kayak'] } }));
+    await service.settled(crawlId);
+    const crawl = (await store.getCrawl(crawlId))!;
+    expect(crawl.state).toBe('failed');
+    expect(crawl.message).toMatch(/^the search found no result links/);
+    expect((await service.recrawlsDue()).map((d) => d.name)).toEqual(['nothing']);
+  }, 60_000);
+
+  it('keeps its records across cycles but not past the deletion of its last crawl', async () => {
+    const { store, service } = await setup(3);
+    const first = await service.handlers.start(companyConfig());
+    await service.settled(first.crawlId);
+    const second = await service.handlers.recrawl({ name: 'telescope shops' });
+    await service.settled(second.crawlId);
+    await service.handlers.deleteCrawl({ crawlId: second.crawlId });
+    expect(await store.records.list('telescope shops')).toHaveLength(3);
+    expect(await store.records.changes(second.crawlId)).toEqual([]);
+    await service.handlers.deleteCrawl({ crawlId: first.crawlId });
+    expect(await store.records.list('telescope shops')).toEqual([]);
+  }, 60_000);
+});
+
+describe('seed sampling across cycles (SPEC E.3)', () => {
+  it('skips some later results in one cycle and crawls every one of them in the next', async () => {
+    const { store, service } = await setup(20);
+    const first = await service.handlers.start(companyConfig('sampled', { sampling: true, randomSeed: 4 }));
+    await service.settled(first.crawlId);
+    const c1 = (await store.getCrawl(first.crawlId))!;
+    const skipped = c1.templateRun!.skipped;
+    expect(skipped.length).toBeGreaterThan(0);
+    expect(c1.config.seeds).toHaveLength(20 - skipped.length);
+    const sites = async () => new Set((await store.records.list('sampled')).map((r) => r.site));
+    for (const s of skipped) expect((await sites()).has(new URL(s).hostname)).toBe(false);
+    const second = await service.handlers.recrawl({ name: 'sampled' });
+    await service.settled(second.crawlId);
+    const c2 = (await store.getCrawl(second.crawlId))!;
+    for (const s of skipped) expect(c2.config.seeds).toContain(s);
+    // Sites skipped this time keep the records of the cycle before: they were not looked at.
+    const now = await sites();
+    for (const s of [...skipped, ...c2.templateRun!.skipped]) expect(now.has(new URL(s).hostname), s).toBe(true);
+  }, 60_000);
+});
