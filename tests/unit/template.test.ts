@@ -176,3 +176,25 @@ describe('the adaptive recrawl interval (SPEC E.6, beyond the source)', () => {
     expect(nextRecrawlAt([{ lastChecked: 0, intervalMs: day / 8 }], day, 0)).toBe(day / 4);
   });
 });
+
+describe('the template field of the New crawl form', () => {
+  it('turns the typed template into a template crawl, and an imported config back into the field', async () => {
+    const { configToForm, defaultFormValues, formToConfig } = await import('../../lib/ui/config-form');
+    const text = JSON.stringify(companyTemplate(), null, 2);
+    const config = parseConfig(formToConfig({ ...defaultFormValues(), template: text }));
+    expect(config.strategy.name).toBe('template');
+    expect(config.template?.filters[0]).toContain('联系我们');
+    const back = configToForm(JSON.parse(JSON.stringify(config)), defaultFormValues());
+    expect(JSON.parse(back.template)).toEqual(config.template);
+    expect(back.strategy).toBe(defaultFormValues().strategy); // "template" is no choice of the strategy list
+  });
+
+  it('refuses a template that is not JSON, or a bad one, beside the template field', async () => {
+    const { formErrorOf, templateJsonProblem } = await import('../../lib/ui/config-form');
+    expect(templateJsonProblem('{"search": ')).toMatch(/^template is not JSON: /);
+    expect(templateJsonProblem('')).toBeNull();
+    expect(formErrorOf('template.search.url must contain {query} where the keywords go')).toEqual({
+      field: 'template', message: 'Template: template.search.url must contain {query} where the keywords go.',
+    });
+  });
+});
