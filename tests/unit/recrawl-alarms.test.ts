@@ -39,9 +39,9 @@ describe('recrawl alarms', () => {
     const started: number[] = [];
     setupRecrawlAlarms(service, (id) => started.push(id));
     await fakeBrowser.alarms.clearAll();
-    await fakeBrowser.runtime.onInstalled.trigger({ reason: 'update', previousVersion: '0.0.9', temporary: false });
+    await fakeBrowser.runtime.onInstalled.trigger({ reason: 'update', previousVersion: '0.0.9' });
     await vi.waitFor(async () => expect((await fakeBrowser.alarms.getAll()).map((a) => a.name)).toEqual(['focus-recrawl:telescope shops']));
-    await fakeBrowser.alarms.onAlarm.trigger({ name: 'focus-recrawl:telescope shops', scheduledTime: Date.now() });
+    await fakeBrowser.alarms.onAlarm.trigger({ name: 'focus-recrawl:telescope shops', scheduledTime: Date.now(), persistAcrossSessions: false });
     await vi.waitFor(() => expect(started).toEqual([7]));
     expect(recrawled).toEqual(['telescope shops']);
   });
