@@ -20,11 +20,17 @@ export function fieldColumns(records: FieldRecord[], templateFields: string[] = 
   return [...seen];
 }
 
+/**
+ * A value starting with = + - @ (or a tab or CR) would run as a formula in a spreadsheet: Papa quotes it away.
+ * A phone number ("+44 20 7946 1000", "-1234") is all digits, spaces and dialling punctuation after its sign:
+ * no formula can hide in it, and a quote mark would spoil the field the user exported for.
+ */
+const FORMULA = /^(?:[=@\t\r]|[+-](?![\d\s().\-/]+$))/;
+
 export function recordsCsv(records: FieldRecord[], templateFields: string[] = []): string {
   const columns = fieldColumns(records, templateFields);
   const rows = records.map((r) => [r.url, r.site, ...columns.map((c) => r.fields[c] ?? ''), iso(r.firstSeen), iso(r.lastChanged)]);
-  // A value starting with = + - @ would run as a formula in a spreadsheet: Papa quotes it away.
-  return Papa.unparse([['url', 'site', ...columns, 'firstSeen', 'lastChanged'], ...rows], { escapeFormulae: true, newline: '\r\n' }) + '\r\n';
+  return Papa.unparse([['url', 'site', ...columns, 'firstSeen', 'lastChanged'], ...rows], { escapeFormulae: FORMULA, newline: '\r\n' }) + '\r\n';
 }
 
 export function changesJsonl(changes: RecordChange[]): string {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCrawl } from '../../scripts/crawl';
-import { ensureBuilt } from '../../scripts/lib/browser';
+import { ensureBuilt, launchWithExtension } from '../../scripts/lib/browser';
 import { companies, companyAt, companyConfig, contactUrl, expectedRecords, startCompanyWorld, type CompanyWorld } from '../../scripts/lib/company-sites';
 
 const SHOTS = join(import.meta.dirname, '..', '..', 'results', '2026-11-24', 'template');
@@ -91,4 +91,31 @@ it('crawls the template, then recrawls after the sites changed: the records matc
   // The recrawl searched again and never went to the closed site, which no result names any more.
   expect(world.seen.filter((s) => s.startsWith('engine.test/search'))).toHaveLength(5);
   expect(world.seen.filter((s) => s.startsWith('shop03.test'))).toEqual([]);
+});
+
+it('starts a template crawl from the dashboard form, refusing a bad template beside its field first', async () => {
+  const launched = await launchWithExtension({ hostRules: `MAP *.test 127.0.0.1:${world.port}` });
+  try {
+    const p = await launched.context.newPage();
+    await p.goto(`chrome-extension://${launched.extensionId}/dashboard.html`);
+    await p.getByTestId('form-template-box').locator('summary').click();
+    const template = companyConfig().template;
+    await p.getByTestId('form-template').fill(JSON.stringify({ ...template, search: { ...template.search, url: 'http://engine.test/search?q=x' } }));
+    await p.getByTestId('form-delay').fill('0');
+    await p.getByTestId('start').click();
+    const refusal = p.getByTestId('field-error');
+    await refusal.waitFor();
+    expect(await refusal.innerText()).toMatch(/^Template: template\.search\.url must contain \{query\}/);
+    expect(await p.getByTestId('form-template').getAttribute('aria-invalid')).toBe('true');
+    // Fixed: no seeds, no keywords, and the crawl's records appear in the Records view.
+    await p.getByTestId('form-template').fill(JSON.stringify(template, null, 2));
+    await p.getByTestId('form-name').fill('shops from the form');
+    mkdirSync(SHOTS, { recursive: true });
+    await p.getByTestId('form-template-box').screenshot({ path: join(SHOTS, 'new-crawl-template.png') });
+    await p.getByTestId('start').click();
+    await p.getByTestId('record-row').nth(20).waitFor({ timeout: 60_000 });
+    expect(await p.getByTestId('records-summary').innerText()).toMatch(/^21 records · cycle 1 · 20 search results, 20 crawled/);
+  } finally {
+    await launched.close();
+  }
 });

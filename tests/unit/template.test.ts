@@ -198,3 +198,26 @@ describe('the template field of the New crawl form', () => {
     });
   });
 });
+
+describe('records as files', () => {
+  it('writes one CSV column per field in the template order, formulas quoted away, and changes by kind', async () => {
+    const { changesJsonl, recordsCsv, recordsJsonl } = await import('../../lib/export/records');
+    const base = { crawlName: 'x', site: 'a.test', hash: 'h', firstSeen: 0, lastChanged: 0, lastChecked: 0, lastCrawlId: 1, intervalMs: 1 };
+    const records = [
+      { ...base, url: 'http://a.test/contact', fields: { phone: '+44 20 7946 1000', email: 'a@a.test' } },
+      { ...base, url: 'http://b.test/contact', site: 'b.test', fields: { email: '=cmd()@b.test', fax: '+HYPERLINK("http://evil.test")' } },
+    ];
+    const csv = recordsCsv(records, ['email', 'phone']).split('\r\n');
+    expect(csv[0]).toBe('url,site,email,phone,fax,firstSeen,lastChanged');
+    expect(csv[1]).toBe('http://a.test/contact,a.test,a@a.test,+44 20 7946 1000,,1970-01-01T00:00:00.000Z,1970-01-01T00:00:00.000Z');
+    expect(csv[2]).toContain(`"'=cmd()@b.test"`);
+    expect(csv[2]).toContain(`"'+HYPERLINK(""http://evil.test"")"`); // a phone number keeps its +, a formula does not
+    expect(recordsJsonl(records).trim().split('\n').map((l) => JSON.parse(l).fields.email)).toEqual(['a@a.test', '=cmd()@b.test']);
+    const changes = changesJsonl([
+      { crawlId: 1, url: 'http://z.test/', change: 'deleted', at: 0 },
+      { crawlId: 1, url: 'http://b.test/', change: 'unchanged', at: 0 },
+      { crawlId: 1, url: 'http://c.test/', change: 'new', at: 0 },
+    ]);
+    expect(changes.trim().split('\n').map((l) => JSON.parse(l).change)).toEqual(['new', 'unchanged', 'deleted']);
+  });
+});
