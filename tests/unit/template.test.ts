@@ -13,6 +13,7 @@ import { sampleSeeds, takeChance } from '../../lib/template/sampling';
 import { nextInterval, nextRecrawlAt } from '../../lib/template/schedule';
 import { resultLinks } from '../../lib/template/search';
 import type { FrontierEntry } from '../../lib/types';
+import type { FieldRecord } from '../../lib/store/db';
 import { companyTemplate } from '../../scripts/lib/company-sites';
 
 const refusal = (config: unknown): string => {
@@ -203,7 +204,7 @@ describe('records as files', () => {
   it('writes one CSV column per field in the template order, formulas quoted away, and changes by kind', async () => {
     const { changesJsonl, recordsCsv, recordsJsonl } = await import('../../lib/export/records');
     const base = { crawlName: 'x', site: 'a.test', hash: 'h', firstSeen: 0, lastChanged: 0, lastChecked: 0, lastCrawlId: 1, intervalMs: 1 };
-    const records = [
+    const records: FieldRecord[] = [
       { ...base, url: 'http://a.test/contact', fields: { phone: '+44 20 7946 1000', email: 'a@a.test' } },
       { ...base, url: 'http://b.test/contact', site: 'b.test', fields: { email: '=cmd()@b.test', fax: '+HYPERLINK("http://evil.test")' } },
     ];
