@@ -21,7 +21,7 @@ import { Politeness } from './politeness';
 import { DEFAULT_ROBOTS_OPTIONS, RobotsCache } from './robots';
 import { searchSeeds, type ReadPage } from '../template/search';
 import { cycleCutShort, everyOf, finishCycle, firstRun, sampleCycle, specsOf } from '../template/cycle';
-import { harvestPage } from '../template/harvest';
+import { planRecord } from '../template/harvest';
 import { isFinalPage, layerOf } from '../strategies/template';
 
 export interface CrawlerPorts {
@@ -446,15 +446,15 @@ export class CrawlRunner {
       stats: { attempts: 1, fetched: 1, relevant: verdict.relevant ? 1 : 0, bytes: out.bytes, ...(verdict.by === 'keywords' ? { keywordVerdicts: 1 } : {}) },
       activeMs: this.activeMs(),
     };
-    await this.commits.submit(commit);
-    // SPEC E.5: a page past the template's last filter layer is a final page: its fields become a record.
+    // SPEC E.5: a template's final page: its fields become a record, committed with the page.
     const template = this.config.template;
     if (template && isFinalPage(layerOf(entry.strategy), template.filters.length, children.filter((c) => !c.skip).map((c) => layerOf(c.strategy)))) {
-      const crawlName = this.config.name;
-      await harvestPage(this.ports.store.records, specsOf(template), everyOf(template), {
-        crawlName, crawlId: this.crawlId, url: entry.url, html: out.html!, text: parsed.text, now: clock.now(),
+      const record = await planRecord(this.ports.store.records, specsOf(template), everyOf(template), {
+        crawlName: this.config.name, crawlId: this.crawlId, url: entry.url, html: out.html!, text: parsed.text, now: clock.now(),
       });
+      if (record) commit.record = record;
     }
+    await this.commits.submit(commit);
     this.learner.pageDone(labels.length);
     this.tellStrategy(entry.url, parsed.text, verdict.relevant, children);
     if (++this.sinceSave >= MODEL_SAVE_EVERY) {

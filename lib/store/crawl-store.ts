@@ -11,7 +11,7 @@ import { FrontierStore, bestPerUrl, planUpserts, type Candidate } from './fronti
 import { PageLog } from './page-log';
 import { admit, blacklistedSites, countDropped, emptySite, judgeSite, setSiteBlacklisted, sitesOf, type Admission } from './site-book';
 import { TopicStore } from './topic-store';
-import { RecordStore } from './record-store';
+import { RecordStore, type RecordWrite } from './record-store';
 
 export type { Candidate } from './frontier-store';
 
@@ -41,6 +41,8 @@ export interface PageCommit {
   dropped?: Record<string, number>;
   /** A relevant page's out-links, for a strategy that keeps the crawled graph (SPEC C.2). */
   outlinks?: string[];
+  /** A template's final page: its record, written with the page (SPEC E.5). */
+  record?: RecordWrite;
 }
 
 /**
@@ -102,9 +104,12 @@ export class CrawlStore {
    */
   async commitPages(commits: PageCommit[], now: number): Promise<number[]> {
     const db = this.db;
-    return db.transaction('rw', [db.frontier, db.crawls, db.pages, db.bodies, db.labels, db.pageLabels, db.sites, db.graph], async () => {
+    return db.transaction('rw', [db.frontier, db.crawls, db.pages, db.bodies, db.labels, db.pageLabels, db.sites, db.graph, db.records, db.recordChanges], async () => {
       const seqs: number[] = [];
-      for (const c of commits) seqs.push(await this.applyCommit(c, now));
+      for (const c of commits) {
+        seqs.push(await this.applyCommit(c, now));
+        if (c.record) await this.records.write(c.record);
+      }
       return seqs;
     });
   }

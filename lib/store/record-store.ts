@@ -3,6 +3,14 @@
 import Dexie from 'dexie';
 import type { CrawlerDB, FieldRecord, RecordChange, RecordChangeKind } from './db';
 
+/** What a final page (or the end of a cycle) does to one record: the record to write (null: delete) and the change. */
+export interface RecordWrite {
+  crawlName: string;
+  url: string;
+  record: FieldRecord | null;
+  change: RecordChange;
+}
+
 export class RecordStore {
   constructor(private readonly db: CrawlerDB) {}
 
@@ -15,14 +23,17 @@ export class RecordStore {
     return this.db.records.where('[crawlName+url]').between([crawlName, Dexie.minKey], [crawlName, Dexie.maxKey]).toArray();
   }
 
-  /** Writes a record (or deletes it: `record` null) with the change it is, in one transaction. */
-  async apply(crawlName: string, url: string, record: FieldRecord | null, change: RecordChange): Promise<void> {
+  /** Writes a record (or deletes it) with the change it is, in one transaction. */
+  async apply(w: RecordWrite): Promise<void> {
     const db = this.db;
-    await db.transaction('rw', [db.records, db.recordChanges], async () => {
-      if (record) await db.records.put(record);
-      else await db.records.delete([crawlName, url]);
-      await db.recordChanges.put(change);
-    });
+    await db.transaction('rw', [db.records, db.recordChanges], () => this.write(w));
+  }
+
+  /** The same inside the caller's transaction (a page commit), which must hold records and recordChanges. */
+  async write(w: RecordWrite): Promise<void> {
+    if (w.record) await this.db.records.put(w.record);
+    else await this.db.records.delete([w.crawlName, w.url]);
+    await this.db.recordChanges.put(w.change);
   }
 
   /** Deletes a template's records (its last crawl was deleted). */

@@ -3,7 +3,7 @@
 // no longer reached are deleted. The content hash is a WebCrypto SHA-256 digest of the page's visible text
 // (not of its HTML, so a rotating token in a script or an ad slot does not count as a change); WebCrypto is in
 // the service worker and in Node alike, and the patent's MD5 brings nothing SHA-256 does not.
-import type { RecordStore } from '../store/record-store';
+import type { RecordStore, RecordWrite } from '../store/record-store';
 import type { FieldRecord, RecordChangeKind } from '../store/db';
 import { siteOf } from '../url';
 import { extractFields, type FieldSpec } from './extract';
@@ -25,34 +25,28 @@ export interface FinalPage {
 }
 
 /**
- * Records what a final page holds; returns the change it made, or null when the page holds no field and had
- * no record (nothing to keep).
+ * What a final page holds, as a write for its page commit (so a page and its record are committed together,
+ * and a worker stopped in between loses neither); null when the page holds no field and had no record.
  */
-export async function harvestPage(records: RecordStore, specs: FieldSpec[], everyMs: number, page: FinalPage): Promise<RecordChangeKind | null> {
+export async function planRecord(records: RecordStore, specs: FieldSpec[], everyMs: number, page: FinalPage): Promise<RecordWrite | null> {
   const { crawlName, crawlId, url, now } = page;
   const hash = await contentHash(page.text);
   const known = await records.get(crawlName, url);
   if (known && known.lastCrawlId === crawlId) return null; // reached twice in one cycle (an alias): counted once
+  const write = (record: FieldRecord | null, change: RecordChangeKind, fields?: Record<string, string>): RecordWrite =>
+    ({ crawlName, url, record, change: { crawlId, url, change, at: now, ...(fields ? { fields } : {}) } });
   if (known && known.hash === hash) {
-    const record: FieldRecord = { ...known, lastChecked: now, lastCrawlId: crawlId, intervalMs: nextInterval(known.intervalMs, false, everyMs) };
-    await records.apply(crawlName, url, record, { crawlId, url, change: 'unchanged', at: now, fields: known.fields });
-    return 'unchanged';
+    return write({ ...known, lastChecked: now, lastCrawlId: crawlId, intervalMs: nextInterval(known.intervalMs, false, everyMs) }, 'unchanged', known.fields);
   }
   const fields = extractFields(page.html, specs);
-  if (Object.keys(fields).length === 0) {
-    if (!known) return null;
-    // The page no longer holds any field: its record goes.
-    await records.apply(crawlName, url, null, { crawlId, url, change: 'deleted', at: now });
-    return 'deleted';
-  }
+  // A page that no longer holds any field: its record goes.
+  if (Object.keys(fields).length === 0) return known ? write(null, 'deleted') : null;
   const record: FieldRecord = {
     crawlName, url, site: siteOf(url), fields, hash,
     firstSeen: known?.firstSeen ?? now, lastChanged: now, lastChecked: now, lastCrawlId: crawlId,
     intervalMs: known ? nextInterval(known.intervalMs, true, everyMs) : everyMs,
   };
-  const change = known ? 'changed' : 'new';
-  await records.apply(crawlName, url, record, { crawlId, url, change, at: now, fields });
-  return change;
+  return write(record, known ? 'changed' : 'new', fields);
 }
 
 /**
@@ -64,7 +58,7 @@ export async function deleteVanished(records: RecordStore, crawlName: string, cr
   let deleted = 0;
   for (const r of await records.list(crawlName)) {
     if (r.lastCrawlId === crawlId || spared.has(r.site)) continue;
-    await records.apply(crawlName, r.url, null, { crawlId, url: r.url, change: 'deleted', at: now, fields: r.fields });
+    await records.apply({ crawlName, url: r.url, record: null, change: { crawlId, url: r.url, change: 'deleted', at: now, fields: r.fields } });
     deleted++;
   }
   return deleted;

@@ -112,3 +112,23 @@ describe('seed sampling across cycles (SPEC E.3)', () => {
     for (const s of [...skipped, ...c2.templateRun!.skipped]) expect(now.has(new URL(s).hostname), s).toBe(true);
   }, 60_000);
 });
+
+describe('a template crawl paused and resumed', () => {
+  it('does not search again, and ends with every record', async () => {
+    const { store, service, w } = await setup(20);
+    const config = companyConfig();
+    const { crawlId } = await service.handlers.start({ ...config, politeness: { ...config.politeness, concurrency: 1 } });
+    for (let i = 0; i < 400 && (await store.records.list('telescope shops')).length < 3; i++) await new Promise((r) => setTimeout(r, 10));
+    const paused = await service.handlers.pause({ crawlId });
+    expect(paused.state).toBe('paused');
+    const before = (await store.records.list('telescope shops')).length;
+    expect(before).toBeGreaterThan(0);
+    expect(before).toBeLessThan(21);
+    await service.handlers.resume({ crawlId });
+    await service.settled(crawlId);
+    expect((await store.getCrawl(crawlId))!.state).toBe('finished');
+    expect(Object.fromEntries(await recordsOf(store, 'telescope shops'))).toEqual(Object.fromEntries(expectedRecords(companies(20))));
+    expect(w.seen.filter((s) => s.startsWith('engine.test/search'))).toHaveLength(5);
+    expect((await store.records.changes(crawlId)).every((c) => c.change === 'new')).toBe(true);
+  }, 60_000);
+});
