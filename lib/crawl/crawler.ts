@@ -10,7 +10,7 @@ import type { FrontierEntry, LabeledLink, ParsedPage } from '../types';
 import { hostOf, normalizeUrl, siteOf } from '../url';
 import type { CrawlConfig } from './config';
 import { strategyOf } from '../strategies/registry';
-import { planChildren, rulesFor, seedCandidates } from './children';
+import { planChildren, rulesFor } from './children';
 import { describeBlock } from './safety';
 import { CommitQueue } from './commit-queue';
 import { CrawlLearner } from './learner';
@@ -19,8 +19,8 @@ import { commitForNonPage, pageRow, takenFrom } from './outcome';
 import { compilePatterns, type UrlMatcher } from './patterns';
 import { Politeness } from './politeness';
 import { DEFAULT_ROBOTS_OPTIONS, RobotsCache } from './robots';
-import { searchSeeds, type ReadPage } from '../template/search';
-import { cycleCutShort, everyOf, finishCycle, firstRun, sampleCycle, specsOf } from '../template/cycle';
+import type { ReadPage } from '../template/search';
+import { cycleCutShort, everyOf, finishCycle, seedCycle, specsOf } from '../template/cycle';
 import { planRecord } from '../template/harvest';
 import { isFinalPage, layerOf } from '../strategies/template';
 
@@ -204,21 +204,13 @@ export class CrawlRunner {
 
   /** Searches the engine, samples the results and queues them as the crawl's seeds (which its scope follows). */
   private async seedFromSearch(): Promise<void> {
-    const { store, clock } = this.ports;
-    const template = this.config.template!;
-    const report = await searchSeeds(template.search, this.readSearchPage, () => this.halt !== null);
-    if (this.halt) return;
-    const crawl = await this.mustGet();
-    const run = crawl.templateRun ?? firstRun();
-    const sample = await sampleCycle(store.records, crawl.name, template, run, report.seeds);
-    this.ports.log?.(`search: ${report.seeds.length} result(s) from ${report.pages} page(s); crawling ${sample.taken.length}, skipping ${sample.skipped.length}`);
-    const config: CrawlConfig = { ...this.config, seeds: sample.taken };
-    await store.updateCrawl(this.crawlId, {
-      config, templateRun: { ...run, seeded: true, results: report.seeds, skipped: sample.skipped, searchPages: report.pages, searchErrors: report.errors },
+    const config = await seedCycle({
+      store: this.ports.store, crawl: await this.mustGet(), config: this.config, read: this.readSearchPage,
+      halted: () => this.halt !== null, now: () => this.ports.clock.now(), log: this.ports.log,
     });
+    if (!config) return;
     this.config = config;
     this.gate = this.makeGate(); // the scope now holds the seeds' hosts
-    await store.frontier.enqueue(this.crawlId, seedCandidates(config), clock.now());
   }
 
   /** A result page, through the gate like every request, in the user's browser session. */

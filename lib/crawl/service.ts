@@ -119,7 +119,8 @@ export class CrawlService {
       try {
         crawlId = await store.createCrawl(config, topicId, clock.now());
         if (config.template) await store.updateCrawl(crawlId, { templateRun: firstRun() });
-        await store.frontier.enqueue(crawlId, seedCandidates(config), clock.now());
+        // A template's seeds are queued once its search ran (the crawler does it, with the given seeds first).
+        if (!config.template) await store.frontier.enqueue(crawlId, seedCandidates(config), clock.now());
       } catch (err) {
         // A start that failed leaves nothing behind: neither its crawl nor the topic made for it.
         if (crawlId !== undefined) await store.deleteCrawl(crawlId).catch(() => undefined);

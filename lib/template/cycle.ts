@@ -1,7 +1,11 @@
 // One cycle of a template crawl, around the crawl loop: before it, the search and the sample of seeds
-// (SPEC E.2, E.3); after it, the records of pages no longer reached are deleted and the next recrawl is
+// (SPEC E.2, E.3), queued as the crawl's seeds; after it, the records of pages no longer reached are deleted and the next recrawl is
 // scheduled (SPEC E.6). The crawl runner calls these; the requests themselves go through its request gate.
+import { seedCandidates } from '../crawl/children';
+import type { CrawlConfig } from '../crawl/config';
 import { mulberry32 } from '../random';
+import type { CrawlStore } from '../store/crawl-store';
+import { searchSeeds, type ReadPage } from './search';
 import type { CrawlRecord, TemplateRun } from '../store/db';
 import type { RecordStore } from '../store/record-store';
 import { siteOf } from '../url';
@@ -25,6 +29,30 @@ export function firstRun(): TemplateRun {
 export function nextCycle(previous: CrawlRecord): TemplateRun {
   const run = previous.templateRun ?? firstRun();
   return { ...firstRun(), cycle: run.cycle + 1, owed: run.skipped, tried: previous.config.seeds };
+}
+
+/**
+ * SPEC E.2 and E.3 before the crawl loop: the search (its pages read by `read`, through the crawl's gate), the
+ * sample, and the sampled seeds queued; the crawl's row gets the new config (its seeds: what its scope follows)
+ * and the cycle's search. Returns that config, or null when the crawl halted during the search.
+ */
+export async function seedCycle(d: {
+  store: CrawlStore; crawl: CrawlRecord; config: CrawlConfig; read: ReadPage; halted: () => boolean; now: () => number; log?: (line: string) => void;
+}): Promise<CrawlConfig | null> {
+  const template = d.config.template!;
+  const report = await searchSeeds(template.search, d.read, d.halted);
+  if (d.halted()) return null;
+  const run = d.crawl.templateRun ?? firstRun();
+  // Seeds the user gave come first, then the search's results (SPEC E.2's list N).
+  const results = [...new Set([...d.config.seeds, ...report.seeds])];
+  const sample = await sampleCycle(d.store.records, d.crawl.name, template, run, results);
+  d.log?.(`search: ${results.length} seed(s), ${report.seeds.length} from ${report.pages} page(s); crawling ${sample.taken.length}, skipping ${sample.skipped.length}`);
+  const config: CrawlConfig = { ...d.config, seeds: sample.taken };
+  await d.store.updateCrawl(d.crawl.id!, {
+    config, templateRun: { ...run, seeded: true, results, skipped: sample.skipped, searchPages: report.pages, searchErrors: report.errors },
+  });
+  await d.store.frontier.enqueue(d.crawl.id!, seedCandidates(config), d.now());
+  return config;
 }
 
 /** SPEC E.3 over the search's results: which seeds this cycle crawls. */

@@ -78,6 +78,15 @@ describe('a template crawl that cannot find its seeds or is deleted', () => {
     expect((await service.recrawlsDue()).map((d) => d.name)).toEqual(['nothing']);
   }, 60_000);
 
+  it('takes the seeds the user gave before the search results', async () => {
+    const { store, service } = await setup(3);
+    const config = companyConfig('given', { search: { url: 'http://engine.test/search?q={query}&first={offset}', keywords: ['kayak'] } });
+    const { crawlId } = await service.handlers.start({ ...config, seeds: ['http://shop02.test/'] });
+    await service.settled(crawlId);
+    expect((await store.getCrawl(crawlId))!.templateRun!.results).toEqual(['http://shop02.test/']);
+    expect((await store.records.list('given')).map((r) => r.url)).toEqual(['http://shop02.test/contact']);
+  }, 60_000);
+
   it('keeps its records across cycles but not past the deletion of its last crawl', async () => {
     const { store, service } = await setup(3);
     const first = await service.handlers.start(companyConfig());
