@@ -17,6 +17,7 @@ import {
 } from '@/lib/ui/format';
 import { scopeText } from '@/lib/ui/config-form';
 import { strategyModule, strategyOf } from '@/lib/strategies/registry';
+import { engineUrl } from '@/lib/template/config';
 import { allTopics } from '@/lib/ui/label-queries';
 import { keptFromRequesting, nextUp, watch, type KeptLink } from '@/lib/ui/queries';
 import { HarvestChart } from './harvest-chart';
@@ -139,6 +140,7 @@ export class CrawlDetail {
       ['Seeds', config.seeds.join('\n')],
       ['Keywords', keywordsRow(config.topic.keywords, topic)],
       ['Strategy', strategyText(config.strategy)],
+      ...(config.template ? [['Template', templateText(config.template)] as [string, Child]] : []),
       ['Scope', scope],
       ['Limits', `${formatCount(config.budget.maxPages)} pages, depth ${config.budget.maxDepth}`],
       ['Politeness', `${p.delayMs} ms delay, ${p.concurrency} at once, robots.txt ${p.robots ? 'obeyed' : 'ignored'}`],
@@ -236,6 +238,16 @@ function strategyText(strategy: CrawlRecord['config']['strategy']): string {
   const params = strategyModule(strategy.name)?.params ?? [];
   const set = params.map((p) => `${p.label.toLowerCase()} ${strategy[p.key] ?? p.default}`);
   return set.length ? `${strategy.name} (${set.join(', ')})` : strategy.name;
+}
+
+/** A template in a few lines: where it searches, what it follows, what it extracts, how often (SPEC E). */
+function templateText(t: NonNullable<CrawlRecord['config']['template']>): string {
+  return [
+    `search ${t.search.keywords.map((k) => `"${k}"`).join(', ')} on ${new URL(engineUrl(t)).host}, ${t.search.pages} page(s) of ${t.search.perPage}${t.sampling ? ', sampled' : ''}`,
+    ...t.filters.map((layer, i) => `layer ${i + 1}: ${layer.join(' / ')}`),
+    `fields: ${Object.keys(t.fields).join(', ')}`,
+    t.recrawl ? `recrawled every ${t.recrawl.every}, adapting to how often pages change` : 'recrawled when you ask',
+  ].join('\n');
 }
 
 /** HITS's best authorities and hubs (SPEC C), when the crawl's strategy keeps a link graph. */
