@@ -2,6 +2,7 @@
 // levels: search keywords (sent to a search engine), filter layers (which links to follow from a result, layer
 // by layer, each a list of synonyms), and fields (what to extract, each with its synonyms). Validated here with
 // one sentence per bad field, as the rest of the config is (lib/crawl/config.ts).
+import { parseHTML } from 'linkedom';
 
 export interface TemplateSearch {
   /** The engine's query URL with `{query}` and `{offset}` (or `{page}`, counted from 1) in it. */
@@ -30,6 +31,17 @@ export interface TemplateConfig {
 }
 
 export class TemplateError extends Error {}
+
+/** Whether a CSS selector parses (linkedom's parser, the one the search page is read with). */
+function isSelector(selector: string): boolean {
+  if (!selector.trim()) return false;
+  try {
+    parseHTML('<p></p>').document.querySelectorAll(selector);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -75,7 +87,9 @@ export function parseTemplate(input: unknown): TemplateConfig {
   if (!s.url.includes('{query}')) throw new TemplateError('template.search.url must contain {query} where the keywords go');
   const pages = whole(s.pages, 'template.search.pages', 1, 1, 50);
   if (pages > 1 && !/\{(offset|page)\}/.test(s.url)) throw new TemplateError('template.search.url must contain {offset} or {page} to read more than one result page');
-  if (s.selector !== undefined && (typeof s.selector !== 'string' || !s.selector.trim())) throw new TemplateError('template.search.selector must be a CSS selector');
+  if (s.selector !== undefined && (typeof s.selector !== 'string' || !isSelector(s.selector))) {
+    throw new TemplateError(`template.search.selector: ${JSON.stringify(s.selector)} is not a CSS selector (e.g. "#results h2 > a")`);
+  }
   const filters = input.filters ?? [];
   if (!Array.isArray(filters)) throw new TemplateError('template.filters must be a list of layers, each a list of keywords, e.g. [["contact us", "联系我们"]]');
   const fields = input.fields;

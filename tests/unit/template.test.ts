@@ -44,6 +44,8 @@ describe('the template block of a config', () => {
     expect(refusal({ template: { ...t, filters: [['contact'], []] } })).toMatch(/^template\.filters\[1\] must name at least one/);
     expect(refusal({ template: { ...t, fields: {} } })).toMatch(/^template\.fields must name at least one field/);
     expect(refusal({ template: { ...t, recrawl: { every: 'daily' } } })).toMatch(/^template\.recrawl\.every must be a period/);
+    expect(refusal({ template: { ...t, search: { ...t.search, selector: 'ol > li[' } } })).toMatch(/^template\.search\.selector: "ol > li\[" is not a CSS selector/);
+    expect(refusal({ template: { ...t, search: { ...t.search, selector: '#results h2 > a' } } })).toBe('accepted');
     expect(refusal({ template: { ...t, serach: {} } })).toMatch(/^template\.serach is not a template setting/);
     expect(refusal({ template: t, strategy: { name: 'best-first' } })).toMatch(/^strategy\.name must be "template"/);
     expect(refusal({ seeds: ['http://a.test/'], topic: { keywords: ['x'] }, strategy: { name: 'template' } })).toMatch(/needs a template block/);
