@@ -1,6 +1,6 @@
 // The one message protocol between the extension's pages (popup, dashboard, runner) and the service worker.
 import type { CrawlConfig } from './crawl/config';
-import type { CrawlRecord } from './store/db';
+import type { CrawlRecord, FieldRecord, RecordChange } from './store/db';
 import type { LabeledLink, LabelValue, PageRecord, Topic } from './types';
 
 export interface ProtocolMap {
@@ -16,6 +16,16 @@ export interface ProtocolMap {
   deleteCrawl(req: { crawlId: number }): { deleted: boolean };
   /** Remembers that a crawl's pages up to `seq` were exported in a format ("new since the last export"). */
   markExported(req: { crawlId: number; format: string; seq: number }): { seq: number };
+  /**
+   * SPEC E.6: runs the next cycle of the newest template crawl of that name (same topic, same records): the
+   * search again, new pages extracted, changed ones re-extracted, vanished ones deleted. `config` replaces the
+   * template's config (the command-line runner passes its file); its name must be the same.
+   */
+  recrawl(req: { name: string; config?: unknown }): { crawlId: number };
+  /** A template's records (SPEC E.5), by crawl name. */
+  records(req: { name: string }): FieldRecord[];
+  /** What a template crawl's cycle did to the records: the lines of changes.jsonl. */
+  recordChanges(req: { crawlId: number }): RecordChange[];
   /** Blacklists a site of a crawl (its queued URLs are dropped; a running crawl admits no more) or unblocks it. */
   setSiteBlacklisted(req: { crawlId: number; site: string; on: boolean }): { site: string; blacklisted: string | null };
 

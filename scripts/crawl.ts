@@ -1,5 +1,7 @@
 // The command-line runner: drives the real extension in Chromium through its own message protocol.
 //   npm run crawl -- --config FILE --out DIR [--profile DIR] [--headed] [--host-rules RULES] [--export warc,wacz,jsonl,csv,zip]
+//   npm run crawl -- --recrawl --config FILE --profile DIR --out DIR     (the next cycle of a template crawl)
+// A template crawl also writes records.jsonl (its records after the run) and changes.jsonl (what the run changed).
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -10,6 +12,8 @@ import { pageLine } from '../lib/export/jsonl';
 import { EXPORT_FORMATS, isExportFormat, type ExportFormat } from '../lib/export/selection';
 import type { CrawlStatus } from '../lib/protocol';
 import type { PageRecord } from '../lib/types';
+import type { FieldRecord, RecordChange } from '../lib/store/db';
+import { changesJsonl, recordsJsonl } from '../lib/export/records';
 import { ensureBuilt, launchWithExtension, send, type Launched } from './lib/browser';
 
 export interface RunOptions {
@@ -24,6 +28,8 @@ export interface RunOptions {
   onStarted?: (launched: Launched, crawlId: number) => Promise<void> | void;
   /** Formats to export into `out` once the crawl has ended (crawl.warc.gz, crawl.wacz, pages.jsonl with content, pages.csv, pages.zip). */
   exports?: ExportFormat[];
+  /** Runs the next cycle of the template crawl of the config's name in the same profile (SPEC E.6). */
+  recrawl?: boolean;
   /** Called once the crawl has ended, before the browser closes (tests look at the dashboard then). */
   onFinished?: (launched: Launched, crawlId: number) => Promise<void> | void;
 }
@@ -48,13 +54,18 @@ export interface Summary {
   pagesPerMinute: number;
   /** What the crawl's strategy reported of itself (e.g. HITS rounds and their cost), when it reports. */
   strategyReport?: Record<string, unknown>;
+  /** A template crawl: its cycle, records after the run, and what the run changed. */
+  template?: { cycle: number; searchResults: number; seedsCrawled: number; records: number; changes: Record<string, number> | null; nextRecrawl: string | null };
 }
 
 const FINAL = new Set(['finished', 'stopped', 'paused', 'failed']);
 
 export async function runCrawl(opts: RunOptions): Promise<Summary> {
   const log = opts.log ?? ((line: string) => process.stderr.write(line + '\n'));
-  parseConfig(opts.config); // one clear line before a browser starts
+  const parsed = parseConfig(opts.config); // one clear line before a browser starts
+  if (opts.recrawl && (!opts.profileDir || !parsed.template)) {
+    throw new ConfigError(opts.profileDir ? '--recrawl needs a config with a template' : '--recrawl needs --profile: the profile that holds the template\'s records');
+  }
   mkdirSync(opts.out, { recursive: true });
   const pagesFile = join(opts.out, 'pages.jsonl');
   writeFileSync(pagesFile, '');
@@ -67,7 +78,9 @@ export async function runCrawl(opts: RunOptions): Promise<Summary> {
   process.once('SIGINT', onSigint);
   try {
     const { page } = launched;
-    const { crawlId } = await send<{ crawlId: number }>(page, 'start', opts.config);
+    const { crawlId } = opts.recrawl
+      ? await send<{ crawlId: number }>(page, 'recrawl', { name: parsed.name, config: opts.config })
+      : await send<{ crawlId: number }>(page, 'start', opts.config);
     log(`crawl ${crawlId} started in the extension ${launched.extensionId}`);
     await opts.onStarted?.(launched, crawlId);
     let afterSeq = 0;
@@ -100,8 +113,9 @@ export async function runCrawl(opts: RunOptions): Promise<Summary> {
     }
     await drainPages();
     if (opts.exports?.length) await exportInto(launched, crawlId, opts.exports, opts.out, log);
+    const template = parsed.template ? await writeRecords(launched, parsed.name, crawlId, opts.out) : undefined;
     await opts.onFinished?.(launched, crawlId);
-    const summary = summarize(status, crawlId);
+    const summary = { ...summarize(status, crawlId), ...(template ? { template } : {}) };
     writeFileSync(join(opts.out, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
     return summary;
   } finally {
@@ -140,6 +154,19 @@ async function exportInto(launched: Launched, crawlId: number, formats: ExportFo
   }
 }
 
+/** records.jsonl (the template's records now) and changes.jsonl (what this run changed), and their counts. */
+async function writeRecords(launched: Launched, name: string, crawlId: number, out: string): Promise<Summary['template']> {
+  const records = await send<FieldRecord[]>(launched.page, 'records', { name });
+  const changes = await send<RecordChange[]>(launched.page, 'recordChanges', { crawlId });
+  writeFileSync(join(out, 'records.jsonl'), recordsJsonl(records));
+  writeFileSync(join(out, 'changes.jsonl'), changesJsonl(changes));
+  const run = (await send<CrawlStatus | null>(launched.page, 'status', { crawlId }))?.crawl.templateRun;
+  return {
+    cycle: run?.cycle ?? 1, searchResults: run?.results.length ?? 0, seedsCrawled: (run?.results.length ?? 0) - (run?.skipped.length ?? 0),
+    records: records.length, changes: run?.changes ?? null, nextRecrawl: run?.nextAt ? new Date(run.nextAt).toISOString() : null,
+  };
+}
+
 type ExportHook = { focusExport: { open(crawlId: number, req: { format: ExportFormat }): Promise<{ id: number }>; next(id: number): Promise<string | null> } };
 
 function progressLine(s: CrawlStatus): string {
@@ -175,6 +202,11 @@ export function formatSummary(s: Summary): string {
       ? [`  blacklisted sites ${s.blacklistedSites}; links dropped: ${Object.entries(s.dropped).map(([why, n]) => `${why} ${n}`).join(', ') || 'none'}`]
       : []),
     `  ${s.durationSeconds.toFixed(1)} s, ${s.pagesPerMinute.toFixed(0)} pages/minute`,
+    ...(s.template
+      ? [`  template cycle ${s.template.cycle}: ${s.template.searchResults} search results, ${s.template.seedsCrawled} crawled, ${s.template.records} records` +
+        (s.template.changes ? ` (${Object.entries(s.template.changes).map(([k, n]) => `${n} ${k}`).join(', ')})` : '') +
+        (s.template.nextRecrawl ? `; due again ${s.template.nextRecrawl}` : '')]
+      : []),
   ].join('\n');
 }
 
@@ -183,11 +215,11 @@ async function main(): Promise<number> {
     options: {
       config: { type: 'string' }, out: { type: 'string' }, profile: { type: 'string' },
       headed: { type: 'boolean', default: false }, 'host-rules': { type: 'string' }, help: { type: 'boolean', short: 'h' },
-      export: { type: 'string' },
+      export: { type: 'string' }, recrawl: { type: 'boolean', default: false },
     },
   });
   if (values.help || !values.config || !values.out) {
-    console.error('usage: npm run crawl -- --config FILE --out DIR [--profile DIR] [--headed] [--host-rules RULES] [--export warc,wacz,jsonl,csv,zip]');
+    console.error('usage: npm run crawl -- [--recrawl] --config FILE --out DIR [--profile DIR] [--headed] [--host-rules RULES] [--export warc,wacz,jsonl,csv,zip]');
     return values.help ? 0 : 2;
   }
   let config: unknown;
@@ -205,9 +237,11 @@ async function main(): Promise<number> {
   }
   const summary = await runCrawl({
     config, out: values.out, profileDir: values.profile, headed: values.headed, hostRules: values['host-rules'], exports: exports as ExportFormat[],
+    recrawl: values.recrawl,
   });
   console.log(formatSummary(summary));
   console.log(`  pages: ${join(values.out, 'pages.jsonl')}  summary: ${join(values.out, 'summary.json')}`);
+  if (summary.template) console.log(`  records: ${join(values.out, 'records.jsonl')}  changes: ${join(values.out, 'changes.jsonl')}`);
   if (summary.fetched === 0) {
     const lines = readFileSync(join(values.out, 'pages.jsonl'), 'utf8').split('\n').filter(Boolean);
     const seeds = lines.map((l) => JSON.parse(l) as { url: string; depth: number; error?: string }).filter((p) => p.depth === 0 && p.error);

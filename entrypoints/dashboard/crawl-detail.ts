@@ -16,7 +16,8 @@ import {
   pagesPerMinute,
 } from '@/lib/ui/format';
 import { scopeText } from '@/lib/ui/config-form';
-import { strategyModule } from '@/lib/strategies/registry';
+import { strategyModule, strategyOf } from '@/lib/strategies/registry';
+import { engineUrl } from '@/lib/template/config';
 import { allTopics } from '@/lib/ui/label-queries';
 import { keptFromRequesting, nextUp, watch, type KeptLink } from '@/lib/ui/queries';
 import { HarvestChart } from './harvest-chart';
@@ -139,6 +140,7 @@ export class CrawlDetail {
       ['Seeds', config.seeds.join('\n')],
       ['Keywords', keywordsRow(config.topic.keywords, topic)],
       ['Strategy', strategyText(config.strategy)],
+      ...(config.template ? [['Template', templateText(config.template)] as [string, Child]] : []),
       ['Scope', scope],
       ['Limits', `${formatCount(config.budget.maxPages)} pages, depth ${config.budget.maxDepth}`],
       ['Politeness', `${p.delayMs} ms delay, ${p.concurrency} at once, robots.txt ${p.robots ? 'obeyed' : 'ignored'}`],
@@ -238,6 +240,16 @@ function strategyText(strategy: CrawlRecord['config']['strategy']): string {
   return set.length ? `${strategy.name} (${set.join(', ')})` : strategy.name;
 }
 
+/** A template in a few lines: where it searches, what it follows, what it extracts, how often (SPEC E). */
+function templateText(t: NonNullable<CrawlRecord['config']['template']>): string {
+  return [
+    `search ${t.search.keywords.map((k) => `"${k}"`).join(', ')} on ${new URL(engineUrl(t)).host}, ${t.search.pages} page(s) of ${t.search.perPage}${t.sampling ? ', sampled' : ''}`,
+    ...t.filters.map((layer, i) => `layer ${i + 1}: ${layer.join(' / ')}`),
+    `fields: ${Object.keys(t.fields).join(', ')}`,
+    t.recrawl ? `recrawled every ${t.recrawl.every}, adapting to how often pages change` : 'recrawled when you ask',
+  ].join('\n');
+}
+
 /** HITS's best authorities and hubs (SPEC C), when the crawl's strategy keeps a link graph. */
 function linkGraphRows(report: CrawlRecord['strategyReport']): [string, Child][] {
   const list = (items: unknown, testid: string): Child => {
@@ -272,7 +284,7 @@ function keywordsRow(own: string[], topic: Topic | undefined): string {
 /** "2026-11-22 14:05 (50 pages fetched): 340 queued links moved, of 1,200 frontier URLs read, in 85 ms". */
 export function rescoreText(crawl: Pick<CrawlRecord, 'lastRescore' | 'config'>): string {
   const r: RescoreReport | undefined = crawl.lastRescore;
-  if (!r) return strategyModule(crawl.config.strategy.name)?.create({}, { keywords: [] }).followsModel !== false ? 'not yet: the frontier is re-scored as the model learns' : `never (${crawl.config.strategy.name})`;
+  if (!r) return strategyOf(crawl.config).followsModel ? 'not yet: the frontier is re-scored as the model learns' : `never (${crawl.config.strategy.name})`;
   const took = r.ms < 1000 ? `${Math.round(r.ms)} ms` : formatDuration(r.ms);
   const partial = r.complete === false ? '; stopped early when the crawl paused or ended, it goes on when the crawl resumes' : '';
   return `${formatDateTime(r.at)} (${r.why}): ${formatCount(r.changed)} queued links moved, of ${formatCount(r.scanned)} frontier URLs read, in ${took}${partial}`;

@@ -12,6 +12,7 @@ import { showStorage } from './storage';
 import { showVerdictLine } from './verdict-line';
 import { setupNewCrawlForm } from './new-crawl-form';
 import { PagesTable } from './pages-table';
+import { RecordsPanel } from './records-panel';
 import { TopicsView } from './topics-view';
 import { topicIdFromUrl } from './topic-ui';
 
@@ -30,6 +31,7 @@ const list = new CrawlList({
 });
 const detail = new CrawlDetail(db);
 const pages = new PagesTable(db);
+const records = new RecordsPanel(db);
 
 function select(id: number | undefined): void {
   selectedId = id;
@@ -54,6 +56,7 @@ function render(): void {
   showStorage(crawl);
   showVerdictLine(db, crawl);
   pages.show(crawl?.id);
+  records.show(crawl);
 }
 
 function showDetailError(message: string | null): void {

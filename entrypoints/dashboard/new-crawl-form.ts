@@ -14,6 +14,7 @@ import {
   safetyRuleChoices,
   SCOPE_CHOICES,
   scopeWarning,
+  templateJsonProblem,
   topicChoices,
   type CrawlFormValues,
   strategyChoices,
@@ -21,6 +22,7 @@ import {
 import { ConfigError, parseConfig } from '@/lib/crawl/config';
 import { DEFAULT_SAFETY_RULES } from '@/lib/crawl/safety';
 import { byId, errorText, fill, h } from '@/lib/platform/dom';
+import { downloadFile } from '@/lib/platform/actions';
 import { allTopics } from '@/lib/ui/label-queries';
 import { watch } from '@/lib/ui/queries';
 
@@ -29,7 +31,7 @@ type TextKey = Exclude<keyof CrawlFormValues, 'robots' | 'safetyOff' | 'strategy
 
 const textKeys: TextKey[] = [
   'name', 'seeds', 'topicId', 'keywords', 'linkSources', 'positive', 'negative', 'strategy',
-  'maxPages', 'maxDepth', 'scopeMode', 'scopeSites', 'delayMs', 'concurrency', 'safetyAvoid', 'siteBlacklist',
+  'maxPages', 'maxDepth', 'scopeMode', 'scopeSites', 'delayMs', 'concurrency', 'safetyAvoid', 'siteBlacklist', 'template',
 ];
 
 /** `db`: the page's database connection (the topic choices are read from it); one of its own when not given. */
@@ -159,6 +161,8 @@ export function setupNewCrawlForm(onStarted: (crawlId: number) => void, db: Craw
     ev.preventDefault();
     say(null);
     clearRefusals();
+    const notJson = templateJsonProblem(field('template').value);
+    if (notJson) return refuse(notJson);
     const config = formToConfig(read(), importedBase);
     // The same checks the worker makes, first here: a refusal is shown at once, and nothing is created.
     try {
@@ -184,6 +188,8 @@ export function setupNewCrawlForm(onStarted: (crawlId: number) => void, db: Craw
     });
   });
 
+  setupTemplateFiles(field, () => formToConfig(read(), importedBase), say);
+
   importInput.addEventListener('change', () => {
     const file = importInput.files?.[0];
     if (!file) return;
@@ -198,6 +204,35 @@ export function setupNewCrawlForm(onStarted: (crawlId: number) => void, db: Craw
       .finally(() => {
         importInput.value = ''; // choosing the same file again fires change again
       });
+  });
+}
+
+/** Import and export of the template alone (a file holding a template, or a whole config with one) and of the whole config. */
+function setupTemplateFiles(field: (name: string) => Field, config: () => Record<string, unknown>, say: (error: string | null, note?: string | null) => void): void {
+  const input = byId<HTMLInputElement>('import-template');
+  input.addEventListener('change', () => {
+    const file = input.files?.[0];
+    if (!file) return;
+    file.text().then((text) => {
+      const parsed = JSON.parse(text) as Record<string, unknown>;
+      const template = parsed && typeof parsed === 'object' && 'template' in parsed ? parsed.template : parsed;
+      field('template').value = JSON.stringify(template, null, 2);
+      (field('template').closest('details') as HTMLDetailsElement).open = true;
+      say(null, `Loaded the template of ${file.name}.`);
+    }).catch((err: unknown) => say(`Could not import ${file.name}: ${errorText(err)}`))
+      .finally(() => {
+        input.value = '';
+      });
+  });
+  byId('export-template').addEventListener('click', () => {
+    const problem = templateJsonProblem(field('template').value);
+    if (problem || !field('template').value.trim()) return say(problem ?? 'There is no template to export: write or import one first.');
+    downloadFile([JSON.stringify({ template: JSON.parse(field('template').value) }, null, 2) + '\n'], 'template.json', 'application/json');
+  });
+  byId('export-config').addEventListener('click', () => {
+    const c = config();
+    const name = typeof c.name === 'string' && c.name ? c.name.replace(/[^\p{L}\d]+/gu, '-') : 'crawl';
+    downloadFile([JSON.stringify(c, null, 2) + '\n'], `${name}.json`, 'application/json');
   });
 }
 

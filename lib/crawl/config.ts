@@ -2,6 +2,7 @@
 import { STRATEGY_NAMES, strategyParams, strategyProblem } from '../strategies/registry';
 import { DEFAULT_SAFETY_RULES } from './safety';
 import { DEFAULT_CANONICAL, siteOfHostOrUrl, type CanonicalOptions } from '../url';
+import { parseTemplate, TemplateError, type TemplateConfig } from '../template/config';
 
 /**
  * Where a crawl may go (lib/crawl/scope.ts): the seeds' hosts, the seeds' registrable domains (every
@@ -9,8 +10,11 @@ import { DEFAULT_CANONICAL, siteOfHostOrUrl, type CanonicalOptions } from '../ur
  */
 export const SCOPE_MODES = ['seed-hosts', 'seed-sites', 'listed-sites', 'anywhere'] as const;
 export type ScopeMode = (typeof SCOPE_MODES)[number];
-/** Every crawl strategy the crawler knows (lib/strategies/registry.ts); the benchmark runs each of them. */
-export const STRATEGIES: readonly string[] = STRATEGY_NAMES;
+/**
+ * The crawl strategies a topic crawl may choose (lib/strategies/registry.ts); the benchmark runs each of them.
+ * "template" is not among them: a crawl runs it exactly when its config has a template (SPEC E).
+ */
+export const STRATEGIES: readonly string[] = STRATEGY_NAMES.filter((n) => n !== 'template');
 export type StrategyName = string;
 /** A strategy and its parameters: `{"name": "sparse-tunneling", "maxTunnel": 3}`. */
 export type StrategyConfig = { name: StrategyName } & Record<string, string | number>;
@@ -48,6 +52,11 @@ export interface CrawlConfig {
   learning: { fromVerdicts: boolean; rescoreEveryPages: number; rescoreEveryLabels: number };
   /** How links and seeds become the canonical URL (lib/url.ts); `sortQuery: false` for sites that read the query in order. */
   canonical: CanonicalOptions;
+  /**
+   * SPEC E: template crawling. Seeds come from a search engine, links are followed by filter layers and fields
+   * are extracted into records; such a crawl needs no seeds and no topic keywords (the search keywords serve).
+   */
+  template?: TemplateConfig;
 }
 
 export const DEFAULTS: Omit<CrawlConfig, 'name' | 'seeds'> = {
@@ -132,7 +141,14 @@ export function parseConfig(input: unknown): CrawlConfig {
   if (!isObject(input)) throw new ConfigError('the config must be a JSON object');
   const c = input;
   const seeds = strings(c.seeds, 'seeds').map((s, i) => httpUrl(s, `seeds[${i}]`));
-  if (seeds.length === 0) throw new ConfigError('seeds: give at least one start URL');
+  let template: TemplateConfig | undefined;
+  try {
+    template = c.template === undefined ? undefined : parseTemplate(c.template);
+  } catch (err) {
+    if (err instanceof TemplateError) throw new ConfigError(err.message);
+    throw err;
+  }
+  if (seeds.length === 0 && !template) throw new ConfigError('seeds: give at least one start URL (or a template, whose search finds them)');
   const sub = (k: string): Record<string, unknown> => {
     const v = c[k];
     if (v === undefined) return {};
@@ -142,21 +158,24 @@ export function parseConfig(input: unknown): CrawlConfig {
   const topic = sub('topic'), training = sub('training'), strategy = sub('strategy'), budget = sub('budget');
   const scope = sub('scope'), politeness = sub('politeness'), fetchCfg = sub('fetch'), safety = sub('safety'), judge = sub('judge');
   const learning = sub('learning'), canonical = sub('canonical');
-  const strategyName = (strategy.name ?? DEFAULTS.strategy.name) as string;
-  const strategyError = strategyProblem(strategy);
+  const strategyName = (strategy.name ?? (template ? 'template' : DEFAULTS.strategy.name)) as string;
+  if (template && strategyName !== 'template') throw new ConfigError(`strategy.name must be "template" for a crawl with a template (got ${JSON.stringify(strategyName)})`);
+  if (!template && strategyName === 'template') throw new ConfigError('strategy.name "template" needs a template block (search, filters, fields)');
+  const strategyError = strategyProblem({ ...strategy, name: strategyName });
   if (strategyError) throw new ConfigError(strategyError);
   const mode = scope.mode ?? DEFAULTS.scope.mode;
   if (!SCOPE_MODES.includes(mode as ScopeMode)) {
     throw new ConfigError(`scope.mode must be one of ${SCOPE_MODES.map((m) => `"${m}"`).join(', ')} (got ${JSON.stringify(mode)})`);
   }
   const robots = bool(politeness.robots, 'politeness.robots', DEFAULTS.politeness.robots);
-  const name = c.name === undefined ? new URL(seeds[0]).hostname : c.name;
+  const name = c.name === undefined ? (seeds[0] ? new URL(seeds[0]).hostname : template!.search.keywords[0]) : c.name;
   if (typeof name !== 'string' || !name.trim()) throw new ConfigError('name must be a non-empty string');
   const config: CrawlConfig = {
     name: name.trim(),
     seeds,
     topic: {
-      keywords: strings(topic.keywords, 'topic.keywords'),
+      // SPEC E.1: a template's search keywords say what the topic is when the user gives none.
+      keywords: strings(topic.keywords, 'topic.keywords').length ? strings(topic.keywords, 'topic.keywords') : template?.search.keywords ?? [],
       ...(topic.id === undefined ? {} : { id: num(topic.id, 'topic.id', 0, 1, Number.MAX_SAFE_INTEGER) }),
     },
     training: {
@@ -197,6 +216,7 @@ export function parseConfig(input: unknown): CrawlConfig {
       rescoreEveryLabels: num(learning.rescoreEveryLabels, 'learning.rescoreEveryLabels', DEFAULTS.learning.rescoreEveryLabels, 0, 1e9),
     },
     canonical: { sortQuery: bool(canonical.sortQuery, 'canonical.sortQuery', DEFAULTS.canonical.sortQuery) },
+    ...(template ? { template } : {}),
   };
   if (config.scope.mode === 'listed-sites' && config.scope.sites.length === 0) {
     throw new ConfigError('scope.sites: list at least one site when scope.mode is "listed-sites"');

@@ -19,6 +19,10 @@ import { commitForNonPage, pageRow, takenFrom } from './outcome';
 import { compilePatterns, type UrlMatcher } from './patterns';
 import { Politeness } from './politeness';
 import { DEFAULT_ROBOTS_OPTIONS, RobotsCache } from './robots';
+import type { ReadPage } from '../template/search';
+import { cycleCutShort, everyOf, finishCycle, seedCycle, specsOf } from '../template/cycle';
+import { planRecord } from '../template/harvest';
+import { isFinalPage, layerOf } from '../strategies/template';
 
 export interface CrawlerPorts {
   store: CrawlStore;
@@ -112,6 +116,7 @@ export class CrawlRunner {
       halted: () => this.halt !== null, fail: (err) => this.requestHalt('paused', describeFatal(err)),
     }, await loadModel(store, this.topicId, this.config.judge.threshold));
     try {
+      if (this.config.template && !crawl.templateRun?.seeded) await this.seedFromSearch();
       if (crawl.state === 'training') {
         await this.train();
         if (!this.halt) await store.updateCrawl(this.crawlId, { state: 'running', message: undefined });
@@ -124,6 +129,14 @@ export class CrawlRunner {
       const final: { state: CrawlState; message: string } = this.halt
         ? { state: this.halt.as, message: this.halt.message }
         : end!;
+      // SPEC E.6: only a cycle that reached everything it could may say which records vanished; one that
+      // ran out of budget or failed is still due again after the template's period.
+      if (this.config.template && (final.state === 'finished' || final.state === 'failed')) {
+        const ended = await this.mustGet();
+        const complete = final.state === 'finished' && /frontier empty/.test(final.message);
+        const templateRun = complete ? await finishCycle(store.records, ended, clock.now()) : cycleCutShort(ended, clock.now());
+        await store.updateCrawl(this.crawlId, { templateRun });
+      }
       crawl = await store.updateCrawl(this.crawlId, {
         ...final, activeMs: this.activeMs(), finishedAt: final.state === 'finished' ? clock.now() : undefined, waiting: undefined,
       });
@@ -186,6 +199,29 @@ export class CrawlRunner {
       this.ports.keepAlive?.();
     }
   }
+
+  // ---- template seeding (SPEC E.2, E.3) ----
+
+  /** Searches the engine, samples the results and queues them as the crawl's seeds (which its scope follows). */
+  private async seedFromSearch(): Promise<void> {
+    const config = await seedCycle({
+      store: this.ports.store, crawl: await this.mustGet(), config: this.config, read: this.readSearchPage,
+      halted: () => this.halt !== null, now: () => this.ports.clock.now(), log: this.ports.log,
+    });
+    if (!config) return;
+    this.config = config;
+    this.gate = this.makeGate(); // the scope now holds the seeds' hosts
+  }
+
+  /** A result page, through the gate like every request, in the user's browser session. */
+  private readonly readSearchPage: ReadPage = async (url) => {
+    await this.waitForHost(hostOf(url));
+    const result = await this.gate.page(url, undefined, async () => null);
+    if (result.kind !== 'response') return { error: result.reason };
+    const { out } = result;
+    if (out.error || out.html === null) return { error: out.error ?? 'no HTML body' };
+    return { html: out.html, url: out.finalUrl };
+  };
 
   // ---- training (SPEC A.6): labeled links from the link-source pages, labeled pages for the judge ----
 
@@ -402,6 +438,14 @@ export class CrawlRunner {
       stats: { attempts: 1, fetched: 1, relevant: verdict.relevant ? 1 : 0, bytes: out.bytes, ...(verdict.by === 'keywords' ? { keywordVerdicts: 1 } : {}) },
       activeMs: this.activeMs(),
     };
+    // SPEC E.5: a template's final page: its fields become a record, committed with the page.
+    const template = this.config.template;
+    if (template && isFinalPage(layerOf(entry.strategy), template.filters.length, children.filter((c) => !c.skip).map((c) => layerOf(c.strategy)))) {
+      const record = await planRecord(this.ports.store.records, specsOf(template), everyOf(template), {
+        crawlName: this.config.name, crawlId: this.crawlId, url: entry.url, html: out.html!, text: parsed.text, now: clock.now(),
+      });
+      if (record) commit.record = record;
+    }
     await this.commits.submit(commit);
     this.learner.pageDone(labels.length);
     this.tellStrategy(entry.url, parsed.text, verdict.relevant, children);
@@ -440,6 +484,10 @@ export class CrawlRunner {
   private async ending(message: string): Promise<{ state: CrawlState; message: string }> {
     const crawl = await this.mustGet();
     if (crawl.stats.fetched > 0 || crawl.stats.trainPages > 0) return { state: 'finished', message };
+    const run = crawl.templateRun;
+    if (run && run.results.length === 0) {
+      return { state: 'failed', message: `the search found no result links${run.searchErrors.length ? ` (${run.searchErrors.slice(0, 2).join('; ')})` : ''}: check template.search` };
+    }
     const rows = await this.ports.store.pages.pagesAfter(this.crawlId, 0, 50);
     const why = rows.filter((p) => p.phase === 'crawl' && p.depth === 0 && p.error).map((p) => `${p.url}: ${p.error}`).slice(0, 3);
     return { state: 'failed', message: `no page could be fetched${why.length ? ` (${why.join('; ')})` : ''}: check the seed URLs` };

@@ -3,6 +3,7 @@
 import { siteOf, siteOfHostOrUrl, urlOfHostOrUrl } from '../url';
 import type { CrawlConfig } from './config';
 import { isPrivateHost } from './private-host';
+import { engineUrl } from '../template/config';
 
 /**
  * A host as scope compares it: lowercased, without a trailing dot, and with one leading `www.` dropped.
@@ -35,7 +36,9 @@ function listed(names: Iterable<string>): string {
  */
 export function scopeReason(config: CrawlConfig): (url: string) => string | null {
   const { mode, sites } = config.scope;
-  const seedHosts = config.seeds.map(hostnameOf).filter((h): h is string => h !== null);
+  // SPEC E.2: a template's search engine is named by the user as surely as a seed is.
+  const seedUrls = config.template ? [...config.seeds, engineUrl(config.template)] : config.seeds;
+  const seedHosts = seedUrls.map(hostnameOf).filter((h): h is string => h !== null);
   const listedHosts = mode === 'listed-sites' ? sites.map((s) => hostnameOf(urlOfHostOrUrl(s))).filter((h): h is string => h !== null) : [];
   const namedPrivate = new Set([...seedHosts, ...listedHosts].map(hostKey));
   const privateReason =
@@ -53,7 +56,7 @@ export function scopeReason(config: CrawlConfig): (url: string) => string | null
     inMode = (_, hostname) => hosts.has(hostKey(hostname));
     outside = `outside the crawl's scope (the seeds' hosts: ${listed(hosts)})`;
   } else {
-    const allowed = new Set(mode === 'seed-sites' ? config.seeds.map(siteOf) : sites.map(siteOfHostOrUrl));
+    const allowed = new Set(mode === 'seed-sites' ? seedUrls.map(siteOf) : sites.map(siteOfHostOrUrl));
     inMode = (url) => allowed.has(siteOf(url));
     outside = `outside the crawl's scope (${mode === 'seed-sites' ? "the seeds' sites" : 'the listed sites'}: ${listed(allowed)})`;
   }

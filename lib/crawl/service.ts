@@ -8,6 +8,7 @@ import { ConfigError, parseConfig, type CrawlConfig } from './config';
 import { CrawlRunner, type CrawlerPorts } from './crawler';
 import { TopicService } from './topic-service';
 import { siteOfHostOrUrl } from '../url';
+import { firstRun, nextCycle } from '../template/cycle';
 
 /** Every request but `setLabeler`, which needs the browser's tabs and is answered by lib/platform. */
 export type ServiceHandlers = { [K in Exclude<keyof ProtocolMap, 'setLabeler'>]: (data: Request<K>) => Promise<ReturnType<ProtocolMap[K]>> };
@@ -117,7 +118,9 @@ export class CrawlService {
       let crawlId: number | undefined;
       try {
         crawlId = await store.createCrawl(config, topicId, clock.now());
-        await store.frontier.enqueue(crawlId, seedCandidates(config), clock.now());
+        if (config.template) await store.updateCrawl(crawlId, { templateRun: firstRun() });
+        // A template's seeds are queued once its search ran (the crawler does it, with the given seeds first).
+        if (!config.template) await store.frontier.enqueue(crawlId, seedCandidates(config), clock.now());
       } catch (err) {
         // A start that failed leaves nothing behind: neither its crawl nor the topic made for it.
         if (crawlId !== undefined) await store.deleteCrawl(crawlId).catch(() => undefined);
@@ -127,6 +130,9 @@ export class CrawlService {
       this.launch({ id: crawlId, topicId });
       return { crawlId };
     },
+    recrawl: async ({ name, config: raw }) => this.recrawl(name, raw),
+    records: async ({ name }) => this.ports.store.records.list(name),
+    recordChanges: async ({ crawlId }) => this.ports.store.records.changes(crawlId),
     pause: ({ crawlId }) => this.halt(crawlId, 'paused', 'paused by you'),
     stop: ({ crawlId }) => this.halt(crawlId, 'stopped', 'stopped by you'),
     resume: async ({ crawlId }) => {
@@ -171,9 +177,44 @@ export class CrawlService {
         live.runner.requestHalt('stopped', 'deleted');
         await live.done;
       }
-      return { deleted: await this.ports.store.deleteCrawl(crawlId) };
+      const crawl = await this.ports.store.getCrawl(crawlId);
+      const deleted = await this.ports.store.deleteCrawl(crawlId);
+      // A template's records go with its last crawl (they are kept across cycles, not across deletion).
+      if (crawl?.config.template && !(await this.newestTemplateCrawl(crawl.name))) await this.ports.store.records.deleteAll(crawl.name);
+      return { deleted };
     },
   };
+
+  /** The newest crawl of a template, by name. */
+  private async newestTemplateCrawl(name: string): Promise<CrawlRecord | undefined> {
+    const all = await this.ports.store.db.crawls.orderBy('createdAt').toArray();
+    return all.reverse().find((c) => c.name === name && c.config.template);
+  }
+
+  /**
+   * SPEC E.6: the next cycle of a template, as a new crawl of the same name and topic (its frontier starts
+   * empty, so every page is requested again); records are kept by name, so they carry over.
+   */
+  async recrawl(name: string, raw?: unknown): Promise<{ crawlId: number }> {
+    const { store, clock } = this.ports;
+    const previous = await this.newestTemplateCrawl(name);
+    if (!previous) throw new Error(`there is no template crawl named "${name}" to recrawl`);
+    const live = [...this.runners.entries()].find(([id]) => id === previous.id);
+    if (live || previous.state === 'running' || previous.state === 'training') throw new Error(`"${name}" is still running: recrawl it once it ends`);
+    const config = raw === undefined ? { ...previous.config, seeds: [] } : parseConfig(raw);
+    if (config.name !== name || !config.template) throw new ConfigError(`name: a recrawl keeps the template's name ("${name}") and its template`);
+    const crawlId = await store.createCrawl({ ...config, topic: { ...config.topic, id: previous.topicId } }, previous.topicId, clock.now());
+    await store.updateCrawl(crawlId, { templateRun: nextCycle(previous) });
+    this.launch({ id: crawlId, topicId: previous.topicId });
+    return { crawlId };
+  }
+
+  /** When each template with a schedule is due again: the newest cycle of each name that finished. */
+  async recrawlsDue(): Promise<{ name: string; at: number }[]> {
+    const newest = new Map<string, CrawlRecord>();
+    for (const c of await this.ports.store.db.crawls.orderBy('createdAt').toArray()) if (c.config.template) newest.set(c.name, c);
+    return [...newest.values()].flatMap((c) => (c.templateRun?.nextAt !== undefined && (c.state === 'finished' || c.state === 'failed') ? [{ name: c.name, at: c.templateRun.nextAt }] : []));
+  }
 
   private async statusOf(crawl: CrawlRecord): Promise<CrawlStatus> {
     const { store } = this.ports;

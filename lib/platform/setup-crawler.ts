@@ -6,6 +6,7 @@ import { makeExtensionFetch } from './extension-fetch';
 import { armResumeAlarm, disarmResumeAlarm, onResumeAlarm, touchExtensionApi } from './keep-alive';
 import { setupLabeler } from './labeler';
 import { onMessages } from './messaging';
+import { registerRecrawls, setupRecrawlAlarms } from './recrawl-alarms';
 
 export const realClock = {
   now: () => Date.now(),
@@ -20,8 +21,11 @@ export function setupCrawler(): CrawlService {
     keepAlive: touchExtensionApi,
     log: (line) => console.info(`[focus] ${line}`),
   });
+  // When a crawl ends, a template's next recrawl is due at the time it set: the alarms follow the database.
+  const watch = (crawlId: number) => void service.settled(crawlId).then(() => registerRecrawls(service)).catch(() => undefined);
   const wake = async () => {
     const resumed = await service.resumeUnfinished();
+    resumed.forEach(watch);
     if (resumed.length) console.info(`[focus] resumed crawl(s) ${resumed.join(', ')}`);
     // The alarm stays armed only while a crawl is unfinished, so an idle extension costs nothing.
     await (service.isRunning() ? armResumeAlarm() : disarmResumeAlarm());
@@ -34,14 +38,33 @@ export function setupCrawler(): CrawlService {
     await armResumeAlarm();
     return r;
   };
+  const recrawl = handlers.recrawl;
+  handlers.recrawl = async (req) => {
+    const r = await recrawl(req);
+    await armResumeAlarm();
+    watch(r.crawlId);
+    return r;
+  };
+  const started = handlers.start;
+  handlers.start = async (config) => {
+    const r = await started(config);
+    watch(r.crawlId);
+    return r;
+  };
   const resume = handlers.resume;
   handlers.resume = async (req) => {
     const r = await resume(req);
     await armResumeAlarm();
+    watch(req.crawlId);
     return r;
   };
   onMessages(handlers);
   onResumeAlarm(() => void wake());
+  setupRecrawlAlarms(service, (crawlId) => {
+    void armResumeAlarm();
+    watch(crawlId);
+  });
   void wake();
+  void registerRecrawls(service);
   return service;
 }

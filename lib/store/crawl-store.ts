@@ -11,6 +11,7 @@ import { FrontierStore, bestPerUrl, planUpserts, type Candidate } from './fronti
 import { PageLog } from './page-log';
 import { admit, blacklistedSites, countDropped, emptySite, judgeSite, setSiteBlacklisted, sitesOf, type Admission } from './site-book';
 import { TopicStore } from './topic-store';
+import { RecordStore, type RecordWrite } from './record-store';
 
 export type { Candidate } from './frontier-store';
 
@@ -40,6 +41,8 @@ export interface PageCommit {
   dropped?: Record<string, number>;
   /** A relevant page's out-links, for a strategy that keeps the crawled graph (SPEC C.2). */
   outlinks?: string[];
+  /** A template's final page: its record, written with the page (SPEC E.5). */
+  record?: RecordWrite;
 }
 
 /**
@@ -52,8 +55,11 @@ export class CrawlStore {
   readonly topics: TopicStore;
   readonly frontier: FrontierStore;
   readonly pages: PageLog;
+  /** Template records (SPEC E.5), kept across the cycles of a template: deleting one crawl keeps them. */
+  readonly records: RecordStore;
 
   constructor(readonly db: CrawlerDB) {
+    this.records = new RecordStore(db);
     this.topics = new TopicStore(db);
     this.frontier = new FrontierStore(db);
     this.pages = new PageLog(db);
@@ -98,9 +104,12 @@ export class CrawlStore {
    */
   async commitPages(commits: PageCommit[], now: number): Promise<number[]> {
     const db = this.db;
-    return db.transaction('rw', [db.frontier, db.crawls, db.pages, db.bodies, db.labels, db.pageLabels, db.sites, db.graph], async () => {
+    return db.transaction('rw', [db.frontier, db.crawls, db.pages, db.bodies, db.labels, db.pageLabels, db.sites, db.graph, db.records, db.recordChanges], async () => {
       const seqs: number[] = [];
-      for (const c of commits) seqs.push(await this.applyCommit(c, now));
+      for (const c of commits) {
+        seqs.push(await this.applyCommit(c, now));
+        if (c.record) await this.records.write(c.record);
+      }
       return seqs;
     });
   }
@@ -211,7 +220,7 @@ export class CrawlStore {
     const db = this.db;
     // The crawl's labeled links stay with its topic (they are what the topic learned); its labeled pages go
     // with their bodies.
-    return db.transaction('rw', [db.crawls, db.frontier, db.pages, db.bodies, db.pageLabels, db.sites, db.graph, db.strategyStates, db.settings], async () => {
+    return db.transaction('rw', [db.crawls, db.frontier, db.pages, db.bodies, db.pageLabels, db.sites, db.graph, db.strategyStates, db.settings, db.recordChanges], async () => {
       if (!(await db.crawls.get(crawlId))) return false;
       const lo = [crawlId, Dexie.minKey], hi = [crawlId, Dexie.maxKey];
       await db.frontier.where('[crawlId+url]').between(lo, hi).delete();
@@ -221,6 +230,7 @@ export class CrawlStore {
       await db.pageLabels.where('[crawlId+seq]').between(lo, hi).delete();
       await db.graph.where('[crawlId+seq]').between(lo, hi).delete();
       await db.strategyStates.delete(crawlId);
+      await db.recordChanges.where('[crawlId+url]').between(lo, hi).delete();
       await db.settings.where('key').startsWith(exportMarkPrefix(crawlId)).delete();
       await db.crawls.delete(crawlId);
       return true;

@@ -51,6 +51,58 @@ export interface CrawlRecord {
   strategyReport?: Record<string, unknown>;
   /** Links the strategy kept out of the frontier, by reason (tunnel too long, unknown site full, site blacklisted). */
   dropped?: Record<string, number>;
+  /** A template crawl's cycle (SPEC E.2, E.3, E.6): absent for other crawls. */
+  templateRun?: TemplateRun;
+}
+
+/** One cycle of a template crawl: its search, its sample of seeds, and when it is due again. */
+export interface TemplateRun {
+  /** 1 for the first crawl of a template, +1 for each recrawl of the same name. */
+  cycle: number;
+  /** True once the search ran and the sampled seeds were queued. */
+  seeded: boolean;
+  /** The search's result list N, in order. */
+  results: string[];
+  /** Seeds skipped by the sampling (taken for sure by the next cycle) and seeds this cycle owes from the last. */
+  skipped: string[];
+  owed: string[];
+  /** Seeds the previous cycle crawled: those that yielded no record count as barren (f in SPEC E.3). */
+  tried: string[];
+  searchPages: number;
+  searchErrors: string[];
+  /** What this cycle did to the records (counts of changes.jsonl), once it finished. */
+  changes?: Record<RecordChangeKind, number>;
+  /** When the template is due again (SPEC E.6 with the adaptive interval), once this cycle finished. */
+  nextAt?: number;
+}
+
+/** A template's record (SPEC E.5): the fields found on one final page. Keyed by the crawl's name and the URL. */
+export interface FieldRecord {
+  /** The crawl (template) name: a recrawl of the same name keeps these records current. */
+  crawlName: string;
+  url: string;
+  site: string;
+  fields: Record<string, string>;
+  /** SHA-256 (WebCrypto) of the page's visible text, hex. */
+  hash: string;
+  firstSeen: number;
+  lastChanged: number;
+  lastChecked: number;
+  /** The crawl (cycle) that saw it last. */
+  lastCrawlId: number;
+  /** Its own recrawl interval, adapted to how often it changes (lib/template/schedule.ts). */
+  intervalMs: number;
+}
+
+export type RecordChangeKind = 'new' | 'changed' | 'unchanged' | 'deleted';
+
+/** What one cycle did to one record: the lines of changes.jsonl. */
+export interface RecordChange {
+  crawlId: number;
+  url: string;
+  change: RecordChangeKind;
+  at: number;
+  fields?: Record<string, string>;
 }
 
 export interface RescoreReport {
@@ -130,6 +182,8 @@ export class CrawlerDB extends Dexie {
   sites!: Table<SiteStats, [number, string]>;
   graph!: Table<GraphRow, [number, number]>;
   strategyStates!: Table<StrategyStateRow, number>;
+  records!: Table<FieldRecord, [string, string]>;
+  recordChanges!: Table<RecordChange, [number, string]>;
 
   constructor(name = 'focus', deps?: { indexedDB: IDBFactory; IDBKeyRange: typeof IDBKeyRange }) {
     super(name, deps);
@@ -165,6 +219,8 @@ export class CrawlerDB extends Dexie {
     // v5: the crawled link graph (relevant pages' out-links) and strategies' saved state, so a restarted
     // worker resumes HITS where it was (SPEC C.2).
     this.version(5).stores({ graph: '[crawlId+seq]', strategyStates: 'crawlId' });
+    // v8: a template's records (SPEC E.5) by crawl name and URL, and what each cycle changed (SPEC E.6).
+    this.version(8).stores({ records: '[crawlName+url], crawlName', recordChanges: '[crawlId+url]' });
   }
 }
 

@@ -4,9 +4,11 @@ import { bestFirst } from './best-first';
 import { breadthFirst } from './breadth-first';
 import { sparseTunneling } from './sparse-tunneling';
 import { hitsFusion } from './hits-fusion';
+import { templateStrategy } from './template';
+import type { TemplateConfig } from '../template/config';
 import type { Strategy, StrategyModule, StrategyParams } from './types';
 
-export const STRATEGY_MODULES: readonly StrategyModule[] = [bestFirst, breadthFirst, sparseTunneling, hitsFusion];
+export const STRATEGY_MODULES: readonly StrategyModule[] = [bestFirst, breadthFirst, sparseTunneling, hitsFusion, templateStrategy];
 
 export const STRATEGY_NAMES = STRATEGY_MODULES.map((m) => m.name);
 
@@ -50,11 +52,11 @@ export function strategyProblem(raw: Record<string, unknown>): string | null {
 const made = new WeakMap<object, Strategy>();
 
 /** The strategy of a crawl's config, made once per config object (a config never changes while it runs). */
-export function strategyOf(config: { strategy: { name: string } & Record<string, unknown>; topic?: { keywords: string[] } }): Strategy {
+export function strategyOf(config: { strategy: { name: string } & Record<string, unknown>; topic?: { keywords: string[] }; template?: TemplateConfig }): Strategy {
   let s = made.get(config.strategy);
   if (!s) {
     const m = strategyModule(config.strategy.name) ?? STRATEGY_MODULES[0]!;
-    s = m.create(strategyParams(m.name, config.strategy), { keywords: config.topic?.keywords ?? [] });
+    s = m.create(strategyParams(m.name, config.strategy), { keywords: config.topic?.keywords ?? [], template: config.template });
     made.set(config.strategy, s);
   }
   return s;

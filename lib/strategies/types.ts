@@ -2,6 +2,7 @@
 // per frontier entry and judge sites; the frontier, politeness and the request gate are shared and know no
 // strategy (Frontera's crawling strategy apart from its backend; Heritrix's precedence policy apart from its
 // frontier). Adding a strategy is one module and one line in registry.ts.
+import type { TemplateConfig } from '../template/config';
 import type { FrontierEntry } from '../types';
 
 /** A parameter of a strategy: how the config validates it and the form shows it. */
@@ -25,6 +26,8 @@ export interface EntryStrategyState {
   /** SPEC C.1: the text similarities the link was planned with (its parent page's and its anchor's). */
   simPage?: number;
   simAnchor?: number;
+  /** SPEC E.4: the filter layer the page is on (0: a seed; the template's last layer: a final page). */
+  layer?: number;
 }
 
 /** What a strategy sees of a site while it admits a link into the frontier (inside the commit). */
@@ -109,7 +112,7 @@ export interface StrategyModule {
   /** One sentence for the form and the README. */
   description: string;
   params: ParamSpec[];
-  create(params: StrategyParams, context: { keywords: string[] }): Strategy;
+  create(params: StrategyParams, context: { keywords: string[]; template?: TemplateConfig }): Strategy;
   /** Rules across parameters (e.g. weights that must sum to 1), as one sentence, or null. */
   check?(params: StrategyParams): string | null;
 }

@@ -33,6 +33,8 @@ export interface CrawlFormValues {
   safetyAvoid: string;
   /** Default safety rules turned off, by name. */
   safetyOff: string[];
+  /** A crawl template (SPEC E) as JSON; empty for a topic crawl. */
+  template: string;
 }
 
 export const defaultFormValues = (): CrawlFormValues => ({
@@ -55,6 +57,7 @@ export const defaultFormValues = (): CrawlFormValues => ({
   robots: DEFAULTS.politeness.robots,
   safetyAvoid: '',
   safetyOff: [],
+  template: '',
 });
 
 /** The default safety rules as the form lists them: name, one line on what it keeps from being requested, on or off. */
@@ -113,7 +116,8 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 const section = (base: Json, key: string): Json => (isObject(base[key]) ? (base[key] as Json) : {});
 
 /** The strategies the form offers, from the registry: name, one sentence, and each parameter with its default. */
-export const strategyChoices = (): readonly StrategyModule[] => STRATEGY_MODULES;
+/** The template strategy is chosen by giving a template, not from the list. */
+export const strategyChoices = (): readonly StrategyModule[] => STRATEGY_MODULES.filter((m) => m.name !== 'template');
 
 /**
  * The strategy section: the chosen name and the parameters typed for it; an imported file's parameters of the
@@ -158,10 +162,41 @@ export function formToConfig(v: CrawlFormValues, base: Json = {}): Json {
     },
     safety: { ...section(base, 'safety'), avoid: keywordList(v.safetyAvoid), disabledRules: [...v.safetyOff] },
   };
+  // A template crawl runs the template strategy; its template is passed on as typed for the worker to check.
+  const template = templateOfForm(v.template);
+  if (template === undefined) delete config.template;
+  else {
+    config.template = template;
+    config.strategy = { name: 'template' };
+  }
   const name = v.name.trim();
   if (name) config.name = name;
   else delete config.name; // the worker names it after the first seed's host
   return dropUndefined(config);
+}
+
+/**
+ * The template field's JSON as a value, undefined when the field is empty; text that is not JSON is passed on
+ * as text, which the config refuses in one sentence (`templateJsonProblem` says what is wrong with it first).
+ */
+export function templateOfForm(text: string): unknown {
+  if (!text.trim()) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/** Why the template field is not JSON, as a refusal naming it, or null. */
+export function templateJsonProblem(text: string): string | null {
+  if (!text.trim()) return null;
+  try {
+    JSON.parse(text);
+    return null;
+  } catch (err) {
+    return `template is not JSON: ${err instanceof Error ? err.message : String(err)}`;
+  }
 }
 
 /** The config's topic: the chosen one with the keywords as typed, or none (the worker makes a new one). */
@@ -207,7 +242,7 @@ export function configToForm(input: unknown, current: CrawlFormValues): CrawlFor
   const topic = section(c, 'topic'), training = section(c, 'training'), strategy = section(c, 'strategy');
   const budget = section(c, 'budget'), scope = section(c, 'scope'), politeness = section(c, 'politeness');
   const safety = section(c, 'safety');
-  const strategyName = typeof strategy.name === 'string' && strategyModule(strategy.name) ? strategy.name : undefined;
+  const strategyName = typeof strategy.name === 'string' && strategyChoices().some((m) => m.name === strategy.name) ? strategy.name : undefined;
   const params = strategyModule(strategyName ?? '')?.params ?? [];
   const mode = SCOPE_MODES.find((m) => m === scope.mode);
   return {
@@ -233,6 +268,7 @@ export function configToForm(input: unknown, current: CrawlFormValues): CrawlFor
     safetyAvoid: textLines(safety.avoid) ?? current.safetyAvoid,
     // Unknown names are kept: the worker refuses them with a sentence that names them, rather than the form dropping them silently.
     safetyOff: Array.isArray(safety.disabledRules) ? safety.disabledRules.filter((s): s is string => typeof s === 'string') : current.safetyOff,
+    template: c.template === undefined ? current.template : JSON.stringify(c.template, null, 2),
   };
 }
 
@@ -263,6 +299,10 @@ const FORM_FIELDS: Record<string, { field: string; label: string }> = {
 export function formErrorOf(message: string): { field: string | null; message: string } {
   const path = /^([A-Za-z]+(?:\.[A-Za-z]+|\[\d+\])*)(?=[ :])/.exec(message)?.[1];
   if (!path) return { field: null, message };
+  // The template is one JSON field: its refusals keep their path inside the template.
+  if (path === 'template' || path.startsWith('template.') || path.startsWith('template[')) {
+    return { field: 'template', message: `Template: ${message}${/[.!?)]$/.test(message) ? '' : '.'}` };
+  }
   const indexed = /^(.*)\[(\d+)\]$/.exec(path);
   const base = indexed ? indexed[1]! : path;
   let target = FORM_FIELDS[base];
