@@ -90,3 +90,36 @@ export function sitesOf(pages: readonly PageRecord[]): { crawlId: number; site: 
   }
   return [...bySite.values()];
 }
+
+/**
+ * Writes a crawl, its topic, its pages and its sites into the extension's 'focus' database from an extension page that
+ * has opened it (the dashboard creates it on load), `chunk` pages per transaction.
+ */
+export async function seedCrawl(page: import('playwright-core').Page, crawl: CrawlRecord, pages: readonly PageRecord[], opts: { bodies?: boolean; chunk?: number } = {}): Promise<void> {
+  const chunk = opts.chunk ?? 5000;
+  const write = (rows: { store: string; values: unknown[] }[]) =>
+    page.evaluate(async (rows) => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const req = indexedDB.open('focus');
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => reject(req.error);
+      });
+      const tx = db.transaction(rows.map((r) => r.store), 'readwrite');
+      for (const r of rows) for (const v of r.values) tx.objectStore(r.store).put(v);
+      await new Promise<void>((resolve, reject) => {
+        tx.oncomplete = () => resolve();
+        tx.onerror = () => reject(tx.error);
+      });
+      db.close();
+    }, rows);
+  const topic = { id: crawl.topicId, name: crawl.name, keywords: crawl.config.topic.keywords, revision: 0, createdAt: crawl.createdAt, updatedAt: crawl.createdAt };
+  await write([{ store: 'topics', values: [topic] }, { store: 'crawls', values: [crawl] }, { store: 'sites', values: sitesOf(pages) }]);
+  for (let i = 0; i < pages.length; i += chunk) {
+    const slice = pages.slice(i, i + chunk);
+    // A page can be labeled only with its HTML (the page judge learns from its text).
+    const bodies = opts.bodies
+      ? slice.filter((p) => !p.error).map((p) => ({ crawlId: p.crawlId, seq: p.seq, headers: {}, html: `<!doctype html><title>${p.title}</title><h1>${p.title}</h1><p>${p.title}</p>` }))
+      : [];
+    await write([{ store: 'pages', values: slice }, ...(bodies.length ? [{ store: 'bodies', values: bodies }] : [])]);
+  }
+}
