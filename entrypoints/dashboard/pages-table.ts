@@ -5,10 +5,11 @@ import type { CrawlerDB } from '@/lib/store/db';
 import type { PageKind, PageLabel, PageRecord } from '@/lib/types';
 import { byId, errorText, fill, h } from '@/lib/platform/dom';
 import { formatCount, formatScore } from '@/lib/ui/format';
-import { pageCount, watch } from '@/lib/ui/queries';
+import { watch } from '@/lib/ui/queries';
 import {
   ALL_PAGES,
   keyOf,
+  matchingCount,
   pageSites,
   pageWindow,
   type LabelFilter,
@@ -35,6 +36,10 @@ export class PagesTable {
   private query: PageQuery = { ...ALL_PAGES };
   private window: PageWindow | undefined;
   private unsubscribe: (() => void) | undefined;
+  private unsubscribeCounts: (() => void) | undefined;
+  /** Pages matching the query (null: not counted, or not countable by index) and pages in the crawl. */
+  private counts: { matching: number | null; total: number } | undefined;
+  private countsKey = '';
   private unsubscribeSites: (() => void) | undefined;
   private renderedKey = '';
   private searchTimer: ReturnType<typeof setTimeout> | undefined;
@@ -120,13 +125,38 @@ export class PagesTable {
     const query = this.query;
     const started = performance.now();
     this.unsubscribe = watch(
-      async () => ({ window: await pageWindow(this.db, id, query, cursor, PAGE_SIZE), total: await pageCount(this.db, id) }),
-      ({ window, total }) => this.render(window, total, performance.now() - started),
+      () => pageWindow(this.db, id, query, cursor, PAGE_SIZE),
+      (window) => this.render(window, performance.now() - started),
       (err) => this.renderError(errorText(err)),
+    );
+    this.watchCounts(id, query);
+  }
+
+  /**
+   * The counts under the table, read apart from the rows: counting walks an index range (tens of thousands of
+   * entries for a broad filter), and the rows must not wait for it.
+   */
+  private watchCounts(id: number, query: PageQuery): void {
+    const key = JSON.stringify({ id, ...query, sort: '' });
+    if (this.unsubscribeCounts && this.countsKey === key) return;
+    this.unsubscribeCounts?.();
+    this.countsKey = key;
+    this.counts = undefined;
+    this.unsubscribeCounts = watch(
+      async () => ({
+        matching: await matchingCount(this.db, id, query),
+        // Every page row takes the crawl's next seq, from 0: the crawl row knows how many there are.
+        total: (await this.db.crawls.get(id))?.nextSeq ?? 0,
+      }),
+      (counts) => {
+        this.counts = counts;
+        if (this.window) byId('page-range').textContent = this.rangeText(this.window);
+      },
+      () => undefined,
     );
   }
 
-  private render(window: PageWindow, total: number, ms: number): void {
+  private render(window: PageWindow, ms: number): void {
     this.window = window;
     const { rows } = window;
     byId<HTMLButtonElement>('page-first').disabled = !window.hasPrev;
@@ -134,7 +164,7 @@ export class PagesTable {
     byId<HTMLButtonElement>('page-next').disabled = !window.hasNext;
     byId<HTMLButtonElement>('page-last').disabled = !window.hasNext;
     const range = byId('page-range');
-    range.textContent = this.rangeText(window, total);
+    range.textContent = this.rangeText(window);
     range.dataset.ms = String(Math.round(ms));
     // Page rows never change once written: when the same rows are shown, keep the DOM (and a pending click).
     // Labels do change: their cells are updated in place.
@@ -153,15 +183,16 @@ export class PagesTable {
     for (const [seq, cell] of this.labelCells) cell.show(window.labels.get(seq));
   }
 
-  /** "100 of 2,431 relevant pages · 100,000 in all", or "100 shown · 100,000 in all" when the count is not known. */
-  private rangeText({ rows, hasPrev, hasNext, matching }: PageWindow, total: number): string {
-    if (total === 0) return 'No pages yet';
+  /** "100 of 2,431 relevant pages · 100,000 in all", or "100 matching pages · 100,000 in all" while the count is not known. */
+  private rangeText({ rows, hasPrev, hasNext }: PageWindow): string {
+    const { matching = null, total = null } = this.counts ?? {};
+    if (total === 0 && rows.length === 0) return 'No pages yet';
     const kind = KIND_WORDS[this.query.kind];
-    const what = `${kind ? `${kind} ` : ''}page${matching === 1 ? '' : 's'}${this.query.site ? ` on ${this.query.site}` : ''}`;
-    const all = `${formatCount(total)} in all`;
-    if (matching !== null) return `${formatCount(rows.length)} of ${formatCount(matching)} ${what} · ${all}`;
+    const what = `${kind ? `${kind} ` : ''}page${matching === 1 || (matching === null && rows.length === 1) ? '' : 's'}${this.query.site ? ` on ${this.query.site}` : ''}`;
+    const all = total === null ? '' : ` · ${formatCount(total)} in all`;
+    if (matching !== null) return `${formatCount(rows.length)} of ${formatCount(matching)} ${what}${all}`;
     const more = hasPrev || hasNext ? ' (more before or after)' : '';
-    return `${formatCount(rows.length)} matching ${what}${more} · ${all}`;
+    return `${formatCount(rows.length)} matching ${what}${more}${all}`;
   }
 
   private renderError(message: string): void {

@@ -31,8 +31,6 @@ export interface PageWindow {
   rows: PageRecord[];
   hasPrev: boolean;
   hasNext: boolean;
-  /** Pages matching the query, when an index count gives it exactly (no search, no label filter); else null. */
-  matching: number | null;
   /** The newest label of each page shown (user's or a training read's), by seq. */
   labels: Map<number, PageLabel>;
 }
@@ -123,9 +121,7 @@ async function readRun(db: CrawlerDB, walk: Walk, sort: PageSort, from: PageKey 
 export async function pageWindow(db: CrawlerDB, crawlId: number, q: PageQuery, cursor: PageCursor, size: number): Promise<PageWindow> {
   const labels = await crawlPageLabels(db, crawlId);
   const walk = await chooseWalk(db, crawlId, q, labels);
-  const matching = walk.exact ? rangeOf(db, walk).count() : Promise.resolve(null);
-  const shown = (rows: PageRecord[], hasPrev: boolean, hasNext: boolean) =>
-    matching.then((n) => ({ rows, hasPrev, hasNext, matching: n, labels: labelsOf(rows, labels) }));
+  const shown = (rows: PageRecord[], hasPrev: boolean, hasNext: boolean): PageWindow => ({ rows, hasPrev, hasNext, labels: labelsOf(rows, labels) });
 
   if (q.label === 'on' || q.label === 'off') return shown(...(await labeledWindow(db, crawlId, q, walk, labels, cursor, size)));
   if ('at' in cursor && cursor.at === 'start') {
@@ -143,6 +139,15 @@ export async function pageWindow(db: CrawlerDB, crawlId: number, q: PageQuery, c
   // Paging back into the first rows shows a full first window rather than a short one.
   if (rows.length <= size && before) return pageWindow(db, crawlId, q, { at: 'start' }, size);
   return shown(rows.slice(0, size).reverse(), rows.length > size, before !== undefined);
+}
+
+/**
+ * How many pages match the query, when an index count gives it exactly (no search, no label filter, not both
+ * a site and a kind); else null. Counting walks the index range, so the table asks for it apart from the rows.
+ */
+export async function matchingCount(db: CrawlerDB, crawlId: number, q: PageQuery): Promise<number | null> {
+  const walk = await chooseWalk(db, crawlId, q, new Map());
+  return walk.exact ? rangeOf(db, walk).count() : null;
 }
 
 /**

@@ -95,7 +95,7 @@ export function sitesOf(pages: readonly PageRecord[]): { crawlId: number; site: 
  * Writes a crawl, its topic, its pages and its sites into the extension's 'focus' database from an extension page that
  * has opened it (the dashboard creates it on load), `chunk` pages per transaction.
  */
-export async function seedCrawl(page: import('playwright-core').Page, crawl: CrawlRecord, pages: readonly PageRecord[], opts: { bodies?: boolean; chunk?: number } = {}): Promise<void> {
+export async function seedCrawl(page: import('playwright-core').Page, crawl: CrawlRecord, pages: readonly PageRecord[], opts: { bodies?: boolean; chunk?: number; progress?: (written: number) => void } = {}): Promise<void> {
   const chunk = opts.chunk ?? 5000;
   const write = (rows: { store: string; values: unknown[] }[]) =>
     page.evaluate(async (rows) => {
@@ -121,5 +121,6 @@ export async function seedCrawl(page: import('playwright-core').Page, crawl: Cra
       ? slice.filter((p) => !p.error).map((p) => ({ crawlId: p.crawlId, seq: p.seq, headers: {}, html: `<!doctype html><title>${p.title}</title><h1>${p.title}</h1><p>${p.title}</p>` }))
       : [];
     await write([{ store: 'pages', values: slice }, ...(bodies.length ? [{ store: 'bodies', values: bodies }] : [])]);
+    opts.progress?.(i + slice.length);
   }
 }

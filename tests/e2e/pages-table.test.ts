@@ -50,7 +50,7 @@ it('shows host, path and whole titles, and finds pages by search, site, label an
   await seedCrawl(dash, crawlOf(1, 'Night sky', pages, now), pages, { bodies: true });
   await dash.goto(`chrome-extension://${browser.extensionId}/dashboard.html?crawl=1`);
   await expect.poll(() => rows(dash).count()).toBe(100);
-  expect(await dash.getByTestId('page-range').innerText()).toBe('100 of 600 pages · 600 in all');
+  await expect.poll(() => dash.getByTestId('page-range').innerText()).toBe('100 of 600 pages · 600 in all');
 
   // Every URL reads as its host and its whole path; no title or path is cut short at 1,280 px.
   const first = await shown(dash);
@@ -68,7 +68,7 @@ it('shows host, path and whole titles, and finds pages by search, site, label an
   await dash.getByTestId('page-search').fill('saturn CROSSING');
   const saturn = pages.filter((p) => /saturn/i.test(p.title + p.url) && /crossing/i.test(p.title + p.url));
   await expect.poll(async () => (await shown(dash)).map((r) => r.seq)).toEqual(saturn.slice(0, 100).map((p) => p.seq));
-  expect(await dash.getByTestId('page-range').innerText()).toMatch(/^\d+ matching pages/);
+  await expect.poll(() => dash.getByTestId('page-range').innerText()).toMatch(/^\d+ matching pages · 600 in all$/);
 
   // A site: the pages of both NASA hosts, and only those.
   await dash.getByTestId('page-search').fill('');
