@@ -19,6 +19,7 @@ import {
   type PageWindow,
 } from '@/lib/ui/page-query';
 import { PAGE_LABEL_HELP, PageLabelCell } from './page-label-cell';
+import { SHOW_SITE_PAGES } from './sites-panel';
 import './learning.css';
 import './pages-table.css';
 
@@ -58,6 +59,14 @@ export class PagesTable {
       this.searchTimer = setTimeout(() => this.readControls(), SEARCH_DELAY_MS);
     });
     for (const select of [this.site, this.kind, this.label, this.sort]) select.addEventListener('change', () => this.readControls());
+    // A site's name in the sites panel shows that site's pages here.
+    document.addEventListener(SHOW_SITE_PAGES, (e) => {
+      const site = (e as CustomEvent<string>).detail;
+      if (![...this.site.options].some((o) => o.value === site)) this.site.append(h('option', { value: site }, site));
+      this.site.value = site;
+      this.readControls();
+      byId('pages-panel').scrollIntoView({ block: 'start', behavior: 'smooth' });
+    });
     byId('page-first').addEventListener('click', () => this.go({ at: 'start' }));
     byId('page-last').addEventListener('click', () => this.go({ at: 'end' }));
     byId('page-prev').addEventListener('click', () => {
@@ -126,10 +135,14 @@ export class PagesTable {
     const started = performance.now();
     this.unsubscribe = watch(
       () => pageWindow(this.db, id, query, cursor, PAGE_SIZE),
-      (window) => this.render(window, performance.now() - started),
+      (window) => {
+        this.render(window, performance.now() - started);
+        // Counted once the rows are up: IndexedDB answers a database's requests in turn, and a count of a
+        // broad filter walks tens of thousands of index entries.
+        this.watchCounts(id, query);
+      },
       (err) => this.renderError(errorText(err)),
     );
-    this.watchCounts(id, query);
   }
 
   /**

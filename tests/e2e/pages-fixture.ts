@@ -67,7 +67,7 @@ export function crawlOf(id: number, name: string, pages: readonly PageRecord[], 
   const fetched = crawl.filter((p) => !p.error).length;
   return {
     id, topicId: id, name,
-    config: { ...structuredClone(DEFAULTS), name, seeds: ['https://www.nasa.gov/'], topic: { keywords: ['astronomy', 'telescope'] } } as CrawlRecord['config'],
+    config: { ...structuredClone(DEFAULTS), name, seeds: ['https://www.nasa.gov/'], topic: { keywords: ['astronomy', 'telescope'] }, budget: { ...DEFAULTS.budget, maxPages: crawl.length } } as CrawlRecord['config'],
     state: 'finished',
     stats: {
       attempts: crawl.length, fetched, relevant: crawl.filter((p) => p.relevant).length, failed: crawl.filter((p) => p.outcome === 'failed').length,

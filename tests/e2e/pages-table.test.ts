@@ -92,6 +92,13 @@ it('shows host, path and whole titles, and finds pages by search, site, label an
   await dash.getByTestId('page-label-filter').selectOption('on');
   await expect.poll(async () => (await shown(dash)).map((r) => r.seq)).toEqual([target.seq]);
 
+  // A site's name in the sites panel shows that site's pages.
+  await dash.getByTestId('page-label-filter').selectOption('any');
+  await dash.getByTestId('page-kind').selectOption('all');
+  await dash.locator('[data-testid=site-row][data-site="bbc.co.uk"]').getByTestId('site-pages').click();
+  await expect.poll(() => dash.getByTestId('page-site').inputValue()).toBe('bbc.co.uk');
+  await expect.poll(async () => new Set((await shown(dash)).map((r) => r.host))).toEqual(new Set(['www.bbc.co.uk']));
+
   // Narrow: the same table at 800 px still shows hosts, paths and titles whole.
   await dash.getByTestId('page-label-filter').selectOption('any');
   await dash.getByTestId('page-site').selectOption('');
