@@ -20,11 +20,14 @@ import {
 } from '@/lib/ui/page-query';
 import { PAGE_LABEL_HELP, PageLabelCell } from './page-label-cell';
 import { SHOW_SITE_PAGES } from './sites-panel';
+import { urlLine } from './url-line';
 import './learning.css';
 import './pages-table.css';
 
 export const PAGE_SIZE = 100;
 const COLUMNS = 5;
+/** A read that takes longer than this says how many pages it has read so far. */
+const PROGRESS_AFTER_MS = 400;
 /** How long typing pauses before the search runs. */
 const SEARCH_DELAY_MS = 250;
 
@@ -133,9 +136,16 @@ export class PagesTable {
     if (id === undefined) return;
     const query = this.query;
     const started = performance.now();
+    // A search that matches little reads many rows before it has a window to show: say how far it has got
+    // (the first time only: a live re-read of the same window keeps the rows shown meanwhile).
+    let shown = false;
+    const progress = (read: number) => {
+      if (!shown && performance.now() - started > PROGRESS_AFTER_MS) byId('page-range').textContent = `Searching… ${formatCount(read)} pages read`;
+    };
     this.unsubscribe = watch(
-      () => pageWindow(this.db, id, query, cursor, PAGE_SIZE),
+      () => pageWindow(this.db, id, query, cursor, PAGE_SIZE, progress),
       (window) => {
+        shown = true;
         this.render(window, performance.now() - started);
         // Counted once the rows are up: IndexedDB answers a database's requests in turn, and a count of a
         // broad filter walks tens of thousands of index entries.
@@ -246,21 +256,6 @@ function pageRow(p: PageRecord): HTMLTableRowElement {
   );
 }
 
-/** A URL as host (small, dim) over its path and query (readable, wrapping anywhere), linked when http(s). */
-function urlLine(url: string, testid: string): HTMLElement {
-  const { host, rest } = splitUrl(url);
-  return h('a', { href: isHttp(url) ? url : null, target: '_blank', rel: 'noopener noreferrer', class: 'page-url', title: url, 'data-testid': testid },
-    h('span', { class: 'host' }, host),
-    h('span', { class: 'path' }, rest));
-}
-
-/** "https://www.example.org/a/b?c" as host "www.example.org" and rest "/a/b?c" (the scheme only when not http(s)). */
-export function splitUrl(url: string): { host: string; rest: string } {
-  const m = /^(https?:\/\/)?([^/?#]*)(.*)$/i.exec(url);
-  if (!m || !m[1]) return { host: '', rest: url };
-  return { host: m[2]!, rest: m[3] || '/' };
-}
-
 function verdictOf(p: PageRecord): Node | string {
   if (p.error) {
     const why = p.status && !p.error.includes(String(p.status)) ? `${p.status} · ${p.error}` : p.error;
@@ -272,5 +267,3 @@ function verdictOf(p: PageRecord): Node | string {
 
 const clock = (ms: number): string => new Date(ms).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' });
 
-/** Only http(s) URLs become links (a crawled string is never trusted to be a safe href). */
-const isHttp = (url: string): boolean => /^https?:\/\//i.test(url);

@@ -103,41 +103,61 @@ function rangeOf(db: CrawlerDB, walk: Walk, from?: PageKey, ascending = true) {
   return ascending ? where.between([...walk.prefix, ...from], hi, false, true) : where.between(lo, [...walk.prefix, ...from], true, false);
 }
 
+/** Told how many rows a search or filter has read so far, while it reads more than one chunk. */
+export type ReadProgress = (read: number) => void;
+
 /** Up to `want` matching rows past `from` (exclusive), in display order when `forward`, else reversed. */
-async function readRun(db: CrawlerDB, walk: Walk, sort: PageSort, from: PageKey | undefined, forward: boolean, want: number): Promise<PageRecord[]> {
+async function readRun(
+  db: CrawlerDB,
+  walk: Walk,
+  sort: PageSort,
+  from: PageKey | undefined,
+  forward: boolean,
+  want: number,
+  progress?: ReadProgress,
+): Promise<PageRecord[]> {
   const ascending = forward !== descending(sort);
   const out: PageRecord[] = [];
   const chunk = walk.exact ? want : Math.max(want, CHUNK);
-  for (;;) {
+  for (let read = 0; ; ) {
     const range = rangeOf(db, walk, from, ascending);
     const rows = await (ascending ? range : range.reverse()).limit(chunk).toArray();
     for (const p of rows) if (walk.exact || walk.check(p)) out.push(p);
     if (out.length >= want || rows.length < chunk) return out.slice(0, want);
+    read += rows.length;
+    progress?.(read);
     from = keyOf(rows[rows.length - 1]!, sort);
   }
 }
 
 /** One window of `size` pages of a crawl matching the query, in its order. */
-export async function pageWindow(db: CrawlerDB, crawlId: number, q: PageQuery, cursor: PageCursor, size: number): Promise<PageWindow> {
+export async function pageWindow(
+  db: CrawlerDB,
+  crawlId: number,
+  q: PageQuery,
+  cursor: PageCursor,
+  size: number,
+  progress?: ReadProgress,
+): Promise<PageWindow> {
   const labels = await crawlPageLabels(db, crawlId);
   const walk = await chooseWalk(db, crawlId, q, labels);
   const shown = (rows: PageRecord[], hasPrev: boolean, hasNext: boolean): PageWindow => ({ rows, hasPrev, hasNext, labels: labelsOf(rows, labels) });
 
   if (q.label === 'on' || q.label === 'off') return shown(...(await labeledWindow(db, crawlId, q, walk, labels, cursor, size)));
   if ('at' in cursor && cursor.at === 'start') {
-    const rows = await readRun(db, walk, q.sort, undefined, true, size + 1);
+    const rows = await readRun(db, walk, q.sort, undefined, true, size + 1, progress);
     return shown(rows.slice(0, size), false, rows.length > size);
   }
   if ('after' in cursor) {
-    const rows = await readRun(db, walk, q.sort, cursor.after, true, size + 1);
+    const rows = await readRun(db, walk, q.sort, cursor.after, true, size + 1, progress);
     // Paging forward past the last row shows the last full window instead of an empty one.
-    if (rows.length === 0) return pageWindow(db, crawlId, q, { at: 'end' }, size);
+    if (rows.length === 0) return pageWindow(db, crawlId, q, { at: 'end' }, size, progress);
     return shown(rows.slice(0, size), true, rows.length > size);
   }
   const before = 'before' in cursor ? cursor.before : undefined;
-  const rows = await readRun(db, walk, q.sort, before, false, size + 1);
+  const rows = await readRun(db, walk, q.sort, before, false, size + 1, progress);
   // Paging back into the first rows shows a full first window rather than a short one.
-  if (rows.length <= size && before) return pageWindow(db, crawlId, q, { at: 'start' }, size);
+  if (rows.length <= size && before) return pageWindow(db, crawlId, q, { at: 'start' }, size, progress);
   return shown(rows.slice(0, size).reverse(), rows.length > size, before !== undefined);
 }
 
