@@ -64,6 +64,9 @@ export interface FrontierEntry {
 export type Phase = 'train' | 'crawl';
 
 /** One fetch attempt's outcome, in fetch order. What `pages.jsonl` exports. */
+/** A page's verdict, or why it has none: judged relevant or not, fetched without a verdict, failed, skipped. */
+export type PageKind = 'relevant' | 'irrelevant' | 'unjudged' | 'failed' | 'skipped';
+
 export interface PageRecord {
   crawlId: number;
   seq: number;
@@ -94,6 +97,9 @@ export interface PageRecord {
   outcome?: 'done' | 'failed' | 'skipped';
   /** The redirects followed to reach `finalUrl`, in order (each a URL and the 3xx it answered). */
   redirects?: { url: string; status: number }[];
+  /** The Pages table's filter keys (lib/store/page-keys.ts), set when the row is written; indexed from schema v7. */
+  kind?: PageKind;
+  site?: string;
 }
 
 /** Bulky payload kept apart from the page rows that are listed and sorted. */

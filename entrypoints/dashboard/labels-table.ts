@@ -20,13 +20,13 @@ import {
   type LabelWindow,
 } from '@/lib/ui/label-queries';
 import { watch } from '@/lib/ui/queries';
+import { urlLine } from './url-line';
 import { busy, fileStem, rejectedText, showNotice } from './topic-ui';
 
 export const LABELS_PAGE = 50;
 const EXPORT_CHUNK = 2000;
 const COLUMNS = 7;
 
-const isHttp = (url: string): boolean => /^https?:\/\//i.test(url);
 const shorten = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text);
 
 /** The format of a label file: by its extension, else by its first character. */
@@ -186,7 +186,7 @@ export class LabelsTable {
       'tr',
       { 'data-testid': 'label-row', 'data-id': id, 'data-url': l.url, class: l.label === 1 ? 'on' : 'off' },
       h('td', { class: 'select-cell' }, box),
-      h('td', { class: 'url-cell' }, h('a', { class: 'url', href: isHttp(l.url) ? l.url : null, target: '_blank', rel: 'noopener noreferrer', title: l.url }, l.url)),
+      h('td', { class: 'label-url-cell' }, urlLine(l.url, 'label-url')),
       h('td', { class: 'clip', title: l.context ? `${l.anchor}\n\n${l.context}` : l.anchor }, l.anchor.trim() ? l.anchor : h('span', { class: 'muted' }, '(no anchor)')),
       h('td', { class: 'context-cell', title: l.context }, shorten(l.context, 90)),
       h('td', null, h('span', { class: `badge ${l.label === 1 ? 'finished' : 'failed'}`, 'data-testid': 'label-value' }, l.label === 1 ? 'on topic' : 'off topic')),

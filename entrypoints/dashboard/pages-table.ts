@@ -1,59 +1,132 @@
-// The selected crawl's pages, 100 a page in seq order, filtered by verdict; read live by key range. Each
-// fetched page can be labeled on or off topic beside the judge's verdict (the worker does the labeling).
-import { sendMessage } from '@/lib/platform/messaging';
+// The selected crawl's pages, 100 a window, found by search, site, verdict and label, in time or score order;
+// read live from the indexes a window at a time (lib/ui/page-query.ts), never the whole crawl. Each fetched
+// page can be labeled on or off topic beside the judge's verdict (the worker does the labeling).
 import type { CrawlerDB } from '@/lib/store/db';
-import type { LabelValue, PageLabel, PageRecord } from '@/lib/types';
+import type { PageKind, PageLabel, PageRecord } from '@/lib/types';
 import { byId, errorText, fill, h } from '@/lib/platform/dom';
 import { formatCount, formatScore } from '@/lib/ui/format';
+import { watch } from '@/lib/ui/queries';
 import {
-  pageCount,
-  pageLabelsBetween,
+  ALL_PAGES,
+  keyOf,
+  matchingCount,
+  pageSites,
   pageWindow,
-  watch,
+  type LabelFilter,
   type PageCursor,
-  type PageFilter,
+  type PageQuery,
+  type PageSort,
   type PageWindow,
-} from '@/lib/ui/queries';
+} from '@/lib/ui/page-query';
+import { PAGE_LABEL_HELP, PageLabelCell } from './page-label-cell';
+import { SHOW_SITE_PAGES } from './sites-panel';
+import { urlLine } from './url-line';
 import './learning.css';
+import './pages-table.css';
 
 export const PAGE_SIZE = 100;
-const COLUMNS = 8;
-const PAGE_LABEL_HELP =
-  "Label a fetched page on or off topic. A page label trains the topic's page judge (which decides what counts as relevant), and every known link to the page becomes a labeled link that trains the link classifier.";
+const COLUMNS = 5;
+/** A read that takes longer than this says how many pages it has read so far. */
+const PROGRESS_AFTER_MS = 400;
+/** How long typing pauses before the search runs. */
+const SEARCH_DELAY_MS = 250;
+
+const KIND_WORDS: Record<PageKind | 'all', string> = {
+  all: '', relevant: 'relevant', irrelevant: 'not relevant', unjudged: 'without a verdict', failed: 'failed', skipped: 'skipped',
+};
 
 export class PagesTable {
   private crawlId: number | undefined;
-  private filter: PageFilter = 'all';
-  private window: PageWindow = { rows: [], hasPrev: false, hasNext: false };
+  private query: PageQuery = { ...ALL_PAGES };
+  private window: PageWindow | undefined;
   private unsubscribe: (() => void) | undefined;
+  private unsubscribeCounts: (() => void) | undefined;
+  /** Pages matching the query (null: not counted, or not countable by index) and pages in the crawl. */
+  private counts: { matching: number | null; total: number } | undefined;
+  private countsKey = '';
+  private unsubscribeSites: (() => void) | undefined;
   private renderedKey = '';
-  private readonly filterSelect = byId<HTMLSelectElement>('page-filter');
+  private searchTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly search = byId<HTMLInputElement>('page-search');
+  private readonly site = byId<HTMLSelectElement>('page-site');
+  private readonly kind = byId<HTMLSelectElement>('page-kind');
+  private readonly label = byId<HTMLSelectElement>('page-label');
+  private readonly sort = byId<HTMLSelectElement>('page-sort');
   /** The label cells of the rows shown, by seq: updated in place when a page's label changes. */
   private labelCells = new Map<number, PageLabelCell>();
 
   constructor(private readonly db: CrawlerDB) {
-    addLabelColumn();
-    this.filterSelect.addEventListener('change', () => {
-      this.filter = this.filterSelect.value as PageFilter;
-      this.go({ at: 'start' });
+    byId('page-label-col').title = PAGE_LABEL_HELP;
+    this.search.addEventListener('input', () => {
+      clearTimeout(this.searchTimer);
+      this.searchTimer = setTimeout(() => this.readControls(), SEARCH_DELAY_MS);
+    });
+    for (const select of [this.site, this.kind, this.label, this.sort]) select.addEventListener('change', () => this.readControls());
+    // A site's name in the sites panel shows that site's pages here.
+    document.addEventListener(SHOW_SITE_PAGES, (e) => {
+      const site = (e as CustomEvent<string>).detail;
+      if (![...this.site.options].some((o) => o.value === site)) this.site.append(h('option', { value: site }, site));
+      this.site.value = site;
+      this.readControls();
+      byId('pages-panel').scrollIntoView({ block: 'start', behavior: 'smooth' });
     });
     byId('page-first').addEventListener('click', () => this.go({ at: 'start' }));
     byId('page-last').addEventListener('click', () => this.go({ at: 'end' }));
     byId('page-prev').addEventListener('click', () => {
-      const first = this.window.rows[0];
-      if (first) this.go({ before: first.seq });
+      const first = this.window?.rows[0];
+      if (first) this.go({ before: keyOf(first, this.query.sort) });
     });
     byId('page-next').addEventListener('click', () => {
-      const last = this.window.rows[this.window.rows.length - 1];
-      if (last) this.go({ after: last.seq });
+      const last = this.window?.rows.at(-1);
+      if (last) this.go({ after: keyOf(last, this.query.sort) });
     });
   }
 
-  /** Shows another crawl's pages from the start (or nothing). */
+  /** Shows another crawl's pages from the start (or nothing), with the filters cleared. */
   show(crawlId: number | undefined): void {
     if (crawlId === this.crawlId) return;
     this.crawlId = crawlId;
+    this.query = { ...ALL_PAGES };
+    this.search.value = '';
+    this.site.value = '';
+    this.kind.value = ALL_PAGES.kind;
+    this.label.value = ALL_PAGES.label;
+    this.sort.value = ALL_PAGES.sort;
+    this.watchSites();
     this.go({ at: 'start' });
+  }
+
+  private readControls(): void {
+    clearTimeout(this.searchTimer);
+    const next: PageQuery = {
+      search: this.search.value.trim(),
+      site: this.site.value,
+      kind: this.kind.value as PageKind | 'all',
+      label: this.label.value as LabelFilter,
+      sort: this.sort.value as PageSort,
+    };
+    if (JSON.stringify(next) === JSON.stringify(this.query)) return;
+    this.query = next;
+    this.go({ at: 'start' });
+  }
+
+  /** The site filter's choices: the crawl's sites, most pages first (live: new sites appear as they are fetched). */
+  private watchSites(): void {
+    this.unsubscribeSites?.();
+    this.unsubscribeSites = undefined;
+    const id = this.crawlId;
+    if (id === undefined) return;
+    this.unsubscribeSites = watch(
+      () => pageSites(this.db, id),
+      (sites) => {
+        const chosen = this.site.value;
+        const options = sites.map((s) => h('option', { value: s.site }, `${s.site} (${formatCount(s.pages)})`));
+        if (chosen && !sites.some((s) => s.site === chosen)) options.unshift(h('option', { value: chosen }, chosen));
+        fill(this.site, h('option', { value: '' }, 'All sites'), ...options);
+        this.site.value = chosen;
+      },
+      () => undefined,
+    );
   }
 
   private go(cursor: PageCursor): void {
@@ -61,43 +134,88 @@ export class PagesTable {
     this.unsubscribe = undefined;
     const id = this.crawlId;
     if (id === undefined) return;
-    const { filter } = this;
+    const query = this.query;
+    const started = performance.now();
+    // A search that matches little reads many rows before it has a window to show: say how far it has got
+    // (the first time only: a live re-read of the same window keeps the rows shown meanwhile).
+    let shown = false;
+    const progress = (read: number) => {
+      if (!shown && performance.now() - started > PROGRESS_AFTER_MS) byId('page-range').textContent = `Searching… ${formatCount(read)} pages read`;
+    };
     this.unsubscribe = watch(
-      async () => {
-        const window = await pageWindow(this.db, id, filter, cursor, PAGE_SIZE);
-        const { rows } = window;
-        const labels = rows.length ? await pageLabelsBetween(this.db, id, rows[0].seq, rows[rows.length - 1].seq) : new Map<number, PageLabel>();
-        return { window, total: await pageCount(this.db, id), labels };
+      () => pageWindow(this.db, id, query, cursor, PAGE_SIZE, progress),
+      (window) => {
+        shown = true;
+        this.render(window, performance.now() - started);
+        // Counted once the rows are up: IndexedDB answers a database's requests in turn, and a count of a
+        // broad filter walks tens of thousands of index entries.
+        this.watchCounts(id, query);
       },
-      ({ window, total, labels }) => this.render(window, total, labels),
       (err) => this.renderError(errorText(err)),
     );
   }
 
-  private render(window: PageWindow, total: number, labels: Map<number, PageLabel>): void {
+  /**
+   * The counts under the table, read apart from the rows: counting walks an index range (tens of thousands of
+   * entries for a broad filter), and the rows must not wait for it.
+   */
+  private watchCounts(id: number, query: PageQuery): void {
+    const key = JSON.stringify({ id, ...query, sort: '' });
+    if (this.unsubscribeCounts && this.countsKey === key) return;
+    this.unsubscribeCounts?.();
+    this.countsKey = key;
+    this.counts = undefined;
+    this.unsubscribeCounts = watch(
+      async () => ({
+        matching: await matchingCount(this.db, id, query),
+        // Every page row takes the crawl's next seq, from 0: the crawl row knows how many there are.
+        total: (await this.db.crawls.get(id))?.nextSeq ?? 0,
+      }),
+      (counts) => {
+        this.counts = counts;
+        if (this.window) byId('page-range').textContent = this.rangeText(this.window);
+      },
+      () => undefined,
+    );
+  }
+
+  private render(window: PageWindow, ms: number): void {
     this.window = window;
     const { rows } = window;
     byId<HTMLButtonElement>('page-first').disabled = !window.hasPrev;
     byId<HTMLButtonElement>('page-prev').disabled = !window.hasPrev;
     byId<HTMLButtonElement>('page-next').disabled = !window.hasNext;
     byId<HTMLButtonElement>('page-last').disabled = !window.hasNext;
-    const range = rows.length ? `seq ${rows[0].seq}–${rows[rows.length - 1].seq}` : 'no pages';
-    const shown = this.filter === 'all' ? '' : ` ${this.filter}`;
-    byId('page-range').textContent = `${rows.length}${shown} shown (${range}) · ${formatCount(total)} pages in all`;
-    // Page rows never change once written: when the same seqs are shown, keep the DOM (and a pending click).
+    const range = byId('page-range');
+    range.textContent = this.rangeText(window);
+    range.dataset.ms = String(Math.round(ms));
+    // Page rows never change once written: when the same rows are shown, keep the DOM (and a pending click).
     // Labels do change: their cells are updated in place.
-    const key = `${this.crawlId}:${this.filter}:${rows.map((p) => p.seq).join(',')}`;
+    const key = `${this.crawlId}:${JSON.stringify(this.query)}:${rows.map((p) => p.seq).join(',')}`;
     if (key !== this.renderedKey) {
       this.renderedKey = key;
       this.labelCells = new Map();
+      const filtered = JSON.stringify(this.query) !== JSON.stringify({ ...ALL_PAGES, sort: this.query.sort });
       fill(
         byId('pages-body'),
         ...(rows.length
           ? rows.map((p) => this.pageRow(p))
-          : [h('tr', null, h('td', { colspan: COLUMNS, class: 'empty' }, this.filter === 'all' ? 'No pages fetched yet.' : `No ${this.filter} pages here.`))]),
+          : [h('tr', null, h('td', { colspan: COLUMNS, class: 'empty' }, filtered ? 'No pages match.' : 'No pages fetched yet.'))]),
       );
     }
-    for (const [seq, cell] of this.labelCells) cell.show(labels.get(seq));
+    for (const [seq, cell] of this.labelCells) cell.show(window.labels.get(seq));
+  }
+
+  /** "100 of 2,431 relevant pages · 100,000 in all", or "100 matching pages · 100,000 in all" while the count is not known. */
+  private rangeText({ rows, hasPrev, hasNext }: PageWindow): string {
+    const { matching = null, total = null } = this.counts ?? {};
+    if (total === 0 && rows.length === 0) return 'No pages yet';
+    const kind = KIND_WORDS[this.query.kind];
+    const what = `${kind ? `${kind} ` : ''}page${matching === 1 || (matching === null && rows.length === 1) ? '' : 's'}${this.query.site ? ` on ${this.query.site}` : ''}`;
+    const all = total === null ? '' : ` · ${formatCount(total)} in all`;
+    if (matching !== null) return `${formatCount(rows.length)} of ${formatCount(matching)} ${what}${all}`;
+    const more = hasPrev || hasNext ? ' (more before or after)' : '';
+    return `${formatCount(rows.length)} matching ${what}${more}${all}`;
   }
 
   private renderError(message: string): void {
@@ -109,8 +227,7 @@ export class PagesTable {
   private pageRow(p: PageRecord): HTMLTableRowElement {
     const row = pageRow(p);
     // Only a page that was fetched has a text to judge; a failed fetch has nothing to label.
-    const cell = p.error ? h('td', { class: 'page-label' }) : this.labelCell(p);
-    row.querySelector('td.verdict')!.after(cell);
+    row.append(p.error ? h('td', { class: 'page-label' }) : this.labelCell(p));
     return row;
   }
 
@@ -121,112 +238,32 @@ export class PagesTable {
   }
 }
 
-/** The label column's header, after the verdict's (the page's markup has seven columns). */
-function addLabelColumn(): void {
-  const head = byId('pages-body').closest('table')!.querySelector('thead tr')!;
-  const cells = [...head.children];
-  const verdict = cells.find((th) => th.textContent?.trim() === 'Verdict') ?? cells[cells.length - 2];
-  verdict.after(h('th', { class: 'page-label-col', title: PAGE_LABEL_HELP }, 'Your label'));
-  cells[cells.length - 1].classList.add('status-col');
-  cells[1]?.classList.add('url-col');
-}
-
 function pageRow(p: PageRecord): HTMLTableRowElement {
   const kind = p.error ? 'failed' : p.relevant === true ? 'relevant' : p.relevant === false ? 'irrelevant' : '';
-  const verdict =
-    p.relevant === null ? '—' : `${p.relevant ? 'yes' : 'no'}${p.relevance === null ? '' : ` (${formatScore(p.relevance)})`}`;
-  const status = p.error
-    ? h('span', { class: 'error-text' }, p.status && !p.error.includes(String(p.status)) ? `${p.status} · ${p.error}` : p.error)
-    : String(p.status);
-  const shownUrl = p.finalUrl && p.finalUrl !== p.url ? `${p.url} → ${p.finalUrl}` : p.url;
   return h(
     'tr',
     { class: kind, 'data-testid': 'page-row', 'data-seq': p.seq },
-    h('td', { class: 'num' }, p.seq),
-    h('td', { class: 'url-cell' }, h('a', { href: isHttp(p.url) ? p.url : null, target: '_blank', rel: 'noopener noreferrer', class: 'url', title: shownUrl }, p.url)),
-    h('td', { class: 'title-cell', title: p.title }, p.title),
-    h('td', null, p.phase),
-    h('td', { class: 'num' }, formatScore(p.score)),
-    h('td', { class: `verdict ${kind}` }, verdict),
-    h('td', { class: 'status-cell' }, status),
+    h('td', { class: 'num seq-cell' },
+      h('span', null, p.seq),
+      p.phase === 'train' ? h('span', { class: 'phase-tag', title: 'Read while training, before the crawl (not counted in the budget)' }, 'train') : null,
+      h('time', { class: 'fetched-at', dateTime: new Date(p.fetchedAt).toISOString(), title: new Date(p.fetchedAt).toLocaleString() }, clock(p.fetchedAt))),
+    h('td', { class: 'page-cell' },
+      h('div', { class: p.title ? 'page-title' : 'page-title none', 'data-testid': 'page-title' }, p.title || '(no title)'),
+      urlLine(p.url, 'page-url'),
+      p.finalUrl && p.finalUrl !== p.url ? h('div', { class: 'redirect' }, '→ ', urlLine(p.finalUrl, 'page-final-url')) : null),
+    h('td', { class: 'num', 'data-testid': 'page-score' }, formatScore(p.score)),
+    h('td', { class: `verdict ${kind}`, 'data-testid': 'page-verdict' }, verdictOf(p)),
   );
 }
 
-/** Only http(s) URLs become links (a crawled string is never trusted to be a safe href). */
-const isHttp = (url: string): boolean => /^https?:\/\//i.test(url);
-
-/** What labeling a page did, in a few words. */
-function labeledText(label: LabelValue | null, links: number): string {
-  if (label === null) return 'Label cleared';
-  if (links === 0) return 'Labeled; no known links to it';
-  return `${formatCount(links)} link${links === 1 ? '' : 's'} labeled`;
+function verdictOf(p: PageRecord): Node | string {
+  if (p.error) {
+    const why = p.status && !p.error.includes(String(p.status)) ? `${p.status} · ${p.error}` : p.error;
+    return h('span', { class: 'error-text' }, p.outcome === 'skipped' ? `Skipped: ${why}` : why);
+  }
+  const verdict = p.relevant === null ? 'no verdict' : `${p.relevant ? 'relevant' : 'not relevant'}${p.relevance === null ? '' : ` (${formatScore(p.relevance)})`}`;
+  return p.status && p.status !== 200 ? `${verdict} · HTTP ${p.status}` : verdict;
 }
 
-/** How long "N links labeled" stays after labeling a page. */
-const NOTE_MS = 5000;
+const clock = (ms: number): string => new Date(ms).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' });
 
-/**
- * A page's label (on topic, off topic, none) as three buttons, the one in force pressed; pressing one sends
- * `labelPage` and says how many links to the page became labeled links.
- */
-class PageLabelCell {
-  readonly td: HTMLTableCellElement;
-  private readonly on: HTMLButtonElement;
-  private readonly off: HTMLButtonElement;
-  private readonly clear: HTMLButtonElement;
-  private readonly note: HTMLElement;
-  private label: PageLabel | undefined;
-  private busy = false;
-  private noteTimer: ReturnType<typeof setTimeout> | undefined;
-
-  constructor(private readonly crawlId: number, private readonly seq: number) {
-    const button = (text: string, testid: string, title: string, label: LabelValue | null) =>
-      h('button', { type: 'button', class: `small label-button ${testid}`, 'data-testid': testid, title, onclick: () => this.send(label) }, text);
-    this.on = button('On', 'page-on', `On topic. ${PAGE_LABEL_HELP}`, 1);
-    this.off = button('Off', 'page-off', `Off topic. ${PAGE_LABEL_HELP}`, 0);
-    this.clear = button('×', 'page-clear', 'Clear the label: its labeled links are removed too.', null);
-    this.note = h('span', { class: 'label-note', 'data-testid': 'page-label-note', role: 'status' });
-    this.td = h(
-      'td',
-      { class: 'page-label', title: PAGE_LABEL_HELP },
-      h('span', { class: 'label-buttons', role: 'group', 'aria-label': 'Page label' }, this.on, this.off, this.clear),
-      this.note,
-    );
-    this.show(undefined);
-  }
-
-  /** Shows the page's stored label. */
-  show(label: PageLabel | undefined): void {
-    this.label = label;
-    const value = label?.label;
-    this.td.dataset.label = value === 1 ? 'on' : value === 0 ? 'off' : 'none';
-    this.on.setAttribute('aria-pressed', String(value === 1));
-    this.off.setAttribute('aria-pressed', String(value === 0));
-    this.on.disabled = this.off.disabled = this.busy;
-    this.clear.disabled = this.busy || !label;
-    this.td.title = label?.source === 'auto' ? `Labeled by a training read (the URL patterns). ${PAGE_LABEL_HELP}` : PAGE_LABEL_HELP;
-  }
-
-  private send(label: LabelValue | null): void {
-    if (this.busy || (label !== null && this.label?.label === label && this.label.source === 'user')) return;
-    this.busy = true;
-    this.show(this.label);
-    this.say('…', false);
-    sendMessage('labelPage', { crawlId: this.crawlId, seq: this.seq, label })
-      .then(
-        ({ links }) => this.say(labeledText(label, links), false),
-        (err: unknown) => this.say(errorText(err), true),
-      )
-      .finally(() => {
-        this.busy = false;
-        this.show(this.label);
-      });
-  }
-
-  private say(text: string, error: boolean): void {
-    clearTimeout(this.noteTimer);
-    this.note.textContent = text;
-    this.note.classList.toggle('error-text', error);
-    if (text !== '…') this.noteTimer = setTimeout(() => (this.note.textContent = ''), error ? 3 * NOTE_MS : NOTE_MS);
-  }
-}

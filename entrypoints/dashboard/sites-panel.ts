@@ -76,7 +76,8 @@ export class SitesPanel {
     return h(
       'tr',
       { 'data-testid': 'site-row', 'data-site': r.site, class: closed ? 'blacklisted' : '' },
-      h('td', { class: 'url' }, r.site),
+      h('td', { class: 'url' },
+        h('button', { type: 'button', class: 'link-button', 'data-testid': 'site-pages', title: `Show the pages of ${r.site} in the Pages table`, onclick: () => showSitePages(r.site) }, r.site)),
       h('td', { class: 'num' }, formatCount(r.fetched)),
       h('td', { class: 'num' }, formatCount(r.relevant)),
       h('td', { class: 'num' }, formatCount(r.fetched - r.relevant)),
@@ -95,4 +96,11 @@ export class SitesPanel {
       button.title = errorText(err);
     });
   }
+}
+
+/** The event the Pages table listens for to show one site's pages (the two panels know nothing else of each other). */
+export const SHOW_SITE_PAGES = 'focus:show-site-pages';
+
+function showSitePages(site: string): void {
+  document.dispatchEvent(new CustomEvent<string>(SHOW_SITE_PAGES, { detail: site }));
 }

@@ -3,6 +3,7 @@
 import { extractLinkElements, type LinkElement } from '@/lib/parse/link-context';
 import type { LinkToScore } from '@/lib/protocol';
 import type { ExtractedLink, LabelValue } from '@/lib/types';
+import type { Box } from './badge-place';
 
 /** One link on the page, its badge's state. */
 export interface LinkMark {
@@ -50,30 +51,45 @@ export function reconcileMarks(previous: readonly LinkMark[], found: readonly Li
   return { marks, added, removed: [...byElement.values()] };
 }
 
-export interface BadgeSpot {
-  x: number;
-  y: number;
-}
+export { placeBadges, type BadgeSpot, type Box } from './badge-place';
 
 /**
- * Where a link's badge goes in viewport coordinates: over the top-right corner of the link's first line
- * box, or null when the link takes no space or is out of view. Reads layout only.
+ * The boxes of a link's text, one per line it takes (Range.getClientRects of its contents: a block-level link
+ * is as wide as its container, its text is not), or its own boxes when it has no text (an image link).
+ * Reads layout only.
  */
-export function badgeSpot(el: Element, viewW: number, viewH: number, badgeW = 40, badgeH = 14): BadgeSpot | null {
-  const rects = el.getClientRects();
-  let r: DOMRect | undefined;
-  for (let i = 0; i < rects.length; i++) {
-    const c = rects[i]!;
-    if (c.width > 0 && c.height > 0) {
-      r = c;
-      break;
-    }
-  }
-  if (!r || r.bottom < 0 || r.top > viewH || r.right < 0 || r.left > viewW) return null;
-  const x = Math.min(Math.max(0, r.right - 6), viewW - badgeW);
-  const y = Math.min(Math.max(0, r.top - badgeH + 5), viewH - badgeH);
-  return { x: Math.round(x), y: Math.round(y) };
+export function textBoxes(el: Element): Box[] {
+  let rects = rangeRects(el);
+  if (rects.length === 0) rects = [...el.getClientRects()].filter((r) => r.width > 0 && r.height > 0);
+  return rects.map(boxOf);
 }
+
+/** A paragraph with more child nodes than this is not read for the text around its links (cost per frame). */
+const AROUND_MAX_NODES = 40;
+
+/**
+ * The text boxes of the elements the links sit in (their paragraphs or list items), each element read once:
+ * a badge avoids these where it can. Reads layout only.
+ */
+export function textAround(links: readonly Element[]): Box[] {
+  const seen = new Set<Element>();
+  const out: Box[] = [];
+  for (const el of links) {
+    const parent = el.parentElement;
+    if (!parent || seen.has(parent) || parent === el.ownerDocument.body || parent.childNodes.length > AROUND_MAX_NODES) continue;
+    seen.add(parent);
+    for (const r of rangeRects(parent)) out.push(boxOf(r));
+  }
+  return out;
+}
+
+function rangeRects(el: Element): DOMRect[] {
+  const range = el.ownerDocument.createRange();
+  range.selectNodeContents(el);
+  return [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0);
+}
+
+const boxOf = (r: DOMRect): Box => ({ left: r.left, top: r.top, right: r.right, bottom: r.bottom });
 
 /** The link element an event target is in (`<a href>` or `<area href>`), if any. */
 export function linkElementOf(target: EventTarget | null): Element | null {

@@ -1,11 +1,12 @@
 // The labeler's UI: one closed shadow root hung from <html>, fixed at the viewport's corner and taking no
 // space, so the page's CSS cannot reach it, its CSS cannot reach the page, and page scripts cannot read the
-// scores. Badges sit over the links at their getBoundingClientRect positions; nothing is put into the page.
+// scores. Badges sit beside their links' text, never over any link's text (./badge-place.ts); the link whose
+// badge is pointed at (or that is pointed at) is outlined. Nothing is put into the page.
 import type { ContentScriptContext } from 'wxt/utils/content-script-context';
 import { createShadowRootUi } from 'wxt/utils/content-script-ui/shadow-root';
 import { fill, h } from '@/lib/platform/dom';
 import type { LabelValue, Topic } from '@/lib/types';
-import { badgeSpot, type LinkMark } from './link-marks';
+import { placeBadges, textAround, textBoxes, type BadgeSpot, type Box, type LinkMark } from './link-marks';
 import { formatScore, labelGlyph, labelName, scoreColour } from './score-style';
 import { trusted } from './trusted';
 import css from './style.css?inline';
@@ -36,6 +37,8 @@ export class Overlay {
   private readonly badges = new Map<LinkMark, HTMLButtonElement>();
   private readonly markOf = new WeakMap<Element, LinkMark>();
   private readonly spots = new Map<LinkMark, string>();
+  /** Each shown link's text boxes at the last layout, to outline the current link without reading layout again. */
+  private readonly boxes = new Map<LinkMark, Box[]>();
   private current: LinkMark | null = null;
   private cardMark: LinkMark | null = null;
   private hideTimer = 0;
@@ -44,13 +47,14 @@ export class Overlay {
     readonly host: HTMLElement,
     private readonly ui: { remove(): void },
     private readonly layer: HTMLElement,
+    private readonly outline: HTMLElement,
     private readonly card: HTMLElement,
     private readonly toolbar: Toolbar,
     private readonly events: OverlayEvents,
   ) {}
 
   static async create(ctx: ContentScriptContext, events: OverlayEvents): Promise<Overlay> {
-    let parts: { layer: HTMLElement; card: HTMLElement; toolbar: Toolbar } | undefined;
+    let parts: { layer: HTMLElement; outline: HTMLElement; card: HTMLElement; toolbar: Toolbar } | undefined;
     const ui = await createShadowRootUi(ctx, {
       name: HOST_NAME,
       mode: 'closed',
@@ -63,14 +67,15 @@ export class Overlay {
       onMount(container) {
         container.className = 'root';
         const layer = h('div', { class: 'layer' });
+        const outline = h('div', { class: 'outline', 'aria-hidden': 'true' });
         const card = h('div', { class: 'card', role: 'tooltip', hidden: true });
         const toolbar = new Toolbar(events);
-        container.append(layer, card, toolbar.el);
-        parts = { layer, card, toolbar };
+        container.append(outline, layer, card, toolbar.el);
+        parts = { layer, outline, card, toolbar };
       },
     });
     ui.mount();
-    const overlay = new Overlay(ui.shadowHost, ui, parts!.layer, parts!.card, parts!.toolbar, events);
+    const overlay = new Overlay(ui.shadowHost, ui, parts!.layer, parts!.outline, parts!.card, parts!.toolbar, events);
     overlay.listen(ui.shadow);
     return overlay;
   }
@@ -81,6 +86,7 @@ export class Overlay {
     this.ui.remove();
     this.badges.clear();
     this.spots.clear();
+    this.boxes.clear();
   }
 
   // Every listener takes the user's input only (./trusted.ts). Page scripts cannot reach into the closed
@@ -145,8 +151,9 @@ export class Overlay {
       badge.remove();
       this.badges.delete(mark);
       this.spots.delete(mark);
+      this.boxes.delete(mark);
       if (this.cardMark === mark) this.hideCard();
-      if (this.current === mark) this.current = null;
+      if (this.current === mark) this.setCurrent(null);
     }
     for (const mark of marks) {
       if (this.badges.has(mark)) continue;
@@ -178,32 +185,50 @@ export class Overlay {
     if (this.cardMark === mark) this.fillCard(mark);
   }
 
-  /** Puts every badge over its link (all reads first, then all writes: one layout per frame). */
+  /** Puts every badge beside its link's text (all reads first, then all writes: one layout per frame). */
   layout(marks: readonly LinkMark[]): void {
     const w = document.documentElement.clientWidth || window.innerWidth;
     const hgt = document.documentElement.clientHeight || window.innerHeight;
-    const spots = marks.map((m) => badgeSpot(m.element, w, hgt));
+    const boxes = marks.map((m) => textBoxes(m.element));
+    const spots = placeBadges(boxes, marks.map((m) => badgeWidth(m.label)), w, hgt, textAround(marks.map((m) => m.element)));
     marks.forEach((mark, i) => {
+      this.boxes.set(mark, boxes[i]!);
       const badge = this.badges.get(mark);
       if (!badge) return;
       const spot = spots[i];
-      // The `translate` property, not `transform`: the hover `scale` then grows the badge about its centre
-      // instead of scaling its offset from the viewport's corner.
-      const place = spot ? `${spot.x}px ${spot.y}px` : '';
+      const place = spot ? placeOf(spot) : '';
       if (this.spots.get(mark) === place) return;
       this.spots.set(mark, place);
       badge.hidden = !spot;
-      if (spot) badge.style.translate = place;
+      if (!spot) return;
+      badge.style.translate = `${spot.x}px ${spot.y}px`;
+      badge.style.height = badge.style.lineHeight = `${spot.h}px`;
+      badge.classList.toggle('short', spot.h < 13);
     });
+    if (this.current) this.drawOutline(this.current);
     if (this.cardMark) this.placeCard(this.cardMark);
   }
 
-  /** Marks the badge whose link keys would label now. */
+  /** Marks the badge whose link keys would label now, and outlines that link's text. */
   setCurrent(mark: LinkMark | null): void {
     if (this.current === mark) return;
     if (this.current) this.badges.get(this.current)?.classList.remove('current');
     this.current = mark;
     if (mark) this.badges.get(mark)?.classList.add('current');
+    this.drawOutline(mark);
+  }
+
+  /** A box in the score's colour around each line of the link's text: which link the badge belongs to. */
+  private drawOutline(mark: LinkMark | null): void {
+    const boxes = mark && !this.badges.get(mark)?.hidden ? (this.boxes.get(mark) ?? []) : [];
+    this.outline.style.setProperty('--score', scoreColour(mark?.score ?? null));
+    fill(this.outline, ...boxes.map((b) => {
+      const box = h('div', { class: 'line' });
+      box.style.translate = `${Math.round(b.left) - 2}px ${Math.round(b.top) - 1}px`;
+      box.style.width = `${Math.round(b.right - b.left) + 4}px`;
+      box.style.height = `${Math.round(b.bottom - b.top) + 2}px`;
+      return box;
+    }));
   }
 
   setTopics(topics: readonly Topic[], activeId: number | undefined): void {
@@ -272,10 +297,15 @@ export class Overlay {
   }
 }
 
+/** Badge widths (CSS gives the same): a labeled badge also shows ✓ or ✗. */
+const badgeWidth = (label: LabelValue | null): number => (label === null ? 30 : 40);
+
+const placeOf = (s: BadgeSpot): string => `${s.x},${s.y},${s.h},${s.w}`;
+
 /** A short glow on a badge whose value just changed (the rescored value after a label). */
 function flash(badge: HTMLElement): void {
   // The Web Animations API restarts an animation without the forced reflow a CSS class toggle needs.
-  badge.animate([{ filter: 'brightness(1.5)', scale: '1.3' }, { filter: 'none', scale: '1' }], { duration: 700, easing: 'ease-out' });
+  badge.animate([{ filter: 'brightness(1.6)' }, { filter: 'none' }], { duration: 700, easing: 'ease-out' });
 }
 
 /** The compact bar in the bottom-right corner: topic, counts, errors, off switch. */

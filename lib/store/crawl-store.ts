@@ -9,6 +9,7 @@ import { siteOf } from '../url';
 import { crawlRow, type CrawlRecord, type CrawlState, type CrawlStats, type CrawlerDB, emptyStats } from './db';
 import { FrontierStore, bestPerUrl, planUpserts, type Candidate } from './frontier-store';
 import { PageLog } from './page-log';
+import { withListKeys } from './page-keys';
 import { admit, blacklistedSites, countDropped, emptySite, judgeSite, setSiteBlacklisted, sitesOf, type Admission } from './site-book';
 import { TopicStore } from './topic-store';
 import { RecordStore, type RecordWrite } from './record-store';
@@ -169,7 +170,7 @@ export class CrawlStore {
     crawl.dropped = dropped;
     countDropped(crawl, closed.length);
     await Promise.all([
-      c.page ? db.pages.add({ ...c.page, outcome: c.page.outcome ?? pageOutcome(c.outcome), crawlId, seq }) : undefined,
+      c.page ? db.pages.add(withListKeys({ ...c.page, outcome: c.page.outcome ?? pageOutcome(c.outcome), crawlId, seq }, c.site)) : undefined,
       c.body ? db.bodies.add({ ...c.body, crawlId, seq }) : undefined,
       c.outlinks && c.page ? db.graph.add({ crawlId, seq, url: c.page.url, links: c.outlinks }) : undefined,
       writes.length ? db.frontier.bulkPut(writes) : undefined,

@@ -3,6 +3,7 @@ import type { CrawlConfig } from '../crawl/config';
 import type { FrontierEntry, LabeledLink, PageBody, PageLabel, PageRecord, Topic } from '../types';
 import { upgradeToTopics } from './migrations/v2-topics';
 import { addEntrySites } from './migrations/v4-entry-sites';
+import { addPageListKeys } from './migrations/v7-page-list-keys';
 
 export type CrawlState = 'training' | 'running' | 'paused' | 'stopped' | 'finished' | 'failed';
 
@@ -219,6 +220,14 @@ export class CrawlerDB extends Dexie {
     // v5: the crawled link graph (relevant pages' out-links) and strategies' saved state, so a restarted
     // worker resumes HITS where it was (SPEC C.2).
     this.version(5).stores({ graph: '[crawlId+seq]', strategyStates: 'crawlId' });
+    // v7: the Pages table pages through a crawl by time or score, narrowed to one kind of page (verdict or
+    // outcome) or one site, a window at a time from these indexes (lib/ui/page-query.ts).
+    this.version(7)
+      .stores({
+        pages:
+          '[crawlId+seq], [crawlId+url], [crawlId+score+seq], [crawlId+kind+seq], [crawlId+kind+score+seq], [crawlId+site+seq], [crawlId+site+score+seq]',
+      })
+      .upgrade((tx) => addPageListKeys(tx));
     // v8: a template's records (SPEC E.5) by crawl name and URL, and what each cycle changed (SPEC E.6).
     this.version(8).stores({ records: '[crawlName+url], crawlName', recordChanges: '[crawlId+url]' });
   }

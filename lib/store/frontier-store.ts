@@ -6,6 +6,7 @@ import type { EntryStrategyState } from '../strategies/types';
 import type { EntryState, FrontierEntry, PageRecord } from '../types';
 import { siteOf } from '../url';
 import { crawlRow, type CrawlRecord, type CrawlerDB } from './db';
+import { withListKeys } from './page-keys';
 
 /** A link to add to the frontier (or to raise, SPEC A.7). */
 export interface Candidate {
@@ -171,7 +172,7 @@ export class FrontierStore {
           linkCount: 0, fetchedAt: now, durationMs: 0, error, outcome: 'failed',
         });
       }
-      await Promise.all([db.frontier.bulkPut(puts), pages.length ? db.pages.bulkAdd(pages) : undefined, db.crawls.put(crawl)]);
+      await Promise.all([db.frontier.bulkPut(puts), pages.length ? db.pages.bulkAdd(pages.map((p) => withListKeys(p))) : undefined, db.crawls.put(crawl)]);
       return { requeued: stuck.length - pages.length, failed: pages.length };
     });
   }

@@ -39,60 +39,6 @@ export function recentErrors(db: CrawlerDB, crawl: CrawlRecord, limit = 5): Prom
     .toArray();
 }
 
-export type PageFilter = 'all' | 'relevant' | 'irrelevant' | 'failed';
-
-export const pageFilters: Record<PageFilter, (p: PageRecord) => boolean> = {
-  all: () => true,
-  relevant: (p) => !p.error && p.relevant === true,
-  irrelevant: (p) => !p.error && p.relevant === false,
-  failed: isFailure,
-};
-
-/** Where a page of the table starts: the first or last rows, or just after / before a seq. */
-export type PageCursor = { at: 'start' } | { at: 'end' } | { after: number } | { before: number };
-
-export interface PageWindow {
-  rows: PageRecord[];
-  hasPrev: boolean;
-  hasNext: boolean;
-}
-
-/** One page of `size` rows matching the filter, in seq order, read by key range (never the whole table). */
-export async function pageWindow(
-  db: CrawlerDB,
-  crawlId: number,
-  filter: PageFilter,
-  cursor: PageCursor,
-  size: number,
-): Promise<PageWindow> {
-  const match = pageFilters[filter];
-  const bySeq = db.pages.where('[crawlId+seq]');
-  if ('at' in cursor && cursor.at === 'start') {
-    const rows = await bySeq.between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).filter(match).limit(size + 1).toArray();
-    return { rows: rows.slice(0, size), hasPrev: false, hasNext: rows.length > size };
-  }
-  if ('after' in cursor) {
-    const rows = await bySeq
-      .between([crawlId, cursor.after], [crawlId, Dexie.maxKey], false, true)
-      .filter(match)
-      .limit(size + 1)
-      .toArray();
-    // Paging forward past the last row shows the last full page instead of an empty one.
-    if (rows.length === 0) return pageWindow(db, crawlId, filter, { at: 'end' }, size);
-    return { rows: rows.slice(0, size), hasPrev: true, hasNext: rows.length > size };
-  }
-  const upper = 'before' in cursor ? cursor.before : Dexie.maxKey;
-  const rows = await bySeq
-    .between([crawlId, Dexie.minKey], [crawlId, upper], true, false)
-    .reverse()
-    .filter(match)
-    .limit(size + 1)
-    .toArray();
-  // Paging back into the first rows shows a full first page rather than a short one.
-  if (rows.length <= size && 'before' in cursor) return pageWindow(db, crawlId, filter, { at: 'start' }, size);
-  return { rows: rows.slice(0, size).reverse(), hasPrev: rows.length > size, hasNext: 'before' in cursor };
-}
-
 /** Number of page rows of a crawl, counted on the index. */
 export const pageCount = (db: CrawlerDB, crawlId: number): Promise<number> =>
   db.pages.where('[crawlId+seq]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).count();

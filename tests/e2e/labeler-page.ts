@@ -39,14 +39,41 @@ export const NIGHT_SKY_HTML = `<!doctype html>
 
 export const ALIKE_ANCHOR = 'Saturn rings through a small telescope';
 
-/** Serves NIGHT_SKY_HTML at /notes (any query) on 127.0.0.1, and a blank page for every other path. */
-export async function startNightSkySite(): Promise<{ origin: string; url: string; close(): Promise<void> }> {
+const DENSE_WORDS = ['Saturn', 'rings', 'tonight', 'comet', 'telescope', 'eyepiece', 'nebula', 'lentil', 'soup', 'football', 'galaxy', 'survey', 'moon', 'phase'];
+
+/** A dense list: 60 links of different lengths, one per 14 px line, and a line of tags close together. */
+export const DENSE_LIST_HTML = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Observing log index</title>
+<style>
+  body { margin: 8px 16px; font: 13px/14px system-ui, 'DejaVu Sans', sans-serif; color: #222; }
+  h1 { font-size: 15px; line-height: 18px; margin: 0 0 4px; }
+  ul { margin: 0; padding: 0 0 0 18px; }
+  li { line-height: 14px; }
+  a { color: #1d4ed8; }
+  .tags a { margin-right: 6px; }
+</style>
+</head>
+<body>
+<h1>Observing log index</h1>
+<p class="tags">Tags: <a href="/tag/moon">moon</a><a href="/tag/planets">planets</a><a href="/tag/deep-sky">deep sky</a><a href="/tag/kit">kit</a></p>
+<ul>
+${Array.from({ length: 60 }, (_, i) => `<li><a href="/log/${i}">${Array.from({ length: 1 + ((i * 7) % 9) }, (_, j) => DENSE_WORDS[(i + j * 3) % DENSE_WORDS.length]).join(' ')} ${i}</a></li>`).join('\n')}
+</ul>
+</body>
+</html>`;
+
+/** Serves NIGHT_SKY_HTML at /notes and DENSE_LIST_HTML at /dense (any query) on 127.0.0.1, and a blank page for every other path. */
+export async function startNightSkySite(): Promise<{ origin: string; url: string; denseUrl: string; close(): Promise<void> }> {
   const server = createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(new URL(req.url ?? '/', 'http://x').pathname === '/notes' ? NIGHT_SKY_HTML : '<!doctype html><title>other</title><p>other page</p>');
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    res.end(path === '/notes' ? NIGHT_SKY_HTML : path === '/dense' ? DENSE_LIST_HTML : '<!doctype html><title>other</title><p>other page</p>');
   });
   const site = await listenOnLoopback(server);
-  return { ...site, url: `${site.origin}/notes` };
+  return { ...site, url: `${site.origin}/notes`, denseUrl: `${site.origin}/dense` };
 }
 
 export interface BadgeView {
@@ -56,9 +83,11 @@ export interface BadgeView {
   label: '1' | '0' | '';
   pending: boolean;
   hidden: boolean;
-  /** Centre, viewport coordinates (a hovered badge grows about it). */
+  /** Centre, viewport coordinates. */
   x: number;
   y: number;
+  /** The badge's box, viewport coordinates. */
+  box: { left: number; top: number; right: number; bottom: number };
 }
 
 interface DomNode {
@@ -120,6 +149,7 @@ export class LabelerView {
             url: b.dataset.url, text: b.textContent, score: b.dataset.score === '' ? null : Number(b.dataset.score),
             label: b.dataset.label, pending: b.classList.contains('pending'), hidden: b.hidden,
             x: r.left + r.width / 2, y: r.top + r.height / 2,
+            box: { left: r.left, top: r.top, right: r.right, bottom: r.bottom },
           };
         });
       }`)) ?? []
@@ -130,6 +160,18 @@ export class LabelerView {
     const b = (await this.badges()).find((v) => v.url === url);
     if (!b) throw new Error(`no badge for ${url}`);
     return b;
+  }
+
+  /** The boxes the labeler draws around the current link's text (one per line), viewport coordinates. */
+  async outlineBoxes(): Promise<{ left: number; top: number; right: number; bottom: number }[]> {
+    return (
+      (await this.inShadow<{ left: number; top: number; right: number; bottom: number }[]>(`function () {
+        return [...this.querySelectorAll('.outline .line')].map((b) => {
+          const r = b.getBoundingClientRect();
+          return { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+        });
+      }`)) ?? []
+    );
   }
 
   /** The toolbar's text (counts, error) or null when the labeler is off. */
@@ -180,7 +222,7 @@ export class LabelerView {
 /** Rectangles of the page's own elements, to prove the labeler moves none of them. */
 export function pageBoxes(page: Page): Promise<string[]> {
   return page.evaluate(() =>
-    [...document.querySelectorAll('body, nav, h1, p, a, img, .spacer')].map((el) => {
+    [...document.querySelectorAll('body, nav, h1, p, a, img, li, .spacer')].map((el) => {
       const r = el.getBoundingClientRect();
       return `${el.localName} ${r.x},${r.y} ${r.width}x${r.height}`;
     }),
@@ -203,4 +245,16 @@ export async function userLabels(extensionPage: Page): Promise<LabeledLink[]> {
       }),
   )) as LabeledLink[];
   return rows.filter((r) => r.source === 'user');
+}
+
+/** The boxes of every link's text on the page (Range.getClientRects of its contents), by link href. */
+export function linkTextBoxes(page: Page): Promise<{ href: string; boxes: { left: number; top: number; right: number; bottom: number }[] }[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('a[href]')].map((a) => {
+      const range = document.createRange();
+      range.selectNodeContents(a);
+      const boxes = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0).map((r) => ({ left: r.left, top: r.top, right: r.right, bottom: r.bottom }));
+      return { href: (a as HTMLAnchorElement).href, boxes };
+    }),
+  );
 }

@@ -4,8 +4,9 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parseHtml } from '../../lib/parse/html';
-import { ensureBuilt, launchWithExtension, send, type Launched } from '../../scripts/lib/browser';
-import { ALIKE_ANCHOR, LabelerView, NIGHT_SKY_HTML, pageBoxes, startNightSkySite, userLabels as userLabelsOf } from './labeler-page';
+import { join } from 'node:path';
+import { ensureBuilt, launchWithExtension, ROOT, send, type Launched } from '../../scripts/lib/browser';
+import { ALIKE_ANCHOR, LabelerView, linkTextBoxes, NIGHT_SKY_HTML, pageBoxes, startNightSkySite, userLabels as userLabelsOf } from './labeler-page';
 import { TopicsPage } from './topics-page';
 
 let site: Awaited<ReturnType<typeof startNightSkySite>>;
@@ -45,6 +46,13 @@ async function openNightSky(query = ''): Promise<{ page: Page; view: LabelerView
 
 const outerHtml = (page: Page) => page.evaluate(() => document.documentElement.outerHTML);
 
+type Box = { left: number; top: number; right: number; bottom: number };
+/** Whether two boxes share area (touching edges do not count). */
+const overlaps = (a: Box, b: Box) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+/** The distance from a badge to the nearest of its link's text boxes (0 when they touch). */
+const gap = (a: Box, boxes: Box[]) =>
+  Math.min(...boxes.map((b) => Math.hypot(Math.max(0, b.left - a.right, a.left - b.right), Math.max(0, b.top - a.bottom, a.top - b.bottom))));
+
 it('marks every link in place, labels by click and key with the crawler’s features, and leaves nothing behind', async () => {
   const { page, view, tabId } = await openNightSky();
   // What the crawler reads from the same HTML with linkedom: the labels must carry exactly this.
@@ -64,16 +72,12 @@ it('marks every link in place, labels by click and key with the crawler’s feat
   const badges = await view.badges();
   expect(badges.map((b) => b.url)).toEqual(crawled.map((l) => l.url));
   for (const b of badges) expect(b.text).toMatch(/^(<1|>99|\d{1,3})%$/);
-  // Each badge sits on its link's top-right corner, although the page makes every element position: relative.
-  const corners = await page.evaluate(() =>
-    [...document.querySelectorAll('a[href^="/"]')].map((a) => {
-      const r = [...a.getClientRects()].find((c) => c.width > 0 && c.height > 0)!;
-      return { right: r.right, top: r.top };
-    }),
-  );
-  corners.forEach((c, i) => {
-    expect(Math.abs(badges[i]!.x - (c.right + 10))).toBeLessThan(20);
-    expect(Math.abs(badges[i]!.y - c.top)).toBeLessThan(12);
+  // Each badge sits beside its link and over no link's text, although the page makes every element position: relative.
+  const texts = (await linkTextBoxes(page)).filter((t) => !t.href.startsWith('mailto:'));
+  expect(texts.map((t) => t.href)).toEqual(badges.map((b) => b.url));
+  badges.forEach((b, i) => {
+    expect(texts.flatMap((t) => t.boxes).filter((t) => overlaps(b.box, t))).toEqual([]);
+    expect(gap(b.box, texts[i]!.boxes)).toBeLessThanOrEqual(4);
   });
   expect(await pageBoxes(page)).toEqual(boxes); // no layout shift of the page's own content
   expect(await view.toolbarText()).toMatch(/My topic[\s\S]*9 links/);
@@ -192,4 +196,61 @@ it('tells the user to use the toolbar button when the popup is open as a tab', a
   await expect.poll(() => popup.getByTestId('label-page-message').innerText()).toMatch(/toolbar button/);
   expect(await popup.getByTestId('open-dashboard').isVisible()).toBe(true);
   await popup.close();
+});
+
+it('keeps every badge of a dense list off all link text, at the end of its own line, and outlines the link it belongs to', async () => {
+  const page = await browser.context.newPage();
+  await page.setViewportSize({ width: 1100, height: 1000 });
+  await page.goto(site.denseUrl);
+  const view = await LabelerView.attach(page);
+  const tabId = await tabIdOf(site.denseUrl);
+  const boxes = await pageBoxes(page);
+  expect(await setLabeler(tabId, true)).toEqual({ on: true });
+  await expect.poll(async () => (await view.badges()).filter((b) => b.score !== null).length, { timeout: 15_000 }).toBe(64);
+  const badges = await view.badges();
+  const texts = await linkTextBoxes(page);
+  expect(texts.map((t) => t.href)).toEqual(badges.map((b) => b.url));
+  // Lines 14 px apart: each text box is about as tall as its line, so a badge has no slack to spare.
+  const list = texts.filter((t) => t.href.includes('/log/'));
+  expect(list).toHaveLength(60);
+  expect(list[1]!.boxes[0]!.top - list[0]!.boxes[0]!.top).toBe(14);
+  const shown = badges.filter((b) => !b.hidden);
+  expect(shown).toHaveLength(64);
+  const allText = texts.flatMap((t) => t.boxes);
+  for (const b of shown) expect(allText.filter((t) => overlaps(b.box, t)), b.url).toEqual([]);
+  shown.forEach((a, i) => shown.forEach((b, j) => i < j && expect(overlaps(a.box, b.box), `${a.url} ${b.url}`).toBe(false)));
+  // Each list badge follows its own link's text on the same line; the tags' badges touch their own tag.
+  badges.forEach((b, i) => {
+    const own = texts[i]!.boxes;
+    if (!b.url.includes('/log/')) return expect(gap(b.box, own), b.url).toBeLessThanOrEqual(4);
+    const line = own[own.length - 1]!;
+    expect(b.box.left - line.right, b.url).toBeGreaterThanOrEqual(0);
+    expect(b.box.left - line.right, b.url).toBeLessThanOrEqual(4);
+    expect(b.box.top, b.url).toBeGreaterThanOrEqual(line.top);
+    expect(b.box.bottom, b.url).toBeLessThanOrEqual(line.bottom);
+  });
+
+  // Pointing at a badge outlines its link's text (and only that link's).
+  const target = badges.findIndex((b) => b.url.endsWith('/log/17'));
+  await page.mouse.move(badges[target]!.x, badges[target]!.y);
+  await expect.poll(() => view.outlineBoxes()).toHaveLength(texts[target]!.boxes.length);
+  const outlined = await view.outlineBoxes();
+  outlined.forEach((o, k) => {
+    const t = texts[target]!.boxes[k]!;
+    expect(o.left <= t.left && o.right >= t.right && o.top <= t.top && o.bottom >= t.bottom).toBe(true);
+    expect(o.right - o.left - (t.right - t.left)).toBeLessThanOrEqual(6);
+  });
+  // Pointing at a link outlines it too; pointing at nothing clears the outline.
+  await page.hover('a[href="/log/40"]');
+  await expect.poll(async () => (await view.outlineBoxes())[0]?.top).toBeCloseTo(list[40]!.boxes[0]!.top - 1, 0);
+  await page.mouse.move(1000, 990);
+  await expect.poll(() => view.outlineBoxes()).toEqual([]);
+  expect(await pageBoxes(page)).toEqual(boxes); // nothing on the page moved
+  if (process.env.FOCUS_SCREENSHOTS) {
+    await page.mouse.move(badges[target]!.x, badges[target]!.y);
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(ROOT, 'results', '2026-11-24', 'ui', 'labeler-dense-list.png'), clip: { x: 0, y: 0, width: 700, height: 560 } });
+  }
+  expect(await setLabeler(tabId, false)).toEqual({ on: false });
+  await page.close();
 });

@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import type { CrawlRecord, CrawlStats } from '../../lib/store/db';
 import type { FrontierEntry, PageRecord } from '../../lib/types';
 import { DEFAULTS } from '../../lib/crawl/config';
+import { withListKeys } from '../../lib/store/page-keys';
 
 export interface UiFixture {
   crawls: CrawlRecord[];
@@ -47,7 +48,7 @@ function pages(crawlId: number, host: string, count: number, train: number, fail
     const error = failed ? ERRORS[Math.floor(seq / failEvery) % ERRORS.length] : undefined;
     const relevance = rand();
     const url = `https://${host}/articles/${seq}-${relevance > 0.5 ? 'solar-panels-and-inverters' : 'misc'}?ref=${seq % 3}`;
-    out.push({
+    out.push(withListKeys({
       crawlId,
       seq,
       url,
@@ -68,7 +69,7 @@ function pages(crawlId: number, host: string, count: number, train: number, fail
       fetchedAt: start + seq * 4000,
       durationMs: 300,
       ...(error ? { error } : {}),
-    });
+    }));
   }
   return out;
 }

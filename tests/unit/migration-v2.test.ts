@@ -65,6 +65,6 @@ describe('schema v1 -> v2 (labels and models move to topics)', () => {
     await new CrawlerDB('focus', { indexedDB, IDBKeyRange }).open();
     const fresh = new CrawlerDB('other', { indexedDB, IDBKeyRange });
     await fresh.open();
-    expect(fresh.verno).toBeGreaterThanOrEqual(5);
+    expect(fresh.verno).toBeGreaterThanOrEqual(7);
   });
 });

@@ -47,7 +47,7 @@ describe('schema v3 -> v4 (frontier entries know their site)', () => {
 
     const db = new CrawlerDB('focus', { indexedDB, IDBKeyRange });
     await db.open();
-    expect(db.verno).toBeGreaterThanOrEqual(5);
+    expect(db.verno).toBeGreaterThanOrEqual(7);
     const rows = await db.frontier.toArray();
     expect(Object.fromEntries(rows.map((e) => [e.url, e.site]))).toEqual({
       'http://a.example.org/': 'example.org', 'http://news.example.org/1': 'example.org',

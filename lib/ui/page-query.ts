@@ -1,0 +1,224 @@
+// The Pages table's reads: one window of pages matching the user's search and filters, in the order chosen,
+// read from an index a chunk at a time from where the last window ended (keyset paging), never the whole
+// crawl. The index is picked by the filters: [crawlId+site+…] for one site, [crawlId+kind+…] for one kind of
+// page, [crawlId+…] otherwise, each ending in seq (time order) or score+seq (score order).
+import Dexie from 'dexie';
+import type { CrawlerDB } from '../store/db';
+import type { LabelValue, PageKind, PageLabel, PageRecord } from '../types';
+
+export type PageSort = 'oldest' | 'newest' | 'score-high' | 'score-low';
+export type LabelFilter = 'any' | 'on' | 'off' | 'none';
+
+export interface PageQuery {
+  /** Words the URL or title must contain (case does not matter); empty for all pages. */
+  search: string;
+  /** A site (registrable domain, as the sites panel names it), or '' for every site. */
+  site: string;
+  kind: PageKind | 'all';
+  label: LabelFilter;
+  sort: PageSort;
+}
+
+export const ALL_PAGES: PageQuery = { search: '', site: '', kind: 'all', label: 'any', sort: 'oldest' };
+
+/** A row's place in the chosen order: [seq] or [score, seq]. */
+export type PageKey = (number | string)[];
+
+/** Where a window starts: the first or last rows in the chosen order, or just after / before a row. */
+export type PageCursor = { at: 'start' } | { at: 'end' } | { after: PageKey } | { before: PageKey };
+
+export interface PageWindow {
+  rows: PageRecord[];
+  hasPrev: boolean;
+  hasNext: boolean;
+  /** The newest label of each page shown (user's or a training read's), by seq. */
+  labels: Map<number, PageLabel>;
+}
+
+/** Rows read from the index per step while a search or label filter skips rows. */
+const CHUNK = 500;
+
+const byScore = (sort: PageSort) => sort === 'score-high' || sort === 'score-low';
+/** Whether the display order runs down the index (newest first, highest score first). */
+const descending = (sort: PageSort) => sort === 'newest' || sort === 'score-high';
+
+export const keyOf = (p: PageRecord, sort: PageSort): PageKey => (byScore(sort) ? [p.score, p.seq] : [p.seq]);
+
+/** The words of a search, lower-cased; a page matches when its URL or title contains every one. */
+const searchWords = (search: string): string[] => search.toLowerCase().split(/\s+/).filter(Boolean);
+
+function matchesWords(p: PageRecord, words: readonly string[]): boolean {
+  if (words.length === 0) return true;
+  const text = `${p.url}\n${p.finalUrl}\n${p.title}`.toLowerCase();
+  return words.every((w) => text.includes(w));
+}
+
+/** The newest label of every labeled page of a crawl, by seq (labels are few: read whole). */
+export async function crawlPageLabels(db: CrawlerDB, crawlId: number): Promise<Map<number, PageLabel>> {
+  const rows = await db.pageLabels.where('[crawlId+seq]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).toArray();
+  const newest = new Map<number, PageLabel>();
+  for (const r of rows) {
+    const held = newest.get(r.seq);
+    if (!held || r.createdAt > held.createdAt || (r.createdAt === held.createdAt && (r.id ?? 0) > (held.id ?? 0))) newest.set(r.seq, r);
+  }
+  return newest;
+}
+
+/** The index range the query walks: its name, the fixed leading values, and the other filters left to check. */
+interface Walk {
+  index: string;
+  prefix: (number | string)[];
+  check: (p: PageRecord) => boolean;
+  exact: boolean;
+}
+
+async function chooseWalk(db: CrawlerDB, crawlId: number, q: PageQuery, labels: Map<number, PageLabel>): Promise<Walk> {
+  const tail = byScore(q.sort) ? 'score+seq' : 'seq';
+  const words = searchWords(q.search);
+  const labelValue: LabelValue | null = q.label === 'on' ? 1 : q.label === 'off' ? 0 : null;
+  const labelOk = (p: PageRecord) =>
+    q.label === 'any' ? true : q.label === 'none' ? !labels.has(p.seq) : labels.get(p.seq)?.label === labelValue;
+  const siteOk = (p: PageRecord) => !q.site || p.site === q.site;
+  const kindOk = (p: PageRecord) => q.kind === 'all' || p.kind === q.kind;
+  const exact = words.length === 0 && q.label === 'any';
+  const check = (p: PageRecord) => siteOk(p) && kindOk(p) && labelOk(p) && matchesWords(p, words);
+  const bySite: Walk = { index: `[crawlId+site+${tail}]`, prefix: [crawlId, q.site], check, exact: exact && q.kind === 'all' };
+  const byKind: Walk = { index: `[crawlId+kind+${tail}]`, prefix: [crawlId, q.kind], check, exact: exact && !q.site };
+  if (q.site && q.kind !== 'all') {
+    // Both narrow: walk the shorter range (two index counts) and check the other on each row.
+    const [sites, kinds] = await Promise.all([rangeOf(db, bySite).count(), rangeOf(db, byKind).count()]);
+    return sites <= kinds ? bySite : byKind;
+  }
+  if (q.site) return bySite;
+  if (q.kind !== 'all') return byKind;
+  return { index: `[crawlId+${tail}]`, prefix: [crawlId], check, exact };
+}
+
+/** The walk's rows strictly past `from` in the index's own order (ascending or not), or all of them. */
+function rangeOf(db: CrawlerDB, walk: Walk, from?: PageKey, ascending = true) {
+  const lo = [...walk.prefix, Dexie.minKey];
+  const hi = [...walk.prefix, Dexie.maxKey];
+  const where = db.pages.where(walk.index);
+  if (!from) return where.between(lo, hi, true, true);
+  return ascending ? where.between([...walk.prefix, ...from], hi, false, true) : where.between(lo, [...walk.prefix, ...from], true, false);
+}
+
+/** Told how many rows a search or filter has read so far, while it reads more than one chunk. */
+export type ReadProgress = (read: number) => void;
+
+/** Up to `want` matching rows past `from` (exclusive), in display order when `forward`, else reversed. */
+async function readRun(
+  db: CrawlerDB,
+  walk: Walk,
+  sort: PageSort,
+  from: PageKey | undefined,
+  forward: boolean,
+  want: number,
+  progress?: ReadProgress,
+): Promise<PageRecord[]> {
+  const ascending = forward !== descending(sort);
+  const out: PageRecord[] = [];
+  const chunk = walk.exact ? want : Math.max(want, CHUNK);
+  for (let read = 0; ; ) {
+    const range = rangeOf(db, walk, from, ascending);
+    const rows = await (ascending ? range : range.reverse()).limit(chunk).toArray();
+    for (const p of rows) if (walk.exact || walk.check(p)) out.push(p);
+    if (out.length >= want || rows.length < chunk) return out.slice(0, want);
+    read += rows.length;
+    progress?.(read);
+    from = keyOf(rows[rows.length - 1]!, sort);
+  }
+}
+
+/** One window of `size` pages of a crawl matching the query, in its order. */
+export async function pageWindow(
+  db: CrawlerDB,
+  crawlId: number,
+  q: PageQuery,
+  cursor: PageCursor,
+  size: number,
+  progress?: ReadProgress,
+): Promise<PageWindow> {
+  const labels = await crawlPageLabels(db, crawlId);
+  const walk = await chooseWalk(db, crawlId, q, labels);
+  const shown = (rows: PageRecord[], hasPrev: boolean, hasNext: boolean): PageWindow => ({ rows, hasPrev, hasNext, labels: labelsOf(rows, labels) });
+
+  if (q.label === 'on' || q.label === 'off') return shown(...(await labeledWindow(db, crawlId, q, walk, labels, cursor, size)));
+  if ('at' in cursor && cursor.at === 'start') {
+    const rows = await readRun(db, walk, q.sort, undefined, true, size + 1, progress);
+    return shown(rows.slice(0, size), false, rows.length > size);
+  }
+  if ('after' in cursor) {
+    const rows = await readRun(db, walk, q.sort, cursor.after, true, size + 1, progress);
+    // Paging forward past the last row shows the last full window instead of an empty one.
+    if (rows.length === 0) return pageWindow(db, crawlId, q, { at: 'end' }, size, progress);
+    return shown(rows.slice(0, size), true, rows.length > size);
+  }
+  const before = 'before' in cursor ? cursor.before : undefined;
+  const rows = await readRun(db, walk, q.sort, before, false, size + 1, progress);
+  // Paging back into the first rows shows a full first window rather than a short one.
+  if (rows.length <= size && before) return pageWindow(db, crawlId, q, { at: 'start' }, size, progress);
+  return shown(rows.slice(0, size).reverse(), rows.length > size, before !== undefined);
+}
+
+/**
+ * How many pages match the query, when an index count gives it exactly (no search, no label filter, not both
+ * a site and a kind); else null. Counting walks the index range, so the table asks for it apart from the rows.
+ */
+export async function matchingCount(db: CrawlerDB, crawlId: number, q: PageQuery): Promise<number | null> {
+  const walk = await chooseWalk(db, crawlId, q, new Map());
+  return walk.exact ? rangeOf(db, walk).count() : null;
+}
+
+/**
+ * Only pages labeled on (or off) topic: few, so they are read by key, filtered and ordered in memory, and
+ * the window cut from them at the cursor.
+ */
+async function labeledWindow(
+  db: CrawlerDB,
+  crawlId: number,
+  q: PageQuery,
+  walk: Walk,
+  labels: Map<number, PageLabel>,
+  cursor: PageCursor,
+  size: number,
+): Promise<[PageRecord[], boolean, boolean]> {
+  const want = q.label === 'on' ? 1 : 0;
+  const seqs = [...labels.values()].filter((l) => l.label === want).map((l) => [crawlId, l.seq] as [number, number]);
+  const pages = (await db.pages.bulkGet(seqs)).filter((p): p is PageRecord => !!p && walk.check(p));
+  const sign = descending(q.sort) ? -1 : 1;
+  const order = (a: PageRecord, b: PageRecord) => sign * compareKeys(keyOf(a, q.sort), keyOf(b, q.sort));
+  pages.sort(order);
+  const position = (key: PageKey) => pages.findIndex((p) => sign * compareKeys(keyOf(p, q.sort), key) > 0);
+  let start = 0;
+  if ('after' in cursor) start = Math.min(Math.max(0, pages.length - size), position(cursor.after) < 0 ? pages.length : position(cursor.after));
+  else if ('before' in cursor) {
+    const end = pages.findIndex((p) => sign * compareKeys(keyOf(p, q.sort), cursor.before) >= 0);
+    start = Math.max(0, (end < 0 ? pages.length : end) - size);
+  } else if (cursor.at === 'end') start = Math.max(0, pages.length - size);
+  return [pages.slice(start, start + size), start > 0, start + size < pages.length];
+}
+
+function compareKeys(a: PageKey, b: PageKey): number {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
+  return 0;
+}
+
+function labelsOf(rows: readonly PageRecord[], labels: Map<number, PageLabel>): Map<number, PageLabel> {
+  const shown = new Map<number, PageLabel>();
+  for (const p of rows) {
+    const l = labels.get(p.seq);
+    if (l) shown.set(p.seq, l);
+  }
+  return shown;
+}
+
+/** The sites of a crawl with pages, most pages first, at most `limit` (the site filter's choices). */
+export async function pageSites(db: CrawlerDB, crawlId: number, limit = 300): Promise<{ site: string; pages: number }[]> {
+  const rows = await db.sites.where('[crawlId+site]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).toArray();
+  return rows
+    .map((s) => ({ site: s.site, pages: s.fetched + s.failed }))
+    .filter((s) => s.pages > 0)
+    .sort((a, b) => b.pages - a.pages || a.site.localeCompare(b.site))
+    .slice(0, limit);
+}

@@ -1,0 +1,115 @@
+// The Pages table's reads: every filter and order gives exactly the pages a user would pick out by hand, and
+// paging through windows visits each of them once, in order.
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { CrawlerDB } from '../../lib/store/db';
+import type { PageRecord } from '../../lib/types';
+import { ALL_PAGES, keyOf, matchingCount, pageSites, pageWindow, type PageCursor, type PageQuery } from '../../lib/ui/page-query';
+import { crawlOf, realisticPages, sitesOf } from '../e2e/pages-fixture';
+import { sampleFixture } from '../e2e/ui-fixtures';
+
+const seqs = (rows: PageRecord[]) => rows.map((p) => p.seq);
+const N = 1200;
+
+/** Every page the query shows, window after window from the start (following Next), and the windows' sizes. */
+async function pageThrough(db: CrawlerDB, q: PageQuery, size: number): Promise<PageRecord[]> {
+  const all: PageRecord[] = [];
+  let cursor: PageCursor = { at: 'start' };
+  for (let i = 0; i < 1000; i++) {
+    const w = await pageWindow(db, 1, q, cursor, size);
+    all.push(...w.rows);
+    if (!w.hasNext) return all;
+    cursor = { after: keyOf(w.rows.at(-1)!, q.sort) };
+  }
+  throw new Error('never reached the last window');
+}
+
+describe('Pages table queries', () => {
+  let db: CrawlerDB;
+  let pages: PageRecord[];
+  beforeEach(async () => {
+    db = new CrawlerDB('pages', { indexedDB: new IDBFactory(), IDBKeyRange });
+    pages = realisticPages({ crawlId: 1, count: N, start: 1_700_000_000_000 });
+    await db.crawls.put(crawlOf(1, 'Sky', pages, 1_700_010_000_000));
+    await db.pages.bulkPut(pages);
+    await db.sites.bulkPut(sitesOf(pages));
+    const other = sampleFixture(1_700_000_000_000);
+    await db.pages.bulkPut(other.pages.filter((p) => p.crawlId === 2)); // another crawl's pages never show
+  });
+
+  it('pages forward, back and to the end in time order, within one crawl', async () => {
+    const first = await pageWindow(db, 1, ALL_PAGES, { at: 'start' }, 100);
+    expect(seqs(first.rows)).toEqual([...Array(100).keys()]);
+    expect([first.hasPrev, first.hasNext, await matchingCount(db, 1, ALL_PAGES)]).toEqual([false, true, N]);
+    const second = await pageWindow(db, 1, ALL_PAGES, { after: [99] }, 100);
+    expect(seqs(second.rows)).toEqual([...Array(100).keys()].map((i) => i + 100));
+    const last = await pageWindow(db, 1, ALL_PAGES, { at: 'end' }, 100);
+    expect([last.rows[0]!.seq, last.rows.at(-1)!.seq, last.hasPrev, last.hasNext]).toEqual([N - 100, N - 1, true, false]);
+    const back = await pageWindow(db, 1, ALL_PAGES, { before: [N - 100] }, 100);
+    expect([back.rows[0]!.seq, back.rows.at(-1)!.seq]).toEqual([N - 200, N - 101]);
+    // Paging back into the first rows shows a full first window.
+    const start = await pageWindow(db, 1, ALL_PAGES, { before: [60] }, 100);
+    expect([start.rows[0]!.seq, start.rows.length, start.hasPrev]).toEqual([0, 100, false]);
+    const newest = await pageWindow(db, 1, { ...ALL_PAGES, sort: 'newest' }, { at: 'start' }, 100);
+    expect(newest.rows[0]!.seq).toBe(N - 1);
+  });
+
+  it('filters by verdict, outcome, site, search and label, alone and together, and counts what an index can count', async () => {
+    const cases: [Partial<PageQuery>, (p: PageRecord) => boolean][] = [
+      [{ kind: 'relevant' }, (p) => p.relevant === true && !p.error],
+      [{ kind: 'irrelevant' }, (p) => p.relevant === false && !p.error],
+      [{ kind: 'failed' }, (p) => p.outcome === 'failed'],
+      [{ kind: 'skipped' }, (p) => p.outcome === 'skipped'],
+      [{ site: 'nasa.gov' }, (p) => /^https:\/\/(www|science)\.nasa\.gov\//.test(p.url)],
+      [{ site: 'bbc.co.uk', kind: 'relevant' }, (p) => p.url.startsWith('https://www.bbc.co.uk/') && p.relevant === true],
+      [{ search: 'Saturn PLANE' }, (p) => /saturn/i.test(p.title + p.url) && /plane/i.test(p.title + p.url)],
+      [{ search: 'utm_source', site: 'arxiv.org' }, (p) => p.url.includes('utm_source') && p.url.startsWith('https://arxiv.org/')],
+    ];
+    for (const [over, expected] of cases) {
+      const q = { ...ALL_PAGES, ...over };
+      const want = pages.filter(expected).map((p) => p.seq);
+      expect(want.length, JSON.stringify(over)).toBeGreaterThan(10);
+      expect(seqs(await pageThrough(db, q, 50)), JSON.stringify(over)).toEqual(want);
+      expect(await matchingCount(db, 1, q), JSON.stringify(over)).toBe(q.search || (q.site && q.kind !== 'all') ? null : want.length);
+    }
+  });
+
+  it('finds pages by their newest label, and the pages no one labeled', async () => {
+    await db.pageLabels.bulkAdd([
+      { topicId: 1, crawlId: 1, seq: 40, url: pages[40]!.url, label: 1, source: 'user', createdAt: 1 },
+      { topicId: 1, crawlId: 1, seq: 700, url: pages[700]!.url, label: 1, source: 'user', createdAt: 1 },
+      { topicId: 1, crawlId: 1, seq: 3, url: pages[3]!.url, label: 0, source: 'auto', createdAt: 1 },
+      { topicId: 1, crawlId: 1, seq: 3, url: pages[3]!.url, label: 1, source: 'user', createdAt: 2 },
+      { topicId: 1, crawlId: 1, seq: 9, url: pages[9]!.url, label: 0, source: 'user', createdAt: 1 },
+    ]);
+    const on = await pageWindow(db, 1, { ...ALL_PAGES, label: 'on' }, { at: 'start' }, 100);
+    expect(seqs(on.rows)).toEqual([3, 40, 700]);
+    expect(on.labels.get(3)!.label).toBe(1);
+    expect(seqs((await pageWindow(db, 1, { ...ALL_PAGES, label: 'on', sort: 'newest' }, { at: 'start' }, 2)).rows)).toEqual([700, 40]);
+    expect(seqs((await pageWindow(db, 1, { ...ALL_PAGES, label: 'on' }, { after: [3] }, 2)).rows)).toEqual([40, 700]);
+    expect(seqs((await pageWindow(db, 1, { ...ALL_PAGES, label: 'off' }, { at: 'start' }, 100)).rows)).toEqual([9]);
+    const none = await pageThrough(db, { ...ALL_PAGES, label: 'none' }, 200);
+    expect(none).toHaveLength(N - 4);
+    expect(none.some((p) => [3, 9, 40, 700].includes(p.seq))).toBe(false);
+  });
+
+  it('orders by score both ways with ties broken by time, across windows', async () => {
+    const high = await pageThrough(db, { ...ALL_PAGES, sort: 'score-high' }, 100);
+    const byScore = [...pages].sort((a, b) => b.score - a.score || b.seq - a.seq);
+    expect(seqs(high)).toEqual(seqs(byScore));
+    const lowRelevant = await pageThrough(db, { ...ALL_PAGES, sort: 'score-low', kind: 'relevant' }, 100);
+    expect(seqs(lowRelevant)).toEqual(seqs(pages.filter((p) => p.relevant === true && !p.error).sort((a, b) => a.score - b.score || a.seq - b.seq)));
+    // Back from the second window returns to the first.
+    const first = await pageWindow(db, 1, { ...ALL_PAGES, sort: 'score-high' }, { at: 'start' }, 100);
+    const second = await pageWindow(db, 1, { ...ALL_PAGES, sort: 'score-high' }, { after: keyOf(first.rows.at(-1)!, 'score-high') }, 100);
+    const again = await pageWindow(db, 1, { ...ALL_PAGES, sort: 'score-high' }, { before: keyOf(second.rows[0]!, 'score-high') }, 100);
+    expect(seqs(again.rows)).toEqual(seqs(first.rows));
+  });
+
+  it('offers the crawl’s sites, most pages first', async () => {
+    const sites = await pageSites(db, 1);
+    expect(sites[0]!.site).toBe('nasa.gov'); // two hosts of the sixteen
+    expect(sites.map((s) => s.site)).toContain('bbc.co.uk');
+    expect(sites.reduce((n, s) => n + s.pages, 0)).toBe(N);
+  });
+});
