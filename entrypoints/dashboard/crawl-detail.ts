@@ -234,7 +234,8 @@ export class CrawlDetail {
 /** "sparse-tunneling (longest tunnel 10, queue per unknown site 15, blacklist after 20)". */
 function strategyText(strategy: CrawlRecord['config']['strategy']): string {
   const params = strategyModule(strategy.name)?.params ?? [];
-  const set = params.map((p) => `${p.label.toLowerCase()} ${strategy[p.key] ?? p.default}`);
+  const shown = (v: unknown) => (Array.isArray(v) ? (v.length ? v.join(' ') : 'none') : String(v));
+  const set = params.map((p) => `${p.label.toLowerCase()} ${shown(strategy[p.key] ?? p.default)}`);
   return set.length ? `${strategy.name} (${set.join(', ')})` : strategy.name;
 }
 

@@ -7,6 +7,7 @@ import type { EntryState, FrontierEntry, LabeledLink, LabelValue, PageBody, Page
 import { exportMarkKey, exportMarkPrefix, type ExportFormat } from '../export/selection';
 import { siteOf } from '../url';
 import { crawlRow, type CrawlRecord, type CrawlState, type CrawlStats, type CrawlerDB, emptyStats } from './db';
+import { countWrites } from './fifo-queues';
 import { FrontierStore, bestPerUrl, planUpserts, type Candidate } from './frontier-store';
 import { PageLog } from './page-log';
 import { admit, blacklistedSites, countDropped, emptySite, judgeSite, setSiteBlacklisted, sitesOf, type Admission } from './site-book';
@@ -40,6 +41,10 @@ export interface PageCommit {
   dropped?: Record<string, number>;
   /** A relevant page's out-links, for a strategy that keeps the crawled graph (SPEC C.2). */
   outlinks?: string[];
+  /** The fetched entry is queued again for this time instead of done (a list page's refresh, SPEC D.5). */
+  requeueAt?: number;
+  /** The strategy's report as of this page, for a strategy whose report follows every take (its queues). */
+  strategyReport?: Record<string, unknown>;
 }
 
 /**
@@ -124,6 +129,10 @@ export class CrawlStore {
     if (c.entry && c.outcome === 'retry') {
       puts.push({ ...c.entry, state: 'queued', updatedAt: now });
       crawl.stats.queued++;
+    } else if (c.entry && c.outcome === 'done' && c.requeueAt !== undefined) {
+      // Back at the end of its queue, not to be taken before its refresh is due.
+      puts.push({ ...c.entry, state: 'queued', order: -crawl.nextOrder++, notBefore: c.requeueAt, retries: 0, reason: 'due for a refresh', updatedAt: now });
+      crawl.stats.queued++;
     } else if (c.entry) puts.push({ ...c.entry, state: c.outcome as EntryState, updatedAt: now });
     c.aliases.forEach((alias, i) => {
       const known = knownAliases[i];
@@ -153,6 +162,15 @@ export class CrawlStore {
     const delta = planUpserts(crawl, keptAt.map((i) => children[i]!), keptAt.map((i) => knownChildren[i]), now, puts);
     const closedUrls = new Set(closed.map((e) => e.url));
     const writes = [...puts.filter((e) => !(e.state === 'queued' && closedUrls.has(e.url))), ...closed];
+    // What each written row was, for the queues' counters: in flight (the entry fetched), as found, or new.
+    const before = new Map<string, FrontierEntry>([
+      ...knownChildren.flatMap((k) => (k ? [[k.url, k] as const] : [])),
+      ...knownAliases.flatMap((k) => (k ? [[k.url, k] as const] : [])),
+      ...closed.map((e) => [e.url, { ...e, state: 'queued' as const }] as const),
+      ...(c.entry ? [[c.entry.url, { ...c.entry, state: 'inflight' as const }] as const] : []),
+    ]);
+    countWrites(crawl, writes, (i) => before.get(writes[i]!.url));
+    if (c.strategyReport) crawl.strategyReport = c.strategyReport;
     for (const e of writes) if (e.state === 'queued') this.frontier.noteQueued(crawlId, [e.priority, e.order]);
     s.queued += delta.queued;
     s.skipped += delta.skipped;

@@ -3,6 +3,7 @@ import type { CrawlConfig } from '../crawl/config';
 import type { FrontierEntry, LabeledLink, PageBody, PageLabel, PageRecord, Topic } from '../types';
 import { upgradeToTopics } from './migrations/v2-topics';
 import { addEntrySites } from './migrations/v4-entry-sites';
+import type { QueueCounts } from './fifo-queues';
 
 export type CrawlState = 'training' | 'running' | 'paused' | 'stopped' | 'finished' | 'failed';
 
@@ -23,6 +24,8 @@ export interface CrawlStats {
   bytes: number;
   /** Crawl-phase pages judged by the keyword judge (the rest by the judge trained on labeled pages); absent in older rows. */
   keywordVerdicts?: number;
+  /** Crawl-phase list pages (SPEC D.1) fetched and mined for links: not content, so not in `fetched`; absent in older rows. */
+  listPages?: number;
 }
 
 export interface CrawlRecord {
@@ -51,6 +54,8 @@ export interface CrawlRecord {
   strategyReport?: Record<string, unknown>;
   /** Links the strategy kept out of the frontier, by reason (tunnel too long, unknown site full, site blacklisted). */
   dropped?: Record<string, number>;
+  /** For a crawl taken by FIFO queues (SPEC D.3): each queue's length and fetches in flight (fifo-queues.ts). */
+  queues?: QueueCounts;
 }
 
 export interface RescoreReport {
