@@ -53,8 +53,7 @@ export async function startForumSite(shape: ForumShape = DEFAULT_FORUM): Promise
 
   const board = (b: number, p: number) => {
     const rows = threadIds.filter((id) => id.startsWith(`${b}-${p}-`)).map((id) => {
-      const mini = Array.from({ length: shape.threadPages - 1 }, (_, i) => `<a href="/thread/${id}?page=${i + 2}">${i + 2}</a>`).join(' ');
-      return `<tr><td><a href="/thread/${id}">Thread ${id}: telescope mirrors and eyepieces</a> <small>[${mini}]</small></td>
+      return `<tr><td><a href="/thread/${id}">Thread ${id}: telescope mirrors and eyepieces</a></td>
         <td>by <a href="http://people.test/member/${memberOf(id, 0)}">member ${memberOf(id, 0)}</a></td><td>${replies.get(id)} replies</td></tr>`;
     });
     return page(`Board ${b}, page ${p}`, `<p><a href="/">Forum index</a></p><table>${rows.join('\n')}</table>

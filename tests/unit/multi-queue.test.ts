@@ -22,6 +22,8 @@ describe('URL classes and priorities (SPEC D.1, D.2)', () => {
     expect(pageClass('https://f.example/board/2?page=3', {}, patterns)).toBe('list');
     expect(pageClass('https://f.example/thread/9', {}, patterns)).toBe('content');
     expect(pageClass('https://f.example/about', { strategy: { urlClass: 'pagination' } }, patterns)).toBe('pagination');
+    expect(pageClass('https://f.example/thread/9?page=2', { strategy: { urlClass: 'content-return' } }, patterns)).toBe('content-return');
+    expect(pageClass('https://f.example/thread/9', { strategy: { urlClass: 'list' } }, patterns)).toBe('content');
     expect(pageClass('https://f.example/about', {}, patterns)).toBe('other');
   });
 

@@ -9,8 +9,13 @@ export interface ClassPatterns {
   contentPages: UrlMatcher;
 }
 
-/** What a fetched page is: its URL's pattern first, else the class of the link it was queued by. */
+/**
+ * What a fetched page is: a list page's next page or a content page's own page as it was queued (they are
+ * list and content pages, known more precisely), else its URL's pattern, else the class of its link.
+ */
 export function pageClass(url: string, entry: Pick<FrontierEntry, 'strategy'>, p: ClassPatterns): UrlClass {
+  const queued = entry.strategy?.urlClass;
+  if (queued === 'pagination' || queued === 'content-return') return queued;
   if (p.listPages.matches(url)) return 'list';
   if (p.contentPages.matches(url)) return 'content';
   return entry.strategy?.urlClass ?? 'other';
