@@ -17,6 +17,8 @@ import {
 } from '@/lib/ui/format';
 import { scopeText } from '@/lib/ui/config-form';
 import { strategyModule } from '@/lib/strategies/registry';
+import { queueWeight } from '@/lib/strategies/multi-queue/weights';
+import { queueLoads } from '@/lib/store/fifo-queues';
 import { allTopics } from '@/lib/ui/label-queries';
 import { keptFromRequesting, nextUp, watch, type KeptLink } from '@/lib/ui/queries';
 import { HarvestChart } from './harvest-chart';
@@ -145,6 +147,7 @@ export class CrawlDetail {
       ['Safety', safetyText(config.safety)],
       ['Re-scored', h('span', { 'data-testid': 'detail-rescore' }, rescoreText(crawl))],
       ...linkGraphRows(crawl.strategyReport),
+      ...queueRows(crawl),
     ];
     fill(byId('detail-config'), ...rows.flatMap(([k, v]) => [h('dt', null, k), h('dd', null, v)]));
   }
@@ -237,6 +240,27 @@ function strategyText(strategy: CrawlRecord['config']['strategy']): string {
   const shown = (v: unknown) => (Array.isArray(v) ? (v.length ? v.join(' ') : 'none') : String(v));
   const set = params.map((p) => `${p.label.toLowerCase()} ${shown(strategy[p.key] ?? p.default)}`);
   return set.length ? `${strategy.name} (${set.join(', ')})` : strategy.name;
+}
+
+/**
+ * SPEC D.3, when the crawl takes by FIFO queues: each queue's length and fetches in flight as the crawl row
+ * counts them (live), and its weight with the iFactor the strategy reported last.
+ */
+function queueRows(crawl: CrawlRecord): [string, Child][] {
+  const report = crawl.strategyReport;
+  if (!crawl.queues || typeof report?.iFactor !== 'number' || typeof report.maxPriority !== 'number') return [];
+  const max = report.maxPriority, iFactor = report.iFactor;
+  const loads = queueLoads(crawl.queues).sort((a, b) => b.priority - a.priority);
+  const reads = typeof report.listReads === 'number' ? report.listReads : 0;
+  const learned = reads ? `learned from ${formatCount(reads)} list page${reads === 1 ? '' : 's'} read` : 'as configured, until a list page is read';
+  return [
+    ['iFactor', `${iFactor.toFixed(1)} (${learned})`],
+    ['Queues', loads.length === 0 ? 'all empty' : h('table', { class: 'queues', 'data-testid': 'detail-queues' },
+      h('thead', null, h('tr', null, h('th', null, 'Priority'), h('th', null, 'Queued'), h('th', null, 'In flight'), h('th', { title: 'len / iFactor^(max - priority) / (1 + in flight): the heaviest queue gives the next URL' }, 'Weight'))),
+      h('tbody', null, ...loads.map((q) => h('tr', { 'data-testid': 'queue-row', 'data-priority': q.priority },
+        h('td', null, String(q.priority)), h('td', null, formatCount(q.queued)), h('td', null, String(q.inFlight)),
+        h('td', null, queueWeight(q, max, iFactor).toPrecision(3))))))],
+  ];
 }
 
 /** HITS's best authorities and hubs (SPEC C), when the crawl's strategy keeps a link graph. */

@@ -4,7 +4,7 @@ import { sendMessage } from '@/lib/platform/messaging';
 import type { CrawlerDB } from '@/lib/store/db';
 import type { LabelValue, PageLabel, PageRecord } from '@/lib/types';
 import { byId, errorText, fill, h } from '@/lib/platform/dom';
-import { formatCount, formatScore } from '@/lib/ui/format';
+import { formatCount, formatScore, priorityText } from '@/lib/ui/format';
 import {
   pageCount,
   pageLabelsBetween,
@@ -17,7 +17,7 @@ import {
 import './learning.css';
 
 export const PAGE_SIZE = 100;
-const COLUMNS = 8;
+const COLUMNS = 9;
 const PAGE_LABEL_HELP =
   "Label a fetched page on or off topic. A page label trains the topic's page judge (which decides what counts as relevant), and every known link to the page becomes a labeled link that trains the link classifier.";
 
@@ -121,7 +121,7 @@ export class PagesTable {
   }
 }
 
-/** The label column's header, after the verdict's (the page's markup has seven columns). */
+/** The label column's header, after the verdict's (the page's markup has eight columns). */
 function addLabelColumn(): void {
   const head = byId('pages-body').closest('table')!.querySelector('thead tr')!;
   const cells = [...head.children];
@@ -147,6 +147,10 @@ function pageRow(p: PageRecord): HTMLTableRowElement {
     h('td', { class: 'title-cell', title: p.title }, p.title),
     h('td', null, p.phase),
     h('td', { class: 'num' }, formatScore(p.score)),
+    h('td', { class: 'queue-cell' },
+      p.urlClass ? h('span', { 'data-testid': 'page-class' }, p.urlClass) : null,
+      p.urlClass ? ' · ' : null,
+      h('span', { class: 'muted', 'data-testid': 'page-priority' }, priorityText(p.priority))),
     h('td', { class: `verdict ${kind}` }, verdict),
     h('td', { class: 'status-cell' }, status),
   );

@@ -37,6 +37,10 @@ describe('multi-queue over a forum', { timeout: 120_000 }, () => {
     expect(done.state).toBe('finished');
     const asked = forumRequests(site);
     expect(new Set(asked)).toEqual(new Set(['/', ...site.boardPages(), ...site.threadPages()]));
+    expect(asked.length).toBe(new Set(asked).size);
+    // Each member's profile once, though their rows on the boards show changing reply counts.
+    const people = site.requests.filter((r) => r.host === 'people.test' && r.path !== '/robots.txt').map((r) => r.path);
+    expect(people.length).toBe(site.shape.members);
     // Each thread's page k+1 is asked within a few forum requests of page k, which links it.
     const gaps = site.threadPages().filter((p) => p.includes('page=')).map((p) => {
       const k = Number(/page=(\d+)/.exec(p)![1]);

@@ -53,6 +53,9 @@ describe('URL classes and priorities (SPEC D.1, D.2)', () => {
     const link = { anchor: '', logOdds: 0, score: 0.5, depth: 1 };
     expect(s.plan({ ...link, url: 'https://f.example/thread/9', replies: 12 }, parent('https://f.example/board/1', 4)))
       .toEqual({ priority: 3, state: { urlClass: 'content' }, revisit: '12' });
+    // The author's link in the same row shows the same count: not a version of the author's page.
+    expect(s.plan({ ...link, url: 'https://people.example/u/3', replies: 12 }, parent('https://f.example/board/1', 4)))
+      .toEqual({ priority: 3, state: { urlClass: 'other' } });
     expect(s.plan({ ...link, url: 'https://f.example/thread/9?page=2', pagination: 'next' }, parent('https://f.example/thread/9', 3)))
       .toEqual({ priority: 5, state: { urlClass: 'content-return' } });
     expect(s.seedPriority()).toBe(5);

@@ -62,8 +62,9 @@ export function multiQueueStrategy(params: MultiQueueParams): Strategy {
       const from = pageClass(parent.url, parent.entry, patterns);
       const urlClass = linkClass(link, from, patterns);
       const priority = linkPriority(urlClass, parent.entry.priority, max);
-      // SPEC D.5: the reply count next to a thread's link, on a list page, is its version.
-      const revisit = isListing(from) && link.replies !== undefined && (urlClass === 'content' || urlClass === 'other') ? String(link.replies) : undefined;
+      // SPEC D.5: the reply count in a thread's row, on a list page, is the thread's version. Only for links
+      // the content patterns call content: the row's other links (its author) show the same count.
+      const revisit = isListing(from) && link.replies !== undefined && urlClass === 'content' ? String(link.replies) : undefined;
       return { priority, state: { urlClass }, ...(revisit !== undefined ? { revisit } : {}) };
     },
     pageRole(entry, url) {
