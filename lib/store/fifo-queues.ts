@@ -35,13 +35,23 @@ export function countWrites(crawl: CrawlRecord, writes: readonly Counted[], befo
   });
 }
 
-/** Builds a crawl's counters from the frontier index (once, the first time it is taken from by queues). */
+/**
+ * Builds a crawl's counters from the frontier index (the first time it is taken from by queues, and after a
+ * take found nothing while URLs are queued): per state, the highest priority left, then its count, then the
+ * next one below: two index reads per queue, not one per URL.
+ */
 export async function buildCounts(db: CrawlerDB, crawlId: number): Promise<QueueCounts> {
   const queues: QueueCounts = {};
+  const index = db.frontier.where('[crawlId+state+priority+order]');
   for (const state of ['queued', 'inflight'] as const) {
-    const keys = await db.frontier.where('[crawlId+state+priority+order]')
-      .between([crawlId, state, Dexie.minKey, Dexie.minKey], [crawlId, state, Dexie.maxKey, Dexie.maxKey]).keys();
-    for (const k of keys) bump(queues, { state, priority: (k as unknown as [number, string, number, number])[2] }, 1);
+    let below: unknown = Dexie.maxKey;
+    for (;;) {
+      const top = await index.between([crawlId, state, Dexie.minKey, Dexie.minKey], [crawlId, state, below, Dexie.minKey], true, false).last();
+      if (!top) break;
+      const n = await index.between([crawlId, state, top.priority, Dexie.minKey], [crawlId, state, top.priority, Dexie.maxKey]).count();
+      bump(queues, { state, priority: top.priority }, n);
+      below = top.priority;
+    }
   }
   return queues;
 }
