@@ -1,5 +1,5 @@
 // Types shared by the crawl core, the storage layer and the extension's pages.
-import type { EntryStrategyState } from './strategies/types';
+import type { EntryStrategyState, UrlClass } from './strategies/types';
 
 /** A link found on a page, with the text the classifier reads (SPEC A.3, A.4). */
 export interface ExtractedLink {
@@ -11,6 +11,10 @@ export interface ExtractedLink {
   context: string;
   /** rel attribute values, lowercased (e.g. "nofollow"). */
   rel: string[];
+  /** A "next page" link, or a numbered page of the pager next to one (lib/parse/listing.ts). */
+  pagination?: 'next' | 'page';
+  /** The reply count shown in the link's row (a forum's thread list), when the row shows exactly one. */
+  replies?: number;
 }
 
 /** What the parser returns for one HTML page. */
@@ -57,6 +61,8 @@ export interface FrontierEntry {
   reclaims?: number;
   /** What the crawl's strategy keeps on the entry (lib/strategies/types.ts), e.g. a tunnel distance. */
   strategy?: EntryStrategyState;
+  /** What the link to it last showed of its version (SPEC D.5: a thread's reply count); another value queues it again. */
+  revisit?: string;
   discoveredAt: number;
   updatedAt: number;
 }
@@ -78,6 +84,10 @@ export interface PageRecord {
   parentUrl: string | null;
   /** The priority score the URL was taken with. */
   score: number;
+  /** The frontier priority it was taken with (absent in rows older than it, and for training reads). */
+  priority?: number;
+  /** What the strategy said the URL is (SPEC D.1: list, content, pagination, content-return, other), when it tells. */
+  urlClass?: UrlClass;
   relevant: boolean | null;
   /** The page judge's probability that the page is on topic. */
   relevance: number | null;

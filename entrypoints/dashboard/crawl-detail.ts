@@ -18,6 +18,8 @@ import {
 import { scopeText } from '@/lib/ui/config-form';
 import { strategyModule, strategyOf } from '@/lib/strategies/registry';
 import { engineUrl } from '@/lib/template/config';
+import { queueWeight } from '@/lib/strategies/multi-queue/weights';
+import { queueLoads } from '@/lib/store/fifo-queues';
 import { allTopics } from '@/lib/ui/label-queries';
 import { keptFromRequesting, nextUp, watch, type KeptLink } from '@/lib/ui/queries';
 import { HarvestChart } from './harvest-chart';
@@ -147,6 +149,7 @@ export class CrawlDetail {
       ['Safety', safetyText(config.safety)],
       ['Re-scored', h('span', { 'data-testid': 'detail-rescore' }, rescoreText(crawl))],
       ...linkGraphRows(crawl.strategyReport),
+      ...queueRows(crawl),
     ];
     fill(byId('detail-config'), ...rows.flatMap(([k, v]) => [h('dt', null, k), h('dd', null, v)]));
   }
@@ -236,7 +239,8 @@ export class CrawlDetail {
 /** "sparse-tunneling (longest tunnel 10, queue per unknown site 15, blacklist after 20)". */
 function strategyText(strategy: CrawlRecord['config']['strategy']): string {
   const params = strategyModule(strategy.name)?.params ?? [];
-  const set = params.map((p) => `${p.label.toLowerCase()} ${strategy[p.key] ?? p.default}`);
+  const shown = (v: unknown) => (Array.isArray(v) ? (v.length ? v.join(' ') : 'none') : String(v));
+  const set = params.map((p) => `${p.label.toLowerCase()} ${shown(strategy[p.key] ?? p.default)}`);
   return set.length ? `${strategy.name} (${set.join(', ')})` : strategy.name;
 }
 
@@ -248,6 +252,27 @@ function templateText(t: NonNullable<CrawlRecord['config']['template']>): string
     `fields: ${Object.keys(t.fields).join(', ')}`,
     t.recrawl ? `recrawled every ${t.recrawl.every}, adapting to how often pages change` : 'recrawled when you ask',
   ].join('\n');
+}
+
+/**
+ * SPEC D.3, when the crawl takes by FIFO queues: each queue's length and fetches in flight as the crawl row
+ * counts them (live), and its weight with the iFactor the strategy reported last.
+ */
+function queueRows(crawl: CrawlRecord): [string, Child][] {
+  const report = crawl.strategyReport;
+  if (!crawl.queues || typeof report?.iFactor !== 'number' || typeof report.maxPriority !== 'number') return [];
+  const max = report.maxPriority, iFactor = report.iFactor;
+  const loads = queueLoads(crawl.queues).sort((a, b) => b.priority - a.priority);
+  const reads = typeof report.listReads === 'number' ? report.listReads : 0;
+  const learned = reads ? `learned from ${formatCount(reads)} list page${reads === 1 ? '' : 's'} read` : 'as configured, until a list page is read';
+  return [
+    ['iFactor', `${iFactor.toFixed(1)} (${learned})`],
+    ['Queues', loads.length === 0 ? 'all empty' : h('table', { class: 'queues', 'data-testid': 'detail-queues' },
+      h('thead', null, h('tr', null, h('th', null, 'Priority'), h('th', null, 'Queued'), h('th', null, 'In flight'), h('th', { title: 'len / iFactor^(max - priority) / (1 + in flight): the heaviest queue gives the next URL' }, 'Weight'))),
+      h('tbody', null, ...loads.map((q) => h('tr', { 'data-testid': 'queue-row', 'data-priority': q.priority },
+        h('td', null, String(q.priority)), h('td', null, formatCount(q.queued)), h('td', null, String(q.inFlight)),
+        h('td', null, queueWeight(q, max, iFactor).toPrecision(3))))))],
+  ];
 }
 
 /** HITS's best authorities and hubs (SPEC C), when the crawl's strategy keeps a link graph. */

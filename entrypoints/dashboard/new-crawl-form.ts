@@ -62,13 +62,15 @@ export function setupNewCrawlForm(onStarted: (crawlId: number) => void, db: Craw
         p.choices
           ? h('select', { name: `strategyParam:${p.key}`, 'data-testid': `form-strategy-${p.key}` },
             ...p.choices.map((c) => h('option', { value: c, selected: (typed[p.key] || p.default) === c }, c)))
-          : h('input', { name: `strategyParam:${p.key}`, 'data-testid': `form-strategy-${p.key}`, inputmode: 'numeric', placeholder: String(p.default), value: typed[p.key] ?? '' }))));
+          : p.patterns
+            ? h('textarea', { name: `strategyParam:${p.key}`, 'data-testid': `form-strategy-${p.key}`, rows: 2, placeholder: 'one pattern a line, e.g. https://forum.example/board/*' }, typed[p.key] ?? '')
+            : h('input', { name: `strategyParam:${p.key}`, 'data-testid': `form-strategy-${p.key}`, inputmode: 'numeric', placeholder: String(p.default), value: typed[p.key] ?? '' }))));
   };
   strategySelect.addEventListener('change', () => showStrategy({}));
   const read = (): CrawlFormValues => {
     const v = defaultFormValues();
     for (const k of textKeys) (v as unknown as Record<TextKey, string>)[k] = field(k).value;
-    v.strategyParams = Object.fromEntries([...paramBox.querySelectorAll<HTMLInputElement | HTMLSelectElement>('input, select')].map((i) => [i.name.replace(/^strategyParam:/, ''), i.value]));
+    v.strategyParams = Object.fromEntries([...paramBox.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>('input, select, textarea')].map((i) => [i.name.replace(/^strategyParam:/, ''), i.value]));
     v.robots = robots.checked;
     v.safetyOff = [...ruleBoxes().filter((b) => !b.checked).map((b) => b.value), ...unknownOff];
     return v;

@@ -4,7 +4,7 @@
 import type { CrawlerDB } from '@/lib/store/db';
 import type { PageKind, PageLabel, PageRecord } from '@/lib/types';
 import { byId, errorText, fill, h } from '@/lib/platform/dom';
-import { formatCount, formatScore } from '@/lib/ui/format';
+import { formatCount, formatScore, priorityText } from '@/lib/ui/format';
 import { watch } from '@/lib/ui/queries';
 import {
   ALL_PAGES,
@@ -250,7 +250,10 @@ function pageRow(p: PageRecord): HTMLTableRowElement {
     h('td', { class: 'page-cell' },
       h('div', { class: p.title ? 'page-title' : 'page-title none', 'data-testid': 'page-title' }, p.title || '(no title)'),
       urlLine(p.url, 'page-url'),
-      p.finalUrl && p.finalUrl !== p.url ? h('div', { class: 'redirect' }, '→ ', urlLine(p.finalUrl, 'page-final-url')) : null),
+      p.finalUrl && p.finalUrl !== p.url ? h('div', { class: 'redirect' }, '→ ', urlLine(p.finalUrl, 'page-final-url')) : null,
+      // SPEC D.1-D.2: what a multi-queue crawl took the URL for, and the queue it came from.
+      p.urlClass ? h('div', { class: 'page-class', title: 'What the strategy took the URL for, and the priority (queue) it was taken from' },
+        h('span', { 'data-testid': 'page-class' }, p.urlClass), ' · ', h('span', { 'data-testid': 'page-priority' }, priorityText(p.priority))) : null),
     h('td', { class: 'num', 'data-testid': 'page-score' }, formatScore(p.score)),
     h('td', { class: `verdict ${kind}`, 'data-testid': 'page-verdict' }, verdictOf(p)),
   );

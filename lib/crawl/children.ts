@@ -52,12 +52,15 @@ export function planChildren(
       continue;
     }
     const { logOdds, score } = classifier.rank(link);
-    const plan = strategy.plan({ url, anchor: link.anchor, logOdds, score, depth }, { entry: parent, relevant, url: pageUrl, text: page.text });
+    const plan = strategy.plan({
+      url, anchor: link.anchor, logOdds, score, depth,
+      ...(link.pagination ? { pagination: link.pagination } : {}), ...(link.replies !== undefined ? { replies: link.replies } : {}),
+    }, { entry: parent, relevant, url: pageUrl, text: page.text });
     if ('drop' in plan) {
       dropped[plan.drop] = (dropped[plan.drop] ?? 0) + 1;
       continue;
     }
-    out.push({ ...base, score, priority: plan.priority, ...(plan.state ? { strategy: plan.state } : {}) });
+    out.push({ ...base, score, priority: plan.priority, ...(plan.state ? { strategy: plan.state } : {}), ...(plan.revisit !== undefined ? { revisit: plan.revisit } : {}) });
   }
   return out;
 }

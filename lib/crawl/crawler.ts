@@ -10,6 +10,7 @@ import type { FrontierEntry, LabeledLink, ParsedPage } from '../types';
 import { hostOf, normalizeUrl, siteOf } from '../url';
 import type { CrawlConfig } from './config';
 import { strategyOf } from '../strategies/registry';
+import type { PageRole } from '../strategies/types';
 import { planChildren, rulesFor } from './children';
 import { describeBlock } from './safety';
 import { CommitQueue } from './commit-queue';
@@ -360,7 +361,7 @@ export class CrawlRunner {
       return w;
     };
     try {
-      return await store.frontier.take(this.crawlId, reserve, clock.now(), want);
+      return await store.frontier.take(this.crawlId, reserve, clock.now(), want, undefined, strategyOf(this.config).next);
     } catch (err) {
       for (const h of hosts) this.politeness.end(h, clock.now()); // nothing was taken
       throw err;
@@ -392,6 +393,8 @@ export class CrawlRunner {
     const { clock } = this.ports;
     const { commit, requested, retryInMs } = commitForNonPage(this.crawlId, entry, result, clock.now(), this.config.fetch, this.activeMs());
     if (!requested) this.reserved--; // the budget counts requests made
+    const report = this.liveReport();
+    if (report) commit.strategyReport = report;
     if (retryInMs !== undefined) {
       if (requested) this.reserved--; // the URL is asked again: counted then
       const host = result.kind === 'retry' && result.out ? hostOf(result.out.url) : entry.host;
@@ -416,26 +419,34 @@ export class CrawlRunner {
       });
       return;
     }
+    const strategy = strategyOf(this.config);
     const { judge, link } = this.learner.model;
-    const judged = judge.judge(parsed);
-    const verdict = { ...judged, relevant: judged.relevance >= this.config.judge.threshold };
+    // SPEC D.1: a list page is mined for links, neither judged nor counted as content.
+    const role = strategy.pageRole?.(entry, out.finalUrl);
+    const judged = role?.listing ? null : judge.judge(parsed);
+    const verdict = judged && { ...judged, relevant: judged.relevance >= this.config.judge.threshold };
+    const relevant = verdict?.relevant ?? false;
     const dropped: Record<string, number> = {};
-    const children = planChildren(parsed, entry, out.finalUrl, this.config, link, verdict.relevant, dropped);
+    const children = planChildren(parsed, entry, out.finalUrl, this.config, link, relevant, dropped);
     const labels: NewLinkLabel[] =
-      this.config.learning.fromVerdicts && entry.parentUrl !== null && learnable(verdict)
+      verdict && this.config.learning.fromVerdicts && entry.parentUrl !== null && learnable(verdict)
         ? [{ url: entry.url, anchor: entry.anchor, context: entry.context, label: verdict.relevant ? 1 : 0, source: 'verdict', createdAt: clock.now() }]
         : [];
     // Every URL of the redirect chain after the first, and the final one, are this page: never fetched again.
     const canonical = (u: string) => normalizeUrl(u, undefined, this.config.canonical);
     const aliases = [...new Set([...chain.slice(1).map((h) => canonical(h.url)), canonical(out.finalUrl)])]
       .filter((u): u is string => u !== null && u !== entry.url);
-    const strategy = strategyOf(this.config);
-    const outlinks = strategy.keepsGraph && verdict.relevant ? children.filter((c) => !c.skip).map((c) => c.url) : undefined;
+    const outlinks = strategy.keepsGraph && relevant ? children.filter((c) => !c.skip).map((c) => c.url) : undefined;
+    const report = this.liveReport();
     const commit: PageCommit = {
       ...base, outcome: 'done', labels, children, aliases, dropped, admission: this.admission, ...(outlinks ? { outlinks } : {}),
-      page: this.judgedRow(entry.url, out, parsed, taken, verdict, chain),
+      page: this.judgedRow(entry.url, out, parsed, { ...taken, ...(role ? { urlClass: role.urlClass } : {}) }, verdict, chain),
       body: { headers: out.headers, html: out.html!, ...(out.payload ? { payload: out.payload } : {}) },
-      stats: { attempts: 1, fetched: 1, relevant: verdict.relevant ? 1 : 0, bytes: out.bytes, ...(verdict.by === 'keywords' ? { keywordVerdicts: 1 } : {}) },
+      stats: verdict
+        ? { attempts: 1, fetched: 1, relevant: relevant ? 1 : 0, bytes: out.bytes, ...(verdict.by === 'keywords' ? { keywordVerdicts: 1 } : {}) }
+        : { attempts: 1, listPages: 1, bytes: out.bytes },
+      ...(role?.refreshInMs !== undefined ? { requeueAt: clock.now() + role.refreshInMs } : {}),
+      ...(report ? { strategyReport: report } : {}),
       activeMs: this.activeMs(),
     };
     // SPEC E.5: a template's final page: its fields become a record, committed with the page.
@@ -448,7 +459,7 @@ export class CrawlRunner {
     }
     await this.commits.submit(commit);
     this.learner.pageDone(labels.length);
-    this.tellStrategy(entry.url, parsed.text, verdict.relevant, children);
+    this.tellStrategy(entry.url, parsed.text, relevant, children, role);
     if (++this.sinceSave >= MODEL_SAVE_EVERY) {
       this.sinceSave = 0;
       await this.learner.save();
@@ -465,12 +476,23 @@ export class CrawlRunner {
     });
   }
 
+  /** A strategy's report that follows every take (its queues), to go with a commit. */
+  private liveReport(): Record<string, unknown> | undefined {
+    const strategy = strategyOf(this.config);
+    return strategy.reportsLive ? strategy.report?.() ?? undefined : undefined;
+  }
+
   /** The strategy sees each judged page after its commit; a HITS round (SPEC C) asks for the queue to be re-ranked. */
-  private tellStrategy(url: string, text: string, relevant: boolean, children: PageCommit['children']): void {
+  private tellStrategy(url: string, text: string, relevant: boolean, children: PageCommit['children'], role?: PageRole): void {
     const strategy = strategyOf(this.config);
     if (!strategy.afterPage) return;
     const links = children.filter((c) => !c.skip).map((c) => c.url);
-    if (strategy.afterPage({ url, text, relevant, links }) !== 'rerank') return;
+    const asked = strategy.afterPage({ url, text, relevant, links, ...(role ? { role } : {}) });
+    if (asked === 'report' && !strategy.reportsLive) {
+      const report = strategy.report?.();
+      if (report) void this.ports.store.updateCrawl(this.crawlId, { strategyReport: report }).catch(() => undefined);
+    }
+    if (asked !== 'rerank') return;
     this.learner.scheduleRescore('the link graph was re-ranked (HITS)');
     const report = strategy.report?.();
     if (report) void this.ports.store.updateCrawl(this.crawlId, { strategyReport: report }).catch(() => undefined);
@@ -483,7 +505,7 @@ export class CrawlRunner {
    */
   private async ending(message: string): Promise<{ state: CrawlState; message: string }> {
     const crawl = await this.mustGet();
-    if (crawl.stats.fetched > 0 || crawl.stats.trainPages > 0) return { state: 'finished', message };
+    if (crawl.stats.fetched > 0 || crawl.stats.trainPages > 0 || (crawl.stats.listPages ?? 0) > 0) return { state: 'finished', message };
     const run = crawl.templateRun;
     if (run && run.results.length === 0) {
       return { state: 'failed', message: `the search found no result links${run.searchErrors.length ? ` (${run.searchErrors.slice(0, 2).join('; ')})` : ''}: check template.search` };

@@ -10,9 +10,12 @@ import { hostOf, siteOf } from '../url';
 export const RETRY_AFTER_CAP_MS = 3_600_000;
 
 export type PageRow = NonNullable<PageCommit['page']>;
-type Taken = Pick<PageRow, 'phase' | 'depth' | 'parentUrl' | 'score'>;
+type Taken = Pick<PageRow, 'phase' | 'depth' | 'parentUrl' | 'score' | 'priority' | 'urlClass'>;
 
-export const takenFrom = (entry: FrontierEntry): Taken => ({ phase: 'crawl', depth: entry.depth, parentUrl: entry.parentUrl, score: entry.score });
+export const takenFrom = (entry: FrontierEntry): Taken => ({
+  phase: 'crawl', depth: entry.depth, parentUrl: entry.parentUrl, score: entry.score, priority: entry.priority,
+  ...(entry.strategy?.urlClass ? { urlClass: entry.strategy.urlClass } : {}),
+});
 
 /** A page row for an answer (or for none: `out` absent), fetched `durationMs` before `now`. */
 export function pageRow(url: string, taken: Taken, now: number, out: FetchOutcome | null, chain: Hop[], extra: Partial<PageRow>): PageRow {

@@ -33,6 +33,10 @@ export function pageLine(p: PageRecord, content?: PageContent): string {
     textLength: p.textLength,
     fetchedAt: new Date(p.fetchedAt).toISOString(),
   };
+  // The frontier priority it was taken with (seeds of best-first take the largest number there is) and, for a
+  // strategy that classes URLs, its class (SPEC D.1).
+  if (p.priority !== undefined) line.priority = p.priority === Number.MAX_VALUE ? 'seed' : round(p.priority);
+  if (p.urlClass) line.urlClass = p.urlClass;
   if (p.outcome) line.outcome = p.outcome;
   if (p.truncated) line.truncated = true;
   if (p.error) line.error = p.error;

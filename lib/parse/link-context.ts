@@ -5,6 +5,7 @@
 // lay out a page for the second).
 
 import type { ExtractedLink } from '../types';
+import { pagerRoles, replyCount } from './listing';
 
 export type DomRoot = Document | Element | DocumentFragment;
 
@@ -330,6 +331,8 @@ function resolveHref(href: string, base: string | null): string | null {
  */
 function buildLinks(spans: LinkSpan[], text: string, base: string | null, w: number, onLink?: OnLink): ExtractedLink[] {
   const links: ExtractedLink[] = [];
+  const roles = pagerRoles(spans.map((s) => ({ anchor: s.anchor, rel: relOf(s.el), start: s.start, end: s.end })));
+  const rows = new Map<Node, number | undefined>();
   for (let i = 0; i < spans.length; i++) {
     const span = spans[i]!;
     const url = resolveHref(span.href, base);
@@ -347,17 +350,24 @@ function buildLinks(spans: LinkSpan[], text: string, base: string | null, w: num
     } else {
       context = `${textBefore(text, span.start, w)} ${textAfter(text, span.end, w)}`.trim();
     }
-    const rel = attr(span.el, 'rel');
+    const replies = replyCount(span.el, rows);
     const link: ExtractedLink = {
       url,
       anchor: span.anchor,
       context: headOf(context, MAX_CONTEXT_CHARS), // reached only with a window of thousands of characters
-      rel: rel ? rel.toLowerCase().split(/\s+/).filter(Boolean) : [],
+      rel: relOf(span.el),
+      ...(roles[i] ? { pagination: roles[i] } : {}),
+      ...(replies !== undefined ? { replies } : {}),
     };
     links.push(link);
     onLink?.(span.el, link);
   }
   return links;
+}
+
+function relOf(el: Element): string[] {
+  const rel = attr(el, 'rel');
+  return rel ? rel.toLowerCase().split(/\s+/).filter(Boolean) : [];
 }
 
 const isSpace = (text: string, i: number): boolean => text.charCodeAt(i) === 32;

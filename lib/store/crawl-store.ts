@@ -7,6 +7,7 @@ import type { EntryState, FrontierEntry, LabeledLink, LabelValue, PageBody, Page
 import { exportMarkKey, exportMarkPrefix, type ExportFormat } from '../export/selection';
 import { siteOf } from '../url';
 import { crawlRow, type CrawlRecord, type CrawlState, type CrawlStats, type CrawlerDB, emptyStats } from './db';
+import { countWrites } from './fifo-queues';
 import { FrontierStore, bestPerUrl, planUpserts, type Candidate } from './frontier-store';
 import { PageLog } from './page-log';
 import { withListKeys } from './page-keys';
@@ -44,6 +45,10 @@ export interface PageCommit {
   outlinks?: string[];
   /** A template's final page: its record, written with the page (SPEC E.5). */
   record?: RecordWrite;
+  /** The fetched entry is queued again for this time instead of done (a list page's refresh, SPEC D.5). */
+  requeueAt?: number;
+  /** The strategy's report as of this page, for a strategy whose report follows every take (its queues). */
+  strategyReport?: Record<string, unknown>;
 }
 
 /**
@@ -134,6 +139,10 @@ export class CrawlStore {
     if (c.entry && c.outcome === 'retry') {
       puts.push({ ...c.entry, state: 'queued', updatedAt: now });
       crawl.stats.queued++;
+    } else if (c.entry && c.outcome === 'done' && c.requeueAt !== undefined) {
+      // Back at the end of its queue, not to be taken before its refresh is due.
+      puts.push({ ...c.entry, state: 'queued', order: -crawl.nextOrder++, notBefore: c.requeueAt, retries: 0, reason: 'due for a refresh', updatedAt: now });
+      crawl.stats.queued++;
     } else if (c.entry) puts.push({ ...c.entry, state: c.outcome as EntryState, updatedAt: now });
     c.aliases.forEach((alias, i) => {
       const known = knownAliases[i];
@@ -163,6 +172,15 @@ export class CrawlStore {
     const delta = planUpserts(crawl, keptAt.map((i) => children[i]!), keptAt.map((i) => knownChildren[i]), now, puts);
     const closedUrls = new Set(closed.map((e) => e.url));
     const writes = [...puts.filter((e) => !(e.state === 'queued' && closedUrls.has(e.url))), ...closed];
+    // What each written row was, for the queues' counters: in flight (the entry fetched), as found, or new.
+    const before = new Map<string, FrontierEntry>([
+      ...knownChildren.flatMap((k) => (k ? [[k.url, k] as const] : [])),
+      ...knownAliases.flatMap((k) => (k ? [[k.url, k] as const] : [])),
+      ...closed.map((e) => [e.url, { ...e, state: 'queued' as const }] as const),
+      ...(c.entry ? [[c.entry.url, { ...c.entry, state: 'inflight' as const }] as const] : []),
+    ]);
+    countWrites(crawl, writes, (i) => before.get(writes[i]!.url));
+    if (c.strategyReport) crawl.strategyReport = c.strategyReport;
     for (const e of writes) if (e.state === 'queued') this.frontier.noteQueued(crawlId, [e.priority, e.order]);
     s.queued += delta.queued;
     s.skipped += delta.skipped;

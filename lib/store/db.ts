@@ -4,6 +4,7 @@ import type { FrontierEntry, LabeledLink, PageBody, PageLabel, PageRecord, Topic
 import { upgradeToTopics } from './migrations/v2-topics';
 import { addEntrySites } from './migrations/v4-entry-sites';
 import { addPageListKeys } from './migrations/v7-page-list-keys';
+import type { QueueCounts } from './fifo-queues';
 
 export type CrawlState = 'training' | 'running' | 'paused' | 'stopped' | 'finished' | 'failed';
 
@@ -24,6 +25,8 @@ export interface CrawlStats {
   bytes: number;
   /** Crawl-phase pages judged by the keyword judge (the rest by the judge trained on labeled pages); absent in older rows. */
   keywordVerdicts?: number;
+  /** Crawl-phase list pages (SPEC D.1) fetched and mined for links: not content, so not in `fetched`; absent in older rows. */
+  listPages?: number;
 }
 
 export interface CrawlRecord {
@@ -52,6 +55,8 @@ export interface CrawlRecord {
   strategyReport?: Record<string, unknown>;
   /** Links the strategy kept out of the frontier, by reason (tunnel too long, unknown site full, site blacklisted). */
   dropped?: Record<string, number>;
+  /** For a crawl taken by FIFO queues (SPEC D.3): each queue's length and fetches in flight (fifo-queues.ts). */
+  queues?: QueueCounts;
   /** A template crawl's cycle (SPEC E.2, E.3, E.6): absent for other crawls. */
   templateRun?: TemplateRun;
 }

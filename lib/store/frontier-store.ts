@@ -2,11 +2,12 @@
 // [crawlId+state+priority+order] under politeness, re-scored in the background. The only writer of the
 // frontier table; CrawlStore's page commit writes through its helpers inside one transaction.
 import Dexie from 'dexie';
-import type { EntryStrategyState } from '../strategies/types';
+import type { EntryStrategyState, NextOrder } from '../strategies/types';
 import type { EntryState, FrontierEntry, PageRecord } from '../types';
 import { siteOf } from '../url';
 import { crawlRow, type CrawlRecord, type CrawlerDB } from './db';
 import { withListKeys } from './page-keys';
+import { buildCounts, countWrites, takeFromQueues, type QueueTops } from './fifo-queues';
 
 /** A link to add to the frontier (or to raise, SPEC A.7). */
 export interface Candidate {
@@ -24,6 +25,8 @@ export interface Candidate {
   site?: string;
   /** The strategy's state for the entry (lib/strategies/types.ts). */
   strategy?: EntryStrategyState;
+  /** What the link shows of its target's version (LinkPlan.revisit): a fetched URL showing another is queued again. */
+  revisit?: string;
 }
 
 /** A frontier position: [priority, order], compared in that order (the tail of the frontier index). */
@@ -40,6 +43,10 @@ export class FrontierStore {
    * writer of the frontier, so it can keep the bound: taking lowers it, queueing above it raises it.
    */
   private readonly queuedTop = new Map<number, { at: Position; inclusive: boolean }>();
+  /** The same bound per FIFO queue, for crawls taken by queues (fifo-queues.ts). */
+  private readonly queueTops = new Map<number, QueueTops>();
+  /** Crawls whose queue counters are rebuilt from the index at their next take (a take found nothing while URLs are queued). */
+  private readonly recount = new Set<number>();
 
   constructor(private readonly db: CrawlerDB) {}
 
@@ -49,6 +56,8 @@ export class FrontierStore {
     if (top && (above(pos, top.at) || (!top.inclusive && pos[0] === top.at[0] && pos[1] === top.at[1]))) {
       this.queuedTop.delete(crawlId);
     }
+    const queueTop = this.queueTops.get(crawlId)?.get(pos[0]);
+    if (queueTop && (pos[1] > queueTop.at || (!queueTop.inclusive && pos[1] === queueTop.at))) this.queueTops.get(crawlId)!.delete(pos[0]);
   }
 
   /** Adds candidates (seeds or links found on a page), raising the score of queued ones found again. */
@@ -61,6 +70,8 @@ export class FrontierStore {
       ]);
       const puts: FrontierEntry[] = [];
       const delta = planUpserts(crawl, unique, known, now, puts);
+      const before = new Map(known.flatMap((k) => (k ? [[k.url, k] as const] : [])));
+      countWrites(crawl, puts, (i) => before.get(puts[i]!.url));
       for (const e of puts) if (e.state === 'queued') this.noteQueued(crawlId, [e.priority, e.order]);
       crawl.stats.queued += delta.queued;
       crawl.stats.skipped += delta.skipped;
@@ -73,7 +84,8 @@ export class FrontierStore {
    * flight. `reserve(entry)` returns 0 after reserving a slot for the entry's host (so later entries of the
    * same host see it), else how long it must wait. Entries whose `notBefore` lies ahead are left queued. Scans
    * at most `scanLimit` entries in priority order; when fewer than `max` are ready, also returns the shortest
-   * wait seen (Infinity when nothing queued was seen at all).
+   * wait seen (Infinity when nothing queued was seen at all). `next` is the strategy's order: best first, or
+   * by FIFO queues (fifo-queues.ts; `scanLimit` then holds per queue).
    */
   async take(
     crawlId: number,
@@ -81,6 +93,7 @@ export class FrontierStore {
     now: number,
     max: number,
     scanLimit = 2000,
+    next: NextOrder = 'priority',
   ): Promise<{ entries: FrontierEntry[]; waitMs: number; waitingOn?: FrontierEntry }> {
     const work = this.db.transaction('rw', this.db.frontier, this.db.crawls, async () => {
       // The crawl row is read first, and the bound only after it is in: by then every earlier transaction that
@@ -88,6 +101,13 @@ export class FrontierStore {
       // each moved the bound before writing. A bound read before this point could miss such a raise, and the
       // take would skip the best entries; if they were the only work left, the crawl ended as "frontier empty".
       const crawl = await crawlRow(this.db, crawlId);
+      if (next !== 'priority') {
+        if (this.recount.delete(crawlId)) crawl.queues = await buildCounts(this.db, crawlId);
+        const tops = this.queueTops.get(crawlId) ?? new Map();
+        this.queueTops.set(crawlId, tops);
+        const taken = await takeFromQueues(this.db, crawl, tops, next.rank, reserve, now, max, scanLimit);
+        return this.markTaken(crawl, taken, now, max);
+      }
       const top = this.queuedTop.get(crawlId);
       const entries: FrontierEntry[] = [];
       let firstSkipped: Position | undefined;
@@ -116,23 +136,34 @@ export class FrontierStore {
       // in the transaction, so it is ordered with every other frontier write (they all go through this store).
       if (firstSkipped) this.queuedTop.set(crawlId, { at: firstSkipped, inclusive: true });
       else if (last) this.queuedTop.set(crawlId, { at: [last.priority, last.order], inclusive: false });
-      if (entries.length === 0) return { entries, waitMs, waitingOn };
-      for (const e of entries) Object.assign(e, { state: 'inflight', attempts: e.attempts + 1, updatedAt: now });
-      crawl.stats.queued -= entries.length;
-      await Promise.all([this.db.frontier.bulkPut(entries), this.db.crawls.put(crawl)]);
-      return { entries, waitMs: entries.length < max ? waitMs : 0, waitingOn };
+      return this.markTaken(crawl, { entries, waitMs, waitingOn }, now, max);
     });
     try {
       return await work;
     } catch (err) {
-      this.queuedTop.delete(crawlId); // an aborted take changed nothing in the database
+      this.forgetBound(crawlId); // an aborted take changed nothing in the database
       throw err;
     }
+  }
+
+  /** Inside the take: the entries taken go in flight. */
+  private async markTaken(crawl: CrawlRecord, taken: { entries: FrontierEntry[]; waitMs: number; waitingOn?: FrontierEntry }, now: number, max: number) {
+    const { entries, waitMs, waitingOn } = taken;
+    if (entries.length === 0) {
+      if (crawl.queues) await this.db.crawls.put(crawl); // counters built by this take
+      return { entries, waitMs, waitingOn };
+    }
+    for (const e of entries) Object.assign(e, { state: 'inflight', attempts: e.attempts + 1, updatedAt: now });
+    crawl.stats.queued -= entries.length;
+    await Promise.all([this.db.frontier.bulkPut(entries), this.db.crawls.put(crawl)]);
+    return { entries, waitMs: entries.length < max ? waitMs : 0, waitingOn };
   }
 
   /** Forgets the bound of a crawl's queued entries: the next take scans from the top. */
   forgetBound(crawlId: number): void {
     this.queuedTop.delete(crawlId);
+    this.queueTops.delete(crawlId);
+    this.recount.add(crawlId);
   }
 
   /** `take` of a single entry, for callers that want one. */
@@ -147,7 +178,7 @@ export class FrontierStore {
    * (or that the worker keeps dying on) is not retried forever.
    */
   async reclaimInFlight(crawlId: number, now: number, maxReclaims = 3): Promise<{ requeued: number; failed: number }> {
-    this.queuedTop.delete(crawlId);
+    this.forgetBound(crawlId);
     const db = this.db;
     return db.transaction('rw', [db.frontier, db.crawls, db.pages], async () => {
       const stuck = await db.frontier.where('[crawlId+state]').equals([crawlId, 'inflight']).toArray();
@@ -172,6 +203,7 @@ export class FrontierStore {
           linkCount: 0, fetchedAt: now, durationMs: 0, error, outcome: 'failed',
         });
       }
+      countWrites(crawl, puts, (i) => stuck[i]);
       await Promise.all([db.frontier.bulkPut(puts), pages.length ? db.pages.bulkAdd(pages.map((p) => withListKeys(p))) : undefined, db.crawls.put(crawl)]);
       return { requeued: stuck.length - pages.length, failed: pages.length };
     });
@@ -207,17 +239,27 @@ export class FrontierStore {
       const lower: unknown[] = after === null ? [crawlId, Dexie.minKey] : [crawlId, after];
       const first: boolean = after === null;
       const started = Date.now();
-      const batch: { rows: number; last: string | null; changed: number } = await this.db.transaction('rw', this.db.frontier, async () => {
+      const batch: { rows: number; last: string | null; changed: number } = await this.db.transaction('rw', this.db.frontier, this.db.crawls, async () => {
         const rows: FrontierEntry[] = await this.db.frontier.where('[crawlId+url]').between(lower, [crawlId, Dexie.maxKey], first, true).limit(chunk).toArray();
         const puts: FrontierEntry[] = [];
+        const before: FrontierEntry[] = [];
         for (const e of rows) {
           if (e.state !== 'queued') continue;
           const r = rank(e);
           if (!r || Math.abs(r.priority - e.priority) <= epsilon) continue;
           puts.push({ ...e, score: r.score, priority: r.priority, updatedAt: now });
+          before.push(e);
           this.noteQueued(crawlId, [r.priority, e.order]);
         }
-        if (puts.length) await this.db.frontier.bulkPut(puts);
+        if (puts.length) {
+          // A crawl taken by queues counts its queues' lengths: a moved entry changes queue.
+          const crawl = await this.db.crawls.get(crawlId);
+          if (crawl?.queues) {
+            countWrites(crawl, puts, (i) => before[i]);
+            await this.db.crawls.put(crawl);
+          }
+          await this.db.frontier.bulkPut(puts);
+        }
         return { rows: rows.length, last: rows.at(-1)?.url ?? null, changed: puts.length };
       });
       scanned += batch.rows;
@@ -248,10 +290,20 @@ export function planUpserts(crawl: CrawlRecord, unique: Candidate[], known: (Fro
   unique.forEach((c, i) => {
     const old = known[i];
     if (old) {
-      if (old.state === 'queued' && !c.skip && c.priority > old.priority) {
+      const shownAnew = !c.skip && c.revisit !== undefined && c.revisit !== old.revisit;
+      if (shownAnew && old.state === 'done' && old.revisit !== undefined) {
+        // SPEC D.5: a page fetched before whose link now shows another version (a thread's new replies) is
+        // queued again, at the back of its queue.
+        delta.queued++;
+        puts.push({ ...old, state: 'queued', score: c.score, priority: c.priority, order: -crawl.nextOrder++, revisit: c.revisit,
+          parentUrl: c.parentUrl, anchor: c.anchor, context: c.context, retries: 0, notBefore: undefined, updatedAt: now,
+          ...(c.strategy ? { strategy: c.strategy } : {}) });
+      } else if (old.state === 'queued' && !c.skip && c.priority > old.priority) {
         puts.push({ ...old, score: c.score, priority: c.priority, depth: Math.min(old.depth, c.depth),
           parentUrl: c.parentUrl, anchor: c.anchor, context: c.context, updatedAt: now,
-          ...(c.strategy ? { strategy: c.strategy } : {}) });
+          ...(c.strategy ? { strategy: c.strategy } : {}), ...(shownAnew ? { revisit: c.revisit } : {}) });
+      } else if (shownAnew) {
+        puts.push({ ...old, revisit: c.revisit, updatedAt: now }); // the version it shows now, to compare with next time
       }
       return;
     }
@@ -262,6 +314,7 @@ export function planUpserts(crawl: CrawlRecord, unique: Candidate[], known: (Fro
       crawlId: crawl.id!, url: c.url, host: c.host, site: c.site ?? siteOf(c.url), state, score: c.score, priority: c.priority,
       order: -crawl.nextOrder++, depth: c.depth, parentUrl: c.parentUrl, anchor: c.anchor, context: c.context,
       reason: c.skip, attempts: 0, discoveredAt: now, updatedAt: now, ...(c.strategy ? { strategy: c.strategy } : {}),
+      ...(c.revisit !== undefined ? { revisit: c.revisit } : {}),
     });
   });
   return delta;

@@ -5,6 +5,7 @@ import Dexie from 'dexie';
 import type { Strategy } from '../strategies/types';
 import type { FrontierEntry } from '../types';
 import type { CrawlRecord, CrawlerDB, SiteStats } from './db';
+import { countWrites } from './fifo-queues';
 import type { Candidate } from './frontier-store';
 
 /** How a commit's new URLs are admitted: the crawl's strategy and its config's blacklist. */
@@ -87,6 +88,7 @@ export async function setSiteBlacklisted(db: CrawlerDB, crawlId: number, site: s
     row.blacklisted = 'blacklisted by you';
     const dropped = await dropQueued(db, crawlId, site, row.blacklisted, now);
     countDropped(crawl, dropped.length);
+    countWrites(crawl, dropped, (i) => ({ ...dropped[i]!, state: 'queued' }));
     await Promise.all([db.sites.put(row), dropped.length ? db.frontier.bulkPut(dropped) : undefined, db.crawls.put(crawl)]);
     return row;
   });

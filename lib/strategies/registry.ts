@@ -6,9 +6,10 @@ import { sparseTunneling } from './sparse-tunneling';
 import { hitsFusion } from './hits-fusion';
 import { templateStrategy } from './template';
 import type { TemplateConfig } from '../template/config';
-import type { Strategy, StrategyModule, StrategyParams } from './types';
+import { multiQueue } from './multi-queue';
+import type { ParamSpec, Strategy, StrategyModule, StrategyParams } from './types';
 
-export const STRATEGY_MODULES: readonly StrategyModule[] = [bestFirst, breadthFirst, sparseTunneling, hitsFusion, templateStrategy];
+export const STRATEGY_MODULES: readonly StrategyModule[] = [bestFirst, breadthFirst, sparseTunneling, hitsFusion, multiQueue, templateStrategy];
 
 export const STRATEGY_NAMES = STRATEGY_MODULES.map((m) => m.name);
 
@@ -19,8 +20,11 @@ export function strategyModule(name: string): StrategyModule | undefined {
 /** A strategy's parameters with defaults filled in. */
 export function strategyParams(name: string, given: Record<string, unknown>): StrategyParams {
   const m = strategyModule(name);
-  return Object.fromEntries((m?.params ?? []).map((p) => [p.key, typeof given[p.key] === typeof p.default ? (given[p.key] as number | string) : p.default]));
+  return Object.fromEntries((m?.params ?? []).map((p) => [p.key, fits(p, given[p.key]) ? (given[p.key] as number | string | string[]) : p.default]));
 }
+
+const fits = (p: ParamSpec, v: unknown): boolean =>
+  p.patterns ? Array.isArray(v) && v.every((s) => typeof s === 'string') : typeof v === typeof p.default;
 
 /**
  * Validates `{"name": ..., ...parameters}`; returns the first problem as one sentence naming the field, or
@@ -40,7 +44,9 @@ export function strategyProblem(raw: Record<string, unknown>): string | null {
   for (const p of m.params) {
     const v = raw[p.key];
     if (v === undefined) continue;
-    if (p.choices) {
+    if (p.patterns) {
+      if (!fits(p, v)) return `strategy.${p.key} (${p.label.toLowerCase()}) must be a list of URL patterns (got ${JSON.stringify(v)})`;
+    } else if (p.choices) {
       if (typeof v !== 'string' || !p.choices.includes(v)) return `strategy.${p.key} (${p.label.toLowerCase()}) must be one of ${p.choices.map((c) => `"${c}"`).join(', ')} (got ${JSON.stringify(v)})`;
     } else if (typeof v !== 'number' || !Number.isFinite(v) || v < p.min || v > p.max || (p.integer && !Number.isInteger(v))) {
       return `strategy.${p.key} (${p.label.toLowerCase()}) must be a ${p.integer ? 'whole number' : 'number'} from ${p.min} to ${p.max} (got ${JSON.stringify(v)})`;

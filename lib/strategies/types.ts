@@ -12,12 +12,37 @@ export type ParamSpec = {
   /** One line on what it does, in the user's words. */
   help: string;
 } & (
-  | { default: number; min: number; max: number; integer: boolean; choices?: undefined }
+  | { default: number; min: number; max: number; integer: boolean; choices?: undefined; patterns?: undefined }
   /** A choice among words (e.g. which text score). */
-  | { default: string; choices: readonly string[] }
+  | { default: string; choices: readonly string[]; patterns?: undefined }
+  /** URL patterns, in the syntax of the training patterns (lib/crawl/patterns.ts). */
+  | { default: readonly string[]; patterns: true; choices?: undefined }
 );
 
-export type StrategyParams = Record<string, number | string>;
+export type StrategyParams = Record<string, number | string | readonly string[]>;
+
+/**
+ * What a URL is on a targeted site (SPEC D.1): a list page (a board: mined for links and refreshed, not
+ * content), a content page, the pagination of a list page, a content-return link (a content page's own next
+ * pages and attachments), or other.
+ */
+export type UrlClass = 'list' | 'content' | 'pagination' | 'content-return' | 'other';
+
+/** How the crawler treats a fetched page, for a strategy that tells pages apart (SPEC D.1, D.5). */
+export interface PageRole {
+  urlClass: UrlClass;
+  /** A listing is mined for links but neither judged nor counted as content. */
+  listing: boolean;
+  /** The page is queued again this long after it was fetched (a list page's refresh), or never when absent. */
+  refreshInMs?: number;
+}
+
+/** One FIFO queue of the frontier (one per priority value): its queued URLs and those being fetched. */
+export interface QueueLoad {
+  priority: number;
+  queued: number;
+  inFlight: number;
+}
 
 /** State a strategy keeps on a frontier entry (stored with it). */
 export interface EntryStrategyState {
@@ -28,6 +53,8 @@ export interface EntryStrategyState {
   simAnchor?: number;
   /** SPEC E.4: the filter layer the page is on (0: a seed; the template's last layer: a final page). */
   layer?: number;
+  /** SPEC D.1: the class of the link the URL was queued by. */
+  urlClass?: UrlClass;
 }
 
 /** What a strategy sees of a site while it admits a link into the frontier (inside the commit). */
@@ -56,6 +83,10 @@ export interface PlannedLink {
   /** P(on topic | anchor, context). */
   score: number;
   depth: number;
+  /** What the parser saw of the link on its page: a "next page" link, or a numbered page next to one. */
+  pagination?: 'next' | 'page';
+  /** The reply count shown next to the link (a forum's thread list), when the page shows exactly one. */
+  replies?: number;
 }
 
 /** A fetched, judged page, told to the strategy after its commit. */
@@ -65,9 +96,25 @@ export interface FetchedPage {
   relevant: boolean;
   /** Its links (canonical URLs) that entered or were already in the frontier. */
   links: string[];
+  /** What the strategy said the page is (pageRole), when it tells pages apart. */
+  role?: PageRole;
 }
 
-export type LinkPlan = { priority: number; state?: EntryStrategyState } | { drop: string };
+/**
+ * A link's priority and state, or why it is dropped. `revisit`: what the link shows of its target's version
+ * (SPEC D.5: a thread's reply count); a fetched URL found again showing another value is queued again.
+ */
+export type LinkPlan = { priority: number; state?: EntryStrategyState; revisit?: string } | { drop: string };
+
+/**
+ * How the next URL is chosen:
+ * - `priority`: the frontier's best entry whose host is ready;
+ * - `queues`: one FIFO queue per priority value; `rank` orders the non-empty queues, first tried first (SPEC
+ *   D.3). The frontier keeps each queue's length as a counter and reads a queue's head through its index, so
+ *   the choice costs the same at any frontier size; a busy host's URL is passed over for the next one in the
+ *   queue, then for the next queue (SPEC D.4).
+ */
+export type NextOrder = 'priority' | { kind: 'queues'; rank(queues: QueueLoad[]): QueueLoad[] };
 
 export interface Strategy {
   readonly name: string;
@@ -78,8 +125,13 @@ export interface Strategy {
    * (counted by reason, never queued).
    */
   plan(link: PlannedLink, parent: PlannedParent): LinkPlan;
-  /** After a page's commit; `'rerank'` asks for the queue to be re-ranked now (through the re-scoring path). */
-  afterPage?(page: FetchedPage): 'rerank' | void;
+  /**
+   * After a page's commit; `'rerank'` asks for the queue to be re-ranked now (through the re-scoring path),
+   * `'report'` for its report to be shown anew.
+   */
+  afterPage?(page: FetchedPage): 'rerank' | 'report' | void;
+  /** What a fetched page is (SPEC D.1); absent: every page is content, fetched once. */
+  pageRole?(entry: FrontierEntry, url: string): PageRole;
   /** Keeps the crawled graph: each relevant page's out-links are written to the store with its commit. */
   readonly keepsGraph?: boolean;
   /**
@@ -91,6 +143,8 @@ export interface Strategy {
   save?(): unknown;
   /** What the crawl detail shows of the strategy's own state (e.g. top hubs and authorities), or null. */
   report?(): Record<string, unknown> | null;
+  /** The report changes with every take (e.g. queue lengths): it is written with each page's commit. */
+  readonly reportsLive?: boolean;
   /** Inside the commit's transaction, before a new URL is queued: why its site refuses it, or null. */
   admit?(site: SiteView): string | null;
   /** After a page of `site` was judged: why the site is now off limits (blacklisted), or null. */
@@ -99,11 +153,8 @@ export interface Strategy {
   readonly followsModel: boolean;
   /** A new priority for a queued entry when the model changed, or null to leave it. */
   rerank(entry: FrontierEntry, logOdds: number): number | null;
-  /**
-   * How the next URL is chosen: `priority` takes the frontier's best entry whose host is ready (the only
-   * order the shared frontier knows today; a strategy that needs another declares it here).
-   */
-  readonly next: 'priority';
+  /** How the next URL is chosen (NextOrder). */
+  readonly next: NextOrder;
 }
 
 /** A strategy as the registry holds it: its name, what it is, its parameters, and how to make one. */

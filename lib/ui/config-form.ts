@@ -128,7 +128,7 @@ function strategyOfForm(v: CrawlFormValues, base: Json): Json {
   const out: Json = { name: v.strategy };
   for (const p of params) {
     const raw = (v.strategyParams[p.key] ?? '').trim();
-    const typed = p.choices ? raw || undefined : numberField(raw);
+    const typed = p.patterns ? (raw ? lines(raw) : undefined) : p.choices ? raw || undefined : numberField(raw);
     if (typed !== undefined) out[p.key] = typed;
     else if (base.name === v.strategy && base[p.key] !== undefined) out[p.key] = base[p.key];
   }
@@ -255,7 +255,7 @@ export function configToForm(input: unknown, current: CrawlFormValues): CrawlFor
     negative: textLines(training.negative) ?? current.negative,
     strategy: strategyName ?? current.strategy,
     strategyParams: strategyName
-      ? Object.fromEntries(params.flatMap((p) => (strategy[p.key] === undefined ? [] : [[p.key, String(strategy[p.key])]])))
+      ? Object.fromEntries(params.flatMap((p) => (strategy[p.key] === undefined ? [] : [[p.key, Array.isArray(strategy[p.key]) ? (strategy[p.key] as unknown[]).join('\n') : String(strategy[p.key])]])))
       : current.strategyParams,
     siteBlacklist: textLines(c.siteBlacklist) ?? current.siteBlacklist,
     maxPages: text(budget.maxPages) ?? current.maxPages,

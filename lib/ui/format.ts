@@ -54,6 +54,10 @@ export function formatDateTime(ms: number): string {
 }
 
 /** A probability or score in [0,1] with two decimals. */
+/** A frontier priority: a queue's number as is, a score-like priority to two places, a seed's as "seed". */
+export const priorityText = (x: number | undefined): string =>
+  x === undefined ? '—' : x === Number.MAX_VALUE ? 'seed' : Number.isInteger(x) ? String(x) : x.toFixed(2);
+
 export const formatScore = (x: number | null): string => (x === null || !Number.isFinite(x) ? '—' : x.toFixed(2));
 
 /** Which controls a crawl in this state accepts. Stopped, finished and failed crawls are over. */

@@ -162,7 +162,7 @@ describe('the strategy choice', () => {
 
   it("offers every strategy of the registry with its parameters' defaults and explanations", () => {
     const choices = strategyChoices();
-    expect(choices.map((c) => c.name)).toEqual(['best-first', 'breadth-first', 'sparse-tunneling', 'hits-fusion']);
+    expect(choices.map((c) => c.name)).toEqual(['best-first', 'breadth-first', 'sparse-tunneling', 'hits-fusion', 'multi-queue']);
     const sparse = choices.find((c) => c.name === 'sparse-tunneling')!;
     expect(sparse.params.map((p) => [p.key, p.default])).toEqual([['maxTunnel', 10], ['unknownSiteQueue', 15], ['blacklistAfter', 20]]);
     expect(sparse.params.every((p) => /\((K|R|P)\)\.$/.test(p.help))).toBe(true);
