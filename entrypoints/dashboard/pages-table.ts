@@ -135,6 +135,12 @@ export class PagesTable {
     const id = this.crawlId;
     if (id === undefined) return;
     const query = this.query;
+    // Counts of another query are not shown for this one: they are read again once its rows are up.
+    if (countsKeyOf(id, query) !== this.countsKey) {
+      this.unsubscribeCounts?.();
+      this.unsubscribeCounts = undefined;
+      this.counts = undefined;
+    }
     const started = performance.now();
     // A search that matches little reads many rows before it has a window to show: say how far it has got
     // (the first time only: a live re-read of the same window keeps the rows shown meanwhile).
@@ -160,7 +166,7 @@ export class PagesTable {
    * entries for a broad filter), and the rows must not wait for it.
    */
   private watchCounts(id: number, query: PageQuery): void {
-    const key = JSON.stringify({ id, ...query, sort: '' });
+    const key = countsKeyOf(id, query);
     if (this.unsubscribeCounts && this.countsKey === key) return;
     this.unsubscribeCounts?.();
     this.countsKey = key;
@@ -237,6 +243,9 @@ export class PagesTable {
     return cell.td;
   }
 }
+
+/** Counts do not depend on the order. */
+const countsKeyOf = (id: number, query: PageQuery): string => JSON.stringify({ id, ...query, sort: '' });
 
 function pageRow(p: PageRecord): HTMLTableRowElement {
   const kind = p.error ? 'failed' : p.relevant === true ? 'relevant' : p.relevant === false ? 'irrelevant' : '';
