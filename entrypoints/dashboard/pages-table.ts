@@ -120,7 +120,15 @@ export class PagesTable {
       () => pageSites(this.db, id),
       (sites) => {
         const chosen = this.site.value;
-        const options = sites.map((s) => h('option', { value: s.site }, `${s.site} (${formatCount(s.pages)})`));
+        const text = (s: { site: string; pages: number }) => `${s.site} (${formatCount(s.pages)})`;
+        // A running crawl changes the counts with every page: the same sites in the same order keep their
+        // options (an open list stays open), only their counts change.
+        const held = [...this.site.options].slice(1);
+        if (held.length === sites.length && held.every((o, i) => o.value === sites[i]!.site)) {
+          held.forEach((o, i) => (o.textContent = text(sites[i]!)));
+          return;
+        }
+        const options = sites.map((s) => h('option', { value: s.site }, text(s)));
         if (chosen && !sites.some((s) => s.site === chosen)) options.unshift(h('option', { value: chosen }, chosen));
         fill(this.site, h('option', { value: '' }, 'All sites'), ...options);
         this.site.value = chosen;
@@ -172,11 +180,13 @@ export class PagesTable {
     this.countsKey = key;
     this.counts = undefined;
     this.unsubscribeCounts = watch(
-      async () => ({
-        matching: await matchingCount(this.db, id, query),
-        // Every page row takes the crawl's next seq, from 0: the crawl row knows how many there are.
-        total: (await this.db.crawls.get(id))?.nextSeq ?? 0,
-      }),
+      async () => {
+        // Every page row takes the crawl's next seq, from 0: the crawl row knows how many there are, and an
+        // unfiltered table needs no count (counting 100,000 index entries would hold up the next read).
+        const total = (await this.db.crawls.get(id))?.nextSeq ?? 0;
+        const unfiltered = countsKeyOf(id, query) === countsKeyOf(id, ALL_PAGES);
+        return { matching: unfiltered ? total : await matchingCount(this.db, id, query), total };
+      },
       (counts) => {
         this.counts = counts;
         if (this.window) byId('page-range').textContent = this.rangeText(this.window);
