@@ -120,7 +120,15 @@ export class PagesTable {
       () => pageSites(this.db, id),
       (sites) => {
         const chosen = this.site.value;
-        const options = sites.map((s) => h('option', { value: s.site }, `${s.site} (${formatCount(s.pages)})`));
+        const text = (s: { site: string; pages: number }) => `${s.site} (${formatCount(s.pages)})`;
+        // A running crawl changes the counts with every page: the same sites in the same order keep their
+        // options (an open list stays open), only their counts change.
+        const held = [...this.site.options].slice(1);
+        if (held.length === sites.length && held.every((o, i) => o.value === sites[i]!.site)) {
+          held.forEach((o, i) => (o.textContent = text(sites[i]!)));
+          return;
+        }
+        const options = sites.map((s) => h('option', { value: s.site }, text(s)));
         if (chosen && !sites.some((s) => s.site === chosen)) options.unshift(h('option', { value: chosen }, chosen));
         fill(this.site, h('option', { value: '' }, 'All sites'), ...options);
         this.site.value = chosen;
@@ -135,6 +143,12 @@ export class PagesTable {
     const id = this.crawlId;
     if (id === undefined) return;
     const query = this.query;
+    // Counts of another query are not shown for this one: they are read again once its rows are up.
+    if (countsKeyOf(id, query) !== this.countsKey) {
+      this.unsubscribeCounts?.();
+      this.unsubscribeCounts = undefined;
+      this.counts = undefined;
+    }
     const started = performance.now();
     // A search that matches little reads many rows before it has a window to show: say how far it has got
     // (the first time only: a live re-read of the same window keeps the rows shown meanwhile).
@@ -160,17 +174,19 @@ export class PagesTable {
    * entries for a broad filter), and the rows must not wait for it.
    */
   private watchCounts(id: number, query: PageQuery): void {
-    const key = JSON.stringify({ id, ...query, sort: '' });
+    const key = countsKeyOf(id, query);
     if (this.unsubscribeCounts && this.countsKey === key) return;
     this.unsubscribeCounts?.();
     this.countsKey = key;
     this.counts = undefined;
     this.unsubscribeCounts = watch(
-      async () => ({
-        matching: await matchingCount(this.db, id, query),
-        // Every page row takes the crawl's next seq, from 0: the crawl row knows how many there are.
-        total: (await this.db.crawls.get(id))?.nextSeq ?? 0,
-      }),
+      async () => {
+        // Every page row takes the crawl's next seq, from 0: the crawl row knows how many there are, and an
+        // unfiltered table needs no count (counting 100,000 index entries would hold up the next read).
+        const total = (await this.db.crawls.get(id))?.nextSeq ?? 0;
+        const unfiltered = countsKeyOf(id, query) === countsKeyOf(id, ALL_PAGES);
+        return { matching: unfiltered ? total : await matchingCount(this.db, id, query), total };
+      },
       (counts) => {
         this.counts = counts;
         if (this.window) byId('page-range').textContent = this.rangeText(this.window);
@@ -237,6 +253,9 @@ export class PagesTable {
     return cell.td;
   }
 }
+
+/** Counts do not depend on the order. */
+const countsKeyOf = (id: number, query: PageQuery): string => JSON.stringify({ id, ...query, sort: '' });
 
 function pageRow(p: PageRecord): HTMLTableRowElement {
   const kind = p.error ? 'failed' : p.relevant === true ? 'relevant' : p.relevant === false ? 'irrelevant' : '';

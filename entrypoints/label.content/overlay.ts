@@ -189,8 +189,14 @@ export class Overlay {
   layout(marks: readonly LinkMark[]): void {
     const w = document.documentElement.clientWidth || window.innerWidth;
     const hgt = document.documentElement.clientHeight || window.innerHeight;
-    const boxes = marks.map((m) => textBoxes(m.element));
-    const spots = placeBadges(boxes, marks.map((m) => badgeWidth(m.label)), w, hgt, textAround(marks.map((m) => m.element)));
+    // Only links near the view are measured closely (a page may have thousands): the others get no badge now.
+    const near = marks.map((m) => {
+      const r = m.element.getBoundingClientRect();
+      return r.bottom > -NEAR_VIEW && r.top < hgt + NEAR_VIEW && r.right > -NEAR_VIEW && r.left < w + NEAR_VIEW;
+    });
+    const boxes = marks.map((m, i) => (near[i] ? textBoxes(m.element) : []));
+    const around = textAround(marks.filter((_, i) => near[i]).map((m) => m.element));
+    const spots = placeBadges(boxes, marks.map((m) => badgeWidth(m.label)), w, hgt, around);
     marks.forEach((mark, i) => {
       this.boxes.set(mark, boxes[i]!);
       const badge = this.badges.get(mark);
@@ -296,6 +302,9 @@ export class Overlay {
     this.card.style.translate = `${Math.round(x)}px ${Math.round(y)}px`;
   }
 }
+
+/** How far outside the view a link is still measured (its text may reach into view, or be in a badge's way). */
+const NEAR_VIEW = 200;
 
 /** Badge widths (CSS gives the same): a labeled badge also shows ✓ or ✗. */
 const badgeWidth = (label: LabelValue | null): number => (label === null ? 30 : 40);

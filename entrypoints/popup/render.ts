@@ -8,6 +8,7 @@ import {
   formatRate,
   harvestRate,
   pagesPerMinute,
+  splitUrl,
   waitingText,
 } from '@/lib/ui/format';
 import type { CrawlRecord } from '@/lib/store/db';
@@ -68,16 +69,21 @@ export function renderPopup(snap: PopupSnapshot, requestedId: number | undefined
   fill(
     byId('inflight'),
     ...(snap.inFlight.length
-      ? snap.inFlight.map((e) => h('li', { title: e.url }, h('span', { class: 'url' }, e.url)))
+      ? snap.inFlight.map((e) => h('li', { title: e.url }, urlText(e.url)))
       : [h('li', { class: 'empty', 'data-testid': 'waiting' }, waitingText(crawl))]),
   );
   fill(
     byId('errors'),
     ...(snap.errors.length
       ? snap.errors.map((p) =>
-          h('li', { title: p.url }, h('span', { class: 'url' }, p.url), h('span', { class: 'reason' }, p.error ?? '')),
+          h('li', { title: p.url }, urlText(p.url), h('span', { class: 'reason' }, p.error ?? '')),
         )
       : [h('li', { class: 'empty' }, 'No failures.')]),
   );
 }
 
+/** A URL as its host (dim) then its path, on up to three lines: the end of a long path is what tells pages apart. */
+function urlText(url: string): HTMLElement {
+  const { host, rest } = splitUrl(url);
+  return h('span', { class: 'url' }, host ? h('span', { class: 'host' }, host) : null, rest);
+}

@@ -77,3 +77,10 @@ export function waitingText(crawl: Pick<CrawlRecord, 'state' | 'waiting'>, now =
   const secs = Math.max(0, Math.ceil((crawl.waiting.until - now) / 1000));
   return `Waiting for ${crawl.waiting.text}${secs > 0 ? `, about ${formatDuration(secs * 1000)} more` : ''}.`;
 }
+
+/** "https://www.example.org/a/b?c" as host "www.example.org" and rest "/a/b?c" (the scheme only when not http(s)). */
+export function splitUrl(url: string): { host: string; rest: string } {
+  const m = /^(https?:\/\/)?([^/?#]*)(.*)$/i.exec(url);
+  if (!m || !m[1]) return { host: '', rest: url };
+  return { host: m[2]!, rest: m[3] || '/' };
+}

@@ -35,8 +35,9 @@ export interface PageWindow {
   labels: Map<number, PageLabel>;
 }
 
-/** Rows read from the index per step while a search or label filter skips rows. */
-const CHUNK = 500;
+/** Rows read from the index in the first step while a search or label filter skips rows; each later step reads twice as many, up to MAX_CHUNK. */
+const FIRST_CHUNK = 200;
+const MAX_CHUNK = 4000;
 
 const byScore = (sort: PageSort) => sort === 'score-high' || sort === 'score-low';
 /** Whether the display order runs down the index (newest first, highest score first). */
@@ -118,8 +119,8 @@ async function readRun(
 ): Promise<PageRecord[]> {
   const ascending = forward !== descending(sort);
   const out: PageRecord[] = [];
-  const chunk = walk.exact ? want : Math.max(want, CHUNK);
-  for (let read = 0; ; ) {
+  let chunk = walk.exact ? want : Math.max(want, FIRST_CHUNK);
+  for (let read = 0; ; chunk = walk.exact ? chunk : Math.min(2 * chunk, MAX_CHUNK)) {
     const range = rangeOf(db, walk, from, ascending);
     const rows = await (ascending ? range : range.reverse()).limit(chunk).toArray();
     for (const p of rows) if (walk.exact || walk.check(p)) out.push(p);

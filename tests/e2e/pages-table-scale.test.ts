@@ -1,15 +1,17 @@
-// The Pages table on a crawl of 100,000 pages in real Chromium: the first window and each filter, order and
-// search show within a few seconds because they read a window from an index, not the crawl. Prints the times
-// (FOCUS_PAGES_TABLE_N sets the crawl's size: 20,000 in `npm test`, where writing the crawl dominates; the
-// README's figures are of FOCUS_PAGES_TABLE_N=100000).
+// The Pages table on a large crawl in real Chromium: the first window and each filter, order and search show
+// within seconds because they read a window from an index, not the crawl. Prints the times. The crawl has
+// 20,000 pages unless FOCUS_PAGES_TABLE_N says otherwise (100,000 takes about 2 minutes to seed).
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ensureBuilt, launchWithExtension, type Launched } from '../../scripts/lib/browser';
 import { crawlOf, realisticPages, seedCrawl } from './pages-fixture';
 
 const N = Number(process.env.FOCUS_PAGES_TABLE_N ?? 20_000);
-/** What a user would call slow for a table to answer; the times measured are printed beside it. */
-const SLOW_MS = 4000;
+/**
+ * Far above what was measured (0.1 to 2 s at 100,000 pages on a busy 2-core machine), far below what reading
+ * the whole crawl would take: it catches a read that stops using the indexes, not a slow machine.
+ */
+const SLOW_MS = 10_000;
 
 let browser: Launched;
 beforeAll(async () => {
@@ -67,8 +69,10 @@ it(`shows the first window and applies filters quickly at ${N.toLocaleString('en
     return range;
   };
   await expect.poll(() => dash.getByTestId('page-range').innerText(), { timeout: 30_000 }).toBe(`100 of ${N.toLocaleString('en-US')} pages · ${N.toLocaleString('en-US')} in all`);
-  await step('verdict: failed', 'page-kind', 'failed');
-  await expect.poll(() => dash.getByTestId('page-range').innerText(), { timeout: 30_000 }).toMatch(/^100 of [\d,]+ failed pages/);
+  // The line under the title never shows another filter's count, even before this one's is read.
+  const failed = pages.filter((p) => p.kind === 'failed').length.toLocaleString('en-US');
+  expect(await step('verdict: failed', 'page-kind', 'failed')).toMatch(new RegExp(`^100 (matching|of ${failed}) failed pages`));
+  await expect.poll(() => dash.getByTestId('page-range').innerText(), { timeout: 30_000 }).toBe(`100 of ${failed} failed pages · ${N.toLocaleString('en-US')} in all`);
   await step('site: bbc.co.uk (and failed)', 'page-site', 'bbc.co.uk');
   await step('verdict: any', 'page-kind', 'all');
   await step('order: highest score', 'page-sort', 'score-high');
@@ -82,6 +86,7 @@ it(`shows the first window and applies filters quickly at ${N.toLocaleString('en
   await expect.poll(() => dash.getByTestId('page-range').innerText(), { timeout: 30_000 }).toMatch(/^1 matching page/);
   console.log(JSON.stringify({ pages: N, seedMs, firstWindowMs, firstWindowQueryMs: queryMs, ...times }, null, 2));
   expect(firstWindowMs).toBeLessThan(SLOW_MS);
+  // A search matching one page near the end reads every row: it is left out.
   for (const [name, ms] of Object.entries(times)) if (!name.startsWith('search: one page')) expect(ms, name).toBeLessThan(SLOW_MS);
   await dash.close();
 }, 1_500_000);

@@ -7,6 +7,7 @@ import type { PageRecord } from '../../lib/types';
 import { ALL_PAGES, keyOf, matchingCount, pageSites, pageWindow, type PageCursor, type PageQuery } from '../../lib/ui/page-query';
 import { crawlOf, realisticPages, sitesOf } from '../e2e/pages-fixture';
 import { sampleFixture } from '../e2e/ui-fixtures';
+import { splitUrl } from '../../lib/ui/format';
 
 const seqs = (rows: PageRecord[]) => rows.map((p) => p.seq);
 const N = 1200;
@@ -111,5 +112,14 @@ describe('Pages table queries', () => {
     expect(sites[0]!.site).toBe('nasa.gov'); // two hosts of the sixteen
     expect(sites.map((s) => s.site)).toContain('bbc.co.uk');
     expect(sites.reduce((n, s) => n + s.pages, 0)).toBe(N);
+  });
+});
+
+describe('a URL as host and path', () => {
+  it('splits http(s) URLs at the host and keeps other strings whole', () => {
+    expect(splitUrl('http://127.0.0.1:8765/space/saturn?x=1#top')).toEqual({ host: '127.0.0.1:8765', rest: '/space/saturn?x=1#top' });
+    expect(splitUrl('https://www.bbc.co.uk')).toEqual({ host: 'www.bbc.co.uk', rest: '/' });
+    expect(splitUrl('HTTPS://Example.org?q')).toEqual({ host: 'Example.org', rest: '?q' });
+    expect(splitUrl('mailto:club@example.org')).toEqual({ host: '', rest: 'mailto:club@example.org' });
   });
 });
