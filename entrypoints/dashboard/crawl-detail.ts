@@ -1,6 +1,7 @@
 // The selected crawl's header, counters and settings, updated in place from its crawl row; its topic and
 // the frontier's last re-scoring; the harvest chart; the links it fetches next and the links the safety guard
 // kept it from requesting, live.
+import Dexie from 'dexie';
 import type { CrawlerDB, CrawlRecord, RescoreReport } from '@/lib/store/db';
 import type { FrontierEntry, Topic } from '@/lib/types';
 import { byId, errorText, fill, h, type Child } from '@/lib/platform/dom';
@@ -33,7 +34,8 @@ const KEPT_SHOWN = 200;
 interface Counter {
   label: string;
   testid: string;
-  value: (c: CrawlRecord) => string;
+  /** `pageLabels`: the pages of the crawl the user labeled (read apart from the crawl row). */
+  value: (c: CrawlRecord, pageLabels: number) => string;
   tone?: 'good' | 'bad';
   title?: string;
 }
@@ -48,7 +50,10 @@ const counters: Counter[] = [
   { label: 'Skipped', testid: 'detail-skipped', value: (c) => formatCount(c.stats.skipped), title: 'URLs dropped before fetching: out of scope, robots.txt, too deep, unsafe' },
   { label: 'Budget used', testid: 'detail-budget', value: (c) => `${formatCount(c.stats.attempts)} / ${formatCount(c.config.budget.maxPages)}` },
   { label: 'Training pages', testid: 'detail-train-pages', value: (c) => formatCount(c.stats.trainPages) },
-  { label: 'Labeled links', testid: 'detail-labels', value: (c) => formatCount(c.stats.labels) },
+  {
+    label: 'Labels', testid: 'detail-labels', title: 'Links labeled while this crawl ran, and pages of it you labeled on or off topic',
+    value: (c, pages) => `${formatCount(c.stats.labels)} ${c.stats.labels === 1 ? 'link' : 'links'}, ${formatCount(pages)} ${pages === 1 ? 'page' : 'pages'}`,
+  },
   { label: 'Downloaded', testid: 'detail-bytes', value: (c) => formatBytes(c.stats.bytes) },
   { label: 'Running time', testid: 'detail-active', value: (c) => formatDuration(c.activeMs) },
 ];
@@ -66,6 +71,9 @@ export class CrawlDetail {
   private keptFor: number | undefined;
   private unwatchNextUp: (() => void) | undefined;
   private unwatchKept: (() => void) | undefined;
+  private unwatchPageLabels: (() => void) | undefined;
+  private pageLabelsFor: number | undefined;
+  private pageLabels = 0;
 
   /** `db`: the page's database connection; one of its own when not given. */
   constructor(private readonly db: CrawlerDB) {
@@ -117,6 +125,7 @@ export class CrawlDetail {
     this.chart.show(crawl);
     this.watchNextUp(crawl?.id);
     this.watchKept(crawl?.id);
+    this.watchPageLabels(crawl?.id);
     this.sites.show(crawl);
     if (!crawl) return;
     byId('detail-name').textContent = crawl.name;
@@ -128,7 +137,7 @@ export class CrawlDetail {
     message.textContent = crawl.message ?? '';
     const ended = crawl.finishedAt ? ` · ended ${formatDateTime(crawl.finishedAt)}` : '';
     byId('detail-sub').textContent = `#${crawl.id} · started ${formatDateTime(crawl.createdAt)}${ended}`;
-    for (const [counter, el] of this.values) el.textContent = counter.value(crawl);
+    for (const [counter, el] of this.values) el.textContent = counter.value(crawl, this.pageLabels);
     this.renderConfig(crawl);
   }
 
@@ -170,6 +179,23 @@ export class CrawlDetail {
   }
 
   /** Follows the links the safety guard kept the selected crawl from requesting. */
+  /** The page labels of the crawl, counted live: labeling a page in the table moves the Labels counter. */
+  private watchPageLabels(crawlId: number | undefined): void {
+    if (crawlId === this.pageLabelsFor) return;
+    this.pageLabelsFor = crawlId;
+    this.unwatchPageLabels?.();
+    this.pageLabels = 0;
+    if (crawlId === undefined) return;
+    this.unwatchPageLabels = watch(
+      () => this.db.pageLabels.where('[crawlId+seq]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).count(),
+      (n) => {
+        this.pageLabels = n;
+        if (this.crawl?.id === crawlId) this.render(this.crawl);
+      },
+      () => {}, // the counter then shows the link labels with no page labels
+    );
+  }
+
   private watchKept(crawlId: number | undefined): void {
     if (crawlId === this.keptFor) return;
     this.keptFor = crawlId;

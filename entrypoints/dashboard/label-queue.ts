@@ -8,6 +8,7 @@ import type { CrawlerDB } from '@/lib/store/db';
 import type { FrontierEntry, LabelValue } from '@/lib/types';
 import { byId, errorText, fill, h } from '@/lib/platform/dom';
 import { formatCount, formatScore } from '@/lib/ui/format';
+import { watch } from '@/lib/ui/queries';
 import { currentLinkClassifier, queueCandidates, userLabeledUrls } from '@/lib/ui/label-queries';
 import { showNotice } from './topic-ui';
 
@@ -41,6 +42,9 @@ export class LabelQueue {
   private pending = new Set<Promise<unknown>>();
   private loading = 0;
   private hasCrawls = true;
+  /** When the topic's saved model was written last: a newer one (a Retrain, a rebuild) re-scores the queue. */
+  private modelAt: number | undefined;
+  private unwatchModel: (() => void) | undefined;
   private readonly list = byId<HTMLOListElement>('label-queue');
   private readonly error = byId('queue-error');
 
@@ -66,7 +70,27 @@ export class LabelQueue {
     this.labeled = 0;
     this.sinceRefresh = 0;
     showNotice(this.error, null);
+    this.watchModel(topicId);
     void this.load();
+  }
+
+  /**
+   * The queue's scores are the saved model's: when a Retrain (here, in another tab, or by a crawl's rebuild)
+   * writes a newer model, the queue is read again, so it never shows the old model's doubts.
+   */
+  private watchModel(topicId: number | undefined): void {
+    this.unwatchModel?.();
+    this.modelAt = undefined;
+    if (topicId === undefined) return;
+    this.unwatchModel = watch(
+      () => this.db.topicModels.get(topicId).then((m) => m?.updatedAt ?? 0),
+      (at) => {
+        const first = this.modelAt === undefined;
+        this.modelAt = at;
+        if (!first && topicId === this.topicId) void this.load();
+      },
+      () => {}, // the queue stays as read; Refresh reads it again
+    );
   }
 
   /** Reads the candidates and the current model and builds the queue (after the labels sent so far are stored). */
@@ -86,9 +110,10 @@ export class LabelQueue {
       const classifier = await currentLinkClassifier(this.db, topic);
       const items = labelingQueue(candidates, classifier, { labeled, limit: QUEUE_LENGTH });
       if (token !== this.loading || topicId !== this.topicId) return;
-      // Labels given while this was read are not undone by it.
+      // Labels given while this was read are not undone by it; the link in focus keeps it when still queued.
+      const focused = this.items[this.focus]?.urls[0];
       this.items = items.filter((i) => !i.urls.some((u) => this.handled.has(u)));
-      this.focus = 0;
+      this.focus = Math.max(0, this.items.findIndex((i) => i.urls[0] === focused));
       this.sinceRefresh = 0;
       showNotice(this.error, null);
     } catch (err) {

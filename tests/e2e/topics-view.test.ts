@@ -198,6 +198,23 @@ it('labels the links the model is least sure about with the keyboard, from a run
   expect((await t.labelRows()).map((r) => r.url)).not.toContain(third);
   expect(await t.text('queue-status')).toMatch(/2 labeled/);
 
+  // Labels made elsewhere (another tab, the labeler) say the first queued link's anchor is off topic. The queue
+  // does not know yet; after Retrain it re-reads itself: that link's score falls (or it leaves the queue, no
+  // longer near P = 0.5) without a Refresh.
+  const first = t.queueItems().first();
+  const target = (await first.getAttribute('data-url'))!;
+  const anchor = (await first.locator('.queue-anchor').innerText()).replace(/×\d+$/, '').trim();
+  const before = Number(await first.getByTestId('queue-score').innerText());
+  for (let i = 0; i < 6; i++) {
+    await send(page, 'labelLink', { topicId: topic.id, url: `${env.site.origin}/elsewhere/${i}`, anchor, context: '', label: 0 });
+  }
+  expect(Number(await p.locator(`[data-testid=queue-item][data-url="${target}"] [data-testid=queue-score]`).innerText())).toBe(before);
+  await p.getByTestId('model-retrain').click();
+  await expect.poll(async () => {
+    const row = p.locator(`[data-testid=queue-item][data-url="${target}"]`);
+    return (await row.count()) === 0 ? 0 : Number(await row.getByTestId('queue-score').innerText());
+  }, { timeout: 20_000 }).toBeLessThan(before);
+
   // The topic cannot be deleted while its crawl runs: the worker's sentence is shown.
   await p.getByTestId('topic-delete').click();
   await expect.poll(() => t.text('topic-error')).toMatch(/a crawl of this topic is running: stop it first/);
