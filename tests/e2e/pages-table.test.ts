@@ -39,7 +39,7 @@ const shown = (page: Page) =>
     })),
   );
 
-it('shows host, path and whole titles, and finds pages by search, site, label and score', async () => {
+it('shows host, path and whole titles, and finds pages by search, site, label and score, window after window', async () => {
   const now = Date.now();
   const pages = realisticPages({ crawlId: 1, count: 600, start: now - 3_600_000 });
   const dash = await browser.context.newPage();
@@ -63,6 +63,16 @@ it('shows host, path and whole titles, and finds pages by search, site, label an
   const titleLines = await dash.locator('[data-testid=page-title]').first().evaluate((el) => el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight));
   expect(titleLines).toBeGreaterThan(0.9);
   await shoot(dash, 'pages-table-1280.png');
+
+  // Highest score first, across windows: Next goes on where the first window ended, Prev comes back.
+  await dash.getByTestId('page-sort').selectOption('score-high');
+  const byScore = [...pages].sort((a, b) => b.score - a.score || b.seq - a.seq).map((p) => p.seq);
+  await expect.poll(async () => (await shown(dash)).map((r) => r.seq)).toEqual(byScore.slice(0, 100));
+  await dash.getByTestId('page-next').click();
+  await expect.poll(async () => (await shown(dash)).map((r) => r.seq)).toEqual(byScore.slice(100, 200));
+  await dash.getByTestId('page-prev').click();
+  await expect.poll(async () => (await shown(dash)).map((r) => r.seq)).toEqual(byScore.slice(0, 100));
+  await dash.getByTestId('page-sort').selectOption('oldest');
 
   // Search: every word in the URL or title, any case.
   await dash.getByTestId('page-search').fill('saturn CROSSING');
