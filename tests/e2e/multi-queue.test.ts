@@ -53,6 +53,7 @@ it('crawls a forum thread by thread, boards as list pages, polite to each host w
     },
   });
   expect(summary.state).toBe('finished');
+  expect(summary.listPages).toBe(site.boardPages().length);
 
   const log = site.requests.filter((r) => r.path !== '/robots.txt');
   const forum = log.filter((r) => r.host === 'forum.test').map((r) => r.path);
