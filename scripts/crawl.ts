@@ -45,6 +45,8 @@ export interface Summary {
   failed: number;
   skipped: number;
   trainPages: number;
+  /** List pages fetched and mined for links (multi-queue, SPEC D.1): not content, so not in `fetched`. */
+  listPages?: number;
   frontierLeft: number;
   /** Sites the crawl would not enter (closed by its strategy, by the user, or in the config's siteBlacklist). */
   blacklistedSites: number;
@@ -185,6 +187,7 @@ function summarize(s: CrawlStatus, crawlId: number): Summary {
     name: c.name, crawlId, state: c.state, message: c.message ?? null,
     fetched: c.stats.fetched, relevant: c.stats.relevant, harvestRate: round(s.harvestRate),
     failed: c.stats.failed, skipped: c.stats.skipped, trainPages: c.stats.trainPages, frontierLeft: c.stats.queued,
+    ...(c.stats.listPages ? { listPages: c.stats.listPages } : {}),
     blacklistedSites: s.blacklistedSites ?? 0, dropped: c.dropped ?? {},
     durationSeconds: round(c.activeMs / 1000), pagesPerMinute: round(minutes > 0 ? c.stats.fetched / minutes : 0),
     ...(c.strategyReport ? { strategyReport: c.strategyReport } : {}),
@@ -196,7 +199,7 @@ const round = (x: number) => Math.round(x * 1000) / 1000;
 export function formatSummary(s: Summary): string {
   return [
     `${s.name}: ${s.state}${s.message ? ` (${s.message})` : ''}`,
-    `  fetched ${s.fetched} pages, ${s.relevant} relevant: harvest rate ${(s.harvestRate * 100).toFixed(1)}%`,
+    `  fetched ${s.fetched} pages, ${s.relevant} relevant: harvest rate ${(s.harvestRate * 100).toFixed(1)}%${s.listPages ? `; ${s.listPages} list pages read for links` : ''}`,
     `  failed ${s.failed}, skipped ${s.skipped}, training pages ${s.trainPages}, frontier left ${s.frontierLeft}`,
     ...(s.blacklistedSites || Object.keys(s.dropped).length
       ? [`  blacklisted sites ${s.blacklistedSites}; links dropped: ${Object.entries(s.dropped).map(([why, n]) => `${why} ${n}`).join(', ') || 'none'}`]

@@ -17,7 +17,7 @@ export type ScopeMode = (typeof SCOPE_MODES)[number];
 export const STRATEGIES: readonly string[] = STRATEGY_NAMES.filter((n) => n !== 'template');
 export type StrategyName = string;
 /** A strategy and its parameters: `{"name": "sparse-tunneling", "maxTunnel": 3}`. */
-export type StrategyConfig = { name: StrategyName } & Record<string, string | number>;
+export type StrategyConfig = { name: StrategyName } & Record<string, string | number | readonly string[]>;
 
 export interface CrawlConfig {
   name: string;

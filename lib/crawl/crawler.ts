@@ -488,9 +488,10 @@ export class CrawlRunner {
     if (!strategy.afterPage) return;
     const links = children.filter((c) => !c.skip).map((c) => c.url);
     const asked = strategy.afterPage({ url, text, relevant, links, ...(role ? { role } : {}) });
-    if (asked === 'report' && !strategy.reportsLive) {
-      const report = strategy.report?.();
+    if (asked === 'report') {
+      const report = strategy.reportsLive ? null : strategy.report?.();
       if (report) void this.ports.store.updateCrawl(this.crawlId, { strategyReport: report }).catch(() => undefined);
+      if (strategy.save) void this.ports.store.saveStrategyState(this.crawlId, strategy.save(), this.ports.clock.now()).catch(() => undefined);
     }
     if (asked !== 'rerank') return;
     this.learner.scheduleRescore('the link graph was re-ranked (HITS)');

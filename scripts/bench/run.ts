@@ -1,7 +1,7 @@
 // `npm run bench`: harvest, cost and scale of Focus against breadth-first and Crawlee, on a topic-labelled corpus
 // served on loopback and crawled through the real extension in Chromium. Prints figures; never fails on time.
 //   npm run bench -- [--corpus DIR] [--budget 2000] [--concurrency 4] [--cases Science:English_language,...]
-//     [--skip crawlee,pipeline,scale,hits,sites,export] [--scale-urls 1000000] [--export-pages 100000] [--out DIR] [--json]
+//     [--skip crawlee,pipeline,scale,hits,queues,sites,export] [--scale-urls 1000000] [--export-pages 100000] [--out DIR] [--json]
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -14,6 +14,7 @@ import { DEFAULT_CORPUS, caseGroundTruth, runWikispeedia, scoreUrls, type CaseRe
 import { runCrawlee } from './crawlee';
 import { formatExport, measureExport } from './export';
 import { formatHits, measureHits } from './hits';
+import { formatQueueTake, type QueueTakeCost } from './multi-queue';
 import { formatPipeline, measurePipeline } from './pipeline';
 import { runWebOfSites } from './web-of-sites';
 import { harvestChart, markdownTable, type HarvestSeries } from './report';
@@ -76,6 +77,7 @@ async function main(): Promise<void> {
   }
   const pipeline = skip.has('pipeline') ? null : await measurePipeline(v.corpus!, 400);
   const hits = skip.has('hits') ? null : measureHits();
+  const queues = skip.has('queues') ? null : runQueueTake();
   const sites = skip.has('sites') ? null : await runWebOfSites({
     corpus: v.corpus!, budget, concurrency, maxSources: 300, outDir, log,
     cases: v.cases!.split(',').map((c) => c.split(':') as [string, string]),
@@ -83,9 +85,9 @@ async function main(): Promise<void> {
   const scale = skip.has('scale') ? null : runScale();
   const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? '', memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, chromium: chromiumVersion() };
   const exported = skip.has('export') ? null : await measureExport({ pages: Number(v['export-pages']), formats: ['wacz', 'warc', 'jsonl', 'csv', 'zip'], log });
-  const all = { date, machine, budget, concurrency, cases, pipeline, scale, hits, exported };
+  const all = { date, machine, budget, concurrency, cases, pipeline, scale, hits, queues, exported };
   writeFileSync(join(outDir, 'bench.json'), JSON.stringify(all, null, 2) + '\n');
-  const report = await writeReport(all) + (hits ? `\n## A HITS round against graph size (Node)\n\n${formatHits(hits)}\n` : '') + (sites ? `\n${sites.markdown}\n` : '') + (exported ? `\n## Export at scale\n\n${formatExport(exported)}\n` : '');
+  const report = await writeReport(all) + (hits ? `\n## A HITS round against graph size (Node)\n\n${formatHits(hits)}\n` : '') + (queues ? `\n## multi-queue: a take by FIFO queues against frontier size (Node, fake-indexeddb)\n\n${formatQueueTake(queues)}\n` : '') + (sites ? `\n${sites.markdown}\n` : '') + (exported ? `\n## Export at scale\n\n${formatExport(exported)}\n` : '');
   writeFileSync(join(outDir, 'report.md'), report + '\n');
   console.log(report);
   if (v.json) console.log(JSON.stringify(all));
@@ -100,6 +102,19 @@ function runScale(): Record<string, unknown> | null {
     return JSON.parse(out.trim().split('\n').at(-1)!) as Record<string, unknown>;
   } catch (err) {
     log(`frontier at scale failed: ${err instanceof Error ? err.message : err}`);
+    return null;
+  }
+}
+
+/** The take by FIFO queues at 1,000 and 1,000,000 queued URLs, in its own Node (the 1M frontier is held in memory). */
+function runQueueTake(): QueueTakeCost[] | null {
+  log('multi-queue: the take by FIFO queues at 1,000 and 1,000,000 queued URLs');
+  try {
+    const out = execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'bench', 'multi-queue.ts'), '--json'],
+      { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 16 * 2 ** 20 });
+    return JSON.parse(out.trim().split('\n').at(-1)!) as QueueTakeCost[];
+  } catch (err) {
+    log(`multi-queue take failed: ${err instanceof Error ? err.message : err}`);
     return null;
   }
 }

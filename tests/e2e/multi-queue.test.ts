@@ -53,6 +53,7 @@ it('crawls a forum thread by thread, boards as list pages, polite to each host w
     },
   });
   expect(summary.state).toBe('finished');
+  expect(summary.listPages).toBe(site.boardPages().length);
 
   const log = site.requests.filter((r) => r.path !== '/robots.txt');
   const forum = log.filter((r) => r.host === 'forum.test').map((r) => r.path);
@@ -66,19 +67,23 @@ it('crawls a forum thread by thread, boards as list pages, polite to each host w
     return forum.indexOf(p) - forum.indexOf(prev);
   });
   expect(Math.max(...gaps)).toBeLessThanOrEqual(3);
+  const closestOf = (host: string) => {
+    const at = log.filter((r) => r.host === host).map((r) => r.at);
+    return Math.min(...at.slice(1).map((t, i) => t - at[i]!));
+  };
 
   // Politeness: never two requests to one host closer than the delay...
-  for (const host of ['forum.test', 'people.test']) {
-    const at = log.filter((r) => r.host === host).map((r) => r.at);
-    const closest = Math.min(...at.slice(1).map((t, i) => t - at[i]!));
-    expect(closest, host).toBeGreaterThanOrEqual(delayMs);
-  }
+  for (const host of ['forum.test', 'people.test']) expect(closestOf(host), host).toBeGreaterThanOrEqual(delayMs);
   // ...and while the forum waits out its delay, members' profiles (the lowest queues) are fetched: most of
   // them before the forum's last request, not all at the end.
   const forumEnd = log.filter((r) => r.host === 'forum.test').at(-1)!.at;
   const people = log.filter((r) => r.host === 'people.test');
   expect(people.length).toBe(site.shape.members);
   expect(people.filter((r) => r.at < forumEnd).length).toBeGreaterThanOrEqual(people.length / 2);
+  console.log(`forum: ${forum.length} requests, next-page gaps max ${Math.max(...gaps)} (${gaps.filter((g) => g === 1).length} of ${gaps.length} right after); ` +
+    `closest requests: forum ${closestOf('forum.test')} ms, people ${closestOf('people.test')} ms (delay ${delayMs}); ` +
+    `${people.filter((r) => r.at < forumEnd).length} of ${people.length} profiles before the forum's last request; ` +
+    `crawl ${((log.at(-1)!.at - log[0]!.at) / 1000).toFixed(1)} s`);
 
   // pages.jsonl: boards are list pages (their first pages) or pagination, never judged; thread pages after
   // the first came back at the top priority as content-return links.

@@ -130,6 +130,15 @@ describe('queue weights (SPEC D.3)', () => {
     expect(s.report!()).toMatchObject({ iFactor: 6, listReads: 1 });
     s.afterPage!({ url: 'https://f.example/b', text: '', relevant: false, links: ['a', 'b', 'c', 'd', 'e', 'g', 'h'], role });
     expect(s.report!()).toMatchObject({ iFactor: 4, listReads: 2 }); // (6 + 2) / 2
+    // A new worker picks up the learned iFactor; a list page it has not read since is not counted (a refresh
+    // would look like a first reading).
+    const again = multiQueueStrategy({ refreshMinutes: 1 });
+    again.restore!({ graph: [], saved: s.save!() });
+    expect(again.report!()).toMatchObject({ iFactor: 4, listReads: 2 });
+    again.afterPage!({ url: 'https://f.example/b', text: '', relevant: false, links: ['a', 'b', 'c', 'd', 'e', 'g', 'h', 'i'], role });
+    expect(again.report!()).toMatchObject({ iFactor: 4, listReads: 2 });
+    again.afterPage!({ url: 'https://f.example/b', text: '', relevant: false, links: ['a', 'b', 'c', 'd', 'e', 'g', 'h', 'i', 'j', 'k'], role });
+    expect(again.report!()).toMatchObject({ iFactor: 10 / 3, listReads: 3 });
   });
 });
 

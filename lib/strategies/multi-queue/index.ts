@@ -43,6 +43,8 @@ export function multiQueueStrategy(params: MultiQueueParams): Strategy {
   // for each one it is, which is what dividing by iFactor per step evens out.
   const shown = new Map<string, Set<string>>();
   let listReads = 0, newLinks = 0;
+  /** After a worker restart the pages shown last are gone: a list page not seen since is not counted. */
+  let restored = false;
   const iFactor = () => (listReads === 0 ? params.iFactor ?? 2 : Math.max(1, newLinks / listReads));
   let lastQueues: WeighedQueue[] = [];
 
@@ -76,10 +78,18 @@ export function multiQueueStrategy(params: MultiQueueParams): Strategy {
       if (!page.role?.listing) return;
       const before = shown.get(page.url);
       const now = new Set(page.links);
+      if (page.role.refreshInMs !== undefined) shown.set(page.url, now);
+      if (!before && restored && page.role.urlClass === 'list') return; // a refresh or a first reading: unknown
       listReads++;
       for (const l of now) if (!before?.has(l)) newLinks++;
-      if (page.role.refreshInMs !== undefined) shown.set(page.url, now);
       return 'report';
+    },
+    // The learned iFactor outlives the worker (saved after each list page that changed it).
+    save: () => ({ listReads, newLinks }),
+    restore({ saved }) {
+      const s = saved as { listReads?: number; newLinks?: number } | undefined;
+      if (typeof s?.listReads === 'number' && typeof s.newLinks === 'number') ({ listReads, newLinks } = s as { listReads: number; newLinks: number });
+      restored = true;
     },
     report: () => ({
       maxPriority: max, iFactor: iFactor(), listReads,
