@@ -79,8 +79,7 @@ export async function takeFromQueues(
   reserve: (e: FrontierEntry) => number, now: number, max: number, scanLimit: number,
 ): Promise<QueueTake> {
   const crawlId = crawl.id!;
-  crawl.queues ??= await buildCounts(db, crawlId);
-  const queues = crawl.queues;
+  const queues = (crawl.queues ??= await buildCounts(db, crawlId));
   /** Per queue, this take's walk: the last order read, entries read, and the first left queued. */
   const walks = new Map<number, { after?: number; scanned: number; done: boolean; firstSkipped?: number; lastTaken?: number }>();
   const out: QueueTake = { entries: [], waitMs: Infinity };

@@ -102,11 +102,12 @@ export class FrontierStore {
       // take would skip the best entries; if they were the only work left, the crawl ended as "frontier empty".
       const crawl = await crawlRow(this.db, crawlId);
       if (next !== 'priority') {
-        if (this.recount.delete(crawlId)) crawl.queues = await buildCounts(this.db, crawlId);
+        const counted = crawl.queues !== undefined && !this.recount.delete(crawlId);
+        if (!counted) crawl.queues = await buildCounts(this.db, crawlId);
         const tops = this.queueTops.get(crawlId) ?? new Map();
         this.queueTops.set(crawlId, tops);
         const taken = await takeFromQueues(this.db, crawl, tops, next.rank, reserve, now, max, scanLimit);
-        return this.markTaken(crawl, taken, now, max);
+        return this.markTaken(crawl, taken, now, max, !counted);
       }
       const top = this.queuedTop.get(crawlId);
       const entries: FrontierEntry[] = [];
@@ -146,11 +147,11 @@ export class FrontierStore {
     }
   }
 
-  /** Inside the take: the entries taken go in flight. */
-  private async markTaken(crawl: CrawlRecord, taken: { entries: FrontierEntry[]; waitMs: number; waitingOn?: FrontierEntry }, now: number, max: number) {
+  /** Inside the take: the entries taken go in flight (and queue counters this take built are kept). */
+  private async markTaken(crawl: CrawlRecord, taken: { entries: FrontierEntry[]; waitMs: number; waitingOn?: FrontierEntry }, now: number, max: number, counted = false) {
     const { entries, waitMs, waitingOn } = taken;
     if (entries.length === 0) {
-      if (crawl.queues) await this.db.crawls.put(crawl); // counters built by this take
+      if (counted) await this.db.crawls.put(crawl);
       return { entries, waitMs, waitingOn };
     }
     for (const e of entries) Object.assign(e, { state: 'inflight', attempts: e.attempts + 1, updatedAt: now });
