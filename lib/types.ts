@@ -57,6 +57,8 @@ export interface FrontierEntry {
   reclaims?: number;
   /** What the crawl's strategy keeps on the entry (lib/strategies/types.ts), e.g. a tunnel distance. */
   strategy?: EntryStrategyState;
+  /** Whether the page it was (best) found on was judged on topic: the link classifier's parent-page feature. */
+  parentOnTopic?: boolean;
   discoveredAt: number;
   updatedAt: number;
 }
@@ -131,6 +133,8 @@ export interface LabeledLink {
   createdAt: number;
   /** The page the link was labeled on, when known. */
   pageUrl?: string;
+  /** Whether that page is on topic (its training label, or the judge's verdict), when known. */
+  parentOnTopic?: boolean;
 }
 
 /** A fetched page labeled on or off topic: trains the page judge. The page's HTML is in `bodies`. */

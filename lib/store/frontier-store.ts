@@ -23,6 +23,8 @@ export interface Candidate {
   site?: string;
   /** The strategy's state for the entry (lib/strategies/types.ts). */
   strategy?: EntryStrategyState;
+  /** Whether the page the link was found on was judged on topic (the link classifier's parent-page feature). */
+  parentOnTopic?: boolean;
 }
 
 /** A frontier position: [priority, order], compared in that order (the tail of the frontier index). */
@@ -249,7 +251,7 @@ export function planUpserts(crawl: CrawlRecord, unique: Candidate[], known: (Fro
     if (old) {
       if (old.state === 'queued' && !c.skip && c.priority > old.priority) {
         puts.push({ ...old, score: c.score, priority: c.priority, depth: Math.min(old.depth, c.depth),
-          parentUrl: c.parentUrl, anchor: c.anchor, context: c.context, updatedAt: now,
+          parentUrl: c.parentUrl, anchor: c.anchor, context: c.context, updatedAt: now, parentOnTopic: c.parentOnTopic,
           ...(c.strategy ? { strategy: c.strategy } : {}) });
       }
       return;
@@ -261,6 +263,7 @@ export function planUpserts(crawl: CrawlRecord, unique: Candidate[], known: (Fro
       crawlId: crawl.id!, url: c.url, host: c.host, site: c.site ?? siteOf(c.url), state, score: c.score, priority: c.priority,
       order: -crawl.nextOrder++, depth: c.depth, parentUrl: c.parentUrl, anchor: c.anchor, context: c.context,
       reason: c.skip, attempts: 0, discoveredAt: now, updatedAt: now, ...(c.strategy ? { strategy: c.strategy } : {}),
+      ...(c.parentOnTopic === undefined ? {} : { parentOnTopic: c.parentOnTopic }),
     });
   });
   return delta;
