@@ -95,6 +95,8 @@ export interface CaseOptions {
    * also re-scores the queued links every 500 pages (the default of a crawl).
    */
   learning?: 'off' | 'verdicts' | 'rescore';
+  /** With `rescore`: re-score the queued links every this many pages (default 500). */
+  rescoreEveryPages?: number;
   /**
    * A simulated user: once the crawl has made `labelAt` requests, label the `userLabels` queued links the model
    * is least sure about (the dashboard's labeling queue), with the corpus's truth, then Retrain.
@@ -241,7 +243,7 @@ async function labelLikeAUser(
 
 /** The crawl config of a case (the benchmark's recipe): the same for the extension and for the Node crawl path. */
 export function caseConfig(
-  o: Pick<CaseOptions, 'topic' | 'seed' | 'budget' | 'strategy' | 'strategyParams' | 'maxSources' | 'concurrency' | 'learning' | 'classifier'>,
+  o: Pick<CaseOptions, 'topic' | 'seed' | 'budget' | 'strategy' | 'strategyParams' | 'maxSources' | 'concurrency' | 'learning' | 'rescoreEveryPages' | 'classifier'>,
   truth: ReturnType<typeof caseGroundTruth>, urlOf: (article: string) => string, anywhere: boolean, keywords: string[],
 ) {
   const { topic, seed, budget, strategy } = o;
@@ -262,7 +264,7 @@ export function caseConfig(
     politeness: { delayMs: 0, concurrency: o.concurrency ?? 4, perHost: o.concurrency ?? 4, robots: false },
     learning: {
       fromVerdicts: (o.learning ?? 'rescore') !== 'off',
-      rescoreEveryPages: (o.learning ?? 'rescore') === 'rescore' ? 500 : 0,
+      rescoreEveryPages: (o.learning ?? 'rescore') === 'rescore' ? o.rescoreEveryPages ?? 500 : 0,
       rescoreEveryLabels: 0,
     },
     ...(o.classifier ? { classifier: o.classifier } : {}),

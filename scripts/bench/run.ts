@@ -17,7 +17,7 @@ import { formatExport, measureExport } from './export';
 import { formatHits, measureHits } from './hits';
 import { formatPipeline, measurePipeline } from './pipeline';
 import { runWebOfSites } from './web-of-sites';
-import { CLASSIFIER_VARIANTS, runTopicSweep } from './topic-sweep';
+import { runTopicSweep, sweepVariant } from './topic-sweep';
 import { harvestChart, markdownTable, type HarvestSeries } from './report';
 
 const { values: v } = parseArgs({
@@ -86,7 +86,7 @@ async function main(): Promise<void> {
   // Every top-level topic from two drawn seeds, 1,000 fetches each, through the extension (scripts/bench/topic-sweep.ts).
   const sweep = skip.has('sweep') ? null : await runTopicSweep({
     corpus: v.corpus!, engine: 'extension', budget: 1000, concurrency, outDir: join(outDir, 'sweep'), log,
-    variants: v['sweep-variants']!.split(',').map((label) => ({ label, classifier: CLASSIFIER_VARIANTS[label] })),
+    variants: v['sweep-variants']!.split(',').map(sweepVariant),
   });
   const scale = skip.has('scale') ? null : runScale();
   const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? '', memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, chromium: chromiumVersion() };

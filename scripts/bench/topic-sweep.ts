@@ -8,7 +8,8 @@
 // Part of `npm run bench`; alone:
 //   npx tsx scripts/bench/topic-sweep.ts [--engine node|extension] [--variants spec-a,default] [--budget 1000]
 //     [--topics Art,Music] [--extra Science:English_language,Geography:Human] [--out DIR]
-import { mkdirSync, writeFileSync } from 'node:fs';
+//   npx tsx scripts/bench/topic-sweep.ts --merge a/sweep.json,b/sweep.json --out DIR   (one report of sweeps run apart)
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -28,6 +29,8 @@ export const TOPICS = ['Science', 'Geography', 'People', 'History', 'Everyday_li
 export interface SweepVariant {
   label: string;
   classifier?: Record<string, unknown>;
+  /** The queued links re-scored every this many pages (the recipe's 500 when absent). */
+  rescoreEveryPages?: number;
 }
 
 type Table = ReturnType<typeof harvestTable>;
@@ -108,14 +111,22 @@ export function graphCrawl(seed: string, links: Map<string, string[]>, budget: n
   return done;
 }
 
-/** Named classifier settings the sweep can compare (`--variants`). */
-export const CLASSIFIER_VARIANTS: Record<string, Record<string, unknown> | undefined> = {
-  default: undefined,
-  'spec-a': { smoothing: 'laplace', parentPage: false },
-  'base-rate': { smoothing: 'base-rate', parentPage: false },
-  parent: { smoothing: 'laplace', parentPage: true },
-  focus: { smoothing: 'base-rate', parentPage: true },
+/** Named settings the sweep can compare (`--variants`); `default` is the crawler's own defaults. */
+export const SWEEP_VARIANTS: Record<string, Omit<SweepVariant, 'label'>> = {
+  default: {},
+  'spec-a': { classifier: { smoothing: 'laplace', parentPage: false } },
+  'base-rate': { classifier: { smoothing: 'base-rate', parentPage: false } },
+  parent: { classifier: { smoothing: 'laplace', parentPage: true } },
+  'parent+base-rate': { classifier: { smoothing: 'base-rate', parentPage: true } },
+  'parent+rescore100': { classifier: { smoothing: 'laplace', parentPage: true }, rescoreEveryPages: 100 },
 };
+
+/** A named variant, or an error naming the known ones. */
+export function sweepVariant(label: string): SweepVariant {
+  const v = SWEEP_VARIANTS[label];
+  if (!v) throw new Error(`no sweep variant "${label}" (known: ${Object.keys(SWEEP_VARIANTS).join(', ')})`);
+  return { label, ...v };
+}
 
 export interface SweepOptions {
   corpus: string;
@@ -147,7 +158,7 @@ export async function runTopicSweep(o: SweepOptions): Promise<{ cases: SweepCase
     };
     for (const variant of o.variants) {
       const t = Date.now();
-      const common = { corpus: o.corpus, topic, seed, budget: o.budget, strategy: 'best-first', concurrency: o.concurrency };
+      const common = { corpus: o.corpus, topic, seed, budget: o.budget, strategy: 'best-first', concurrency: o.concurrency, rescoreEveryPages: variant.rescoreEveryPages };
       c.focus[variant.label] = o.engine === 'node'
         ? (await runNodeCase({ ...common, classifier: variant.classifier })).table
         : (await runWikispeedia({ ...common, classifier: variant.classifier, out: join(o.outDir, 'runs', `${topic}-${seed}-${variant.label}`), log: () => {} })).table;
@@ -156,12 +167,34 @@ export async function runTopicSweep(o: SweepOptions): Promise<{ cases: SweepCase
     }
     cases.push(c);
   }
+  return { cases, markdown: await writeSweep(o, cases) };
+}
+
+type SweepReport = Pick<SweepOptions, 'engine' | 'budget' | 'concurrency' | 'variants' | 'outDir'>;
+
+/** Writes sweep.json, sweep.md and the plot of the fraction of the oracle; returns the markdown. */
+async function writeSweep(o: SweepReport, cases: SweepCase[]): Promise<string> {
   const markdown = report(o, cases);
   mkdirSync(o.outDir, { recursive: true });
-  writeFileSync(join(o.outDir, 'sweep.json'), JSON.stringify({ engine: o.engine, budget: o.budget, variants: o.variants, cases }, null, 2) + '\n');
+  writeFileSync(join(o.outDir, 'sweep.json'), JSON.stringify({ engine: o.engine, budget: o.budget, concurrency: o.concurrency, variants: o.variants, cases }, null, 2) + '\n');
   writeFileSync(join(o.outDir, 'sweep-fraction-of-oracle.svg'), await fractionPlot(o, cases));
   writeFileSync(join(o.outDir, 'sweep.md'), markdown + '\n');
-  return { cases, markdown };
+  return markdown;
+}
+
+/** Sweeps run separately (one variant each), joined case by case into one report. */
+export async function mergeSweeps(files: string[], outDir: string): Promise<string> {
+  const runs = files.map((f) => JSON.parse(readFileSync(f, 'utf8')) as SweepReport & { cases: SweepCase[] });
+  const first = runs[0]!;
+  const key = (c: SweepCase) => `${c.topic}:${c.seed}`;
+  const cases: SweepCase[] = first.cases.map((c) => ({ ...c, focus: { ...c.focus } }));
+  for (const run of runs.slice(1)) {
+    if (run.engine !== first.engine || run.budget !== first.budget) throw new Error('sweeps of different engines or budgets do not merge');
+    const byKey = new Map(run.cases.map((c) => [key(c), c]));
+    for (const c of cases) Object.assign(c.focus, byKey.get(key(c))?.focus ?? {});
+  }
+  const variants = [...new Map(runs.flatMap((r) => r.variants).map((v) => [v.label, v])).values()];
+  return writeSweep({ ...first, variants, outDir }, cases.filter((c) => variants.every((v) => c.focus[v.label])));
 }
 
 const at = (t: Table, n: number) => t.find((r) => r.fetched === n);
@@ -170,7 +203,7 @@ const f2 = (x: number | null | undefined) => (x === null || x === undefined || !
 export const fractionOfOracle = (c: SweepCase, label: string, n = 500) =>
   (at(c.focus[label]!, n)?.scoredHarvest ?? NaN) / (at(c.oracle, n)?.scoredHarvest ?? NaN);
 
-function report(o: SweepOptions, cases: SweepCase[]): string {
+function report(o: SweepReport, cases: SweepCase[]): string {
   const labels = o.variants.map((v) => v.label);
   const rows = cases.map((c) => [
     c.topic.replace(/_/g, ' '), c.seed, c.reachOnScored,
@@ -196,7 +229,7 @@ function report(o: SweepOptions, cases: SweepCase[]): string {
   ].join('\n');
 }
 
-async function fractionPlot(o: SweepOptions, cases: SweepCase[]): Promise<string> {
+async function fractionPlot(o: SweepReport, cases: SweepCase[]): Promise<string> {
   const values = cases.flatMap((c) => o.variants.map((v) => ({ topic: c.topic.replace(/_/g, ' '), seed: c.seed, crawler: v.label, fraction: fractionOfOracle(c, v.label) })));
   const spec: TopLevelSpec = {
     title: `Harvest at 500 fetches as a fraction of the oracle's (${o.engine === 'node' ? 'Node crawl path' : 'extension'})`,
@@ -221,16 +254,17 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     options: {
       corpus: { type: 'string', default: DEFAULT_CORPUS }, engine: { type: 'string', default: 'node' },
       budget: { type: 'string', default: '1000' }, variants: { type: 'string', default: 'spec-a,default' },
-      topics: { type: 'string' }, extra: { type: 'string', default: 'Science:English_language,Geography:Human' }, concurrency: { type: 'string', default: '4' }, out: { type: 'string' },
+      merge: { type: 'string' }, topics: { type: 'string' }, extra: { type: 'string', default: 'Science:English_language,Geography:Human' }, concurrency: { type: 'string', default: '4' }, out: { type: 'string' },
     },
   });
   const outDir = v.out ?? join(ROOT, 'results', new Date().toISOString().slice(0, 10), 'sweep');
-  runTopicSweep({
+  const done = v.merge ? mergeSweeps(v.merge.split(','), outDir) : runTopicSweep({
     corpus: v.corpus!, engine: v.engine === 'extension' ? 'extension' : 'node', budget: Number(v.budget),
-    variants: v.variants!.split(',').map((label) => ({ label, classifier: CLASSIFIER_VARIANTS[label] })),
+    variants: v.variants!.split(',').map(sweepVariant),
     topics: v.topics?.split(','), extra: v.extra!.split(',').filter(Boolean).map((c) => ({ topic: c.split(':')[0]!, seed: c.split(':')[1]! })), concurrency: Number(v.concurrency), outDir,
     log: (line) => process.stderr.write(`[sweep] ${line}\n`),
-  }).then(({ markdown }) => console.log(markdown), (err) => {
+  }).then((r) => r.markdown);
+  done.then((markdown) => console.log(markdown), (err) => {
     console.error(`topic sweep: ${err instanceof Error ? err.stack ?? err.message : err}`);
     process.exit(1);
   });

@@ -1,10 +1,14 @@
 // The link classifier's scoring options (config `classifier`): base-rate smoothing for small topics, and the
 // parent-page feature (topical locality). SPEC A's classifier stays available as `SPEC_A_SCORING`.
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { LinkClassifier, SPEC_A_SCORING, type LinkScoring } from '../../lib/classifier/link-classifier';
 import { PARENT_OFF_FEATURE, PARENT_ON_FEATURE, linkFeatures, makeDictionary } from '../../lib/classifier/link-features';
 import { NaiveBayes } from '../../lib/classifier/naive-bayes';
 import { parseConfig } from '../../lib/crawl/config';
+import { CrawlService } from '../../lib/crawl/service';
+import { CrawlStore } from '../../lib/store/crawl-store';
+import { CrawlerDB } from '../../lib/store/db';
 
 const BASE_RATE: LinkScoring = { smoothing: 'base-rate', parentPage: false };
 const PARENT: LinkScoring = { smoothing: 'laplace', parentPage: true };
@@ -74,5 +78,43 @@ describe('the classifier setting of a crawl config', () => {
     expect(parseConfig({ ...base, classifier: SPEC_A_SCORING }).classifier).toEqual(SPEC_A_SCORING);
     expect(parseConfig(base).classifier).toEqual(expect.objectContaining({ smoothing: expect.any(String), parentPage: expect.any(Boolean) }));
     expect(() => parseConfig({ ...base, classifier: { smoothing: 'good-turing' } })).toThrow(/classifier.smoothing/);
+  });
+});
+
+describe('a crawl records where each link was found', () => {
+  const page = (title: string, body: string) => `<!DOCTYPE html><html><head><title>${title}</title></head><body><h1>${title}</h1>${body}</body></html>`;
+  const more = (href: string) => `<p>Read <a href="${href}">more</a> here.</p>`;
+  const SITE: Record<string, string> = {
+    '/star/source': page('Stars and planets', '<p>Astronomy of the stars, planets and the night sky.</p><p><a href="/star/a">Comet</a> and <a href="/town/b">Bus timetable</a></p>'),
+    '/town/source': page('Town council', '<p>Bins, buses and parking.</p><p><a href="/town/c">Parking</a> and <a href="/star/d">Telescope</a></p>'),
+    '/': page('Welcome', '<p><a href="/on">Stars</a> <a href="/off">Buses</a></p>'),
+    '/on': page('Stars, planets and galaxies', `<p>A star, a planet, a galaxy, a telescope: astronomy.</p>${more('/x/1')}`),
+    '/off': page('Bus timetable', `<p>Buses leave the depot at nine.</p>${more('/x/2')}`),
+  };
+  const fetchPort = async (url: string) => {
+    const html = SITE[new URL(url).pathname];
+    return html === undefined ? new Response('no', { status: 404 }) : new Response(html, { status: 200, headers: { 'content-type': 'text/html' } });
+  };
+
+  it('training links take their source page\'s label; crawl links the judge\'s verdict on their page', async () => {
+    const o = 'http://club.test';
+    const store = new CrawlStore(new CrawlerDB(`t${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
+    const service = new CrawlService({ store, fetch: fetchPort, clock: { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) } });
+    const { crawlId } = await service.handlers.start({
+      name: 'stars', seeds: [`${o}/`], topic: { keywords: ['astronomy', 'star', 'planet', 'galaxy', 'telescope'] },
+      training: { linkSources: [`${o}/star/source`, `${o}/town/source`], positive: [`${o}/star/*`], negative: [`${o}/town/*`] },
+      budget: { maxPages: 4 }, politeness: { delayMs: 0, concurrency: 1, robots: false }, classifier: PARENT,
+    });
+    await service.settled(crawlId);
+    const crawl = (await store.getCrawl(crawlId))!;
+    const labels = await store.topics.labelsAfter(crawl.topicId, 0);
+    const parentOf = (path: string) => labels.find((l) => l.url === `${o}${path}`)?.parentOnTopic;
+    expect([parentOf('/star/a'), parentOf('/town/b'), parentOf('/town/c'), parentOf('/star/d')]).toEqual([true, true, false, false]);
+    const entry = (path: string) => store.frontier.getEntry(crawlId, `${o}${path}`);
+    const [x1, x2] = [(await entry('/x/1'))!, (await entry('/x/2'))!];
+    expect([x1.parentOnTopic, x2.parentOnTopic]).toEqual([true, false]);
+    // The same link text on an on-topic page and on an off-topic one: only the page tells them apart.
+    expect(x1.anchor).toBe(x2.anchor);
+    expect(x1.score).toBeGreaterThan(x2.score);
   });
 });
