@@ -3,6 +3,7 @@
 //   npx tsx scripts/wikispeedia.ts [--corpus DIR] [--topic Science] [--seed English_language] [--budget 1000]
 //     [--strategy best-first|breadth-first] [--train-fraction 0.3] [--max-sources N (default: every training page)] [--split-seed 1]
 //     [--keywords w1,w2,...] [--learning off|verdicts|rescore] [--user-labels N [--label-at PAGES]] [--out DIR]
+//     [--classifier '{"smoothing":"laplace","parentPage":false}']
 // The articles are split (seeded PRNG) into a training split, whose pages are the link sources and whose
 // topic labels make the positive/negative patterns, and a scored split; harvest and recall are given over
 // all crawl-phase pages and over scored-split pages only. Ground truth is labels.tsv, never the crawler's judge.
@@ -120,7 +121,7 @@ async function main(): Promise<void> {
       'max-sources': { type: 'string', default: 'Infinity' }, 'split-seed': { type: 'string', default: '1' },
       keywords: { type: 'string' }, learning: { type: 'string', default: 'rescore' }, out: { type: 'string' },
       'user-labels': { type: 'string', default: '0' }, 'label-at': { type: 'string', default: '300' },
-      web: { type: 'string', default: 'one-site' }, 'strategy-params': { type: 'string' },
+      web: { type: 'string', default: 'one-site' }, 'strategy-params': { type: 'string' }, classifier: { type: 'string' },
     },
   });
   if (!['off', 'verdicts', 'rescore'].includes(v.learning!)) throw new Error(`--learning: off, verdicts or rescore, not ${v.learning}`);
@@ -131,6 +132,7 @@ async function main(): Promise<void> {
     learning: v.learning as CaseOptions['learning'], userLabels: Number(v['user-labels']), labelAt: Number(v['label-at']),
     web: v.web === 'sites' ? 'sites' : 'one-site',
     strategyParams: v['strategy-params'] ? (JSON.parse(v['strategy-params']) as Record<string, number | string>) : undefined,
+    classifier: v.classifier ? (JSON.parse(v.classifier) as Record<string, unknown>) : undefined,
   });
   printResults(results);
 }

@@ -166,6 +166,9 @@ export async function runTopicSweep(o: SweepOptions): Promise<{ cases: SweepCase
         `oracle ${at(c.oracle, 500)?.scoredHarvest}, ${((Date.now() - t) / 1000).toFixed(0)} s`);
     }
     cases.push(c);
+    // Each case's figures are kept as they come: a long sweep stopped part-way still has them (--merge reads them).
+    mkdirSync(o.outDir, { recursive: true });
+    writeFileSync(join(o.outDir, 'sweep-partial.json'), JSON.stringify({ engine: o.engine, budget: o.budget, concurrency: o.concurrency, variants: o.variants, cases }) + '\n');
   }
   return { cases, markdown: await writeSweep(o, cases) };
 }
@@ -182,19 +185,28 @@ async function writeSweep(o: SweepReport, cases: SweepCase[]): Promise<string> {
   return markdown;
 }
 
-/** Sweeps run separately (one variant each), joined case by case into one report. */
+/**
+ * Sweeps run separately (other variants, or other topics run side by side), joined case by case into one
+ * report of the cases every variant ran, in the sweep's order.
+ */
 export async function mergeSweeps(files: string[], outDir: string): Promise<string> {
   const runs = files.map((f) => JSON.parse(readFileSync(f, 'utf8')) as SweepReport & { cases: SweepCase[] });
   const first = runs[0]!;
   const key = (c: SweepCase) => `${c.topic}:${c.seed}`;
-  const cases: SweepCase[] = first.cases.map((c) => ({ ...c, focus: { ...c.focus } }));
-  for (const run of runs.slice(1)) {
+  const cases = new Map<string, SweepCase>();
+  for (const run of runs) {
     if (run.engine !== first.engine || run.budget !== first.budget) throw new Error('sweeps of different engines or budgets do not merge');
-    const byKey = new Map(run.cases.map((c) => [key(c), c]));
-    for (const c of cases) Object.assign(c.focus, byKey.get(key(c))?.focus ?? {});
+    for (const c of run.cases) {
+      const known = cases.get(key(c));
+      if (known) Object.assign(known.focus, c.focus);
+      else cases.set(key(c), { ...c, focus: { ...c.focus } });
+    }
   }
   const variants = [...new Map(runs.flatMap((r) => r.variants).map((v) => [v.label, v])).values()];
-  return writeSweep({ ...first, variants, outDir }, cases.filter((c) => variants.every((v) => c.focus[v.label])));
+  const drawn = sweepSeeds(DEFAULT_CORPUS).map((c) => `${c.topic}:${c.seed}`);
+  const rank = (c: SweepCase) => (drawn.indexOf(key(c)) + 1 || drawn.length + 1);
+  const all = [...cases.values()].filter((c) => variants.every((v) => c.focus[v.label])).sort((a, b) => rank(a) - rank(b));
+  return writeSweep({ ...first, variants, outDir }, all);
 }
 
 const at = (t: Table, n: number) => t.find((r) => r.fetched === n);
