@@ -26,7 +26,7 @@ export interface LinkScoring {
 export const SPEC_A_SCORING: LinkScoring = { smoothing: 'laplace', parentPage: false };
 /**
  * The parent-page feature is on by default: it raised harvest on the topic sweep (README, "Every topic"), most
- * on small topics whose pages link to each other. Base-rate smoothing is not: it lowered harvest there.
+ * on small topics whose pages link to each other. Base-rate smoothing is not: combined with it, it lowered harvest there.
  */
 export const DEFAULT_SCORING: LinkScoring = { smoothing: 'laplace', parentPage: true };
 /** The pseudo-count of `base-rate` smoothing: how many examples a feature needs before it counts as much as its own rate. */

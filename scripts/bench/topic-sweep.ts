@@ -249,7 +249,7 @@ async function fractionPlot(o: SweepReport, cases: SweepCase[]): Promise<string>
     layer: [
       { mark: { type: 'bar', opacity: 0.5 }, encoding: {
         x: { field: 'topic', type: 'nominal', title: null, sort: TOPICS.map((t) => t.replace(/_/g, ' ')), axis: { labelAngle: -40 } },
-        xOffset: { field: 'crawler' }, y: { aggregate: 'mean', field: 'fraction', type: 'quantitative', title: 'fraction of oracle (mean of 2 seeds)', scale: { domain: [0, 1] } },
+        xOffset: { field: 'crawler' }, y: { aggregate: 'mean', field: 'fraction', type: 'quantitative', title: 'fraction of oracle (mean of 2 seeds)', scale: { domain: [0, 1.2] } },
         color: { field: 'crawler', type: 'nominal', title: null } } },
       { mark: { type: 'point', filled: true, size: 25 }, encoding: {
         x: { field: 'topic', type: 'nominal', sort: TOPICS.map((t) => t.replace(/_/g, ' ')) }, xOffset: { field: 'crawler' },
