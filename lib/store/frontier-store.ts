@@ -251,8 +251,8 @@ export function planUpserts(crawl: CrawlRecord, unique: Candidate[], known: (Fro
     if (old) {
       if (old.state === 'queued' && !c.skip && c.priority > old.priority) {
         puts.push({ ...old, score: c.score, priority: c.priority, depth: Math.min(old.depth, c.depth),
-          parentUrl: c.parentUrl, anchor: c.anchor, context: c.context, updatedAt: now, parentOnTopic: c.parentOnTopic,
-          ...(c.strategy ? { strategy: c.strategy } : {}) });
+          parentUrl: c.parentUrl, anchor: c.anchor, context: c.context, updatedAt: now,
+          ...(c.strategy ? { strategy: c.strategy } : {}), ...(c.parentOnTopic === undefined ? {} : { parentOnTopic: c.parentOnTopic }) });
       }
       return;
     }
