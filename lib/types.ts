@@ -63,6 +63,8 @@ export interface FrontierEntry {
   strategy?: EntryStrategyState;
   /** What the link to it last showed of its version (SPEC D.5: a thread's reply count); another value queues it again. */
   revisit?: string;
+  /** Whether the page it was (best) found on was judged on topic: the link classifier's parent-page feature. */
+  parentOnTopic?: boolean;
   discoveredAt: number;
   updatedAt: number;
 }
@@ -147,6 +149,8 @@ export interface LabeledLink {
   createdAt: number;
   /** The page the link was labeled on, when known. */
   pageUrl?: string;
+  /** Whether that page is on topic (its training label, or the judge's verdict), when known. */
+  parentOnTopic?: boolean;
 }
 
 /** A fetched page labeled on or off topic: trains the page judge. The page's HTML is in `bodies`. */

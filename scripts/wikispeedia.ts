@@ -3,6 +3,7 @@
 //   npx tsx scripts/wikispeedia.ts [--corpus DIR] [--topic Science] [--seed English_language] [--budget 1000]
 //     [--strategy best-first|breadth-first] [--train-fraction 0.3] [--max-sources N (default: every training page)] [--split-seed 1]
 //     [--keywords w1,w2,...] [--learning off|verdicts|rescore] [--user-labels N [--label-at PAGES]] [--out DIR]
+//     [--classifier '{"smoothing":"laplace","parentPage":false}']
 // The articles are split (seeded PRNG) into a training split, whose pages are the link sources and whose
 // topic labels make the positive/negative patterns, and a scored split; harvest and recall are given over
 // all crawl-phase pages and over scored-split pages only. Ground truth is labels.tsv, never the crawler's judge.
@@ -30,6 +31,15 @@ export const TOPIC_KEYWORDS: Record<string, string[]> = {
   Music: ['music', 'musical', 'song', 'band', 'composer', 'album', 'opera', 'instrument', 'symphony'],
   Mathematics: ['mathematics', 'mathematical', 'number', 'theorem', 'geometry', 'algebra', 'equation', 'function'],
   IT: ['computer', 'software', 'internet', 'programming', 'data', 'network', 'digital', 'algorithm'],
+  // The other seven top-level topics, for the topic sweep (scripts/bench/topic-sweep.ts): words a user would
+  // type for the topic, chosen from its name and subcategory names, not from the pages.
+  Countries: ['country', 'nation', 'republic', 'capital', 'population', 'government', 'independence', 'border'],
+  Citizenship: ['citizenship', 'law', 'rights', 'politics', 'political', 'government', 'election', 'education', 'environment'],
+  Design_and_Technology: ['engineering', 'technology', 'railway', 'transport', 'architecture', 'building', 'locomotive', 'vehicle', 'aircraft'],
+  Everyday_life: ['food', 'sport', 'game', 'film', 'television', 'drink', 'team', 'cartoon', 'agriculture'],
+  Language_and_literature: ['language', 'literature', 'novel', 'poetry', 'poem', 'theatre', 'author', 'linguistics'],
+  Business_Studies: ['business', 'company', 'economy', 'economics', 'currency', 'market', 'trade', 'money', 'bank'],
+  Art: ['art', 'painting', 'painter', 'sculpture', 'artist', 'museum', 'gallery', 'portrait'],
 };
 
 export function reachableFrom(seed: string, links: Map<string, string[]>): Set<string> {
@@ -86,12 +96,16 @@ export interface CaseOptions {
    * also re-scores the queued links every 500 pages (the default of a crawl).
    */
   learning?: 'off' | 'verdicts' | 'rescore';
+  /** With `rescore`: re-score the queued links every this many pages (default 500). */
+  rescoreEveryPages?: number;
   /**
    * A simulated user: once the crawl has made `labelAt` requests, label the `userLabels` queued links the model
    * is least sure about (the dashboard's labeling queue), with the corpus's truth, then Retrain.
    */
   userLabels?: number;
   labelAt?: number;
+  /** The link classifier's settings (the config's `classifier`), when not the defaults. */
+  classifier?: Record<string, unknown>;
   out?: string;
   log?: (line: string) => void;
 }
@@ -107,7 +121,7 @@ async function main(): Promise<void> {
       'max-sources': { type: 'string', default: 'Infinity' }, 'split-seed': { type: 'string', default: '1' },
       keywords: { type: 'string' }, learning: { type: 'string', default: 'rescore' }, out: { type: 'string' },
       'user-labels': { type: 'string', default: '0' }, 'label-at': { type: 'string', default: '300' },
-      web: { type: 'string', default: 'one-site' }, 'strategy-params': { type: 'string' },
+      web: { type: 'string', default: 'one-site' }, 'strategy-params': { type: 'string' }, classifier: { type: 'string' },
     },
   });
   if (!['off', 'verdicts', 'rescore'].includes(v.learning!)) throw new Error(`--learning: off, verdicts or rescore, not ${v.learning}`);
@@ -118,6 +132,7 @@ async function main(): Promise<void> {
     learning: v.learning as CaseOptions['learning'], userLabels: Number(v['user-labels']), labelAt: Number(v['label-at']),
     web: v.web === 'sites' ? 'sites' : 'one-site',
     strategyParams: v['strategy-params'] ? (JSON.parse(v['strategy-params']) as Record<string, number | string>) : undefined,
+    classifier: v.classifier ? (JSON.parse(v.classifier) as Record<string, unknown>) : undefined,
   });
   printResults(results);
 }
@@ -228,6 +243,36 @@ async function labelLikeAUser(
   return result;
 }
 
+/** The crawl config of a case (the benchmark's recipe): the same for the extension and for the Node crawl path. */
+export function caseConfig(
+  o: Pick<CaseOptions, 'topic' | 'seed' | 'budget' | 'strategy' | 'strategyParams' | 'maxSources' | 'concurrency' | 'learning' | 'rescoreEveryPages' | 'classifier'>,
+  truth: ReturnType<typeof caseGroundTruth>, urlOf: (article: string) => string, anywhere: boolean, keywords: string[],
+) {
+  const { topic, seed, budget, strategy } = o;
+  const trainList = truth.order.slice(0, truth.nTrain);
+  const sources = trainList.slice(0, o.maxSources ?? Infinity);
+  return {
+    name: `Wikispeedia: ${topic} from ${seed} (${strategy}, ${budget} pages)`,
+    seeds: [urlOf(seed)],
+    topic: { keywords },
+    training: {
+      linkSources: sources.map(urlOf),
+      positive: trainList.filter(truth.onTopic).map(urlOf),
+      negative: trainList.filter((a) => !truth.onTopic(a)).map(urlOf),
+    },
+    strategy: { name: strategy, ...o.strategyParams },
+    budget: { maxPages: budget },
+    ...(anywhere ? { scope: { mode: 'anywhere' } } : {}),
+    politeness: { delayMs: 0, concurrency: o.concurrency ?? 4, perHost: o.concurrency ?? 4, robots: false },
+    learning: {
+      fromVerdicts: (o.learning ?? 'rescore') !== 'off',
+      rescoreEveryPages: (o.learning ?? 'rescore') === 'rescore' ? o.rescoreEveryPages ?? 500 : 0,
+      rescoreEveryLabels: 0,
+    },
+    ...(o.classifier ? { classifier: o.classifier } : {}),
+  };
+}
+
 /** One benchmark case through the real extension: crawl, then score the fetch order against labels.tsv. */
 export async function runWikispeedia(o: CaseOptions) {
   const { topic, seed, budget, strategy } = o;
@@ -247,25 +292,7 @@ export async function runWikispeedia(o: CaseOptions) {
   const hostRules = sites ? `MAP *.test 127.0.0.1:${new URL(site.origin).port}` : undefined;
   const trainList = order.slice(0, nTrain);
   const sources = trainList.slice(0, maxSources);
-  const config = {
-    name: `Wikispeedia: ${topic} from ${seed} (${strategy}, ${budget} pages)`,
-    seeds: [urlOf(seed)],
-    topic: { keywords },
-    training: {
-      linkSources: sources.map(urlOf),
-      positive: trainList.filter(onTopic).map(urlOf),
-      negative: trainList.filter((a) => !onTopic(a)).map(urlOf),
-    },
-    strategy: { name: strategy, ...o.strategyParams },
-    budget: { maxPages: budget },
-    ...(sites ? { scope: { mode: 'anywhere' } } : {}),
-    politeness: { delayMs: 0, concurrency: o.concurrency ?? 4, perHost: o.concurrency ?? 4, robots: false },
-    learning: {
-      fromVerdicts: (o.learning ?? 'rescore') !== 'off',
-      rescoreEveryPages: (o.learning ?? 'rescore') === 'rescore' ? 500 : 0,
-      rescoreEveryLabels: 0,
-    },
-  };
+  const config = caseConfig(o, truth, urlOf, hostRules !== undefined, keywords);
   // Labeled links the training reads will yield (every link on a source page into the training split).
   const sourceSet = new Set(sources);
   let posLinks = 0, negLinks = 0;

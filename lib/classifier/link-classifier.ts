@@ -1,11 +1,36 @@
 // The link classifier that orders the frontier: P(+|F) of the link's features (SPEC A.1-A.3, A.7).
-import { ANCHOR_DICT_FEATURE, linkFeatures, makeDictionary, type FeatureGroup } from './link-features';
+import { ANCHOR_DICT_FEATURE, isParentFeature, linkFeatures, makeDictionary, type FeatureGroup } from './link-features';
 import { logistic, NaiveBayes, type Label, type NaiveBayesJSON } from './naive-bayes';
 
 export interface LinkText {
   anchor: string;
   context: string;
+  /** Whether the page the link is on is on topic, when known (the parent-page feature). */
+  parentOnTopic?: boolean;
 }
+
+/**
+ * How a link's features are turned into a score; the counts learned are the same whichever is chosen, so a
+ * crawl can switch without relearning (the crawl config's `classifier`).
+ * - `smoothing`: `laplace` is SPEC A.2's P(F|c) = (Count(F,c) + 1) / (Count_c + 2); `base-rate` shrinks each
+ *   feature's P(+|F) toward the share of positives (NaiveBayes.logOddsShrunk), which keeps rare words from
+ *   favouring the positive class when positives are a few percent (small topics).
+ * - `parentPage`: counts the parent-page feature (P:on / P:off) in full, like the anchor's.
+ */
+export interface LinkScoring {
+  smoothing: 'laplace' | 'base-rate';
+  parentPage: boolean;
+}
+
+/** SPEC A's classifier as specified (and as Focus scored links before the topic sweep). */
+export const SPEC_A_SCORING: LinkScoring = { smoothing: 'laplace', parentPage: false };
+/**
+ * The parent-page feature is on by default: it raised harvest on the topic sweep (README, "Every topic"), most
+ * on small topics whose pages link to each other. Base-rate smoothing is not: combined with it, it lowered harvest there.
+ */
+export const DEFAULT_SCORING: LinkScoring = { smoothing: 'laplace', parentPage: true };
+/** The pseudo-count of `base-rate` smoothing: how many examples a feature needs before it counts as much as its own rate. */
+const SHRINK_M = 4;
 
 /**
  * How the evidence of the two feature groups is combined into log-odds:
@@ -70,27 +95,32 @@ export class LinkClassifier {
   }
 
   /** P(+|F): the predicted relevance of the page the link points to. */
-  score(link: LinkText): number {
-    return this.rank(link).score;
+  score(link: LinkText, scoring: LinkScoring = DEFAULT_SCORING): number {
+    return this.rank(link, scoring).score;
   }
 
   /**
    * The log-odds log P(+|F)/P(-|F), which orders the frontier (it never saturates, where the posterior
    * rounds to 1.0 in double precision), and the posterior itself.
    */
-  rank(link: LinkText): { logOdds: number; score: number } {
-    const features = this.features(link);
-    const logOdds = this.evidence === 'independent' ? this.model.logOdds(features) : this.contextMeanLogOdds(features);
+  rank(link: LinkText, scoring: LinkScoring = DEFAULT_SCORING): { logOdds: number; score: number } {
+    let features = this.features(link);
+    if (!scoring.parentPage) features = features.filter((f) => !isParentFeature(f));
+    const logOdds = this.evidence === 'independent' ? this.logOdds(features, scoring) : this.contextMeanLogOdds(features, scoring);
     return { logOdds, score: logistic(logOdds) };
   }
 
-  private contextMeanLogOdds(features: string[]): number {
+  private logOdds(features: string[], scoring: LinkScoring): number {
+    return scoring.smoothing === 'base-rate' ? this.model.logOddsShrunk(features, SHRINK_M) : this.model.logOdds(features);
+  }
+
+  private contextMeanLogOdds(features: string[], scoring: LinkScoring): number {
     const anchor: string[] = [];
     const context: string[] = [];
     for (const f of features) (isAnchorFeature(f) ? anchor : context).push(f);
-    const prior = this.model.logOdds([]);
-    const anchorEvidence = anchor.length ? this.model.logOdds(anchor) - prior : 0;
-    const contextEvidence = context.length ? (this.model.logOdds(context) - prior) / context.length : 0;
+    const prior = this.logOdds([], scoring);
+    const anchorEvidence = anchor.length ? this.logOdds(anchor, scoring) - prior : 0;
+    const contextEvidence = context.length ? (this.logOdds(context, scoring) - prior) / context.length : 0;
     return prior + anchorEvidence + contextEvidence;
   }
 
@@ -151,5 +181,5 @@ export class LinkClassifier {
   }
 }
 
-/** Anchor-group features (SPEC A.3): anchor words and the "anchor has a dictionary word" flag. */
-const isAnchorFeature = (f: string): boolean => f.startsWith('a:') || f === ANCHOR_DICT_FEATURE;
+/** Features counted in full: anchor words, the "anchor has a dictionary word" flag (SPEC A.3), the parent page's. */
+const isAnchorFeature = (f: string): boolean => f.startsWith('a:') || f === ANCHOR_DICT_FEATURE || isParentFeature(f);

@@ -10,6 +10,13 @@ const CONTEXT_PREFIX = 'c:';
 /** SPEC A.3 group 2: "anchor contains a domain-dictionary word", "context contains a domain-dictionary word". */
 export const ANCHOR_DICT_FEATURE = 'A:dict';
 export const CONTEXT_DICT_FEATURE = 'C:dict';
+/**
+ * Topical locality (SPEC C's SimPage, Chakrabarti's focused crawler): whether the page the link sits on is on
+ * topic. Training links take their source page's label; crawl links the judge's verdict on their page.
+ */
+export const PARENT_ON_FEATURE = 'P:on';
+export const PARENT_OFF_FEATURE = 'P:off';
+export const isParentFeature = (f: string): boolean => f === PARENT_ON_FEATURE || f === PARENT_OFF_FEATURE;
 
 /**
  * The domain dictionary: the words of the crawl's keywords, tokenized exactly like link text so that they
@@ -43,11 +50,12 @@ const scratch = new Set<string>();
 
 /** The deduplicated binary features of a link (SPEC A.2 counts presence, not repeats). */
 export function linkFeatures(
-  link: { anchor: string; context: string },
+  link: { anchor: string; context: string; parentOnTopic?: boolean },
   dictionary: ReadonlySet<string>,
   group: FeatureGroup = 2,
 ): string[] {
   scratch.clear();
+  if (link.parentOnTopic !== undefined) scratch.add(link.parentOnTopic ? PARENT_ON_FEATURE : PARENT_OFF_FEATURE);
   let anchorHasDictWord = false;
   for (const word of tokenize(link.anchor)) {
     scratch.add(ANCHOR_PREFIX + word);

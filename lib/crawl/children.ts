@@ -46,12 +46,12 @@ export function planChildren(
     const url = normalizeUrl(link.url, undefined, config.canonical);
     if (!url || url === pageUrl || url === parent.url || !inScope(url)) continue;
     const unsafe = safety.check(url, { anchor: link.anchor, rel: link.rel });
-    const base = { url, host: hostOf(url), site: siteOf(url), depth, parentUrl: parent.url, anchor: link.anchor, context: link.context };
+    const base = { url, host: hostOf(url), site: siteOf(url), depth, parentUrl: parent.url, anchor: link.anchor, context: link.context, parentOnTopic: relevant };
     if (unsafe) {
       out.push({ ...base, score: 0, priority: -Number.MAX_VALUE, skip: describeBlock(unsafe) });
       continue;
     }
-    const { logOdds, score } = classifier.rank(link);
+    const { logOdds, score } = classifier.rank(base, config.classifier);
     const plan = strategy.plan({
       url, anchor: link.anchor, logOdds, score, depth,
       ...(link.pagination ? { pagination: link.pagination } : {}), ...(link.replies !== undefined ? { replies: link.replies } : {}),

@@ -1,5 +1,6 @@
 // The crawl configuration: what the dashboard form and the runner's JSON file both produce.
 import { STRATEGY_NAMES, strategyParams, strategyProblem } from '../strategies/registry';
+import { DEFAULT_SCORING, type LinkScoring } from '../classifier/link-classifier';
 import { DEFAULT_SAFETY_RULES } from './safety';
 import { DEFAULT_CANONICAL, siteOfHostOrUrl, type CanonicalOptions } from '../url';
 import { parseTemplate, TemplateError, type TemplateConfig } from '../template/config';
@@ -57,6 +58,11 @@ export interface CrawlConfig {
    * are extracted into records; such a crawl needs no seeds and no topic keywords (the search keywords serve).
    */
   template?: TemplateConfig;
+  /**
+   * How the link classifier scores links (lib/classifier/link-classifier.ts, LinkScoring). SPEC A's classifier
+   * is `{"smoothing": "laplace", "parentPage": false}`.
+   */
+  classifier: LinkScoring;
 }
 
 export const DEFAULTS: Omit<CrawlConfig, 'name' | 'seeds'> = {
@@ -72,6 +78,7 @@ export const DEFAULTS: Omit<CrawlConfig, 'name' | 'seeds'> = {
   judge: { threshold: 0.5 },
   learning: { fromVerdicts: true, rescoreEveryPages: 500, rescoreEveryLabels: 10 },
   canonical: DEFAULT_CANONICAL,
+  classifier: DEFAULT_SCORING,
 };
 
 /** A config the crawler refuses, in one sentence; `field` is the setting it is about (`budget.maxPages`, `seeds[2]`). */
@@ -157,7 +164,11 @@ export function parseConfig(input: unknown): CrawlConfig {
   };
   const topic = sub('topic'), training = sub('training'), strategy = sub('strategy'), budget = sub('budget');
   const scope = sub('scope'), politeness = sub('politeness'), fetchCfg = sub('fetch'), safety = sub('safety'), judge = sub('judge');
-  const learning = sub('learning'), canonical = sub('canonical');
+  const learning = sub('learning'), canonical = sub('canonical'), classifier = sub('classifier');
+  const smoothing = classifier.smoothing ?? DEFAULTS.classifier.smoothing;
+  if (smoothing !== 'laplace' && smoothing !== 'base-rate') {
+    throw new ConfigError(`classifier.smoothing must be "laplace" or "base-rate" (got ${JSON.stringify(smoothing)})`);
+  }
   const strategyName = (strategy.name ?? (template ? 'template' : DEFAULTS.strategy.name)) as string;
   if (template && strategyName !== 'template') throw new ConfigError(`strategy.name must be "template" for a crawl with a template (got ${JSON.stringify(strategyName)})`);
   if (!template && strategyName === 'template') throw new ConfigError('strategy.name "template" needs a template block (search, filters, fields)');
@@ -217,6 +228,7 @@ export function parseConfig(input: unknown): CrawlConfig {
     },
     canonical: { sortQuery: bool(canonical.sortQuery, 'canonical.sortQuery', DEFAULTS.canonical.sortQuery) },
     ...(template ? { template } : {}),
+    classifier: { smoothing, parentPage: bool(classifier.parentPage, 'classifier.parentPage', DEFAULTS.classifier.parentPage) },
   };
   if (config.scope.mode === 'listed-sites' && config.scope.sites.length === 0) {
     throw new ConfigError('scope.sites: list at least one site when scope.mode is "listed-sites"');

@@ -265,15 +265,17 @@ export class CrawlRunner {
     const out: FetchOutcome | null = result.kind === 'response' ? result.out : result.kind === 'retry' ? result.out ?? null : null;
     const error = result.kind === 'response' ? out!.error : result.reason;
     const parsed = out && out.html !== null && !error ? parseHtml(out.html, out.finalUrl) : null;
+    // A link source that is itself a known positive or negative page teaches the page judge, and its links
+    // the parent-page feature.
+    const pageLabel = parsed ? pageLabelOf(url, out!.finalUrl, positive, negative) : null;
+    const parent = pageLabel === null ? {} : { parentOnTopic: pageLabel === 1 };
     const labels: NewLinkLabel[] = [];
     if (parsed) {
       for (const link of parsed.links) {
         const label = positive.matches(link.url) ? 1 : negative.matches(link.url) ? 0 : null;
-        if (label !== null) labels.push({ url: link.url, anchor: link.anchor, context: link.context, label, source: 'auto', createdAt: clock.now() });
+        if (label !== null) labels.push({ url: link.url, anchor: link.anchor, context: link.context, label, source: 'auto', createdAt: clock.now(), ...parent });
       }
     }
-    // A link source that is itself a known positive or negative page teaches the page judge.
-    const pageLabel = parsed ? pageLabelOf(url, out!.finalUrl, positive, negative) : null;
     const taken = { phase: 'train' as const, depth: 0, parentUrl: null, score: 0 };
     await this.commits.submit({
       crawlId: this.crawlId, outcome: parsed ? 'done' : 'failed',
@@ -430,7 +432,8 @@ export class CrawlRunner {
     const children = planChildren(parsed, entry, out.finalUrl, this.config, link, relevant, dropped);
     const labels: NewLinkLabel[] =
       verdict && this.config.learning.fromVerdicts && entry.parentUrl !== null && learnable(verdict)
-        ? [{ url: entry.url, anchor: entry.anchor, context: entry.context, label: verdict.relevant ? 1 : 0, source: 'verdict', createdAt: clock.now() }]
+        ? [{ url: entry.url, anchor: entry.anchor, context: entry.context, label: verdict.relevant ? 1 : 0, source: 'verdict', createdAt: clock.now(),
+            ...(entry.parentOnTopic === undefined ? {} : { parentOnTopic: entry.parentOnTopic }) }]
         : [];
     // Every URL of the redirect chain after the first, and the final one, are this page: never fetched again.
     const canonical = (u: string) => normalizeUrl(u, undefined, this.config.canonical);

@@ -154,7 +154,7 @@ export class CrawlLearner {
     const { revision, lastLabelId } = this.model;
     const { scanned, changed, complete } = await store.frontier.rescoreQueued(crawlId, (e) => {
       if (e.parentUrl === null || e.priority === -Number.MAX_VALUE) return null; // seeds and never-fetch links keep theirs
-      const { logOdds, score } = this.model.link.rank(e);
+      const { logOdds, score } = this.model.link.rank(e, config.classifier);
       const priority = strategy.rerank(e, logOdds);
       return priority === null ? null : { score, priority };
     }, clock.now(), {

@@ -27,6 +27,8 @@ export interface Candidate {
   strategy?: EntryStrategyState;
   /** What the link shows of its target's version (LinkPlan.revisit): a fetched URL showing another is queued again. */
   revisit?: string;
+  /** Whether the page the link was found on was judged on topic (the link classifier's parent-page feature). */
+  parentOnTopic?: boolean;
 }
 
 /** A frontier position: [priority, order], compared in that order (the tail of the frontier index). */
@@ -302,7 +304,8 @@ export function planUpserts(crawl: CrawlRecord, unique: Candidate[], known: (Fro
       } else if (old.state === 'queued' && !c.skip && c.priority > old.priority) {
         puts.push({ ...old, score: c.score, priority: c.priority, depth: Math.min(old.depth, c.depth),
           parentUrl: c.parentUrl, anchor: c.anchor, context: c.context, updatedAt: now,
-          ...(c.strategy ? { strategy: c.strategy } : {}), ...(shownAnew ? { revisit: c.revisit } : {}) });
+          ...(c.strategy ? { strategy: c.strategy } : {}), ...(shownAnew ? { revisit: c.revisit } : {}),
+          ...(c.parentOnTopic === undefined ? {} : { parentOnTopic: c.parentOnTopic }) });
       } else if (shownAnew) {
         puts.push({ ...old, revisit: c.revisit, updatedAt: now }); // the version it shows now, to compare with next time
       }
@@ -316,6 +319,7 @@ export function planUpserts(crawl: CrawlRecord, unique: Candidate[], known: (Fro
       order: -crawl.nextOrder++, depth: c.depth, parentUrl: c.parentUrl, anchor: c.anchor, context: c.context,
       reason: c.skip, attempts: 0, discoveredAt: now, updatedAt: now, ...(c.strategy ? { strategy: c.strategy } : {}),
       ...(c.revisit !== undefined ? { revisit: c.revisit } : {}),
+      ...(c.parentOnTopic === undefined ? {} : { parentOnTopic: c.parentOnTopic }),
     });
   });
   return delta;

@@ -1,7 +1,8 @@
 // `npm run bench`: harvest, cost and scale of Focus against breadth-first and Crawlee, on a topic-labelled corpus
 // served on loopback and crawled through the real extension in Chromium. Prints figures; never fails on time.
 //   npm run bench -- [--corpus DIR] [--budget 2000] [--concurrency 4] [--cases Science:English_language,...]
-//     [--skip crawlee,pipeline,scale,hits,queues,sites,export] [--scale-urls 1000000] [--export-pages 100000] [--out DIR] [--json]
+//     [--skip crawlee,pipeline,scale,hits,queues,sites,sweep,export] [--scale-urls 1000000] [--export-pages 100000] [--out DIR] [--json]
+//     [--sweep-variants spec-a,default]
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -17,6 +18,7 @@ import { formatHits, measureHits } from './hits';
 import { formatQueueTake, type QueueTakeCost } from './multi-queue';
 import { formatPipeline, measurePipeline } from './pipeline';
 import { runWebOfSites } from './web-of-sites';
+import { runTopicSweep, sweepVariant } from './topic-sweep';
 import { harvestChart, markdownTable, type HarvestSeries } from './report';
 
 const { values: v } = parseArgs({
@@ -28,6 +30,7 @@ const { values: v } = parseArgs({
     skip: { type: 'string', default: '' },
     'scale-urls': { type: 'string', default: '1000000' },
     'export-pages': { type: 'string', default: '100000' },
+    'sweep-variants': { type: 'string', default: 'spec-a,default' },
     out: { type: 'string' },
     json: { type: 'boolean', default: false },
   },
@@ -82,12 +85,17 @@ async function main(): Promise<void> {
     corpus: v.corpus!, budget, concurrency, maxSources: 300, outDir, log,
     cases: v.cases!.split(',').map((c) => c.split(':') as [string, string]),
   });
+  // Every top-level topic from two drawn seeds, 1,000 fetches each, through the extension (scripts/bench/topic-sweep.ts).
+  const sweep = skip.has('sweep') ? null : await runTopicSweep({
+    corpus: v.corpus!, engine: 'extension', budget: 1000, concurrency, outDir: join(outDir, 'sweep'), log,
+    variants: v['sweep-variants']!.split(',').map(sweepVariant),
+  });
   const scale = skip.has('scale') ? null : runScale();
   const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? '', memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, chromium: chromiumVersion() };
   const exported = skip.has('export') ? null : await measureExport({ pages: Number(v['export-pages']), formats: ['wacz', 'warc', 'jsonl', 'csv', 'zip'], log });
   const all = { date, machine, budget, concurrency, cases, pipeline, scale, hits, queues, exported };
   writeFileSync(join(outDir, 'bench.json'), JSON.stringify(all, null, 2) + '\n');
-  const report = await writeReport(all) + (hits ? `\n## A HITS round against graph size (Node)\n\n${formatHits(hits)}\n` : '') + (queues ? `\n## multi-queue: a take by FIFO queues against frontier size (Node, fake-indexeddb)\n\n${formatQueueTake(queues)}\n` : '') + (sites ? `\n${sites.markdown}\n` : '') + (exported ? `\n## Export at scale\n\n${formatExport(exported)}\n` : '');
+  const report = await writeReport(all) + (hits ? `\n## A HITS round against graph size (Node)\n\n${formatHits(hits)}\n` : '') + (queues ? `\n## multi-queue: a take by FIFO queues against frontier size (Node, fake-indexeddb)\n\n${formatQueueTake(queues)}\n` : '') + (sites ? `\n${sites.markdown}\n` : '') + (sweep ? `\n## Every topic (topic sweep)\n\n${sweep.markdown}\n\n![fraction of the oracle per topic](sweep/sweep-fraction-of-oracle.svg)\n` : '') + (exported ? `\n## Export at scale\n\n${formatExport(exported)}\n` : '');
   writeFileSync(join(outDir, 'report.md'), report + '\n');
   console.log(report);
   if (v.json) console.log(JSON.stringify(all));

@@ -1,0 +1,120 @@
+// The link classifier's scoring options (config `classifier`): base-rate smoothing for small topics, and the
+// parent-page feature (topical locality). SPEC A's classifier stays available as `SPEC_A_SCORING`.
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { describe, expect, it } from 'vitest';
+import { LinkClassifier, SPEC_A_SCORING, type LinkScoring } from '../../lib/classifier/link-classifier';
+import { PARENT_OFF_FEATURE, PARENT_ON_FEATURE, linkFeatures, makeDictionary } from '../../lib/classifier/link-features';
+import { NaiveBayes } from '../../lib/classifier/naive-bayes';
+import { parseConfig } from '../../lib/crawl/config';
+import { CrawlService } from '../../lib/crawl/service';
+import { CrawlStore } from '../../lib/store/crawl-store';
+import { CrawlerDB } from '../../lib/store/db';
+
+const BASE_RATE: LinkScoring = { smoothing: 'base-rate', parentPage: false };
+const PARENT: LinkScoring = { smoothing: 'laplace', parentPage: true };
+
+/** A small topic: 20 positive links among 1,000; "common" is on 10 negatives and no positive. */
+function smallTopic(): NaiveBayes {
+  const nb = new NaiveBayes();
+  for (let i = 0; i < 20; i++) nb.learn(['a:painting', `a:p${i}`], 1);
+  for (let i = 0; i < 980; i++) nb.learn(i < 10 ? ['a:common', `a:n${i}`] : [`a:n${i}`], 0);
+  return nb;
+}
+
+describe('base-rate smoothing (NaiveBayes.logOddsShrunk)', () => {
+  it('does not let a word seen only among negatives favour a small positive class, where Laplace does', () => {
+    const nb = smallTopic();
+    const prior = nb.logOdds([]);
+    // Laplace: P(common|+) = 1/22, P(common|-) = 11/982: the word raises the odds of the positive class.
+    expect(nb.logOdds(['a:common'])).toBeGreaterThan(prior);
+    expect(nb.logOddsShrunk(['a:common'], 4)).toBeLessThan(nb.logOddsShrunk([], 4));
+  });
+
+  it('still counts a word of many positives as strong evidence, and skips unseen words', () => {
+    const nb = smallTopic();
+    const prior = nb.logOddsShrunk([], 4);
+    expect(prior).toBeCloseTo(Math.log(21 / 981), 12);
+    expect(nb.logOddsShrunk(['a:painting'], 4) - prior).toBeGreaterThan(Math.log(20));
+    expect(nb.logOddsShrunk(['a:never-seen'], 4)).toBe(prior);
+    // One example of each class: barely more than the prior, either way.
+    expect(Math.abs(nb.logOddsShrunk(['a:p3'], 4) - prior)).toBeLessThan(nb.logOddsShrunk(['a:painting'], 4) - prior);
+  });
+
+  it('ranks a link of the small topic above a link of common words in the classifier', () => {
+    const c = new LinkClassifier(['art']);
+    for (let i = 0; i < 15; i++) c.learn({ anchor: `Portrait painting ${i}`, context: 'oil on canvas' }, 1);
+    for (let i = 0; i < 600; i++) c.learn({ anchor: i % 3 ? `Town ${i}` : 'United Kingdom', context: 'the country and its people' }, 0);
+    const art = { anchor: 'Painting', context: 'canvas' };
+    const common = { anchor: 'United Kingdom', context: 'people' };
+    expect(c.score(art, BASE_RATE)).toBeGreaterThan(c.score(common, BASE_RATE));
+    expect(c.score(common, BASE_RATE)).toBeLessThan(c.score({ anchor: 'zzz', context: 'yyy' }, BASE_RATE));
+  });
+});
+
+describe('the parent-page feature (topical locality)', () => {
+  it('is P:on or P:off when the parent page is known, absent otherwise', () => {
+    const d = makeDictionary(['art']);
+    expect(linkFeatures({ anchor: 'x', context: '', parentOnTopic: true }, d)).toContain(PARENT_ON_FEATURE);
+    expect(linkFeatures({ anchor: 'x', context: '', parentOnTopic: false }, d)).toContain(PARENT_OFF_FEATURE);
+    expect(linkFeatures({ anchor: 'x', context: '' }, d).some((f) => f.startsWith('P:'))).toBe(false);
+  });
+
+  it('lifts links found on on-topic pages only when the scoring counts it', () => {
+    const c = new LinkClassifier(['art']);
+    // On-topic pages link to on-topic pages 6 times in 10, off-topic pages once in 10, under the same anchors.
+    for (let i = 0; i < 100; i++) c.learn({ anchor: `Page ${i}`, context: 'see also', parentOnTopic: true }, i % 10 < 6 ? 1 : 0);
+    for (let i = 0; i < 100; i++) c.learn({ anchor: `Page ${i}`, context: 'see also', parentOnTopic: false }, i % 10 < 1 ? 1 : 0);
+    const link = { anchor: 'Page 7', context: 'see also' };
+    const onPage = c.score({ ...link, parentOnTopic: true }, PARENT);
+    const offPage = c.score({ ...link, parentOnTopic: false }, PARENT);
+    expect(onPage).toBeGreaterThan(offPage + 0.2);
+    expect(c.score({ ...link, parentOnTopic: true }, SPEC_A_SCORING)).toBe(c.score({ ...link, parentOnTopic: false }, SPEC_A_SCORING));
+  });
+});
+
+describe('the classifier setting of a crawl config', () => {
+  it('defaults, takes SPEC A explicitly, and refuses an unknown smoothing', () => {
+    const base = { seeds: ['https://example.org/'], topic: { keywords: ['art'] } };
+    expect(parseConfig({ ...base, classifier: SPEC_A_SCORING }).classifier).toEqual(SPEC_A_SCORING);
+    expect(parseConfig(base).classifier).toEqual(expect.objectContaining({ smoothing: expect.any(String), parentPage: expect.any(Boolean) }));
+    expect(() => parseConfig({ ...base, classifier: { smoothing: 'good-turing' } })).toThrow(/classifier.smoothing/);
+  });
+});
+
+describe('a crawl records where each link was found', () => {
+  const page = (title: string, body: string) => `<!DOCTYPE html><html><head><title>${title}</title></head><body><h1>${title}</h1>${body}</body></html>`;
+  const more = (href: string) => `<p>Read <a href="${href}">more</a> here.</p>`;
+  const SITE: Record<string, string> = {
+    '/star/source': page('Stars and planets', '<p>Astronomy of the stars, planets and the night sky.</p><p><a href="/star/a">Comet</a> and <a href="/town/b">Bus timetable</a></p>'),
+    '/town/source': page('Town council', '<p>Bins, buses and parking.</p><p><a href="/town/c">Parking</a> and <a href="/star/d">Telescope</a></p>'),
+    '/': page('Welcome', '<p><a href="/on">Stars</a> <a href="/off">Buses</a></p>'),
+    '/on': page('Stars, planets and galaxies', `<p>A star, a planet, a galaxy, a telescope: astronomy.</p>${more('/x/1')}`),
+    '/off': page('Bus timetable', `<p>Buses leave the depot at nine.</p>${more('/x/2')}`),
+  };
+  const fetchPort = async (url: string) => {
+    const html = SITE[new URL(url).pathname];
+    return html === undefined ? new Response('no', { status: 404 }) : new Response(html, { status: 200, headers: { 'content-type': 'text/html' } });
+  };
+
+  it('training links take their source page\'s label; crawl links the judge\'s verdict on their page', async () => {
+    const o = 'http://club.test';
+    const store = new CrawlStore(new CrawlerDB(`t${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
+    const service = new CrawlService({ store, fetch: fetchPort, clock: { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) } });
+    const { crawlId } = await service.handlers.start({
+      name: 'stars', seeds: [`${o}/`], topic: { keywords: ['astronomy', 'star', 'planet', 'galaxy', 'telescope'] },
+      training: { linkSources: [`${o}/star/source`, `${o}/town/source`], positive: [`${o}/star/*`], negative: [`${o}/town/*`] },
+      budget: { maxPages: 4 }, politeness: { delayMs: 0, concurrency: 1, robots: false }, classifier: PARENT,
+    });
+    await service.settled(crawlId);
+    const crawl = (await store.getCrawl(crawlId))!;
+    const labels = await store.topics.labelsAfter(crawl.topicId, 0);
+    const parentOf = (path: string) => labels.find((l) => l.url === `${o}${path}`)?.parentOnTopic;
+    expect([parentOf('/star/a'), parentOf('/town/b'), parentOf('/town/c'), parentOf('/star/d')]).toEqual([true, true, false, false]);
+    const entry = (path: string) => store.frontier.getEntry(crawlId, `${o}${path}`);
+    const [x1, x2] = [(await entry('/x/1'))!, (await entry('/x/2'))!];
+    expect([x1.parentOnTopic, x2.parentOnTopic]).toEqual([true, false]);
+    // The same link text on an on-topic page and on an off-topic one: only the page tells them apart.
+    expect(x1.anchor).toBe(x2.anchor);
+    expect(x1.score).toBeGreaterThan(x2.score);
+  });
+});
