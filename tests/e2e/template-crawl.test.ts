@@ -9,6 +9,7 @@ import { runCrawl } from '../../scripts/crawl';
 import { ensureBuilt, launchWithExtension } from '../../scripts/lib/browser';
 import { companies, companyAt, companyConfig, contactUrl, expectedRecords, startCompanyWorld, type CompanyWorld } from '../../scripts/lib/company-sites';
 
+/** Set FOCUS_SCREENSHOTS=1 to keep the Records view's screenshots under results/. */
 const SHOTS = join(import.meta.dirname, '..', '..', 'results', '2026-11-24', 'template');
 let world: CompanyWorld;
 beforeAll(async () => {
@@ -72,8 +73,10 @@ it('crawls the template, then recrawls after the sites changed: the records matc
       }
       const row = page.getByTestId('record-row').filter({ hasText: 'shop02.test' });
       shown = { rows: await page.getByTestId('record-row').count(), shop02: (await row.locator('td').allTextContents()).map((t) => t.trim()) };
-      mkdirSync(SHOTS, { recursive: true });
-      await page.getByTestId('records-panel').screenshot({ path: join(SHOTS, 'records-view.png') });
+      if (process.env.FOCUS_SCREENSHOTS) {
+        mkdirSync(SHOTS, { recursive: true });
+        await page.getByTestId('records-panel').screenshot({ path: join(SHOTS, 'records-view.png') });
+      }
       await page.close();
     },
   });
@@ -110,8 +113,10 @@ it('starts a template crawl from the dashboard form, refusing a bad template bes
     // Fixed: no seeds, no keywords, and the crawl's records appear in the Records view.
     await p.getByTestId('form-template').fill(JSON.stringify(template, null, 2));
     await p.getByTestId('form-name').fill('shops from the form');
-    mkdirSync(SHOTS, { recursive: true });
-    await p.getByTestId('form-template-box').screenshot({ path: join(SHOTS, 'new-crawl-template.png') });
+    if (process.env.FOCUS_SCREENSHOTS) {
+      mkdirSync(SHOTS, { recursive: true });
+      await p.getByTestId('form-template-box').screenshot({ path: join(SHOTS, 'new-crawl-template.png') });
+    }
     await p.getByTestId('start').click();
     await p.getByTestId('record-row').nth(20).waitFor({ timeout: 60_000 });
     expect(await p.getByTestId('records-summary').innerText()).toMatch(/^21 records · cycle 1 · 20 search results, 20 crawled/);
