@@ -65,6 +65,13 @@ export interface FrontierEntry {
   revisit?: string;
   /** Whether the page it was (best) found on was judged on topic: the link classifier's parent-page feature. */
   parentOnTopic?: boolean;
+  /** The links found to it (`classifier.everyLink`): how many, and their log-odds' sum and best. */
+  inlinks?: { n: number; sum: number; best: number };
+  /**
+   * A fetched page's verdict by the trained judge, kept when links to it may be learned from: a link to it found
+   * later becomes a labeled link with this label (`learning.linksToJudged`).
+   */
+  verdict?: LabelValue;
   discoveredAt: number;
   updatedAt: number;
 }

@@ -16,19 +16,40 @@ export interface LinkText {
  *   feature's P(+|F) toward the share of positives (NaiveBayes.logOddsShrunk), which keeps rare words from
  *   favouring the positive class when positives are a few percent (small topics).
  * - `parentPage`: counts the parent-page feature (P:on / P:off) in full, like the anchor's.
+ * - `everyLink`: a URL found by several links is ranked by all of them, not by its best link alone (the
+ *   frontier's part: `urlLogOdds`; `rank` scores one link whatever it is).
  */
 export interface LinkScoring {
   smoothing: 'laplace' | 'base-rate';
   parentPage: boolean;
+  everyLink: boolean;
+}
+
+/** What a frontier entry keeps of the links found to it: how many, the sum of their log-odds and the best one's. */
+export interface Inlinks {
+  n: number;
+  sum: number;
+  best: number;
+}
+
+/**
+ * A URL's log-odds from every link found to it: the mean of its best link's and of all its links' log-odds.
+ * One link: that link's. The best link alone lets one hopeful anchor on an off-topic hub outrank a page that
+ * several on-topic pages link to; the mean alone would bury a page linked once by a clear anchor and often
+ * by navigation. On the topic sweep this raised harvest most where online learning had most to learn from
+ * (README, "Every topic").
+ */
+export function urlLogOdds(inlinks: Inlinks): number {
+  return (inlinks.best + inlinks.sum / inlinks.n) / 2;
 }
 
 /** SPEC A's classifier as specified (and as Focus scored links before the topic sweep). */
-export const SPEC_A_SCORING: LinkScoring = { smoothing: 'laplace', parentPage: false };
+export const SPEC_A_SCORING: LinkScoring = { smoothing: 'laplace', parentPage: false, everyLink: false };
 /**
  * The parent-page feature is on by default: it raised harvest on the topic sweep (README, "Every topic"), most
  * on small topics whose pages link to each other. Base-rate smoothing is not: combined with it, it lowered harvest there.
  */
-export const DEFAULT_SCORING: LinkScoring = { smoothing: 'laplace', parentPage: true };
+export const DEFAULT_SCORING: LinkScoring = { smoothing: 'laplace', parentPage: true, everyLink: true };
 /** The pseudo-count of `base-rate` smoothing: how many examples a feature needs before it counts as much as its own rate. */
 const SHRINK_M = 4;
 

@@ -60,7 +60,7 @@ export function planChildren(
       dropped[plan.drop] = (dropped[plan.drop] ?? 0) + 1;
       continue;
     }
-    out.push({ ...base, score, priority: plan.priority, ...(plan.state ? { strategy: plan.state } : {}), ...(plan.revisit !== undefined ? { revisit: plan.revisit } : {}) });
+    out.push({ ...base, score, logOdds, priority: plan.priority, ...(plan.state ? { strategy: plan.state } : {}), ...(plan.revisit !== undefined ? { revisit: plan.revisit } : {}) });
   }
   return out;
 }

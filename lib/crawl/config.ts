@@ -47,10 +47,11 @@ export interface CrawlConfig {
   judge: { threshold: number };
   /**
    * Online learning. `fromVerdicts`: the link that led to a fetched page becomes a labeled link with the page's
-   * verdict. The queued links are re-scored with the current model every `rescoreEveryPages` pages and after
+   * verdict. `linksToJudged`: so does every link found later to a page already judged (it multiplies what the
+   * crawl learns from; README, "Every topic"). The queued links are re-scored with the current model every `rescoreEveryPages` pages and after
    * `rescoreEveryLabels` new labels from elsewhere (the labeler, the dashboard); 0 turns either off.
    */
-  learning: { fromVerdicts: boolean; rescoreEveryPages: number; rescoreEveryLabels: number };
+  learning: { fromVerdicts: boolean; linksToJudged: boolean; rescoreEveryPages: number; rescoreEveryLabels: number };
   /** How links and seeds become the canonical URL (lib/url.ts); `sortQuery: false` for sites that read the query in order. */
   canonical: CanonicalOptions;
   /**
@@ -60,7 +61,7 @@ export interface CrawlConfig {
   template?: TemplateConfig;
   /**
    * How the link classifier scores links (lib/classifier/link-classifier.ts, LinkScoring). SPEC A's classifier
-   * is `{"smoothing": "laplace", "parentPage": false}`.
+   * is `{"smoothing": "laplace", "parentPage": false, "everyLink": false}`.
    */
   classifier: LinkScoring;
 }
@@ -76,7 +77,7 @@ export const DEFAULTS: Omit<CrawlConfig, 'name' | 'seeds'> = {
   fetch: { timeoutMs: 30_000, maxBytes: 5 * 1024 * 1024, retries: 3, retryBaseMs: 10_000 },
   safety: { avoid: [], disabledRules: [] },
   judge: { threshold: 0.5 },
-  learning: { fromVerdicts: true, rescoreEveryPages: 500, rescoreEveryLabels: 10 },
+  learning: { fromVerdicts: true, linksToJudged: true, rescoreEveryPages: 500, rescoreEveryLabels: 10 },
   canonical: DEFAULT_CANONICAL,
   classifier: DEFAULT_SCORING,
 };
@@ -223,12 +224,16 @@ export function parseConfig(input: unknown): CrawlConfig {
     judge: { threshold: num(judge.threshold, 'judge.threshold', DEFAULTS.judge.threshold, 0, 1) },
     learning: {
       fromVerdicts: bool(learning.fromVerdicts, 'learning.fromVerdicts', DEFAULTS.learning.fromVerdicts),
+      linksToJudged: bool(learning.linksToJudged, 'learning.linksToJudged', DEFAULTS.learning.linksToJudged),
       rescoreEveryPages: num(learning.rescoreEveryPages, 'learning.rescoreEveryPages', DEFAULTS.learning.rescoreEveryPages, 0, 1e9),
       rescoreEveryLabels: num(learning.rescoreEveryLabels, 'learning.rescoreEveryLabels', DEFAULTS.learning.rescoreEveryLabels, 0, 1e9),
     },
     canonical: { sortQuery: bool(canonical.sortQuery, 'canonical.sortQuery', DEFAULTS.canonical.sortQuery) },
     ...(template ? { template } : {}),
-    classifier: { smoothing, parentPage: bool(classifier.parentPage, 'classifier.parentPage', DEFAULTS.classifier.parentPage) },
+    classifier: {
+      smoothing, parentPage: bool(classifier.parentPage, 'classifier.parentPage', DEFAULTS.classifier.parentPage),
+      everyLink: bool(classifier.everyLink, 'classifier.everyLink', DEFAULTS.classifier.everyLink),
+    },
   };
   if (config.scope.mode === 'listed-sites' && config.scope.sites.length === 0) {
     throw new ConfigError('scope.sites: list at least one site when scope.mode is "listed-sites"');

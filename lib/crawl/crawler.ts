@@ -430,8 +430,10 @@ export class CrawlRunner {
     const relevant = verdict?.relevant ?? false;
     const dropped: Record<string, number> = {};
     const children = planChildren(parsed, entry, out.finalUrl, this.config, link, relevant, dropped);
+    const { fromVerdicts, linksToJudged } = this.config.learning;
+    const teaches = verdict && fromVerdicts && learnable(verdict);
     const labels: NewLinkLabel[] =
-      verdict && this.config.learning.fromVerdicts && entry.parentUrl !== null && learnable(verdict)
+      teaches && entry.parentUrl !== null
         ? [{ url: entry.url, anchor: entry.anchor, context: entry.context, label: verdict.relevant ? 1 : 0, source: 'verdict', createdAt: clock.now(),
             ...(entry.parentOnTopic === undefined ? {} : { parentOnTopic: entry.parentOnTopic }) }]
         : [];
@@ -443,6 +445,8 @@ export class CrawlRunner {
     const report = this.liveReport();
     const commit: PageCommit = {
       ...base, outcome: 'done', labels, children, aliases, dropped, admission: this.admission, ...(outlinks ? { outlinks } : {}),
+      ...(teaches && linksToJudged ? { verdict: relevant ? 1 : 0 } : {}),
+      ...(this.config.classifier.everyLink && strategy.followsModel ? { everyLink: (e: FrontierEntry, lo: number) => strategy.rerank(e, lo) } : {}), ...(fromVerdicts && linksToJudged ? { learnLinksToJudged: true } : {}),
       page: this.judgedRow(entry.url, out, parsed, { ...taken, ...(role ? { urlClass: role.urlClass } : {}) }, verdict, chain),
       body: { headers: out.headers, html: out.html!, ...(out.payload ? { payload: out.payload } : {}) },
       stats: verdict
@@ -461,7 +465,8 @@ export class CrawlRunner {
       if (record) commit.record = record;
     }
     await this.commits.submit(commit);
-    this.learner.pageDone(labels.length);
+    // With links to judged pages learned, the store may have added labels of its own.
+    this.learner.pageDone(labels.length + (fromVerdicts && linksToJudged ? 1 : 0));
     this.tellStrategy(entry.url, parsed.text, relevant, children, role);
     if (++this.sinceSave >= MODEL_SAVE_EVERY) {
       this.sinceSave = 0;

@@ -7,6 +7,7 @@ import type { CrawlRecord, RescoreReport } from '../store/db';
 import { strategyOf } from '../strategies/registry';
 import type { CrawlConfig } from './config';
 import { buildModel, catchUp, saveModel, type CrawlModel } from './model';
+import { urlLogOdds } from '../classifier/link-classifier';
 
 /** Queued links re-scored per transaction, and the log-odds change below which a link keeps its place. */
 const RESCORE_CHUNK = 500;
@@ -155,6 +156,12 @@ export class CrawlLearner {
     const { scanned, changed, complete } = await store.frontier.rescoreQueued(crawlId, (e) => {
       if (e.parentUrl === null || e.priority === -Number.MAX_VALUE) return null; // seeds and never-fetch links keep theirs
       const { logOdds, score } = this.model.link.rank(e, config.classifier);
+      if (config.classifier.everyLink && e.inlinks) {
+        // The other links' log-odds are those they were found with: only the kept (best) link is stored to re-score.
+        const inlinks = { n: e.inlinks.n, sum: e.inlinks.sum - e.inlinks.best + logOdds, best: logOdds };
+        const priority = strategy.rerank(e, urlLogOdds(inlinks));
+        return priority === null ? null : { score, priority, inlinks };
+      }
       const priority = strategy.rerank(e, logOdds);
       return priority === null ? null : { score, priority };
     }, clock.now(), {

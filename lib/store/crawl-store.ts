@@ -8,7 +8,7 @@ import { exportMarkKey, exportMarkPrefix, type ExportFormat } from '../export/se
 import { siteOf } from '../url';
 import { crawlRow, type CrawlRecord, type CrawlState, type CrawlStats, type CrawlerDB, emptyStats } from './db';
 import { countWrites } from './fifo-queues';
-import { FrontierStore, bestPerUrl, planUpserts, type Candidate } from './frontier-store';
+import { FrontierStore, bestPerUrl, planUpserts, type Candidate, type Rerank } from './frontier-store';
 import { PageLog } from './page-log';
 import { withListKeys } from './page-keys';
 import { admit, blacklistedSites, countDropped, emptySite, judgeSite, setSiteBlacklisted, sitesOf, type Admission } from './site-book';
@@ -32,6 +32,12 @@ export interface PageCommit {
   labels: Omit<LabeledLink, 'id' | 'crawlId' | 'topicId'>[];
   /** A training read whose URL patterns say it is on or off topic: the page judge learns it. */
   pageLabel?: LabelValue;
+  /** The fetched page's verdict, kept on its entry: links to it found later are learned with it. */
+  verdict?: LabelValue;
+  /** Set when the crawl ranks a URL by every link found to it (`classifier.everyLink`): the strategy's rerank. */
+  everyLink?: Rerank;
+  /** A found link to a page with a kept verdict becomes a labeled link with that verdict (`learning.linksToJudged`). */
+  learnLinksToJudged?: boolean;
   site: string;
   /** Counter deltas besides those derived here (attempts, fetched, relevant, failed, bytes, trainPages). */
   stats: Partial<CrawlStats>;
@@ -143,7 +149,7 @@ export class CrawlStore {
       // Back at the end of its queue, not to be taken before its refresh is due.
       puts.push({ ...c.entry, state: 'queued', order: -crawl.nextOrder++, notBefore: c.requeueAt, retries: 0, reason: 'due for a refresh', updatedAt: now });
       crawl.stats.queued++;
-    } else if (c.entry) puts.push({ ...c.entry, state: c.outcome as EntryState, updatedAt: now });
+    } else if (c.entry) puts.push({ ...c.entry, state: c.outcome as EntryState, updatedAt: now, ...(c.verdict === undefined ? {} : { verdict: c.verdict }) });
     c.aliases.forEach((alias, i) => {
       const known = knownAliases[i];
       const base = known ?? c.entry;
@@ -169,7 +175,8 @@ export class CrawlStore {
     }
     const admitted = new Set(fresh.map((ch) => ch.url));
     const keptAt = children.flatMap((ch, i) => (knownChildren[i] || admitted.has(ch.url) ? [i] : []));
-    const delta = planUpserts(crawl, keptAt.map((i) => children[i]!), keptAt.map((i) => knownChildren[i]), now, puts);
+    const delta = planUpserts(crawl, keptAt.map((i) => children[i]!), keptAt.map((i) => knownChildren[i]), now, puts, c.everyLink);
+    const labels = c.learnLinksToJudged ? [...c.labels, ...linksToJudged(children, knownChildren, c.page?.url, now)] : c.labels;
     const closedUrls = new Set(closed.map((e) => e.url));
     const writes = [...puts.filter((e) => !(e.state === 'queued' && closedUrls.has(e.url))), ...closed];
     // What each written row was, for the queues' counters: in flight (the entry fetched), as found, or new.
@@ -184,7 +191,7 @@ export class CrawlStore {
     for (const e of writes) if (e.state === 'queued') this.frontier.noteQueued(crawlId, [e.priority, e.order]);
     s.queued += delta.queued;
     s.skipped += delta.skipped;
-    s.labels += c.labels.length;
+    s.labels += labels.length;
     crawl.dropped = dropped;
     countDropped(crawl, closed.length);
     await Promise.all([
@@ -192,7 +199,7 @@ export class CrawlStore {
       c.body ? db.bodies.add({ ...c.body, crawlId, seq }) : undefined,
       c.outlinks && c.page ? db.graph.add({ crawlId, seq, url: c.page.url, links: c.outlinks }) : undefined,
       writes.length ? db.frontier.bulkPut(writes) : undefined,
-      c.labels.length ? db.labels.bulkAdd(c.labels.map((l) => ({ ...l, crawlId, topicId: crawl.topicId }))) : undefined,
+      labels.length ? db.labels.bulkAdd(labels.map((l) => ({ ...l, crawlId, topicId: crawl.topicId }))) : undefined,
       c.pageLabel !== undefined && c.page
         ? db.pageLabels.add({ topicId: crawl.topicId, crawlId, seq, url: c.page.url, label: c.pageLabel, source: 'auto', createdAt: now })
         : undefined,
@@ -259,3 +266,13 @@ export class CrawlStore {
 
 const pageOutcome = (o: PageCommit['outcome']): PageRecord['outcome'] => (o === 'retry' ? 'failed' : o);
 
+
+/** The page's links to pages already judged, as labeled links with their verdicts (`learning.linksToJudged`). */
+function linksToJudged(children: Candidate[], known: (FrontierEntry | undefined)[], pageUrl: string | undefined, now: number): PageCommit['labels'] {
+  return children.flatMap((ch, i) => {
+    const target = known[i];
+    if (ch.skip || target?.state !== 'done' || target.verdict === undefined) return [];
+    return [{ url: ch.url, anchor: ch.anchor, context: ch.context, label: target.verdict, source: 'verdict' as const, createdAt: now,
+      ...(pageUrl ? { pageUrl } : {}), ...(ch.parentOnTopic === undefined ? {} : { parentOnTopic: ch.parentOnTopic }) }];
+  });
+}

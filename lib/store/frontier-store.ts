@@ -2,6 +2,7 @@
 // [crawlId+state+priority+order] under politeness, re-scored in the background. The only writer of the
 // frontier table; CrawlStore's page commit writes through its helpers inside one transaction.
 import Dexie from 'dexie';
+import { urlLogOdds } from '../classifier/link-classifier';
 import type { EntryStrategyState, NextOrder } from '../strategies/types';
 import type { EntryState, FrontierEntry, PageRecord } from '../types';
 import { siteOf } from '../url';
@@ -29,7 +30,12 @@ export interface Candidate {
   revisit?: string;
   /** Whether the page the link was found on was judged on topic (the link classifier's parent-page feature). */
   parentOnTopic?: boolean;
+  /** The link's log-odds by the link classifier (absent for seeds). */
+  logOdds?: number;
 }
+
+/** A strategy's priority for an entry whose text log-odds is `logOdds` (StrategyInstance.rerank); null: keep it. */
+export type Rerank = (entry: FrontierEntry, logOdds: number) => number | null;
 
 /** A frontier position: [priority, order], compared in that order (the tail of the frontier index). */
 type Position = [number, number];
@@ -231,7 +237,7 @@ export class FrontierStore {
    */
   async rescoreQueued(
     crawlId: number,
-    rank: (e: FrontierEntry) => { score: number; priority: number } | null,
+    rank: (e: FrontierEntry) => { score: number; priority: number; inlinks?: FrontierEntry['inlinks'] } | null,
     now: number,
     opts: { chunk?: number; epsilon?: number; pause?: (chunkMs: number) => Promise<boolean> } = {},
   ): Promise<{ scanned: number; changed: number; complete: boolean }> {
@@ -250,7 +256,7 @@ export class FrontierStore {
           if (e.state !== 'queued') continue;
           const r = rank(e);
           if (!r || Math.abs(r.priority - e.priority) <= epsilon) continue;
-          puts.push({ ...e, score: r.score, priority: r.priority, updatedAt: now });
+          puts.push({ ...e, score: r.score, priority: r.priority, updatedAt: now, ...(r.inlinks ? { inlinks: r.inlinks } : {}) });
           before.push(e);
           this.noteQueued(crawlId, [r.priority, e.order]);
         }
@@ -286,9 +292,12 @@ export function bestPerUrl(candidates: Candidate[]): Candidate[] {
 
 /**
  * New URLs are queued (or recorded as skipped); a queued URL found again by a better link is raised
- * (SPEC A.7); others stay. Appends the rows to write to `puts` and returns the counter changes.
+ * (SPEC A.7); others stay. With `everyLink` (the strategy's rerank, when the crawl ranks a URL by all the links
+ * found to it), every link found again counts: the entry keeps their count, sum and best log-odds, and its
+ * priority is the strategy's for `urlLogOdds` of them. Appends the rows to write to `puts` and returns the
+ * counter changes.
  */
-export function planUpserts(crawl: CrawlRecord, unique: Candidate[], known: (FrontierEntry | undefined)[], now: number, puts: FrontierEntry[]) {
+export function planUpserts(crawl: CrawlRecord, unique: Candidate[], known: (FrontierEntry | undefined)[], now: number, puts: FrontierEntry[], everyLink?: Rerank) {
   const delta = { queued: 0, skipped: 0 };
   unique.forEach((c, i) => {
     const old = known[i];
@@ -301,6 +310,16 @@ export function planUpserts(crawl: CrawlRecord, unique: Candidate[], known: (Fro
         puts.push({ ...old, state: 'queued', score: c.score, priority: c.priority, order: -crawl.nextOrder++, revisit: c.revisit,
           parentUrl: c.parentUrl, anchor: c.anchor, context: c.context, retries: 0, notBefore: undefined, updatedAt: now,
           ...(c.strategy ? { strategy: c.strategy } : {}) });
+      } else if (everyLink && old.state === 'queued' && !c.skip && old.inlinks && c.logOdds !== undefined) {
+        const inlinks = { n: old.inlinks.n + 1, sum: old.inlinks.sum + c.logOdds, best: Math.max(old.inlinks.best, c.logOdds) };
+        const better = c.logOdds > old.inlinks.best;
+        const next: FrontierEntry = better
+          ? { ...old, score: c.score, parentUrl: c.parentUrl, anchor: c.anchor, context: c.context, ...(c.strategy ? { strategy: c.strategy } : {}),
+              ...(c.parentOnTopic === undefined ? {} : { parentOnTopic: c.parentOnTopic }) }
+          : { ...old };
+        Object.assign(next, { inlinks, depth: Math.min(old.depth, c.depth), updatedAt: now }, shownAnew ? { revisit: c.revisit } : {});
+        next.priority = everyLink(next, urlLogOdds(inlinks)) ?? (better ? c.priority : old.priority);
+        puts.push(next);
       } else if (old.state === 'queued' && !c.skip && c.priority > old.priority) {
         puts.push({ ...old, score: c.score, priority: c.priority, depth: Math.min(old.depth, c.depth),
           parentUrl: c.parentUrl, anchor: c.anchor, context: c.context, updatedAt: now,
@@ -320,6 +339,7 @@ export function planUpserts(crawl: CrawlRecord, unique: Candidate[], known: (Fro
       reason: c.skip, attempts: 0, discoveredAt: now, updatedAt: now, ...(c.strategy ? { strategy: c.strategy } : {}),
       ...(c.revisit !== undefined ? { revisit: c.revisit } : {}),
       ...(c.parentOnTopic === undefined ? {} : { parentOnTopic: c.parentOnTopic }),
+      ...(everyLink && c.logOdds !== undefined && !c.skip ? { inlinks: { n: 1, sum: c.logOdds, best: c.logOdds } } : {}),
     });
   });
   return delta;

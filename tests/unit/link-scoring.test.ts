@@ -1,17 +1,20 @@
-// The link classifier's scoring options (config `classifier`): base-rate smoothing for small topics, and the
-// parent-page feature (topical locality). SPEC A's classifier stays available as `SPEC_A_SCORING`.
+// The link classifier's scoring options (config `classifier`): base-rate smoothing for small topics, the
+// parent-page feature (topical locality) and ranking a URL by every link found to it; and online learning from
+// links to pages already judged (`learning.linksToJudged`). SPEC A's classifier stays available as `SPEC_A_SCORING`.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
-import { LinkClassifier, SPEC_A_SCORING, type LinkScoring } from '../../lib/classifier/link-classifier';
+import { LinkClassifier, SPEC_A_SCORING, urlLogOdds, type LinkScoring } from '../../lib/classifier/link-classifier';
 import { PARENT_OFF_FEATURE, PARENT_ON_FEATURE, linkFeatures, makeDictionary } from '../../lib/classifier/link-features';
 import { NaiveBayes } from '../../lib/classifier/naive-bayes';
 import { parseConfig } from '../../lib/crawl/config';
 import { CrawlService } from '../../lib/crawl/service';
 import { CrawlStore } from '../../lib/store/crawl-store';
-import { CrawlerDB } from '../../lib/store/db';
+import { CrawlerDB, type CrawlRecord } from '../../lib/store/db';
+import { planUpserts, type Candidate } from '../../lib/store/frontier-store';
+import type { FrontierEntry } from '../../lib/types';
 
-const BASE_RATE: LinkScoring = { smoothing: 'base-rate', parentPage: false };
-const PARENT: LinkScoring = { smoothing: 'laplace', parentPage: true };
+const BASE_RATE: LinkScoring = { smoothing: 'base-rate', parentPage: false, everyLink: false };
+const PARENT: LinkScoring = { smoothing: 'laplace', parentPage: true, everyLink: false };
 
 /** A small topic: 20 positive links among 1,000; "common" is on 10 negatives and no positive. */
 function smallTopic(): NaiveBayes {
@@ -116,5 +119,109 @@ describe('a crawl records where each link was found', () => {
     // The same link text on an on-topic page and on an off-topic one: only the page tells them apart.
     expect(x1.anchor).toBe(x2.anchor);
     expect(x1.score).toBeGreaterThan(x2.score);
+  });
+});
+
+describe('ranking a URL by every link found to it (classifier.everyLink)', () => {
+  const crawl = () => ({ id: 1, nextOrder: 10 }) as CrawlRecord;
+  const link = (logOdds: number, anchor: string): Candidate => ({
+    url: 'http://w.test/target', host: 'w.test', score: 1 / (1 + Math.exp(-logOdds)), priority: logOdds, depth: 2,
+    parentUrl: `http://w.test/${anchor}`, anchor, context: '', logOdds,
+  });
+  const identity = (_e: FrontierEntry, lo: number) => lo;
+  /** The target as queued by its first link, with every-link ranking on. */
+  const queued = (first: Candidate): FrontierEntry => {
+    const puts: FrontierEntry[] = [];
+    planUpserts(crawl(), [first], [undefined], 0, puts, identity);
+    return puts[0]!;
+  };
+
+  it('is the link\'s own log-odds for one link, and between the best and the mean for several', () => {
+    expect(urlLogOdds({ n: 1, sum: 1.5, best: 1.5 })).toBe(1.5);
+    expect(urlLogOdds({ n: 4, sum: -2, best: 2 })).toBe((2 + -0.5) / 2);
+  });
+
+  it('lowers a URL that one hopeful link found and several poor ones found again; SPEC A keeps its best link', () => {
+    const first = queued(link(3, 'hub'));
+    expect(first.inlinks).toEqual({ n: 1, sum: 3, best: 3 });
+    expect(first.priority).toBe(3);
+    let entry = first;
+    for (const [i, lo] of [-3, -3, -3].entries()) {
+      const puts: FrontierEntry[] = [];
+      planUpserts(crawl(), [link(lo, `menu${i}`)], [entry], 1, puts, identity);
+      entry = puts[0]!;
+    }
+    expect(entry.inlinks).toEqual({ n: 4, sum: -6, best: 3 });
+    expect(entry.priority).toBeCloseTo((3 + -6 / 4) / 2, 12);
+    // The best link's text stays the one the entry learns from and is re-scored by.
+    expect(entry.anchor).toBe('hub');
+    const specA: FrontierEntry[] = [];
+    planUpserts(crawl(), [link(-3, 'menu')], [first], 1, specA);
+    expect(specA).toEqual([]);
+  });
+
+  it('takes a better link\'s text and raises the URL', () => {
+    const first = queued(link(-1, 'menu'));
+    const puts: FrontierEntry[] = [];
+    planUpserts(crawl(), [{ ...link(2, 'article'), depth: 1 }], [first], 1, puts, identity);
+    const entry = puts[0]!;
+    expect([entry.anchor, entry.parentUrl, entry.depth]).toEqual(['article', 'http://w.test/article', 1]);
+    expect(entry.inlinks).toEqual({ n: 2, sum: 1, best: 2 });
+    expect(entry.priority).toBeCloseTo((2 + 0.5) / 2, 12);
+    expect(entry.priority).toBeGreaterThan(first.priority);
+  });
+
+  it('is on by default and off in SPEC A', () => {
+    const base = { seeds: ['https://example.org/'], topic: { keywords: ['art'] } };
+    expect(parseConfig(base).classifier.everyLink).toBe(true);
+    expect(parseConfig({ ...base, classifier: { everyLink: false } }).classifier.everyLink).toBe(false);
+    expect(() => parseConfig({ ...base, classifier: { everyLink: 'yes' } })).toThrow(/classifier.everyLink/);
+  });
+});
+
+describe('learning from links to pages already judged (learning.linksToJudged)', () => {
+  const page = (title: string, body: string) => `<!DOCTYPE html><html><head><title>${title}</title></head><body><h1>${title}</h1>${body}</body></html>`;
+  const star = (n: number) => page(`Star ${n}`, `<p>Astronomy: a star, a planet, a galaxy seen by telescope.</p><p><a href="/star/x${n}">Nebula</a> <a href="/town/y${n}">Bus stop</a></p>`);
+  const town = (n: number) => page(`Town ${n}`, `<p>Bins, buses, parking and the council.</p><p><a href="/town/z${n}">Parking</a></p>`);
+  const SITE: Record<string, string> = {
+    '/star/s1': star(1), '/star/s2': star(2), '/star/s3': star(3),
+    '/town/t1': town(1), '/town/t2': town(2), '/town/t3': town(3),
+    '/on': page('Galaxies', '<p>A galaxy of stars and planets, seen by telescope: astronomy.</p>'),
+    '/off': page('Parking', '<p>Parking permits from the council, bins on Tuesday, buses.</p>'),
+    '/hub': page('Links', '<p><a href="/on">Spiral arms</a> and <a href="/off">Permits</a></p>'),
+  };
+  const fetchPort = async (url: string) => {
+    const html = SITE[new URL(url).pathname];
+    return html === undefined ? new Response('no', { status: 404 }) : new Response(html, { status: 200, headers: { 'content-type': 'text/html' } });
+  };
+  const o = 'http://club.test';
+
+  async function crawlWith(linksToJudged: boolean) {
+    const store = new CrawlStore(new CrawlerDB(`t${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
+    const service = new CrawlService({ store, fetch: fetchPort, clock: { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) } });
+    const { crawlId } = await service.handlers.start({
+      name: 'stars', seeds: [`${o}/on`, `${o}/off`, `${o}/hub`], topic: { keywords: ['astronomy', 'star', 'planet', 'galaxy', 'telescope'] },
+      training: { linkSources: ['s1', 's2', 's3', 't1', 't2', 't3'].map((p) => `${o}/${p[0] === 's' ? 'star' : 'town'}/${p}`), positive: [`${o}/star/*`], negative: [`${o}/town/*`] },
+      budget: { maxPages: 3 }, politeness: { delayMs: 0, concurrency: 1, robots: false }, learning: { linksToJudged },
+    });
+    await service.settled(crawlId);
+    const crawl = (await store.getCrawl(crawlId))!;
+    const labels = await store.topics.labelsAfter(crawl.topicId, 0);
+    return { labels, crawl, store, crawlId };
+  }
+
+  it('labels a link found to a judged page with that page\'s verdict, and counts it', async () => {
+    const { labels, crawl, store, crawlId } = await crawlWith(true);
+    // The seeds are fetched in order: /on and /off are judged before /hub links to them.
+    expect((await store.frontier.getEntry(crawlId, `${o}/on`))?.verdict).toBe(1);
+    expect((await store.frontier.getEntry(crawlId, `${o}/off`))?.verdict).toBe(0);
+    const fromHub = labels.filter((l) => l.pageUrl === `${o}/hub`).map((l) => [l.anchor, l.label, l.source]);
+    expect(fromHub).toEqual(expect.arrayContaining([['Spiral arms', 1, 'verdict'], ['Permits', 0, 'verdict']]));
+    expect(crawl.stats.labels).toBe(labels.filter((l) => l.crawlId === crawlId).length);
+  });
+
+  it('learns nothing from them when off', async () => {
+    const { labels } = await crawlWith(false);
+    expect(labels.some((l) => l.anchor === 'Spiral arms' || l.anchor === 'Permits')).toBe(false);
   });
 });
