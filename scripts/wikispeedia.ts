@@ -98,6 +98,8 @@ export interface CaseOptions {
   learning?: 'off' | 'verdicts' | 'rescore';
   /** With `rescore`: re-score the queued links every this many pages (default 500). */
   rescoreEveryPages?: number;
+  /** `learning.linksToJudged` (the crawler's default when absent). */
+  linksToJudged?: boolean;
   /**
    * A simulated user: once the crawl has made `labelAt` requests, label the `userLabels` queued links the model
    * is least sure about (the dashboard's labeling queue), with the corpus's truth, then Retrain.
@@ -245,7 +247,7 @@ async function labelLikeAUser(
 
 /** The crawl config of a case (the benchmark's recipe): the same for the extension and for the Node crawl path. */
 export function caseConfig(
-  o: Pick<CaseOptions, 'topic' | 'seed' | 'budget' | 'strategy' | 'strategyParams' | 'maxSources' | 'concurrency' | 'learning' | 'rescoreEveryPages' | 'classifier'>,
+  o: Pick<CaseOptions, 'topic' | 'seed' | 'budget' | 'strategy' | 'strategyParams' | 'maxSources' | 'concurrency' | 'learning' | 'rescoreEveryPages' | 'linksToJudged' | 'classifier'>,
   truth: ReturnType<typeof caseGroundTruth>, urlOf: (article: string) => string, anywhere: boolean, keywords: string[],
 ) {
   const { topic, seed, budget, strategy } = o;
@@ -268,6 +270,7 @@ export function caseConfig(
       fromVerdicts: (o.learning ?? 'rescore') !== 'off',
       rescoreEveryPages: (o.learning ?? 'rescore') === 'rescore' ? o.rescoreEveryPages ?? 500 : 0,
       rescoreEveryLabels: 0,
+      ...(o.linksToJudged === undefined ? {} : { linksToJudged: o.linksToJudged }),
     },
     ...(o.classifier ? { classifier: o.classifier } : {}),
   };

@@ -32,7 +32,7 @@ function memoryFetch(corpus: string): FetchPort {
   };
 }
 
-export type NodeCaseOptions = Pick<CaseOptions, 'corpus' | 'topic' | 'seed' | 'budget' | 'strategy' | 'strategyParams' | 'concurrency' | 'learning' | 'rescoreEveryPages' | 'keywords' | 'classifier'>;
+export type NodeCaseOptions = Pick<CaseOptions, 'corpus' | 'topic' | 'seed' | 'budget' | 'strategy' | 'strategyParams' | 'concurrency' | 'learning' | 'rescoreEveryPages' | 'linksToJudged' | 'keywords' | 'classifier'>;
 
 /** One case crawled by the crawl core in Node; returns the harvest table (scored split included) and timing. */
 export async function runNodeCase(o: NodeCaseOptions) {
@@ -49,13 +49,13 @@ export async function runNodeCase(o: NodeCaseOptions) {
   const rows = await store.pages.pagesAfter(crawlId, 0, 1e6);
   const crawled = rows.filter((r) => r.phase === 'crawl' && r.outcome === 'done' && r.status === 200).sort((a, b) => a.seq - b.seq);
   const seen = new Set<string>();
-  const order: { on: boolean; scored: boolean }[] = [];
+  const order: { article: string; on: boolean; scored: boolean; relevant: boolean | null; score: number; depth: number }[] = [];
   for (const r of crawled) {
     const article = articleOfUrl(r.finalUrl || r.url);
     if (!article || seen.has(article)) continue;
     seen.add(article);
-    order.push({ on: truth.onTopic(article), scored: !truth.trainSet.has(article) });
+    order.push({ article, on: truth.onTopic(article), scored: !truth.trainSet.has(article), relevant: r.relevant, score: r.score, depth: r.depth });
   }
   store.db.close();
-  return { table: harvestTable(order, truth.reachOn.length, truth.reachOnScored.length), seconds: (Date.now() - t0) / 1000 };
+  return { table: harvestTable(order, truth.reachOn.length, truth.reachOnScored.length), seconds: (Date.now() - t0) / 1000, pages: order };
 }

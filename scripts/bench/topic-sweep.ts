@@ -31,6 +31,8 @@ export interface SweepVariant {
   classifier?: Record<string, unknown>;
   /** The queued links re-scored every this many pages (the recipe's 500 when absent). */
   rescoreEveryPages?: number;
+  /** `learning.linksToJudged` (the crawler's default when absent). */
+  linksToJudged?: boolean;
 }
 
 type Table = ReturnType<typeof harvestTable>;
@@ -114,11 +116,14 @@ export function graphCrawl(seed: string, links: Map<string, string[]>, budget: n
 /** Named settings the sweep can compare (`--variants`); `default` is the crawler's own defaults. */
 export const SWEEP_VARIANTS: Record<string, Omit<SweepVariant, 'label'>> = {
   default: {},
-  'spec-a': { classifier: { smoothing: 'laplace', parentPage: false } },
-  'base-rate': { classifier: { smoothing: 'base-rate', parentPage: false } },
-  parent: { classifier: { smoothing: 'laplace', parentPage: true } },
-  'parent+base-rate': { classifier: { smoothing: 'base-rate', parentPage: true } },
-  'parent+rescore100': { classifier: { smoothing: 'laplace', parentPage: true }, rescoreEveryPages: 100 },
+  'spec-a': { classifier: { smoothing: 'laplace', parentPage: false, everyLink: false }, linksToJudged: false },
+  'base-rate': { classifier: { smoothing: 'base-rate', parentPage: false, everyLink: false }, linksToJudged: false },
+  parent: { classifier: { smoothing: 'laplace', parentPage: true, everyLink: false }, linksToJudged: false },
+  'parent+base-rate': { classifier: { smoothing: 'base-rate', parentPage: true, everyLink: false }, linksToJudged: false },
+  'parent+rescore100': { classifier: { smoothing: 'laplace', parentPage: true, everyLink: false }, rescoreEveryPages: 100, linksToJudged: false },
+  'parent+judged': { classifier: { smoothing: 'laplace', parentPage: true, everyLink: false }, linksToJudged: true },
+  'parent+every-link': { classifier: { smoothing: 'laplace', parentPage: true, everyLink: true }, linksToJudged: false },
+  'default+rescore100': { rescoreEveryPages: 100 },
 };
 
 /** A named variant, or an error naming the known ones. */
@@ -158,7 +163,7 @@ export async function runTopicSweep(o: SweepOptions): Promise<{ cases: SweepCase
     };
     for (const variant of o.variants) {
       const t = Date.now();
-      const common = { corpus: o.corpus, topic, seed, budget: o.budget, strategy: 'best-first', concurrency: o.concurrency, rescoreEveryPages: variant.rescoreEveryPages };
+      const common = { corpus: o.corpus, topic, seed, budget: o.budget, strategy: 'best-first', concurrency: o.concurrency, rescoreEveryPages: variant.rescoreEveryPages, linksToJudged: variant.linksToJudged };
       c.focus[variant.label] = o.engine === 'node'
         ? (await runNodeCase({ ...common, classifier: variant.classifier })).table
         : (await runWikispeedia({ ...common, classifier: variant.classifier, out: join(o.outDir, 'runs', `${topic}-${seed}-${variant.label}`), log: () => {} })).table;
