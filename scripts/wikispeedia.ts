@@ -100,6 +100,8 @@ export interface CaseOptions {
   rescoreEveryPages?: number;
   /** `learning.linksToJudged` (the crawler's default when absent). */
   linksToJudged?: boolean;
+  /** `judge.smoothing` (the crawler's default when absent; 1 is SPEC A's Laplace). */
+  judgeSmoothing?: number;
   /**
    * A simulated user: once the crawl has made `labelAt` requests, label the `userLabels` queued links the model
    * is least sure about (the dashboard's labeling queue), with the corpus's truth, then Retrain.
@@ -247,7 +249,7 @@ async function labelLikeAUser(
 
 /** The crawl config of a case (the benchmark's recipe): the same for the extension and for the Node crawl path. */
 export function caseConfig(
-  o: Pick<CaseOptions, 'topic' | 'seed' | 'budget' | 'strategy' | 'strategyParams' | 'maxSources' | 'concurrency' | 'learning' | 'rescoreEveryPages' | 'linksToJudged' | 'classifier'>,
+  o: Pick<CaseOptions, 'topic' | 'seed' | 'budget' | 'strategy' | 'strategyParams' | 'maxSources' | 'concurrency' | 'learning' | 'rescoreEveryPages' | 'linksToJudged' | 'judgeSmoothing' | 'classifier'>,
   truth: ReturnType<typeof caseGroundTruth>, urlOf: (article: string) => string, anywhere: boolean, keywords: string[],
 ) {
   const { topic, seed, budget, strategy } = o;
@@ -273,6 +275,7 @@ export function caseConfig(
       ...(o.linksToJudged === undefined ? {} : { linksToJudged: o.linksToJudged }),
     },
     ...(o.classifier ? { classifier: o.classifier } : {}),
+    ...(o.judgeSmoothing === undefined ? {} : { judge: { smoothing: o.judgeSmoothing } }),
   };
 }
 

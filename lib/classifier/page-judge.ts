@@ -35,6 +35,14 @@ export interface PageJudgeJSON {
   words: [string, number, number][];
 }
 
+/**
+ * The judge's pseudo-count per word and class (Lidstone smoothing; 1 is Laplace, SPEC A's). Each class's word
+ * total is raised by this times the vocabulary: with Laplace, on a topic whose pages are a few percent of the
+ * labeled ones the vocabulary swamps the positive class's few word occurrences, every word looks unlikely
+ * under it, and the judge calls almost no page relevant (Business Studies: recall 0.02 on the topic sweep's
+ * scored split). At 0.1 that recall is 0.51 and the mean F1 over the 15 topics 0.71 (README, "Every topic").
+ */
+export const DEFAULT_JUDGE_SMOOTHING = 0.1;
 /** Fewer labeled pages than this in either class and the model's estimates are noise: use the keywords. */
 export const MIN_EXAMPLES_PER_CLASS = 3;
 /** A title names what a page is about; its words count as this many occurrences. */
@@ -103,9 +111,11 @@ export class PageJudge {
     this.add(page, label, -1, frequencies);
   }
 
-  judge(page: PageText): PageVerdict {
+  /** The page's verdict; `smoothing` is the model's pseudo-count per word (DEFAULT_JUDGE_SMOOTHING; 1: Laplace). */
+  judge(page: PageText, smoothing = DEFAULT_JUDGE_SMOOTHING): PageVerdict {
+    if (!(smoothing > 0)) throw new RangeError(`PageJudge.judge: smoothing ${smoothing} must be above 0`);
     const byModel = this.pos >= MIN_EXAMPLES_PER_CLASS && this.neg >= MIN_EXAMPLES_PER_CLASS;
-    const relevance = byModel ? this.modelRelevance(page) : this.keywordRelevance(page);
+    const relevance = byModel ? this.modelRelevance(page, smoothing) : this.keywordRelevance(page);
     return { relevance, relevant: relevance >= this.threshold, by: byModel ? 'model' : 'keywords' };
   }
 
@@ -183,20 +193,20 @@ export class PageJudge {
   }
 
   /**
-   * Multinomial Naive Bayes, Laplace-smoothed over the training vocabulary V:
-   *   log-odds = log((D+ + 1)/(D- + 1)) + sum_w n_w [log((n_w,+ + 1)/(W+ + |V|)) - log((n_w,- + 1)/(W- + |V|))]
+   * Multinomial Naive Bayes, smoothed with a pseudo-count a per word over the training vocabulary V:
+   *   log-odds = log((D+ + 1)/(D- + 1)) + sum_w n_w [log((n_w,+ + a)/(W+ + a|V|)) - log((n_w,- + a)/(W- + a|V|))]
    * with D_c labeled pages and W_c word occurrences of class c. Words outside V are skipped (no evidence).
    * The sum is in log space, so long pages saturate the posterior to 0 or 1 without overflow.
    */
-  private modelRelevance(page: PageText): number {
+  private modelRelevance(page: PageText, a: number): number {
     const vocabulary = this.words.size;
-    const logPosTotal = Math.log(this.posWords + vocabulary);
-    const logNegTotal = Math.log(this.negWords + vocabulary);
+    const logPosTotal = Math.log(this.posWords + a * vocabulary);
+    const logNegTotal = Math.log(this.negWords + a * vocabulary);
     let logOdds = Math.log(this.pos + 1) - Math.log(this.neg + 1);
     for (const [word, n] of termFrequencies(page)) {
       const c = this.words.get(word);
       if (!c) continue;
-      logOdds += n * (Math.log(c.pos + 1) - logPosTotal - Math.log(c.neg + 1) + logNegTotal);
+      logOdds += n * (Math.log(c.pos + a) - logPosTotal - Math.log(c.neg + a) + logNegTotal);
     }
     return logistic(logOdds);
   }

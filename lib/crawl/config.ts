@@ -1,6 +1,7 @@
 // The crawl configuration: what the dashboard form and the runner's JSON file both produce.
 import { STRATEGY_NAMES, strategyParams, strategyProblem } from '../strategies/registry';
 import { DEFAULT_SCORING, type LinkScoring } from '../classifier/link-classifier';
+import { DEFAULT_JUDGE_SMOOTHING } from '../classifier/page-judge';
 import { DEFAULT_SAFETY_RULES } from './safety';
 import { DEFAULT_CANONICAL, siteOfHostOrUrl, type CanonicalOptions } from '../url';
 import { parseTemplate, TemplateError, type TemplateConfig } from '../template/config';
@@ -43,8 +44,11 @@ export interface CrawlConfig {
    * `disabledRules`: default rules turned off, by name (DEFAULT_SAFETY_RULES).
    */
   safety: { avoid: string[]; disabledRules: string[] };
-  /** Page judge threshold: a page is relevant when P(on topic) >= threshold. */
-  judge: { threshold: number };
+  /**
+   * The page judge. `threshold`: a page is relevant when P(on topic) >= threshold. `smoothing`: its pseudo-count
+   * per word (1 is Laplace, as SPEC A; the default 0.1 lets it recognise pages of small topics, README "Every topic").
+   */
+  judge: { threshold: number; smoothing: number };
   /**
    * Online learning. `fromVerdicts`: the link that led to a fetched page becomes a labeled link with the page's
    * verdict. `linksToJudged`: so does every link found later to a page already judged (it multiplies what the
@@ -76,7 +80,7 @@ export const DEFAULTS: Omit<CrawlConfig, 'name' | 'seeds'> = {
   politeness: { delayMs: 1000, concurrency: 2, perHost: 1, robots: true },
   fetch: { timeoutMs: 30_000, maxBytes: 5 * 1024 * 1024, retries: 3, retryBaseMs: 10_000 },
   safety: { avoid: [], disabledRules: [] },
-  judge: { threshold: 0.5 },
+  judge: { threshold: 0.5, smoothing: DEFAULT_JUDGE_SMOOTHING },
   learning: { fromVerdicts: true, linksToJudged: true, rescoreEveryPages: 500, rescoreEveryLabels: 10 },
   canonical: DEFAULT_CANONICAL,
   classifier: DEFAULT_SCORING,
@@ -221,7 +225,10 @@ export function parseConfig(input: unknown): CrawlConfig {
       retryBaseMs: num(fetchCfg.retryBaseMs, 'fetch.retryBaseMs', DEFAULTS.fetch.retryBaseMs, 100, 3_600_000),
     },
     safety: safetyOf(safety),
-    judge: { threshold: num(judge.threshold, 'judge.threshold', DEFAULTS.judge.threshold, 0, 1) },
+    judge: {
+      threshold: num(judge.threshold, 'judge.threshold', DEFAULTS.judge.threshold, 0, 1),
+      smoothing: num(judge.smoothing, 'judge.smoothing', DEFAULTS.judge.smoothing, 0.001, 10),
+    },
     learning: {
       fromVerdicts: bool(learning.fromVerdicts, 'learning.fromVerdicts', DEFAULTS.learning.fromVerdicts),
       linksToJudged: bool(learning.linksToJudged, 'learning.linksToJudged', DEFAULTS.learning.linksToJudged),

@@ -425,7 +425,7 @@ export class CrawlRunner {
     const { judge, link } = this.learner.model;
     // SPEC D.1: a list page is mined for links, neither judged nor counted as content.
     const role = strategy.pageRole?.(entry, out.finalUrl);
-    const judged = role?.listing ? null : judge.judge(parsed);
+    const judged = role?.listing ? null : judge.judge(parsed, this.config.judge.smoothing);
     const verdict = judged && { ...judged, relevant: judged.relevance >= this.config.judge.threshold };
     const relevant = verdict?.relevant ?? false;
     const dropped: Record<string, number> = {};

@@ -32,7 +32,7 @@ function memoryFetch(corpus: string): FetchPort {
   };
 }
 
-export type NodeCaseOptions = Pick<CaseOptions, 'corpus' | 'topic' | 'seed' | 'budget' | 'strategy' | 'strategyParams' | 'concurrency' | 'learning' | 'rescoreEveryPages' | 'linksToJudged' | 'keywords' | 'classifier'>;
+export type NodeCaseOptions = Pick<CaseOptions, 'corpus' | 'topic' | 'seed' | 'budget' | 'strategy' | 'strategyParams' | 'concurrency' | 'learning' | 'rescoreEveryPages' | 'linksToJudged' | 'judgeSmoothing' | 'keywords' | 'classifier'>;
 
 /** One case crawled by the crawl core in Node; returns the harvest table (scored split included) and timing. */
 export async function runNodeCase(o: NodeCaseOptions) {

@@ -33,6 +33,8 @@ export interface SweepVariant {
   rescoreEveryPages?: number;
   /** `learning.linksToJudged` (the crawler's default when absent). */
   linksToJudged?: boolean;
+  /** `judge.smoothing` (the crawler's default when absent). */
+  judgeSmoothing?: number;
 }
 
 type Table = ReturnType<typeof harvestTable>;
@@ -116,13 +118,15 @@ export function graphCrawl(seed: string, links: Map<string, string[]>, budget: n
 /** Named settings the sweep can compare (`--variants`); `default` is the crawler's own defaults. */
 export const SWEEP_VARIANTS: Record<string, Omit<SweepVariant, 'label'>> = {
   default: {},
-  'spec-a': { classifier: { smoothing: 'laplace', parentPage: false, everyLink: false }, linksToJudged: false },
-  'base-rate': { classifier: { smoothing: 'base-rate', parentPage: false, everyLink: false }, linksToJudged: false },
-  parent: { classifier: { smoothing: 'laplace', parentPage: true, everyLink: false }, linksToJudged: false },
-  'parent+base-rate': { classifier: { smoothing: 'base-rate', parentPage: true, everyLink: false }, linksToJudged: false },
-  'parent+rescore100': { classifier: { smoothing: 'laplace', parentPage: true, everyLink: false }, rescoreEveryPages: 100, linksToJudged: false },
-  'parent+judged': { classifier: { smoothing: 'laplace', parentPage: true, everyLink: false }, linksToJudged: true },
-  'parent+every-link': { classifier: { smoothing: 'laplace', parentPage: true, everyLink: true }, linksToJudged: false },
+  'spec-a': { classifier: { smoothing: 'laplace', parentPage: false, everyLink: false }, linksToJudged: false, judgeSmoothing: 1 },
+  'base-rate': { classifier: { smoothing: 'base-rate', parentPage: false, everyLink: false }, linksToJudged: false, judgeSmoothing: 1 },
+  parent: { classifier: { smoothing: 'laplace', parentPage: true, everyLink: false }, linksToJudged: false, judgeSmoothing: 1 },
+  'parent+base-rate': { classifier: { smoothing: 'base-rate', parentPage: true, everyLink: false }, linksToJudged: false, judgeSmoothing: 1 },
+  'parent+rescore100': { classifier: { smoothing: 'laplace', parentPage: true, everyLink: false }, rescoreEveryPages: 100, linksToJudged: false, judgeSmoothing: 1 },
+  'parent+judged': { classifier: { smoothing: 'laplace', parentPage: true, everyLink: false }, linksToJudged: true, judgeSmoothing: 1 },
+  'parent+every-link': { classifier: { smoothing: 'laplace', parentPage: true, everyLink: true }, linksToJudged: false, judgeSmoothing: 1 },
+  'parent+judge0.1': { classifier: { smoothing: 'laplace', parentPage: true, everyLink: false }, linksToJudged: false, judgeSmoothing: 0.1 },
+  'judge-laplace': { judgeSmoothing: 1 },
   'default+rescore100': { rescoreEveryPages: 100 },
 };
 
@@ -163,7 +167,7 @@ export async function runTopicSweep(o: SweepOptions): Promise<{ cases: SweepCase
     };
     for (const variant of o.variants) {
       const t = Date.now();
-      const common = { corpus: o.corpus, topic, seed, budget: o.budget, strategy: 'best-first', concurrency: o.concurrency, rescoreEveryPages: variant.rescoreEveryPages, linksToJudged: variant.linksToJudged };
+      const common = { corpus: o.corpus, topic, seed, budget: o.budget, strategy: 'best-first', concurrency: o.concurrency, rescoreEveryPages: variant.rescoreEveryPages, linksToJudged: variant.linksToJudged, judgeSmoothing: variant.judgeSmoothing };
       c.focus[variant.label] = o.engine === 'node'
         ? (await runNodeCase({ ...common, classifier: variant.classifier })).table
         : (await runWikispeedia({ ...common, classifier: variant.classifier, out: join(o.outDir, 'runs', `${topic}-${seed}-${variant.label}`), log: () => {} })).table;

@@ -115,3 +115,32 @@ describe('the keyword judge reads prose, not menus', () => {
     expect(judge.judge({ title: 'How stars are born', text: 'Stars form in clouds of gas called nebulae; galaxies hold billions of them.' }).relevance).toBeGreaterThan(0.9);
   });
 });
+
+describe('PageJudge: smoothing when the topic is a few percent of the labeled pages', () => {
+  // 4 short pages of a small topic among 80 long pages of everything else, as on a small Wikispeedia topic.
+  const judge = new PageJudge([]);
+  const words = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`).join(' ');
+  for (let i = 0; i < 4; i++) judge.learn({ title: 'Sonata', text: `a fugue for organ and choir, a sonata in ${words(`key${i}x`, 5)}` }, 1);
+  for (let i = 0; i < 80; i++) judge.learn({ title: `Town ${i}`, text: `${words(`place${i}x`, 60)} the river and the council of the region` }, 0);
+  const small = { title: 'Requiem', text: 'a requiem for choir and organ, with a fugue, sung in the region of the river and the council' };
+  const other = { title: 'Harbour', text: 'the harbour of the region, its council and the river' };
+
+  it('recognises a page of the small topic, where Laplace smoothing does not', () => {
+    expect(judge.judge(small).relevant).toBe(true);
+    expect(judge.judge(small, 1).relevant).toBe(false);
+  });
+
+  it('still calls a page of the common words off topic, and refuses a smoothing of 0', () => {
+    expect(judge.judge(other).relevant).toBe(false);
+    expect(judge.judge(other, 1).relevant).toBe(false);
+    expect(() => judge.judge(small, 0)).toThrow(RangeError);
+  });
+
+  it('is the crawl config\'s judge.smoothing, 0.1 unless set', async () => {
+    const { parseConfig } = await import('../../lib/crawl/config');
+    const base = { seeds: ['https://example.org/'], topic: { keywords: ['music'] } };
+    expect(parseConfig(base).judge).toEqual({ threshold: 0.5, smoothing: 0.1 });
+    expect(parseConfig({ ...base, judge: { smoothing: 1 } }).judge.smoothing).toBe(1);
+    expect(() => parseConfig({ ...base, judge: { smoothing: 0 } })).toThrow(/judge.smoothing/);
+  });
+});
