@@ -38,7 +38,7 @@ export interface FrontierEntry {
   /** Its site (registrable domain): strategies count and judge sites (SPEC B). Absent only in rows older than schema v4. */
   site?: string;
   state: EntryState;
-  /** Predicted relevance P(+|F) in [0,1] of the link it was found by (1 for seeds). */
+  /** Predicted relevance P(+|F) in [0,1] of the link it was found by (1 for seeds; with `classifier.everyLink`, of every link found to it). */
   score: number;
   /** Sort key of the frontier: higher is taken first. The log-odds of score for best-first, -depth for breadth-first. */
   priority: number;

@@ -8,6 +8,7 @@ import { strategyOf } from '../strategies/registry';
 import type { CrawlConfig } from './config';
 import { buildModel, catchUp, saveModel, type CrawlModel } from './model';
 import { urlLogOdds } from '../classifier/link-classifier';
+import { logistic } from '../classifier/naive-bayes';
 
 /** Queued links re-scored per transaction, and the log-odds change below which a link keeps its place. */
 const RESCORE_CHUNK = 500;
@@ -160,7 +161,7 @@ export class CrawlLearner {
         // The other links' log-odds are those they were found with: only the kept (best) link is stored to re-score.
         const inlinks = { n: e.inlinks.n, sum: e.inlinks.sum - e.inlinks.best + logOdds, best: logOdds };
         const priority = strategy.rerank(e, urlLogOdds(inlinks));
-        return priority === null ? null : { score, priority, inlinks };
+        return priority === null ? null : { score: logistic(urlLogOdds(inlinks)), priority, inlinks };
       }
       const priority = strategy.rerank(e, logOdds);
       return priority === null ? null : { score, priority };

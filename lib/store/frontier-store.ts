@@ -3,6 +3,7 @@
 // frontier table; CrawlStore's page commit writes through its helpers inside one transaction.
 import Dexie from 'dexie';
 import { urlLogOdds } from '../classifier/link-classifier';
+import { logistic } from '../classifier/naive-bayes';
 import type { EntryStrategyState, NextOrder } from '../strategies/types';
 import type { EntryState, FrontierEntry, PageRecord } from '../types';
 import { siteOf } from '../url';
@@ -317,7 +318,8 @@ export function planUpserts(crawl: CrawlRecord, unique: Candidate[], known: (Fro
           ? { ...old, score: c.score, parentUrl: c.parentUrl, anchor: c.anchor, context: c.context, ...(c.strategy ? { strategy: c.strategy } : {}),
               ...(c.parentOnTopic === undefined ? {} : { parentOnTopic: c.parentOnTopic }) }
           : { ...old };
-        Object.assign(next, { inlinks, depth: Math.min(old.depth, c.depth), updatedAt: now }, shownAnew ? { revisit: c.revisit } : {});
+        // Its score is the URL's, as it is ranked: what the dashboard's next links show in their order.
+        Object.assign(next, { inlinks, score: logistic(urlLogOdds(inlinks)), depth: Math.min(old.depth, c.depth), updatedAt: now }, shownAnew ? { revisit: c.revisit } : {});
         next.priority = everyLink(next, urlLogOdds(inlinks)) ?? (better ? c.priority : old.priority);
         puts.push(next);
       } else if (old.state === 'queued' && !c.skip && c.priority > old.priority) {
