@@ -446,7 +446,8 @@ export class CrawlRunner {
     const commit: PageCommit = {
       ...base, outcome: 'done', labels, children, aliases, dropped, admission: this.admission, ...(outlinks ? { outlinks } : {}),
       ...(teaches && linksToJudged ? { verdict: relevant ? 1 : 0 } : {}),
-      ...(this.config.classifier.everyLink && strategy.followsModel ? { everyLink: (e: FrontierEntry, lo: number) => strategy.rerank(e, lo) } : {}), ...(fromVerdicts && linksToJudged ? { learnLinksToJudged: true } : {}),
+      ...(fromVerdicts && linksToJudged ? { learnLinksToJudged: true } : {}),
+      ...(this.config.classifier.everyLink && strategy.followsModel ? { everyLink: (e: FrontierEntry, lo: number) => strategy.rerank(e, lo) } : {}),
       page: this.judgedRow(entry.url, out, parsed, { ...taken, ...(role ? { urlClass: role.urlClass } : {}) }, verdict, chain),
       body: { headers: out.headers, html: out.html!, ...(out.payload ? { payload: out.payload } : {}) },
       stats: verdict

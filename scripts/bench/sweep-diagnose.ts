@@ -27,7 +27,8 @@ for (const c of v.cases!.split(',')) {
     } else PageJudge.prototype.judge = realJudge;
     const variant = SWEEP_VARIANTS[v.variant!]!;
     const r = await runNodeCase({ corpus: DEFAULT_CORPUS, topic, seed, budget: Number(v.budget), strategy: 'best-first', concurrency: 4,
-      classifier: variant.classifier, rescoreEveryPages: variant.rescoreEveryPages, linksToJudged: variant.linksToJudged });
+      classifier: variant.classifier, rescoreEveryPages: variant.rescoreEveryPages, linksToJudged: variant.linksToJudged,
+      judgeSmoothing: variant.judgeSmoothing });
     const at = (n: number) => r.table.find((x) => x.fetched === n)?.scoredHarvest;
     const judged = r.pages.filter((p) => p.relevant !== null);
     const tp = judged.filter((p) => p.relevant && p.on).length, fp = judged.filter((p) => p.relevant && !p.on).length;
