@@ -65,7 +65,8 @@ export interface CrawlConfig {
   template?: TemplateConfig;
   /**
    * How the link classifier scores links (lib/classifier/link-classifier.ts, LinkScoring). SPEC A's classifier
-   * is `{"smoothing": "laplace", "parentPage": false, "everyLink": false}`.
+   * (with the context averaged, as Focus first measured it) is
+   * `{"smoothing": "laplace", "parentPage": false, "everyLink": false, "contextDamping": 1}`.
    */
   classifier: LinkScoring;
 }
@@ -240,6 +241,7 @@ export function parseConfig(input: unknown): CrawlConfig {
     classifier: {
       smoothing, parentPage: bool(classifier.parentPage, 'classifier.parentPage', DEFAULTS.classifier.parentPage),
       everyLink: bool(classifier.everyLink, 'classifier.everyLink', DEFAULTS.classifier.everyLink),
+      contextDamping: num(classifier.contextDamping, 'classifier.contextDamping', DEFAULTS.classifier.contextDamping, 0, 1),
     },
   };
   if (config.scope.mode === 'listed-sites' && config.scope.sites.length === 0) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LinkClassifier } from '../../lib/classifier/link-classifier';
+import { DEFAULT_SCORING, LinkClassifier } from '../../lib/classifier/link-classifier';
 import { linkFeatures, makeDictionary } from '../../lib/classifier/link-features';
 
 describe('linkFeatures (SPEC A.3)', () => {
@@ -44,19 +44,22 @@ describe('LinkClassifier', () => {
     expect(c.examples).toEqual({ pos: 0, neg: 0 });
   });
 
-  it('with context-mean evidence, counts the anchor in full and averages the context', () => {
+  it('with context-mean evidence and a damping of 1, counts the anchor in full and averages the context', () => {
     const c = new LinkClassifier(keywords);
     expect(c.evidence).toBe('context-mean');
+    const mean = { ...DEFAULT_SCORING, contextDamping: 1 };
     // anchor a:stock + A:dict: log-odds log 4 in full; context c:sports, c:weather unseen: 0 -> P = 0.8
-    expect(c.score({ anchor: 'Stock prices fall', context: 'sports weather' })).toBeCloseTo(0.8, 12);
+    expect(c.score({ anchor: 'Stock prices fall', context: 'sports weather' }, mean)).toBeCloseTo(0.8, 12);
     // context c:finance, C:dict (log 2 each) and c:news (unseen) average to log(4)/3 -> odds 4^(1/3)
     const third = 4 ** (1 / 3);
-    expect(c.score({ anchor: 'Read more', context: 'finance news' })).toBeCloseTo(third / (1 + third), 12);
+    expect(c.score({ anchor: 'Read more', context: 'finance news' }, mean)).toBeCloseTo(third / (1 + third), 12);
     // both: odds 4 * 4^(1/3)
-    expect(c.score({ anchor: 'Stock prices fall', context: 'finance news' })).toBeCloseTo((4 * third) / (1 + 4 * third), 12);
-    expect(c.score({ anchor: 'Football results', context: 'sports weather' })).toBe(0.5);
-    const r = c.rank({ anchor: 'Stock prices fall', context: 'finance news' });
+    expect(c.score({ anchor: 'Stock prices fall', context: 'finance news' }, mean)).toBeCloseTo((4 * third) / (1 + 4 * third), 12);
+    expect(c.score({ anchor: 'Football results', context: 'sports weather' }, mean)).toBe(0.5);
+    const r = c.rank({ anchor: 'Stock prices fall', context: 'finance news' }, mean);
     expect(r.logOdds).toBeCloseTo(Math.log(4 * third), 12);
+    // The default damping (0.75): the same three context features weigh log(4) / 3^0.75.
+    expect(c.rank({ anchor: 'Read more', context: 'finance news' }).logOdds).toBeCloseTo(Math.log(4) / 3 ** DEFAULT_SCORING.contextDamping, 12);
   });
 
   it('with no keywords and no labels, scores every link 0.5', () => {

@@ -13,8 +13,8 @@ import { CrawlerDB, type CrawlRecord } from '../../lib/store/db';
 import { planUpserts, type Candidate } from '../../lib/store/frontier-store';
 import type { FrontierEntry } from '../../lib/types';
 
-const BASE_RATE: LinkScoring = { smoothing: 'base-rate', parentPage: false, everyLink: false };
-const PARENT: LinkScoring = { smoothing: 'laplace', parentPage: true, everyLink: false };
+const BASE_RATE: LinkScoring = { smoothing: 'base-rate', parentPage: false, everyLink: false, contextDamping: 1 };
+const PARENT: LinkScoring = { smoothing: 'laplace', parentPage: true, everyLink: false, contextDamping: 1 };
 
 /** A small topic: 20 positive links among 1,000; "common" is on 10 negatives and no positive. */
 function smallTopic(): NaiveBayes {
@@ -51,6 +51,44 @@ describe('base-rate smoothing (NaiveBayes.logOddsShrunk)', () => {
     const common = { anchor: 'United Kingdom', context: 'people' };
     expect(c.score(art, BASE_RATE)).toBeGreaterThan(c.score(common, BASE_RATE));
     expect(c.score(common, BASE_RATE)).toBeLessThan(c.score({ anchor: 'zzz', context: 'yyy' }, BASE_RATE));
+  });
+});
+
+describe('damping the context by its size (classifier.contextDamping)', () => {
+  /** Anchors that are names never seen before; contexts of words seen mostly around links to people. */
+  function people(): LinkClassifier {
+    const c = new LinkClassifier(['biography']);
+    for (let i = 0; i < 60; i++) c.learn({ anchor: `Name${i}`, context: 'born died poet painter composer wrote' }, 1);
+    for (let i = 0; i < 240; i++) c.learn({ anchor: i % 2 ? 'Film' : `Place${i}`, context: i % 6 ? 'river town film released' : 'born in' }, 0);
+    return c;
+  }
+  const scoring = (contextDamping: number): LinkScoring => ({ smoothing: 'laplace', parentPage: false, everyLink: false, contextDamping });
+
+  it('divides the context\'s evidence by its number of features to the given power', () => {
+    const c = people();
+    const link = { anchor: 'Newname', context: 'born died poet painter' };
+    const alone = c.rank({ anchor: 'Newname', context: '' }, scoring(1)).logOdds;
+    const n = c.features(link).filter((f) => f.startsWith('c:')).length;
+    expect(n).toBe(4);
+    const lift = (d: number) => c.rank(link, scoring(d)).logOdds - alone;
+    expect(lift(1)).toBeGreaterThan(0);
+    expect(lift(0.5) / lift(1)).toBeCloseTo(Math.sqrt(n), 9);
+    expect(lift(0) / lift(1)).toBeCloseTo(n, 9);
+  });
+
+  it('lets six words of a people context count for more than one, where their mean counts the same', () => {
+    const c = people();
+    const six = { anchor: 'Newname', context: 'born died poet painter composer wrote' };
+    const one = { anchor: 'Othername', context: 'wrote' };
+    expect(c.score(six, scoring(1))).toBeLessThan(c.score(one, scoring(1)));
+    expect(c.score(six, scoring(0.5))).toBeGreaterThan(c.score(one, scoring(0.5)));
+  });
+
+  it('is a crawl config setting between 0 and 1', () => {
+    const base = { seeds: ['https://example.org/'], topic: { keywords: ['art'] } };
+    expect(parseConfig({ ...base, classifier: { contextDamping: 0.5 } }).classifier.contextDamping).toBe(0.5);
+    expect(parseConfig(base).classifier.contextDamping).toBe(0.75);
+    expect(() => parseConfig({ ...base, classifier: { contextDamping: 2 } })).toThrow(/classifier.contextDamping/);
   });
 });
 
