@@ -354,6 +354,8 @@ export async function runWikispeedia(o: CaseOptions) {
     summary, wallSeconds: round(wallSeconds, 1), code: codeVersion(), userLabeling: await userLabeling,
     serverRequests: [...site.hits.values()].reduce((a, b) => a + b, 0), serverPaths: site.hits.size,
     crawlPages: crawl.length, table, web: o.web ?? 'one-site', strategyParams: o.strategyParams ?? {},
+    // The crawl config's classifier setting as given (absent: the crawler's defaults), so a result says what ran.
+    classifier: o.classifier ?? null,
     irrelevantDownloads: crawl.filter((r) => !r.on).length,
     frontierLeft: summary.frontierLeft, blacklistedSites: summary.blacklistedSites, dropped: summary.dropped,
     // Crawl-phase throughput from the fetch timestamps (training reads excluded), and the worker's JS heap.
