@@ -131,6 +131,7 @@ describe('a crawl records where each link was found', () => {
     '/': page('Welcome', '<p><a href="/on">Stars</a> <a href="/off">Buses</a></p>'),
     '/on': page('Stars, planets and galaxies', `<p>A star, a planet, a galaxy, a telescope: astronomy.</p>${more('/x/1')}`),
     '/off': page('Bus timetable', `<p>Buses leave the depot at nine.</p>${more('/x/2')}`),
+    '/long': page('Night sky', '<p>The astronomy club watches stars, planets and galaxies through a telescope at the <a href="/x/3">Observatory</a> each week.</p>'),
   };
   const fetchPort = async (url: string) => {
     const html = SITE[new URL(url).pathname];
@@ -157,6 +158,25 @@ describe('a crawl records where each link was found', () => {
     // The same link text on an on-topic page and on an off-topic one: only the page tells them apart.
     expect(x1.anchor).toBe(x2.anchor);
     expect(x1.score).toBeGreaterThan(x2.score);
+  });
+
+  it('scores a link with the crawl config\'s context damping', async () => {
+    const o = 'http://club.test';
+    const scoreWith = async (contextDamping: number) => {
+      const store = new CrawlStore(new CrawlerDB(`t${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
+      const service = new CrawlService({ store, fetch: fetchPort, clock: { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) } });
+      const { crawlId } = await service.handlers.start({
+        name: 'stars', seeds: [`${o}/long`], topic: { keywords: ['astronomy', 'star', 'planet', 'galaxy', 'telescope'] },
+        budget: { maxPages: 1 }, politeness: { delayMs: 0, concurrency: 1, robots: false }, classifier: { contextDamping },
+      });
+      await service.settled(crawlId);
+      return (await store.frontier.getEntry(crawlId, `${o}/x/3`))!.score;
+    };
+    // The context holds five keyword words: summed (0) they lift the link most, averaged (1) least.
+    const [sum, damped, mean] = [await scoreWith(0), await scoreWith(0.75), await scoreWith(1)];
+    expect(sum).toBeGreaterThan(damped);
+    expect(damped).toBeGreaterThan(mean);
+    expect(mean).toBeGreaterThan(0.5);
   });
 });
 
