@@ -266,7 +266,6 @@ export class CrawlStore {
 
 const pageOutcome = (o: PageCommit['outcome']): PageRecord['outcome'] => (o === 'retry' ? 'failed' : o);
 
-
 /** The page's links to pages already judged, as labeled links with their verdicts (`learning.linksToJudged`). */
 function linksToJudged(children: Candidate[], known: (FrontierEntry | undefined)[], pageUrl: string | undefined, now: number): PageCommit['labels'] {
   return children.flatMap((ch, i) => {

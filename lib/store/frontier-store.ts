@@ -291,6 +291,12 @@ export function bestPerUrl(candidates: Candidate[]): Candidate[] {
   return [...best.values()];
 }
 
+/** What a queued entry keeps of the link it is (best) found by: learning and the parent-page feature read them. */
+function foundBy(c: Candidate): Pick<FrontierEntry, 'parentUrl' | 'anchor' | 'context' | 'strategy' | 'parentOnTopic'> {
+  return { parentUrl: c.parentUrl, anchor: c.anchor, context: c.context, ...(c.strategy ? { strategy: c.strategy } : {}),
+    ...(c.parentOnTopic === undefined ? {} : { parentOnTopic: c.parentOnTopic }) };
+}
+
 /**
  * New URLs are queued (or recorded as skipped); a queued URL found again by a better link is raised
  * (SPEC A.7); others stay. With `everyLink` (the strategy's rerank, when the crawl ranks a URL by all the links
@@ -314,19 +320,15 @@ export function planUpserts(crawl: CrawlRecord, unique: Candidate[], known: (Fro
       } else if (everyLink && old.state === 'queued' && !c.skip && old.inlinks && c.logOdds !== undefined) {
         const inlinks = { n: old.inlinks.n + 1, sum: old.inlinks.sum + c.logOdds, best: Math.max(old.inlinks.best, c.logOdds) };
         const better = c.logOdds > old.inlinks.best;
-        const next: FrontierEntry = better
-          ? { ...old, score: c.score, parentUrl: c.parentUrl, anchor: c.anchor, context: c.context, ...(c.strategy ? { strategy: c.strategy } : {}),
-              ...(c.parentOnTopic === undefined ? {} : { parentOnTopic: c.parentOnTopic }) }
-          : { ...old };
+        const logOdds = urlLogOdds(inlinks);
         // Its score is the URL's, as it is ranked: what the dashboard's next links show in their order.
-        Object.assign(next, { inlinks, score: logistic(urlLogOdds(inlinks)), depth: Math.min(old.depth, c.depth), updatedAt: now }, shownAnew ? { revisit: c.revisit } : {});
-        next.priority = everyLink(next, urlLogOdds(inlinks)) ?? (better ? c.priority : old.priority);
+        const next: FrontierEntry = { ...old, ...(better ? foundBy(c) : {}), inlinks, score: logistic(logOdds), depth: Math.min(old.depth, c.depth),
+          updatedAt: now, ...(shownAnew ? { revisit: c.revisit } : {}) };
+        next.priority = everyLink(next, logOdds) ?? (better ? c.priority : old.priority);
         puts.push(next);
       } else if (old.state === 'queued' && !c.skip && c.priority > old.priority) {
-        puts.push({ ...old, score: c.score, priority: c.priority, depth: Math.min(old.depth, c.depth),
-          parentUrl: c.parentUrl, anchor: c.anchor, context: c.context, updatedAt: now,
-          ...(c.strategy ? { strategy: c.strategy } : {}), ...(shownAnew ? { revisit: c.revisit } : {}),
-          ...(c.parentOnTopic === undefined ? {} : { parentOnTopic: c.parentOnTopic }) });
+        puts.push({ ...old, score: c.score, priority: c.priority, depth: Math.min(old.depth, c.depth), ...foundBy(c), updatedAt: now,
+          ...(shownAnew ? { revisit: c.revisit } : {}) });
       } else if (shownAnew) {
         puts.push({ ...old, revisit: c.revisit, updatedAt: now }); // the version it shows now, to compare with next time
       }
