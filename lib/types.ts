@@ -65,6 +65,8 @@ export interface FrontierEntry {
   revisit?: string;
   /** Whether the page it was (best) found on was judged on topic: the link classifier's parent-page feature. */
   parentOnTopic?: boolean;
+  /** That page's hub bucket (link-features.ts `hubBucket`) when it links to labeled pages: the parent-hub feature. */
+  parentHub?: number;
   /** The links found to it (`classifier.everyLink`): how many, and their log-odds' sum and best. */
   inlinks?: { n: number; sum: number; best: number };
   /**
@@ -158,6 +160,8 @@ export interface LabeledLink {
   pageUrl?: string;
   /** Whether that page is on topic (its training label, or the judge's verdict), when known. */
   parentOnTopic?: boolean;
+  /** That page's hub bucket, its own target left out, when the page links to labeled pages. */
+  parentHub?: number;
 }
 
 /** A fetched page labeled on or off topic: trains the page judge. The page's HTML is in `bodies`. */

@@ -1,5 +1,5 @@
 // The link classifier that orders the frontier: P(+|F) of the link's features (SPEC A.1-A.3, A.7).
-import { ANCHOR_DICT_FEATURE, isParentFeature, linkFeatures, makeDictionary, type FeatureGroup } from './link-features';
+import { ANCHOR_DICT_FEATURE, isHubFeature, isParentFeature, linkFeatures, makeDictionary, type FeatureGroup } from './link-features';
 import { logistic, NaiveBayes, type Label, type NaiveBayesJSON } from './naive-bayes';
 
 export interface LinkText {
@@ -7,6 +7,8 @@ export interface LinkText {
   context: string;
   /** Whether the page the link is on is on topic, when known (the parent-page feature). */
   parentOnTopic?: boolean;
+  /** The parent page's hub bucket (link-features.ts, `hubBucket`), when it links to labeled pages. */
+  parentHub?: number;
 }
 
 /**
@@ -16,6 +18,8 @@ export interface LinkText {
  *   feature's P(+|F) toward the share of positives (NaiveBayes.logOddsShrunk), which keeps rare words from
  *   favouring the positive class when positives are a few percent (small topics).
  * - `parentPage`: counts the parent-page feature (P:on / P:off) in full, like the anchor's.
+ * - `parentHub`: where the parent page links to labeled pages, counts the parent-page feature joined with its hub
+ *   bucket (H:on3) instead of P:on / P:off (only with `parentPage`). Both are always learned.
  * - `everyLink`: a URL found by several links is ranked by all of them, not by its best link alone (the
  *   frontier's part: `urlLogOdds`; `rank` scores one link whatever it is).
  * - `contextDamping`: with `context-mean` evidence, the context's summed evidence is divided by the number of
@@ -26,6 +30,7 @@ export interface LinkScoring {
   parentPage: boolean;
   everyLink: boolean;
   contextDamping: number;
+  parentHub: boolean;
 }
 
 /** What a frontier entry keeps of the links found to it: how many, the sum of their log-odds and the best one's. */
@@ -47,7 +52,7 @@ export function urlLogOdds(inlinks: Inlinks): number {
 }
 
 /** SPEC A's classifier as specified (and as Focus scored links before the topic sweep). */
-export const SPEC_A_SCORING: LinkScoring = { smoothing: 'laplace', parentPage: false, everyLink: false, contextDamping: 1 };
+export const SPEC_A_SCORING: LinkScoring = { smoothing: 'laplace', parentPage: false, everyLink: false, contextDamping: 1, parentHub: false };
 /**
  * The parent-page feature is on by default: it raised harvest on the topic sweep (README, "Every topic"), most
  * on small topics whose pages link to each other. Base-rate smoothing is not: combined with it, it lowered harvest there.
@@ -55,8 +60,10 @@ export const SPEC_A_SCORING: LinkScoring = { smoothing: 'laplace', parentPage: f
  * copies of one another, and averaging them gave a context of 20 words the say of one anchor word, so links
  * whose anchors are new names (people, products, places) were ranked on little but their parent page. On the
  * topic sweep 0.75 raised harvest on 20 of 30 cases and kept Science within 0.01; 0.5 cost Science 0.03.
+ * The parent page's hub bucket is counted where known: on the topic sweep it raised the lowest topics (Design and
+ * Technology, Everyday life, History, People) and Geography, and left the mean where it was.
  */
-export const DEFAULT_SCORING: LinkScoring = { smoothing: 'laplace', parentPage: true, everyLink: true, contextDamping: 0.75 };
+export const DEFAULT_SCORING: LinkScoring = { smoothing: 'laplace', parentPage: true, everyLink: true, contextDamping: 0.75, parentHub: true };
 /** The pseudo-count of `base-rate` smoothing: how many examples a feature needs before it counts as much as its own rate. */
 const SHRINK_M = 4;
 
@@ -134,7 +141,9 @@ export class LinkClassifier {
    */
   rank(link: LinkText, scoring: LinkScoring = DEFAULT_SCORING): { logOdds: number; score: number } {
     let features = this.features(link);
-    if (!scoring.parentPage) features = features.filter((f) => !isParentFeature(f));
+    // The page's evidence is one feature: P:on / P:off, or (with parentHub, where known) the same joined with its hub bucket.
+    const hub = scoring.parentPage && scoring.parentHub && features.some(isHubFeature);
+    features = features.filter((f) => (isHubFeature(f) ? hub : isParentFeature(f) ? scoring.parentPage && !hub : true));
     const logOdds = this.evidence === 'independent' ? this.logOdds(features, scoring) : this.contextMeanLogOdds(features, scoring);
     return { logOdds, score: logistic(logOdds) };
   }
@@ -211,4 +220,4 @@ export class LinkClassifier {
 }
 
 /** Features counted in full: anchor words, the "anchor has a dictionary word" flag (SPEC A.3), the parent page's. */
-const isAnchorFeature = (f: string): boolean => f.startsWith('a:') || f === ANCHOR_DICT_FEATURE || isParentFeature(f);
+const isAnchorFeature = (f: string): boolean => f.startsWith('a:') || f === ANCHOR_DICT_FEATURE || isParentFeature(f) || isHubFeature(f);

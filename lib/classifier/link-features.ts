@@ -17,6 +17,43 @@ export const CONTEXT_DICT_FEATURE = 'C:dict';
 export const PARENT_ON_FEATURE = 'P:on';
 export const PARENT_OFF_FEATURE = 'P:off';
 export const isParentFeature = (f: string): boolean => f === PARENT_ON_FEATURE || f === PARENT_OFF_FEATURE;
+/**
+ * The parent page as a hub (SPEC C's hub score, read from labels instead of the link graph): of its links to
+ * pages the user labeled (the crawl's `training.positive` and `training.negative`), the share that lead on topic,
+ * as a `hubBucket`. It is one feature joined with the parent-page feature (`H:on3`, `H:off0`; `H:3` when the page
+ * itself is not known): the two say much the same, and counted side by side Naive Bayes would count it twice.
+ */
+export const HUB_PREFIX = 'H:';
+export const isHubFeature = (f: string): boolean => f.startsWith(HUB_PREFIX);
+
+/**
+ * The bucket of a page's hub share: `k` of its `n` links to labeled pages lead on topic, against `base`, the
+ * share of positives among the labeled pages. 0: none; then under half the base share, under the base,
+ * under twice, under four times, four times or more (5). Relative to the base so that one bucket means the
+ * same on a topic of 1% of pages and on one of 40%. Undefined when no link leads to a labeled page.
+ */
+export function hubBucket(k: number, n: number, base: number): number | undefined {
+  if (n <= 0) return undefined;
+  if (k <= 0) return 0;
+  const x = k / n / base;
+  return x < 0.5 ? 1 : x < 1 ? 2 : x < 2 ? 3 : x < 4 ? 4 : 5;
+}
+
+/**
+ * Each link's hub bucket on a page whose link targets have these labels (undefined: not a labeled page): the
+ * page's share with the link's own target left out, so a labeled link never counts its own label. A target
+ * linked twice counts once.
+ */
+export function hubBuckets(labels: readonly { url: string; label: 0 | 1 | undefined }[], base: number): (number | undefined)[] {
+  const known = new Map<string, 0 | 1>();
+  for (const { url, label } of labels) if (label !== undefined) known.set(url, label);
+  let k = 0;
+  for (const l of known.values()) k += l;
+  return labels.map(({ url }) => {
+    const own = known.get(url);
+    return own === undefined ? hubBucket(k, known.size, base) : hubBucket(k - own, known.size - 1, base);
+  });
+}
 
 /**
  * The domain dictionary: the words of the crawl's keywords, tokenized exactly like link text so that they
@@ -50,12 +87,13 @@ const scratch = new Set<string>();
 
 /** The deduplicated binary features of a link (SPEC A.2 counts presence, not repeats). */
 export function linkFeatures(
-  link: { anchor: string; context: string; parentOnTopic?: boolean },
+  link: { anchor: string; context: string; parentOnTopic?: boolean; parentHub?: number },
   dictionary: ReadonlySet<string>,
   group: FeatureGroup = 2,
 ): string[] {
   scratch.clear();
   if (link.parentOnTopic !== undefined) scratch.add(link.parentOnTopic ? PARENT_ON_FEATURE : PARENT_OFF_FEATURE);
+  if (link.parentHub !== undefined) scratch.add(HUB_PREFIX + (link.parentOnTopic === undefined ? '' : link.parentOnTopic ? 'on' : 'off') + link.parentHub);
   let anchorHasDictWord = false;
   for (const word of tokenize(link.anchor)) {
     scratch.add(ANCHOR_PREFIX + word);

@@ -1,26 +1,47 @@
 // From a fetched page's links to frontier candidates: normalize, keep in scope, keep the user's session
 // safe, score with the link classifier (SPEC A.1: priority = P(+|anchor, context)).
 import type { LinkClassifier } from '../classifier/link-classifier';
+import { hubBuckets } from '../classifier/link-features';
 import type { Candidate } from '../store/crawl-store';
 import type { FrontierEntry, ParsedPage } from '../types';
 import { strategyOf } from '../strategies/registry';
 import { hostOf, normalizeUrl, siteOf } from '../url';
 import type { CrawlConfig } from './config';
+import { compilePatterns } from './patterns';
 import { describeBlock, makeSafetyGuard, type SafetyGuard } from './safety';
 import { scopeReason } from './scope';
 
 // Compiled per config object: a crawl's config never changes while it runs.
-const compiled = new WeakMap<CrawlConfig, { outOfScope: (url: string) => string | null; inScope: (url: string) => boolean; safety: SafetyGuard }>();
+const compiled = new WeakMap<CrawlConfig, {
+  outOfScope: (url: string) => string | null; inScope: (url: string) => boolean; safety: SafetyGuard; labeled: LabeledPages | null;
+}>();
 
-/** The crawl's scope and safety rules, compiled once per config. */
+/** The crawl's scope and safety rules, and its labeled pages, compiled once per config. */
 export function rulesFor(config: CrawlConfig) {
   let r = compiled.get(config);
   if (!r) {
     const outOfScope = scopeReason(config);
-    r = { outOfScope, inScope: (url: string) => outOfScope(url) === null, safety: makeSafetyGuard(config.safety) };
+    r = { outOfScope, inScope: (url: string) => outOfScope(url) === null, safety: makeSafetyGuard(config.safety), labeled: labeledPages(config) };
     compiled.set(config, r);
   }
   return r;
+}
+
+/**
+ * The pages the user labeled (`training.positive` and `training.negative`): a URL's label, and the share of
+ * positives among the listed pages, which a hub bucket is measured against. Null unless both lists are given
+ * (a page linking only to known positives says nothing).
+ */
+export interface LabeledPages {
+  label(url: string): 0 | 1 | undefined;
+  base: number;
+}
+
+function labeledPages(config: CrawlConfig): LabeledPages | null {
+  const { positive, negative } = config.training;
+  if (positive.length === 0 || negative.length === 0) return null;
+  const pos = compilePatterns(positive), neg = compilePatterns(negative);
+  return { label: (url) => (pos.matches(url) ? 1 : neg.matches(url) ? 0 : undefined), base: positive.length / (positive.length + negative.length) };
 }
 
 /**
@@ -39,17 +60,24 @@ export function planChildren(
   const depth = parent.depth + 1;
   // meta robots nofollow is part of obeying robots; a page's links are still read for nothing else.
   if (depth > config.budget.maxDepth || (page.nofollow && config.politeness.robots)) return [];
-  const { inScope, safety } = rulesFor(config);
+  const { inScope, safety, labeled } = rulesFor(config);
   const strategy = strategyOf(config);
   const out: Candidate[] = [];
-  for (const link of page.links) {
-    const url = normalizeUrl(link.url, undefined, config.canonical);
-    if (!url || url === pageUrl || url === parent.url || !inScope(url)) continue;
+  const urls = page.links.map((link) => normalizeUrl(link.url, undefined, config.canonical));
+  // The page as a hub: its links to labeled pages (the page's own URL is not one of its links).
+  const hubs = labeled
+    ? hubBuckets(urls.map((url) => ({ url: url ?? '', label: url && url !== pageUrl ? labeled.label(url) : undefined })), labeled.base)
+    : [];
+  page.links.forEach((link, i) => {
+    const url = urls[i];
+    if (!url || url === pageUrl || url === parent.url || !inScope(url)) return;
     const unsafe = safety.check(url, { anchor: link.anchor, rel: link.rel });
-    const base = { url, host: hostOf(url), site: siteOf(url), depth, parentUrl: parent.url, anchor: link.anchor, context: link.context, parentOnTopic: relevant };
+    const parentHub = hubs[i];
+    const base = { url, host: hostOf(url), site: siteOf(url), depth, parentUrl: parent.url, anchor: link.anchor, context: link.context, parentOnTopic: relevant,
+      ...(parentHub === undefined ? {} : { parentHub }) };
     if (unsafe) {
       out.push({ ...base, score: 0, priority: -Number.MAX_VALUE, skip: describeBlock(unsafe) });
-      continue;
+      return;
     }
     const { logOdds, score } = classifier.rank(base, config.classifier);
     const plan = strategy.plan({
@@ -58,10 +86,10 @@ export function planChildren(
     }, { entry: parent, relevant, url: pageUrl, text: page.text });
     if ('drop' in plan) {
       dropped[plan.drop] = (dropped[plan.drop] ?? 0) + 1;
-      continue;
+      return;
     }
     out.push({ ...base, score, logOdds, priority: plan.priority, ...(plan.state ? { strategy: plan.state } : {}), ...(plan.revisit !== undefined ? { revisit: plan.revisit } : {}) });
-  }
+  });
   return out;
 }
 

@@ -11,6 +11,7 @@ import { hostOf, normalizeUrl, siteOf } from '../url';
 import type { CrawlConfig } from './config';
 import { strategyOf } from '../strategies/registry';
 import type { PageRole } from '../strategies/types';
+import { hubBuckets } from '../classifier/link-features';
 import { planChildren, rulesFor } from './children';
 import { describeBlock } from './safety';
 import { CommitQueue } from './commit-queue';
@@ -271,10 +272,19 @@ export class CrawlRunner {
     const parent = pageLabel === null ? {} : { parentOnTopic: pageLabel === 1 };
     const labels: NewLinkLabel[] = [];
     if (parsed) {
-      for (const link of parsed.links) {
-        const label = positive.matches(link.url) ? 1 : negative.matches(link.url) ? 0 : null;
-        if (label !== null) labels.push({ url: link.url, anchor: link.anchor, context: link.context, label, source: 'auto', createdAt: clock.now(), ...parent });
-      }
+      const known = parsed.links.map((link) => ({ url: link.url, label: positive.matches(link.url) ? 1 as const : negative.matches(link.url) ? 0 as const : undefined }));
+      // Each labeled link's parent-hub bucket: how often the page's other labeled links lead on topic, as planChildren
+      // measures it for crawl links.
+      const { labeled } = rulesFor(this.config);
+      const hubs = labeled ? hubBuckets(known, labeled.base) : [];
+      parsed.links.forEach((link, i) => {
+        const { label } = known[i]!;
+        const parentHub = hubs[i];
+        if (label !== undefined) {
+          labels.push({ url: link.url, anchor: link.anchor, context: link.context, label, source: 'auto', createdAt: clock.now(), ...parent,
+            ...(parentHub === undefined ? {} : { parentHub }) });
+        }
+      });
     }
     const taken = { phase: 'train' as const, depth: 0, parentUrl: null, score: 0 };
     await this.commits.submit({
@@ -435,7 +445,8 @@ export class CrawlRunner {
     const labels: NewLinkLabel[] =
       teaches && entry.parentUrl !== null
         ? [{ url: entry.url, anchor: entry.anchor, context: entry.context, label: verdict.relevant ? 1 : 0, source: 'verdict', createdAt: clock.now(),
-            ...(entry.parentOnTopic === undefined ? {} : { parentOnTopic: entry.parentOnTopic }) }]
+            ...(entry.parentOnTopic === undefined ? {} : { parentOnTopic: entry.parentOnTopic }),
+            ...(entry.parentHub === undefined ? {} : { parentHub: entry.parentHub }) }]
         : [];
     // Every URL of the redirect chain after the first, and the final one, are this page: never fetched again.
     const canonical = (u: string) => normalizeUrl(u, undefined, this.config.canonical);

@@ -272,6 +272,7 @@ function linksToJudged(children: Candidate[], known: (FrontierEntry | undefined)
     const target = known[i];
     if (ch.skip || target?.state !== 'done' || target.verdict === undefined) return [];
     return [{ url: ch.url, anchor: ch.anchor, context: ch.context, label: target.verdict, source: 'verdict' as const, createdAt: now,
-      ...(pageUrl ? { pageUrl } : {}), ...(ch.parentOnTopic === undefined ? {} : { parentOnTopic: ch.parentOnTopic }) }];
+      ...(pageUrl ? { pageUrl } : {}), ...(ch.parentOnTopic === undefined ? {} : { parentOnTopic: ch.parentOnTopic }),
+      ...(ch.parentHub === undefined ? {} : { parentHub: ch.parentHub }) }];
   });
 }

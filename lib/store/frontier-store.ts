@@ -31,6 +31,8 @@ export interface Candidate {
   revisit?: string;
   /** Whether the page the link was found on was judged on topic (the link classifier's parent-page feature). */
   parentOnTopic?: boolean;
+  /** That page's hub bucket for this link (the parent-hub feature), when the page links to labeled pages. */
+  parentHub?: number;
   /** The link's log-odds by the link classifier (absent for seeds). */
   logOdds?: number;
 }
@@ -291,10 +293,13 @@ export function bestPerUrl(candidates: Candidate[]): Candidate[] {
   return [...best.values()];
 }
 
-/** What a queued entry keeps of the link it is (best) found by: learning and the parent-page feature read them. */
-function foundBy(c: Candidate): Pick<FrontierEntry, 'parentUrl' | 'anchor' | 'context' | 'strategy' | 'parentOnTopic'> {
+/**
+ * What a queued entry keeps of the link it is (best) found by: learning and the parent-page features read them.
+ * `parentHub` is written even when the new link has none, so that it never keeps another page's bucket.
+ */
+function foundBy(c: Candidate): Pick<FrontierEntry, 'parentUrl' | 'anchor' | 'context' | 'strategy' | 'parentOnTopic' | 'parentHub'> {
   return { parentUrl: c.parentUrl, anchor: c.anchor, context: c.context, ...(c.strategy ? { strategy: c.strategy } : {}),
-    ...(c.parentOnTopic === undefined ? {} : { parentOnTopic: c.parentOnTopic }) };
+    ...(c.parentOnTopic === undefined ? {} : { parentOnTopic: c.parentOnTopic }), parentHub: c.parentHub };
 }
 
 /**
@@ -343,6 +348,7 @@ export function planUpserts(crawl: CrawlRecord, unique: Candidate[], known: (Fro
       reason: c.skip, attempts: 0, discoveredAt: now, updatedAt: now, ...(c.strategy ? { strategy: c.strategy } : {}),
       ...(c.revisit !== undefined ? { revisit: c.revisit } : {}),
       ...(c.parentOnTopic === undefined ? {} : { parentOnTopic: c.parentOnTopic }),
+      ...(c.parentHub === undefined ? {} : { parentHub: c.parentHub }),
       ...(everyLink && c.logOdds !== undefined && !c.skip ? { inlinks: { n: 1, sum: c.logOdds, best: c.logOdds } } : {}),
     });
   });

@@ -306,4 +306,10 @@ describe('describeFeature', () => {
     expect(describeFeature('A:dict')).toBe('anchor has a keyword word');
     expect(describeFeature('C:dict')).toBe('context has a keyword word');
   });
+
+  it('reads the parent page\'s features: its verdict, and its links to labeled pages', () => {
+    expect(describeFeature('P:off')).toBe('on a page judged off topic');
+    expect(describeFeature('H:on5')).toBe('on an on-topic page whose links to labeled pages lead on topic four times as often as the labeled pages do or more');
+    expect(describeFeature('H:0')).toBe('on a page whose links to labeled pages lead on topic never');
+  });
 });

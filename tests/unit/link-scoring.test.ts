@@ -4,7 +4,7 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { LinkClassifier, SPEC_A_SCORING, urlLogOdds, type LinkScoring } from '../../lib/classifier/link-classifier';
-import { PARENT_OFF_FEATURE, PARENT_ON_FEATURE, linkFeatures, makeDictionary } from '../../lib/classifier/link-features';
+import { PARENT_OFF_FEATURE, PARENT_ON_FEATURE, hubBucket, hubBuckets, linkFeatures, makeDictionary } from '../../lib/classifier/link-features';
 import { NaiveBayes } from '../../lib/classifier/naive-bayes';
 import { parseConfig } from '../../lib/crawl/config';
 import { CrawlService } from '../../lib/crawl/service';
@@ -13,8 +13,8 @@ import { CrawlerDB, type CrawlRecord } from '../../lib/store/db';
 import { planUpserts, type Candidate } from '../../lib/store/frontier-store';
 import type { FrontierEntry } from '../../lib/types';
 
-const BASE_RATE: LinkScoring = { smoothing: 'base-rate', parentPage: false, everyLink: false, contextDamping: 1 };
-const PARENT: LinkScoring = { smoothing: 'laplace', parentPage: true, everyLink: false, contextDamping: 1 };
+const BASE_RATE: LinkScoring = { smoothing: 'base-rate', parentPage: false, everyLink: false, contextDamping: 1, parentHub: false };
+const PARENT: LinkScoring = { smoothing: 'laplace', parentPage: true, everyLink: false, contextDamping: 1, parentHub: false };
 
 /** A small topic: 20 positive links among 1,000; "common" is on 10 negatives and no positive. */
 function smallTopic(): NaiveBayes {
@@ -62,7 +62,7 @@ describe('damping the context by its size (classifier.contextDamping)', () => {
     for (let i = 0; i < 240; i++) c.learn({ anchor: i % 2 ? 'Film' : `Place${i}`, context: i % 6 ? 'river town film released' : 'born in' }, 0);
     return c;
   }
-  const scoring = (contextDamping: number): LinkScoring => ({ smoothing: 'laplace', parentPage: false, everyLink: false, contextDamping });
+  const scoring = (contextDamping: number): LinkScoring => ({ smoothing: 'laplace', parentPage: false, everyLink: false, contextDamping, parentHub: false });
 
   it('divides the context\'s evidence by its number of features to the given power', () => {
     const c = people();
@@ -113,6 +113,61 @@ describe('the parent-page feature (topical locality)', () => {
   });
 });
 
+describe('the parent-hub feature (the parent page\'s links to labeled pages)', () => {
+  const HUB: LinkScoring = { ...PARENT, parentHub: true };
+
+  it('buckets the share of links to labeled pages that lead on topic against the base share', () => {
+    expect(hubBucket(0, 5, 0.1)).toBe(0);
+    expect(hubBucket(3, 0, 0.1)).toBeUndefined();
+    // Base share 0.1: 1 in 40 is a quarter of it, 1 in 10 exactly it, 2 in 10 twice, 5 in 10 five times.
+    expect([hubBucket(1, 40, 0.1), hubBucket(1, 15, 0.1), hubBucket(1, 10, 0.1), hubBucket(2, 10, 0.1), hubBucket(3, 10, 0.1), hubBucket(5, 10, 0.1)])
+      .toEqual([1, 2, 3, 4, 4, 5]);
+    // Twice the base share is one bucket on a topic of 5% of pages and on one of 40%.
+    expect(hubBucket(1, 10, 0.05)).toBe(hubBucket(8, 10, 0.4));
+  });
+
+  it('leaves each link\'s own target out of its page\'s share, and counts a target linked twice once', () => {
+    const u = (p: string) => `http://w.test/${p}`;
+    const buckets = hubBuckets([
+      { url: u('a'), label: 1 }, { url: u('b'), label: 0 }, { url: u('c'), label: undefined }, { url: u('a'), label: 1 }, { url: u('d'), label: 0 },
+    ], 0.5);
+    // a: b and d, none on topic; b: a and d, half (the base); c: a, b and d, a third; d as b.
+    expect(buckets).toEqual([0, 3, 2, 0, 3]);
+    // A page whose one labeled link is its own target's has no share; the others see all (twice the base).
+    expect(hubBuckets([{ url: u('a'), label: 1 }, { url: u('c'), label: undefined }], 0.5)).toEqual([undefined, 4]);
+  });
+
+  it('is one feature with the parent page\'s, next to P:on / P:off, and absent when the page links to no labeled page', () => {
+    const d = makeDictionary(['art']);
+    expect(linkFeatures({ anchor: 'x', context: '', parentOnTopic: true, parentHub: 3 }, d)).toEqual(expect.arrayContaining([PARENT_ON_FEATURE, 'H:on3']));
+    expect(linkFeatures({ anchor: 'x', context: '', parentOnTopic: false, parentHub: 0 }, d)).toEqual(expect.arrayContaining([PARENT_OFF_FEATURE, 'H:off0']));
+    expect(linkFeatures({ anchor: 'x', context: '', parentHub: 5 }, d)).toContain('H:5');
+    expect(linkFeatures({ anchor: 'x', context: '', parentOnTopic: true }, d).some((f) => f.startsWith('H:'))).toBe(false);
+  });
+
+  it('tells apart links on on-topic pages by how often their page\'s labeled links lead on topic, only when the scoring counts it', () => {
+    const c = new LinkClassifier(['art']);
+    // Two kinds of on-topic page: hubs whose labeled links lead on topic (bucket 5) link on topic 8 times in 10,
+    // others (bucket 0) once in 10.
+    for (let i = 0; i < 100; i++) c.learn({ anchor: `Page ${i}`, context: 'see also', parentOnTopic: true, parentHub: 5 }, i % 10 < 8 ? 1 : 0);
+    for (let i = 0; i < 100; i++) c.learn({ anchor: `Page ${i}`, context: 'see also', parentOnTopic: true, parentHub: 0 }, i % 10 < 1 ? 1 : 0);
+    const link = { anchor: 'Page 7', context: 'see also', parentOnTopic: true };
+    expect(c.score({ ...link, parentHub: 5 }, HUB)).toBeGreaterThan(c.score({ ...link, parentHub: 0 }, HUB) + 0.4);
+    // Without it the two are ranked by the page alone (P:on, learned from both) ...
+    expect(c.score({ ...link, parentHub: 5 }, PARENT)).toBe(c.score({ ...link, parentHub: 0 }, PARENT));
+    expect(c.score({ ...link, parentHub: 5 }, PARENT)).toBe(c.score(link, HUB));
+    // ... and with neither page feature, by the words alone.
+    expect(c.score({ ...link, parentHub: 5 }, SPEC_A_SCORING)).toBe(c.score({ anchor: 'Page 7', context: 'see also' }, SPEC_A_SCORING));
+  });
+
+  it('is on by default in a crawl config and can be turned off', () => {
+    const base = { seeds: ['https://example.org/'], topic: { keywords: ['art'] } };
+    expect(parseConfig(base).classifier.parentHub).toBe(true);
+    expect(parseConfig({ ...base, classifier: { parentHub: false } }).classifier.parentHub).toBe(false);
+    expect(() => parseConfig({ ...base, classifier: { parentHub: 'yes' } })).toThrow(/classifier.parentHub/);
+  });
+});
+
 describe('the classifier setting of a crawl config', () => {
   it('defaults, takes SPEC A explicitly, and refuses an unknown smoothing', () => {
     const base = { seeds: ['https://example.org/'], topic: { keywords: ['art'] } };
@@ -158,6 +213,36 @@ describe('a crawl records where each link was found', () => {
     // The same link text on an on-topic page and on an off-topic one: only the page tells them apart.
     expect(x1.anchor).toBe(x2.anchor);
     expect(x1.score).toBeGreaterThan(x2.score);
+  });
+
+  it('gives training links and crawl links their page\'s hub bucket from the labeled pages it links to', async () => {
+    const o = 'http://club.test';
+    const hubSite: Record<string, string> = {
+      ...SITE,
+      '/hub': page('Sky guide', '<p><a href="/star/e">Nebula</a> <a href="/star/f">Quasar</a> <a href="/town/g">Car park</a> <a href="/x/4">Moon</a></p>'),
+    };
+    const store = new CrawlStore(new CrawlerDB(`t${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
+    const service = new CrawlService({
+      store, clock: { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) },
+      fetch: async (url: string) => {
+        const html = hubSite[new URL(url).pathname];
+        return html === undefined ? new Response('no', { status: 404 }) : new Response(html, { status: 200, headers: { 'content-type': 'text/html' } });
+      },
+    });
+    const { crawlId } = await service.handlers.start({
+      name: 'stars', seeds: [`${o}/hub`], topic: { keywords: ['astronomy', 'star', 'planet', 'galaxy', 'telescope'] },
+      training: { linkSources: [`${o}/star/source`], positive: [`${o}/star/*`], negative: [`${o}/town/*`] },
+      budget: { maxPages: 1 }, politeness: { delayMs: 0, concurrency: 1, robots: false },
+    });
+    await service.settled(crawlId);
+    // One positive and one negative pattern: the base share is 1/2.
+    const labels = await store.topics.labelsAfter((await store.getCrawl(crawlId))!.topicId, 0);
+    const hubOf = (path: string) => labels.find((l) => l.url === `${o}${path}`)?.parentHub;
+    // On the training page, /star/a's one other labeled link is off topic (0); /town/b's is on topic (twice the base: 4).
+    expect([hubOf('/star/a'), hubOf('/town/b')]).toEqual([0, 4]);
+    const entry = async (path: string) => (await store.frontier.getEntry(crawlId, `${o}${path}`))!.parentHub;
+    // On the crawled page: two of three labeled links on topic for /x/4 (4/3 of the base: 3); each labeled link without itself.
+    expect([await entry('/x/4'), await entry('/star/e'), await entry('/town/g')]).toEqual([3, 3, 4]);
   });
 
   it('scores a link with the crawl config\'s context damping', async () => {
