@@ -7,13 +7,13 @@ import type { FrontierEntry, ParsedPage } from '../types';
 import { strategyOf } from '../strategies/registry';
 import { hostOf, normalizeUrl, siteOf } from '../url';
 import type { CrawlConfig } from './config';
-import { compilePatterns } from './patterns';
+import { compilePatterns, type UrlMatcher } from './patterns';
 import { describeBlock, makeSafetyGuard, type SafetyGuard } from './safety';
 import { scopeReason } from './scope';
 
 // Compiled per config object: a crawl's config never changes while it runs.
 const compiled = new WeakMap<CrawlConfig, {
-  outOfScope: (url: string) => string | null; inScope: (url: string) => boolean; safety: SafetyGuard; labeled: LabeledPages | null;
+  outOfScope: (url: string) => string | null; inScope: (url: string) => boolean; safety: SafetyGuard; labeled: LabeledPages;
 }>();
 
 /** The crawl's scope and safety rules, and its labeled pages, compiled once per config. */
@@ -28,20 +28,25 @@ export function rulesFor(config: CrawlConfig) {
 }
 
 /**
- * The pages the user labeled (`training.positive` and `training.negative`): a URL's label, and the share of
- * positives among the listed pages, which a hub bucket is measured against. Null unless both lists are given
- * (a page linking only to known positives says nothing).
+ * The pages the user labeled (`training.positive` and `training.negative`), compiled: what training reads labels
+ * with, and what a hub bucket counts. `base` is the share of positives among the listed pages, which a hub bucket
+ * is measured against; null unless both lists are given (a page linking only to known positives says nothing).
  */
 export interface LabeledPages {
+  positive: UrlMatcher;
+  negative: UrlMatcher;
   label(url: string): 0 | 1 | undefined;
-  base: number;
+  base: number | null;
 }
 
-function labeledPages(config: CrawlConfig): LabeledPages | null {
+function labeledPages(config: CrawlConfig): LabeledPages {
   const { positive, negative } = config.training;
-  if (positive.length === 0 || negative.length === 0) return null;
   const pos = compilePatterns(positive), neg = compilePatterns(negative);
-  return { label: (url) => (pos.matches(url) ? 1 : neg.matches(url) ? 0 : undefined), base: positive.length / (positive.length + negative.length) };
+  return {
+    positive: pos, negative: neg,
+    label: (url) => (pos.matches(url) ? 1 : neg.matches(url) ? 0 : undefined),
+    base: positive.length > 0 && negative.length > 0 ? positive.length / (positive.length + negative.length) : null,
+  };
 }
 
 /**
@@ -65,9 +70,8 @@ export function planChildren(
   const out: Candidate[] = [];
   const urls = page.links.map((link) => normalizeUrl(link.url, undefined, config.canonical));
   // The page as a hub: its links to labeled pages (the page's own URL is not one of its links).
-  const hubs = labeled
-    ? hubBuckets(urls.map((url) => ({ url: url ?? '', label: url && url !== pageUrl ? labeled.label(url) : undefined })), labeled.base)
-    : [];
+  const { base } = labeled;
+  const hubs = base === null ? [] : hubBuckets(urls.map((url) => ({ url: url ?? '', label: url && url !== pageUrl ? labeled.label(url) : undefined })), base);
   page.links.forEach((link, i) => {
     const url = urls[i];
     if (!url || url === pageUrl || url === parent.url || !inScope(url)) return;

@@ -12,13 +12,12 @@ import type { CrawlConfig } from './config';
 import { strategyOf } from '../strategies/registry';
 import type { PageRole } from '../strategies/types';
 import { hubBuckets } from '../classifier/link-features';
-import { planChildren, rulesFor } from './children';
+import { planChildren, rulesFor, type LabeledPages } from './children';
 import { describeBlock } from './safety';
 import { CommitQueue } from './commit-queue';
 import { CrawlLearner } from './learner';
 import { loadModel, type CrawlModel } from './model';
 import { commitForNonPage, pageRow, takenFrom } from './outcome';
-import { compilePatterns, type UrlMatcher } from './patterns';
 import { Politeness } from './politeness';
 import { DEFAULT_ROBOTS_OPTIONS, RobotsCache } from './robots';
 import type { ReadPage } from '../template/search';
@@ -229,8 +228,6 @@ export class CrawlRunner {
 
   private async train(): Promise<void> {
     const { store } = this.ports;
-    const positive = compilePatterns(this.config.training.positive);
-    const negative = compilePatterns(this.config.training.negative);
     const done = await store.pages.trainedUrls(this.crawlId);
     const todo = this.config.training.linkSources.filter((u) => !done.has(u));
     let next = 0;
@@ -238,7 +235,7 @@ export class CrawlRunner {
       while (!this.halt && next < todo.length) {
         const url = todo[next++];
         await this.waitForHost(hostOf(url));
-        await this.trainOn(url, positive, negative);
+        await this.trainOn(url);
       }
     };
     await Promise.all(Array.from({ length: this.config.politeness.concurrency }, worker));
@@ -260,23 +257,23 @@ export class CrawlRunner {
     }
   }
 
-  private async trainOn(url: string, positive: UrlMatcher, negative: UrlMatcher): Promise<void> {
+  private async trainOn(url: string): Promise<void> {
     const { clock } = this.ports;
+    const { labeled } = rulesFor(this.config);
     const result = await this.gate.page(url, undefined, async () => null);
     const out: FetchOutcome | null = result.kind === 'response' ? result.out : result.kind === 'retry' ? result.out ?? null : null;
     const error = result.kind === 'response' ? out!.error : result.reason;
     const parsed = out && out.html !== null && !error ? parseHtml(out.html, out.finalUrl) : null;
     // A link source that is itself a known positive or negative page teaches the page judge, and its links
     // the parent-page feature.
-    const pageLabel = parsed ? pageLabelOf(url, out!.finalUrl, positive, negative) : null;
+    const pageLabel = parsed ? pageLabelOf(url, out!.finalUrl, labeled) : null;
     const parent = pageLabel === null ? {} : { parentOnTopic: pageLabel === 1 };
     const labels: NewLinkLabel[] = [];
     if (parsed) {
-      const known = parsed.links.map((link) => ({ url: link.url, label: positive.matches(link.url) ? 1 as const : negative.matches(link.url) ? 0 as const : undefined }));
+      const known = parsed.links.map((link) => ({ url: link.url, label: labeled.label(link.url) }));
       // Each labeled link's parent-hub bucket: how often the page's other labeled links lead on topic, as planChildren
       // measures it for crawl links.
-      const { labeled } = rulesFor(this.config);
-      const hubs = labeled ? hubBuckets(known, labeled.base) : [];
+      const hubs = labeled.base === null ? [] : hubBuckets(known, labeled.base);
       parsed.links.forEach((link, i) => {
         const { label } = known[i]!;
         const parentHub = hubs[i];
@@ -548,7 +545,7 @@ function learnable(v: { by: 'model' | 'keywords' }): boolean {
   return v.by === 'model';
 }
 
-function pageLabelOf(url: string, finalUrl: string, positive: UrlMatcher, negative: UrlMatcher): 0 | 1 | null {
+function pageLabelOf(url: string, finalUrl: string, { positive, negative }: LabeledPages): 0 | 1 | null {
   if (positive.matches(finalUrl) || positive.matches(url)) return 1;
   if (negative.matches(finalUrl) || negative.matches(url)) return 0;
   return null;

@@ -16,6 +16,19 @@ import type { FrontierEntry } from '../../lib/types';
 const BASE_RATE: LinkScoring = { smoothing: 'base-rate', parentPage: false, everyLink: false, contextDamping: 1, parentHub: false };
 const PARENT: LinkScoring = { smoothing: 'laplace', parentPage: true, everyLink: false, contextDamping: 1, parentHub: false };
 
+/** A crawl service on a fresh in-memory store whose fetches are answered from `site` (path -> HTML; others 404). */
+function serviceOn(site: Record<string, string>) {
+  const store = new CrawlStore(new CrawlerDB(`t${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
+  const service = new CrawlService({
+    store, clock: { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) },
+    fetch: async (url: string) => {
+      const html = site[new URL(url).pathname];
+      return html === undefined ? new Response('no', { status: 404 }) : new Response(html, { status: 200, headers: { 'content-type': 'text/html' } });
+    },
+  });
+  return { store, service };
+}
+
 /** A small topic: 20 positive links among 1,000; "common" is on 10 negatives and no positive. */
 function smallTopic(): NaiveBayes {
   const nb = new NaiveBayes();
@@ -188,15 +201,10 @@ describe('a crawl records where each link was found', () => {
     '/off': page('Bus timetable', `<p>Buses leave the depot at nine.</p>${more('/x/2')}`),
     '/long': page('Night sky', '<p>The astronomy club watches stars, planets and galaxies through a telescope at the <a href="/x/3">Observatory</a> each week.</p>'),
   };
-  const fetchPort = async (url: string) => {
-    const html = SITE[new URL(url).pathname];
-    return html === undefined ? new Response('no', { status: 404 }) : new Response(html, { status: 200, headers: { 'content-type': 'text/html' } });
-  };
 
   it('training links take their source page\'s label; crawl links the judge\'s verdict on their page', async () => {
     const o = 'http://club.test';
-    const store = new CrawlStore(new CrawlerDB(`t${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
-    const service = new CrawlService({ store, fetch: fetchPort, clock: { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) } });
+    const { store, service } = serviceOn(SITE);
     const { crawlId } = await service.handlers.start({
       name: 'stars', seeds: [`${o}/`], topic: { keywords: ['astronomy', 'star', 'planet', 'galaxy', 'telescope'] },
       training: { linkSources: [`${o}/star/source`, `${o}/town/source`], positive: [`${o}/star/*`], negative: [`${o}/town/*`] },
@@ -217,17 +225,9 @@ describe('a crawl records where each link was found', () => {
 
   it('gives training links and crawl links their page\'s hub bucket from the labeled pages it links to', async () => {
     const o = 'http://club.test';
-    const hubSite: Record<string, string> = {
+    const { store, service } = serviceOn({
       ...SITE,
       '/hub': page('Sky guide', '<p><a href="/star/e">Nebula</a> <a href="/star/f">Quasar</a> <a href="/town/g">Car park</a> <a href="/x/4">Moon</a></p>'),
-    };
-    const store = new CrawlStore(new CrawlerDB(`t${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
-    const service = new CrawlService({
-      store, clock: { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) },
-      fetch: async (url: string) => {
-        const html = hubSite[new URL(url).pathname];
-        return html === undefined ? new Response('no', { status: 404 }) : new Response(html, { status: 200, headers: { 'content-type': 'text/html' } });
-      },
     });
     const { crawlId } = await service.handlers.start({
       name: 'stars', seeds: [`${o}/hub`], topic: { keywords: ['astronomy', 'star', 'planet', 'galaxy', 'telescope'] },
@@ -248,8 +248,7 @@ describe('a crawl records where each link was found', () => {
   it('scores a link with the crawl config\'s context damping', async () => {
     const o = 'http://club.test';
     const scoreWith = async (contextDamping: number) => {
-      const store = new CrawlStore(new CrawlerDB(`t${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
-      const service = new CrawlService({ store, fetch: fetchPort, clock: { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) } });
+      const { store, service } = serviceOn(SITE);
       const { crawlId } = await service.handlers.start({
         name: 'stars', seeds: [`${o}/long`], topic: { keywords: ['astronomy', 'star', 'planet', 'galaxy', 'telescope'] },
         budget: { maxPages: 1 }, politeness: { delayMs: 0, concurrency: 1, robots: false }, classifier: { contextDamping },
@@ -333,15 +332,10 @@ describe('learning from links to pages already judged (learning.linksToJudged)',
     '/off': page('Parking', '<p>Parking permits from the council, bins on Tuesday, buses.</p>'),
     '/hub': page('Links', '<p><a href="/on">Spiral arms</a> and <a href="/off">Permits</a></p>'),
   };
-  const fetchPort = async (url: string) => {
-    const html = SITE[new URL(url).pathname];
-    return html === undefined ? new Response('no', { status: 404 }) : new Response(html, { status: 200, headers: { 'content-type': 'text/html' } });
-  };
   const o = 'http://club.test';
 
   async function crawlWith(linksToJudged: boolean) {
-    const store = new CrawlStore(new CrawlerDB(`t${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
-    const service = new CrawlService({ store, fetch: fetchPort, clock: { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) } });
+    const { store, service } = serviceOn(SITE);
     const { crawlId } = await service.handlers.start({
       name: 'stars', seeds: [`${o}/on`, `${o}/off`, `${o}/hub`], topic: { keywords: ['astronomy', 'star', 'planet', 'galaxy', 'telescope'] },
       training: { linkSources: ['s1', 's2', 's3', 't1', 't2', 't3'].map((p) => `${o}/${p[0] === 's' ? 'star' : 'town'}/${p}`), positive: [`${o}/star/*`], negative: [`${o}/town/*`] },
