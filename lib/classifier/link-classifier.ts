@@ -22,6 +22,9 @@ export interface LinkText {
  *   bucket (H:on3) instead of P:on / P:off (only with `parentPage`). Both are always learned.
  * - `everyLink`: a URL found by several links is ranked by all of them, not by its best link alone (the
  *   frontier's part: `urlLogOdds`; `rank` scores one link whatever it is).
+ * - `targetAuthority`: a link's log-odds gains its target URL's authority among the labeled pages' links
+ *   (authority.ts), where labeled pages link to it. Not a feature of the model: it is fitted per crawl on its
+ *   training pages (crawl/children.ts, `rankLink`).
  * - `contextDamping`: with `context-mean` evidence, the context's summed evidence is divided by the number of
  *   context features raised to this power: 1 is their mean, 0.5 their sum over its square root, 0 their sum.
  */
@@ -31,6 +34,7 @@ export interface LinkScoring {
   everyLink: boolean;
   contextDamping: number;
   parentHub: boolean;
+  targetAuthority: boolean;
 }
 
 /** What a frontier entry keeps of the links found to it: how many, the sum of their log-odds and the best one's. */
@@ -52,7 +56,7 @@ export function urlLogOdds(inlinks: Inlinks): number {
 }
 
 /** SPEC A's classifier as specified (and as Focus scored links before the topic sweep). */
-export const SPEC_A_SCORING: LinkScoring = { smoothing: 'laplace', parentPage: false, everyLink: false, contextDamping: 1, parentHub: false };
+export const SPEC_A_SCORING: LinkScoring = { smoothing: 'laplace', parentPage: false, everyLink: false, contextDamping: 1, parentHub: false, targetAuthority: false };
 /**
  * The parent-page feature is on by default: it raised harvest on the topic sweep (README, "Every topic"), most
  * on small topics whose pages link to each other. Base-rate smoothing is not: combined with it, it lowered harvest there.
@@ -63,7 +67,7 @@ export const SPEC_A_SCORING: LinkScoring = { smoothing: 'laplace', parentPage: f
  * The parent page's hub bucket is counted where known: on the topic sweep it raised the lowest topics (Design and
  * Technology, Everyday life, History, People) and Geography, and left the mean where it was.
  */
-export const DEFAULT_SCORING: LinkScoring = { smoothing: 'laplace', parentPage: true, everyLink: true, contextDamping: 0.75, parentHub: true };
+export const DEFAULT_SCORING: LinkScoring = { smoothing: 'laplace', parentPage: true, everyLink: true, contextDamping: 0.75, parentHub: true, targetAuthority: true };
 /** The pseudo-count of `base-rate` smoothing: how many examples a feature needs before it counts as much as its own rate. */
 const SHRINK_M = 4;
 

@@ -1,6 +1,8 @@
 // From a fetched page's links to frontier candidates: normalize, keep in scope, keep the user's session
 // safe, score with the link classifier (SPEC A.1: priority = P(+|anchor, context)).
-import type { LinkClassifier } from '../classifier/link-classifier';
+import type { TargetAuthority } from '../classifier/authority';
+import type { LinkClassifier, LinkScoring, LinkText } from '../classifier/link-classifier';
+import { logistic } from '../classifier/naive-bayes';
 import { hubBuckets } from '../classifier/link-features';
 import type { Candidate } from '../store/crawl-store';
 import type { FrontierEntry, ParsedPage } from '../types';
@@ -61,6 +63,7 @@ export function planChildren(
   classifier: LinkClassifier,
   relevant: boolean,
   dropped: Record<string, number> = {},
+  authority: TargetAuthority | null = null,
 ): Candidate[] {
   const depth = parent.depth + 1;
   // meta robots nofollow is part of obeying robots; a page's links are still read for nothing else.
@@ -83,7 +86,7 @@ export function planChildren(
       out.push({ ...base, score: 0, priority: -Number.MAX_VALUE, skip: describeBlock(unsafe) });
       return;
     }
-    const { logOdds, score } = classifier.rank(base, config.classifier);
+    const { logOdds, score } = rankLink(classifier, authority, base, config.classifier);
     const plan = strategy.plan({
       url, anchor: link.anchor, logOdds, score, depth,
       ...(link.pagination ? { pagination: link.pagination } : {}), ...(link.replies !== undefined ? { replies: link.replies } : {}),
@@ -95,6 +98,18 @@ export function planChildren(
     out.push({ ...base, score, logOdds, priority: plan.priority, ...(plan.state ? { strategy: plan.state } : {}), ...(plan.revisit !== undefined ? { revisit: plan.revisit } : {}) });
   });
   return out;
+}
+
+/**
+ * A link's rank: the link classifier's log-odds for it, plus the authority of the URL it leads to (with
+ * `classifier.targetAuthority`; every link to a URL gets the same). What planChildren queues and re-scoring
+ * recomputes.
+ */
+export function rankLink(classifier: LinkClassifier, authority: TargetAuthority | null, link: LinkText & { url: string }, scoring: LinkScoring) {
+  const ranked = classifier.rank(link, scoring);
+  if (!authority || !scoring.targetAuthority) return ranked;
+  const logOdds = ranked.logOdds + authority.logOdds(link.url);
+  return { logOdds, score: logistic(logOdds) };
 }
 
 /** Seeds enter with the top score. */

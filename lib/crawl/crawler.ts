@@ -12,6 +12,7 @@ import type { CrawlConfig } from './config';
 import { strategyOf } from '../strategies/registry';
 import type { PageRole } from '../strategies/types';
 import { hubBuckets } from '../classifier/link-features';
+import { TargetAuthority } from '../classifier/authority';
 import { planChildren, rulesFor, type LabeledPages } from './children';
 import { describeBlock } from './safety';
 import { CommitQueue } from './commit-queue';
@@ -49,6 +50,8 @@ export class CrawlRunner {
   /** Redirect targets being requested under another entry: not taken meanwhile. */
   private readonly claimed = new Set<string>();
   private learner!: CrawlLearner;
+  /** The authority of URLs among the labeled training pages' links (null without both training lists, or when off). */
+  private authority: TargetAuthority | null = null;
   private config!: CrawlConfig;
   /** The topic it learns from; set when `run()` reads the crawl row. */
   topicId = 0;
@@ -114,8 +117,11 @@ export class CrawlRunner {
     if (strategy.restore && crawl.nextSeq > 1) strategy.restore(await store.strategyMemory(this.crawlId));
     this.learner = new CrawlLearner({
       store, clock, log: this.ports.log, crawlId: this.crawlId, topicId: this.topicId, config: this.config,
+      authority: () => this.authority,
       halted: () => this.halt !== null, fail: (err) => this.requestHalt('paused', describeFatal(err)),
     }, await loadModel(store, this.topicId, this.config.judge.threshold));
+    this.authority = await this.loadAuthority();
+    if (crawl.state !== 'training') this.fitAuthority();
     try {
       if (this.config.template && !crawl.templateRun?.seeded) await this.seedFromSearch();
       if (crawl.state === 'training') {
@@ -240,6 +246,7 @@ export class CrawlRunner {
     };
     await Promise.all(Array.from({ length: this.config.politeness.concurrency }, worker));
     if (this.halt) return;
+    this.fitAuthority();
     await this.learner.requestSync();
     // The judge learns training pages as they arrive; if an earlier worker read some of them, their lessons
     // are in the store only, so the model is rebuilt from it (exact, and costs one parse per training page).
@@ -257,6 +264,38 @@ export class CrawlRunner {
     }
   }
 
+  /**
+   * The authority of URLs among the labeled training pages' links: those read so far (a restart reads them back
+   * from the store), fitted when training is over. Null when off, or without both training lists to fit it on.
+   */
+  private async loadAuthority(): Promise<TargetAuthority | null> {
+    const { base } = rulesFor(this.config).labeled;
+    if (!this.config.classifier.targetAuthority || base === null) return null;
+    const authority = new TargetAuthority(base);
+    for (const { label, links } of await this.ports.store.labeledOutlinks(this.crawlId)) authority.add(label, links);
+    return authority;
+  }
+
+  private fitAuthority(): void {
+    if (!this.authority) return;
+    const { counts, logOdds } = this.authority.fit(rulesFor(this.config).labeled.label);
+    const labeled = counts.reduce((n, [off, on]) => n + off + on, 0);
+    this.ports.log?.(`URL authority: ${this.authority.size} URLs linked from labeled pages, fitted on ${labeled} labeled ones; ` +
+      `log-odds by bucket ${logOdds.map((x) => x.toFixed(2)).join(' ')}`);
+  }
+
+  /** A page's link targets, normalized, each once, the page itself left out. */
+  private targetsOf(page: ParsedPage, url: string, finalUrl: string): string[] {
+    const canonical = (u: string) => normalizeUrl(u, undefined, this.config.canonical);
+    const self = new Set([canonical(url), canonical(finalUrl)]);
+    const targets = new Set<string>();
+    for (const link of page.links) {
+      const u = canonical(link.url);
+      if (u && !self.has(u)) targets.add(u);
+    }
+    return [...targets];
+  }
+
   private async trainOn(url: string): Promise<void> {
     const { clock } = this.ports;
     const { labeled } = rulesFor(this.config);
@@ -268,6 +307,9 @@ export class CrawlRunner {
     // the parent-page feature.
     const pageLabel = parsed ? pageLabelOf(url, out!.finalUrl, labeled) : null;
     const parent = pageLabel === null ? {} : { parentOnTopic: pageLabel === 1 };
+    // A labeled page's links count toward the authority of the URLs they lead to (stored, so a restart reads them back).
+    const outlinks = parsed && pageLabel !== null && this.authority ? this.targetsOf(parsed, url, out!.finalUrl) : undefined;
+    if (outlinks) this.authority!.add(pageLabel!, outlinks);
     const labels: NewLinkLabel[] = [];
     if (parsed) {
       const known = parsed.links.map((link) => ({ url: link.url, label: labeled.label(link.url) }));
@@ -289,7 +331,7 @@ export class CrawlRunner {
       page: parsed ? this.judgedRow(url, out!, parsed, taken, null, result.chain)
         : pageRow(url, taken, clock.now(), out, result.chain, { error: error ?? 'no HTML body', outcome: 'failed' }),
       body: parsed ? { headers: out!.headers, html: out!.html!, ...(out!.payload ? { payload: out!.payload } : {}) } : undefined,
-      children: [], aliases: [], labels, ...(pageLabel === null ? {} : { pageLabel }),
+      children: [], aliases: [], labels, ...(pageLabel === null ? {} : { pageLabel }), ...(outlinks ? { outlinks } : {}),
       site: siteOf(url), stats: { trainPages: 1 }, activeMs: this.activeMs(),
     });
     if (pageLabel !== null) this.learner.model.judge.learn(parsed!, pageLabel);
@@ -436,7 +478,7 @@ export class CrawlRunner {
     const verdict = judged && { ...judged, relevant: judged.relevance >= this.config.judge.threshold };
     const relevant = verdict?.relevant ?? false;
     const dropped: Record<string, number> = {};
-    const children = planChildren(parsed, entry, out.finalUrl, this.config, link, relevant, dropped);
+    const children = planChildren(parsed, entry, out.finalUrl, this.config, link, relevant, dropped, this.authority);
     const { fromVerdicts, linksToJudged } = this.config.learning;
     const teaches = verdict && fromVerdicts && learnable(verdict);
     const labels: NewLinkLabel[] =

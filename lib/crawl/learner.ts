@@ -8,6 +8,8 @@ import { strategyOf } from '../strategies/registry';
 import type { CrawlConfig } from './config';
 import { buildModel, catchUp, saveModel, type CrawlModel } from './model';
 import { urlLogOdds } from '../classifier/link-classifier';
+import type { TargetAuthority } from '../classifier/authority';
+import { rankLink } from './children';
 import { logistic } from '../classifier/naive-bayes';
 
 /** Queued links re-scored per transaction, and the log-odds change below which a link keeps its place. */
@@ -19,6 +21,8 @@ export interface LearnerDeps {
   clock: Clock;
   log?: (line: string) => void;
   crawlId: number;
+  /** The crawl's URL authority, which a link's rank adds to its classifier's (children.ts, `rankLink`). */
+  authority?: () => TargetAuthority | null;
   topicId: number;
   config: CrawlConfig;
   /** True once the crawl was asked to pause or stop: background work ends at its next step. */
@@ -156,7 +160,7 @@ export class CrawlLearner {
     const { revision, lastLabelId } = this.model;
     const { scanned, changed, complete } = await store.frontier.rescoreQueued(crawlId, (e) => {
       if (e.parentUrl === null || e.priority === -Number.MAX_VALUE) return null; // seeds and never-fetch links keep theirs
-      const { logOdds, score } = this.model.link.rank(e, config.classifier);
+      const { logOdds, score } = rankLink(this.model.link, this.d.authority?.() ?? null, e, config.classifier);
       if (config.classifier.everyLink && e.inlinks) {
         // The other links' log-odds are those they were found with: only the kept (best) link is stored to re-score.
         const inlinks = { n: e.inlinks.n, sum: e.inlinks.sum - e.inlinks.best + logOdds, best: logOdds };

@@ -47,7 +47,10 @@ export interface PageCommit {
   admission?: Admission;
   /** Links the strategy dropped while planning, by reason. */
   dropped?: Record<string, number>;
-  /** A relevant page's out-links, for a strategy that keeps the crawled graph (SPEC C.2). */
+  /**
+   * A relevant page's out-links, for a strategy that keeps the crawled graph (SPEC C.2); a labeled training
+   * page's (with `pageLabel`), for the authority of the URLs it links to.
+   */
   outlinks?: string[];
   /** A template's final page: its record, written with the page (SPEC E.5). */
   record?: RecordWrite;
@@ -197,7 +200,9 @@ export class CrawlStore {
     await Promise.all([
       c.page ? db.pages.add(withListKeys({ ...c.page, outcome: c.page.outcome ?? pageOutcome(c.outcome), crawlId, seq }, c.site)) : undefined,
       c.body ? db.bodies.add({ ...c.body, crawlId, seq }) : undefined,
-      c.outlinks && c.page ? db.graph.add({ crawlId, seq, url: c.page.url, links: c.outlinks }) : undefined,
+      c.outlinks && c.page
+        ? db.graph.add({ crawlId, seq, url: c.page.url, links: c.outlinks, ...(c.pageLabel === undefined ? {} : { label: c.pageLabel }) })
+        : undefined,
       writes.length ? db.frontier.bulkPut(writes) : undefined,
       labels.length ? db.labels.bulkAdd(labels.map((l) => ({ ...l, crawlId, topicId: crawl.topicId }))) : undefined,
       c.pageLabel !== undefined && c.page
@@ -226,12 +231,17 @@ export class CrawlStore {
 
   /** The crawled graph (relevant pages' out-links, in fetch order) and the strategy's saved state. */
   async strategyMemory(crawlId: number): Promise<{ graph: { url: string; links: string[] }[]; saved: unknown }> {
-    const db = this.db;
-    const [graph, saved] = await Promise.all([
-      db.graph.where('[crawlId+seq]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).toArray(),
-      db.strategyStates.get(crawlId),
-    ]);
-    return { graph: graph.map((g) => ({ url: g.url, links: g.links })), saved: saved?.state };
+    const [graph, saved] = await Promise.all([this.graphRows(crawlId), this.db.strategyStates.get(crawlId)]);
+    return { graph: graph.filter((g) => g.label === undefined).map((g) => ({ url: g.url, links: g.links })), saved: saved?.state };
+  }
+
+  /** The labeled training pages' out-links, with their labels (what a URL's authority counts). */
+  async labeledOutlinks(crawlId: number): Promise<{ label: 0 | 1; links: string[] }[]> {
+    return (await this.graphRows(crawlId)).flatMap((g) => (g.label === undefined ? [] : [{ label: g.label, links: g.links }]));
+  }
+
+  private graphRows(crawlId: number) {
+    return this.db.graph.where('[crawlId+seq]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).toArray();
   }
 
   saveStrategyState(crawlId: number, state: unknown, now: number): Promise<unknown> {

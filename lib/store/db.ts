@@ -144,13 +144,18 @@ export interface Setting {
   value: unknown;
 }
 
-/** A relevant page's out-links, kept for strategies that reason over the crawled graph (SPEC C.2). */
+/**
+ * A relevant page's out-links, kept for strategies that reason over the crawled graph (SPEC C.2); or, with
+ * `label`, a labeled training page's out-links, which a URL's authority counts (classifier/authority.ts).
+ */
 export interface GraphRow {
   crawlId: number;
   /** The page's seq in the page log. */
   seq: number;
   url: string;
   links: string[];
+  /** A training page's label (absent for crawled pages): its links are not part of the crawled graph. */
+  label?: 0 | 1;
 }
 
 /** What a strategy saved of its own state beyond the graph (e.g. its text model), to resume after a restart. */

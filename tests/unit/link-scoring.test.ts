@@ -3,7 +3,7 @@
 // links to pages already judged (`learning.linksToJudged`). SPEC A's classifier stays available as `SPEC_A_SCORING`.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
-import { LinkClassifier, SPEC_A_SCORING, urlLogOdds, type LinkScoring } from '../../lib/classifier/link-classifier';
+import { DEFAULT_SCORING, LinkClassifier, SPEC_A_SCORING, urlLogOdds, type LinkScoring } from '../../lib/classifier/link-classifier';
 import { PARENT_OFF_FEATURE, PARENT_ON_FEATURE, hubBucket, hubBuckets, linkFeatures, makeDictionary } from '../../lib/classifier/link-features';
 import { NaiveBayes } from '../../lib/classifier/naive-bayes';
 import { parseConfig } from '../../lib/crawl/config';
@@ -13,8 +13,8 @@ import { CrawlerDB, type CrawlRecord } from '../../lib/store/db';
 import { planUpserts, type Candidate } from '../../lib/store/frontier-store';
 import type { FrontierEntry } from '../../lib/types';
 
-const BASE_RATE: LinkScoring = { smoothing: 'base-rate', parentPage: false, everyLink: false, contextDamping: 1, parentHub: false };
-const PARENT: LinkScoring = { smoothing: 'laplace', parentPage: true, everyLink: false, contextDamping: 1, parentHub: false };
+const BASE_RATE: LinkScoring = { smoothing: 'base-rate', parentPage: false, everyLink: false, contextDamping: 1, parentHub: false, targetAuthority: false };
+const PARENT: LinkScoring = { smoothing: 'laplace', parentPage: true, everyLink: false, contextDamping: 1, parentHub: false, targetAuthority: false };
 
 /** A crawl service on a fresh in-memory store whose fetches are answered from `site` (path -> HTML; others 404). */
 function serviceOn(site: Record<string, string>) {
@@ -75,7 +75,7 @@ describe('damping the context by its size (classifier.contextDamping)', () => {
     for (let i = 0; i < 240; i++) c.learn({ anchor: i % 2 ? 'Film' : `Place${i}`, context: i % 6 ? 'river town film released' : 'born in' }, 0);
     return c;
   }
-  const scoring = (contextDamping: number): LinkScoring => ({ smoothing: 'laplace', parentPage: false, everyLink: false, contextDamping, parentHub: false });
+  const scoring = (contextDamping: number): LinkScoring => ({ smoothing: 'laplace', parentPage: false, everyLink: false, contextDamping, parentHub: false, targetAuthority: false });
 
   it('divides the context\'s evidence by its number of features to the given power', () => {
     const c = people();
@@ -173,12 +173,6 @@ describe('the parent-hub feature (the parent page\'s links to labeled pages)', (
     expect(c.score({ ...link, parentHub: 5 }, SPEC_A_SCORING)).toBe(c.score({ anchor: 'Page 7', context: 'see also' }, SPEC_A_SCORING));
   });
 
-  it('is on by default in a crawl config and can be turned off', () => {
-    const base = { seeds: ['https://example.org/'], topic: { keywords: ['art'] } };
-    expect(parseConfig(base).classifier.parentHub).toBe(true);
-    expect(parseConfig({ ...base, classifier: { parentHub: false } }).classifier.parentHub).toBe(false);
-    expect(() => parseConfig({ ...base, classifier: { parentHub: 'yes' } })).toThrow(/classifier.parentHub/);
-  });
 });
 
 describe('the classifier setting of a crawl config', () => {
@@ -187,6 +181,13 @@ describe('the classifier setting of a crawl config', () => {
     expect(parseConfig({ ...base, classifier: SPEC_A_SCORING }).classifier).toEqual(SPEC_A_SCORING);
     expect(parseConfig(base).classifier).toEqual(expect.objectContaining({ smoothing: expect.any(String), parentPage: expect.any(Boolean) }));
     expect(() => parseConfig({ ...base, classifier: { smoothing: 'good-turing' } })).toThrow(/classifier.smoothing/);
+  });
+
+  it.each(['parentHub', 'targetAuthority'] as const)('has %s on by default, turns it off alone, and refuses a non-boolean', (option) => {
+    const base = { seeds: ['https://example.org/'], topic: { keywords: ['art'] } };
+    expect(parseConfig(base).classifier[option]).toBe(true);
+    expect(parseConfig({ ...base, classifier: { [option]: false } }).classifier).toEqual({ ...DEFAULT_SCORING, [option]: false });
+    expect(() => parseConfig({ ...base, classifier: { [option]: 'yes' } })).toThrow(new RegExp(`classifier.${option}`));
   });
 });
 
