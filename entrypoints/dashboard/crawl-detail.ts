@@ -6,6 +6,7 @@ import type { CrawlerDB, CrawlRecord, RescoreReport } from '@/lib/store/db';
 import type { FrontierEntry, Topic } from '@/lib/types';
 import { byId, errorText, fill, h, type Child } from '@/lib/platform/dom';
 import {
+  authorityText,
   formatBytes,
   formatCount,
   formatDateTime,
@@ -157,6 +158,7 @@ export class CrawlDetail {
       ['Politeness', `${p.delayMs} ms delay, ${p.concurrency} at once, robots.txt ${p.robots ? 'obeyed' : 'ignored'}`],
       ['Safety', safetyText(config.safety)],
       ['Re-scored', h('span', { 'data-testid': 'detail-rescore' }, rescoreText(crawl))],
+      ['URL authority', h('span', { 'data-testid': 'detail-authority', title: 'How often the labeled pages that link to a URL are on topic, and what that does to its score' }, authorityText(crawl))],
       ...linkGraphRows(crawl.strategyReport),
       ...queueRows(crawl),
     ];

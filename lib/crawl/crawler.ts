@@ -120,9 +120,9 @@ export class CrawlRunner {
       authority: () => this.authority,
       halted: () => this.halt !== null, fail: (err) => this.requestHalt('paused', describeFatal(err)),
     }, await loadModel(store, this.topicId, this.config.judge.threshold));
-    this.authority = await this.loadAuthority();
-    if (crawl.state !== 'training') this.fitAuthority();
     try {
+      this.authority = await this.loadAuthority();
+      if (crawl.state !== 'training') await this.fitAuthority();
       if (this.config.template && !crawl.templateRun?.seeded) await this.seedFromSearch();
       if (crawl.state === 'training') {
         await this.train();
@@ -246,7 +246,7 @@ export class CrawlRunner {
     };
     await Promise.all(Array.from({ length: this.config.politeness.concurrency }, worker));
     if (this.halt) return;
-    this.fitAuthority();
+    await this.fitAuthority();
     await this.learner.requestSync();
     // The judge learns training pages as they arrive; if an earlier worker read some of them, their lessons
     // are in the store only, so the model is rebuilt from it (exact, and costs one parse per training page).
@@ -276,12 +276,14 @@ export class CrawlRunner {
     return authority;
   }
 
-  private fitAuthority(): void {
+  /** Fits the authority on the labeled pages, and keeps what it learned on the crawl row (the dashboard shows it). */
+  private async fitAuthority(): Promise<void> {
     if (!this.authority) return;
     const { counts, logOdds } = this.authority.fit(rulesFor(this.config).labeled.label);
-    const labeled = counts.reduce((n, [off, on]) => n + off + on, 0);
-    this.ports.log?.(`URL authority: ${this.authority.size} URLs linked from labeled pages, fitted on ${labeled} labeled ones; ` +
+    const summary = { urls: this.authority.size, labeled: counts.reduce((n, [off, on]) => n + off + on, 0), logOdds };
+    this.ports.log?.(`URL authority: ${summary.urls} URLs linked from labeled pages, fitted on ${summary.labeled} labeled ones; ` +
       `log-odds by bucket ${logOdds.map((x) => x.toFixed(2)).join(' ')}`);
+    await this.ports.store.updateCrawl(this.crawlId, { authority: summary });
   }
 
   /** A page's link targets, normalized, each once, the page itself left out. */

@@ -49,6 +49,11 @@ export interface CrawlRecord {
   finishedAt?: number;
   /** Why it stopped, failed or paused, in a sentence. */
   message?: string;
+  /**
+   * The URL authority among its labeled pages (classifier/authority.ts) as fitted when training ended: URLs the
+   * labeled pages link to, how many of those are labeled pages themselves, and each bucket's log-odds.
+   */
+  authority?: { urls: number; labeled: number; logOdds: number[] };
   /** The newest re-scoring of its queued links after the model learned. */
   lastRescore?: RescoreReport;
   /** What the strategy reports of its own state, e.g. HITS's top hubs and authorities (SPEC C). */

@@ -78,6 +78,26 @@ export function waitingText(crawl: Pick<CrawlRecord, 'state' | 'waiting'>, now =
   return `Waiting for ${crawl.waiting.text}${secs > 0 ? `, about ${formatDuration(secs * 1000)} more` : ''}.`;
 }
 
+/**
+ * The crawl's URL authority among its labeled pages (classifier/authority.ts), in a sentence: how many URLs
+ * labeled pages link to, and how far it moves their odds, down and up.
+ */
+export function authorityText(crawl: Pick<CrawlRecord, 'state' | 'authority' | 'config'>): string {
+  const { classifier, training } = crawl.config;
+  if (!classifier.targetAuthority) return 'off';
+  if (!training.positive.length || !training.negative.length || !training.linkSources.length) {
+    return 'none: it needs training.positive, training.negative and link sources among those pages';
+  }
+  const a = crawl.authority;
+  if (!a) return crawl.state === 'training' ? 'fitted when training ends' : 'none yet';
+  const times = (logOdds: number) => {
+    const x = Math.exp(logOdds);
+    return `×${x >= 10 ? formatCount(x) : x >= 1 ? x.toFixed(1) : x.toFixed(2)}`;
+  };
+  return `${formatCount(a.urls)} URLs that labeled pages link to (${formatCount(a.labeled)} of them labeled, which it learned from): ` +
+    `their odds ${times(Math.min(...a.logOdds))} to ${times(Math.max(...a.logOdds))}, by how many of the labeled pages linking to them are on topic`;
+}
+
 /** "https://www.example.org/a/b?c" as host "www.example.org" and rest "/a/b?c" (the scheme only when not http(s)). */
 export function splitUrl(url: string): { host: string; rest: string } {
   const m = /^(https?:\/\/)?([^/?#]*)(.*)$/i.exec(url);

@@ -7,6 +7,7 @@ import { parseConfig } from '../../lib/crawl/config';
 import { CrawlRunner } from '../../lib/crawl/crawler';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
+import { authorityText } from '../../lib/ui/format';
 
 const logit = (p: number) => Math.log(p / (1 - p));
 
@@ -64,6 +65,14 @@ describe('TargetAuthority', () => {
     expect(a.logOdds('/x')).toBe(0);
     expect(a.fit((url) => (url.startsWith('/on/') ? 1 : undefined)).logOdds).toEqual([0, 0, 0, 0, 0, 0]);
   });
+});
+
+it('says in the crawl\'s details why a crawl has no URL authority', () => {
+  const config = parseConfig({ seeds: ['https://example.org/'], topic: { keywords: ['art'] } });
+  expect(authorityText({ state: 'running', config })).toMatch(/^none: it needs training.positive, training.negative/);
+  const trained = parseConfig({ ...config, training: { linkSources: ['https://example.org/a'], positive: ['https://example.org/a'], negative: ['https://example.org/b'] } });
+  expect(authorityText({ state: 'training', config: trained })).toBe('fitted when training ends');
+  expect(authorityText({ state: 'running', config: { ...trained, classifier: { ...trained.classifier, targetAuthority: false } } })).toBe('off');
 });
 
 describe('a crawl ranks a URL by its authority among the labeled pages (classifier.targetAuthority)', () => {
@@ -130,11 +139,15 @@ describe('a crawl ranks a URL by its authority among the labeled pages (classifi
     expect(on.requested).toEqual(['/start', '/mid', '/a']);
     // Each of /a and /b is in bucket 4 or 0, fitted on the six labeled pages: +-logit(5/7) around the same link score.
     expect(logit(on.a.score) - logit(on.b.score)).toBeCloseTo(2 * logit(5 / 7), 9);
+    // The crawl row keeps what was fitted, and the dashboard says it in a sentence.
+    expect(on.crawl.authority).toEqual({ urls: 8, labeled: 6, logOdds: [-logit(5 / 7), 0, 0, 0, logit(5 / 7), 0].map((x) => expect.closeTo(x, 12)) });
+    expect(authorityText(on.crawl)).toBe('8 URLs that labeled pages link to (6 of them labeled, which it learned from): their odds ×0.40 to ×2.5, by how many of the labeled pages linking to them are on topic');
     // The labeled pages' links are stored apart from the crawled graph that a strategy such as HITS reads.
     expect((await on.store.labeledOutlinks(on.crawlId)).map((r) => r.label).sort()).toEqual([0, 0, 0, 1, 1, 1]);
     expect((await on.store.strategyMemory(on.crawlId)).graph).toEqual([]);
     const off = await crawl({ targetAuthority: false });
     expect(await off.store.labeledOutlinks(off.crawlId)).toEqual([]);
+    expect(authorityText(off.crawl)).toBe('off');
     expect(off.requested).toEqual(['/start', '/mid', '/b']);
     expect(off.a.score).toBeCloseTo(off.b.score, 12);
   });
