@@ -101,13 +101,13 @@ export function planChildren(
 }
 
 /**
- * A link's rank: the link classifier's log-odds for it, plus the authority of the URL it leads to (with
- * `classifier.targetAuthority`; every link to a URL gets the same). What planChildren queues and re-scoring
- * recomputes.
+ * A link's rank: the link classifier's log-odds for it, plus the authority of the URL it leads to (the crawl has
+ * one only with `classifier.targetAuthority`; every link to a URL gets the same). What planChildren queues and
+ * re-scoring recomputes.
  */
 export function rankLink(classifier: LinkClassifier, authority: TargetAuthority | null, link: LinkText & { url: string }, scoring: LinkScoring) {
   const ranked = classifier.rank(link, scoring);
-  if (!authority || !scoring.targetAuthority) return ranked;
+  if (!authority) return ranked;
   const logOdds = ranked.logOdds + authority.logOdds(link.url);
   return { logOdds, score: logistic(logOdds) };
 }

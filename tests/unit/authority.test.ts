@@ -94,12 +94,12 @@ describe('a crawl ranks a URL by its authority among the labeled pages (classifi
   const sources = [1, 2, 3].flatMap((i) => [`${o}/pos/${i}`, `${o}/neg/${i}`]);
 
   /** A crawl on a fresh store; `haltAt` halts the first worker when it requests that path (a stopped worker). */
-  async function crawl(opts: { targetAuthority?: boolean; haltAt?: string; rescoreEveryPages?: number } = {}) {
+  async function crawl(opts: { targetAuthority?: boolean; haltAt?: string; rescoreEveryPages?: number; concurrency?: number } = {}) {
     const store = new CrawlStore(new CrawlerDB(`t${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
     const config = parseConfig({
       name: 'sky', seeds: [`${o}/start`], topic: { keywords: ['astronomy'] },
       training: { linkSources: sources, positive: [`${o}/pos/*`], negative: [`${o}/neg/*`] },
-      budget: { maxPages: 3 }, politeness: { delayMs: 0, concurrency: 1, robots: false },
+      budget: { maxPages: 3 }, politeness: { delayMs: 0, concurrency: opts.concurrency ?? 1, perHost: opts.concurrency ?? 1, robots: false },
       classifier: { targetAuthority: opts.targetAuthority ?? true },
       learning: opts.rescoreEveryPages ? { fromVerdicts: false, rescoreEveryPages: opts.rescoreEveryPages } : {},
     });
@@ -112,6 +112,8 @@ describe('a crawl ranks a URL by its authority among the labeled pages (classifi
       const path = new URL(url).pathname;
       requested.push(path);
       if (path === opts.haltAt) halt?.();
+      // With several workers, answers arrive in a random order, as from a real server.
+      if (opts.concurrency) await new Promise((r) => setTimeout(r, Math.random() * 15));
       const html = SITE[path];
       return html === undefined ? new Response('no', { status: 404 }) : new Response(html, { status: 200, headers: { 'content-type': 'text/html' } });
     };
@@ -158,6 +160,17 @@ describe('a crawl ranks a URL by its authority among the labeled pages (classifi
     expect(c.lastRescore?.scanned).toBeGreaterThan(0);
     expect(c.lastRescore?.changed).toBe(0);
     expect(b.state).toBe('queued');
+  });
+
+  it('ranks the same when four workers read the labeled pages at once, in any order', async () => {
+    const whole = await crawl();
+    for (let run = 0; run < 5; run++) {
+      const together = await crawl({ concurrency: 4 });
+      expect(together.requested.slice(-2)).toEqual(['/mid', '/a']);
+      expect(together.a.score).toBeCloseTo(whole.a.score, 12);
+      expect(together.b.score).toBeCloseTo(whole.b.score, 12);
+      expect(together.crawl.authority).toEqual(whole.crawl.authority);
+    }
   });
 
   it('ranks the same after the worker stopped during training or after it: the labeled pages\' links are stored', async () => {
