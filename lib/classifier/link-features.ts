@@ -1,7 +1,10 @@
 // Features of a link for the Naive Bayes link classifier, SPEC A.3.
 import { tokenize } from '../text/tokenize';
 
-/** SPEC A.3: group 1 = anchor words only; group 2 = anchor words, context words and dictionary flags. */
+/**
+ * SPEC A.3: group 1 = anchor words only; group 2 = anchor words, context words and dictionary flags (and here the
+ * anchor's shape, `anchorShape`).
+ */
 export type FeatureGroup = 1 | 2;
 
 /** Prefixes keep the groups apart: "stock" in the anchor and "stock" in the context are different features. */
@@ -25,6 +28,38 @@ export const isParentFeature = (f: string): boolean => f === PARENT_ON_FEATURE |
  */
 export const HUB_PREFIX = 'H:';
 export const isHubFeature = (f: string): boolean => f.startsWith(HUB_PREFIX);
+
+/**
+ * The anchor's shape: each word's case, in order (`S:Aa Aa` for "Nelson Mandela", `S:Aa a Aa` for "Treaty of
+ * Versailles", `S:a` for "mercantilism", `S:A` for "NATO", `S:0` for "1848"), at most `SHAPE_WORDS` words and
+ * then `+`. It says what kind of thing a link names when its words are new: a person's or a place's name, an
+ * acronym, a common noun. Which kinds are on topic the model learns per topic (names are on topic for People and
+ * mostly off topic for History). Undefined for an anchor without cased words or digits (most scripts but Latin,
+ * Greek and Cyrillic).
+ */
+export const SHAPE_PREFIX = 'S:';
+export const isShapeFeature = (f: string): boolean => f.startsWith(SHAPE_PREFIX);
+const SHAPE_WORDS = 4;
+
+export function anchorShape(anchor: string): string | undefined {
+  const shapes: string[] = [];
+  for (const word of anchor.split(/\s+/)) {
+    const first = /[\p{L}\p{N}]/u.exec(word)?.[0];
+    if (!first) continue;
+    if (shapes.length === SHAPE_WORDS) {
+      shapes.push('+');
+      break;
+    }
+    const letters = word.replace(/[^\p{L}]/gu, '');
+    const shape = /\p{N}/u.test(first) ? '0'
+      : first.toLowerCase() === first.toUpperCase() ? undefined
+      : first === first.toLowerCase() ? 'a'
+      : letters.length > 1 && letters === letters.toUpperCase() ? 'A' : 'Aa';
+    if (shape === undefined) return undefined;
+    shapes.push(shape);
+  }
+  return shapes.length ? SHAPE_PREFIX + shapes.join(' ') : undefined;
+}
 
 /**
  * The bucket of a page's hub share: `k` of its `n` links to labeled pages lead on topic, against `base`, the
@@ -100,6 +135,8 @@ export function linkFeatures(
     if (!anchorHasDictWord && dictionary.has(word)) anchorHasDictWord = true;
   }
   if (group === 2) {
+    const shape = anchorShape(link.anchor);
+    if (shape) scratch.add(shape);
     let contextHasDictWord = false;
     for (const word of tokenize(link.context)) {
       scratch.add(CONTEXT_PREFIX + word);

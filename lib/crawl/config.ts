@@ -66,7 +66,7 @@ export interface CrawlConfig {
   /**
    * How the link classifier scores links (lib/classifier/link-classifier.ts, LinkScoring). SPEC A's classifier
    * (with the context averaged, as Focus first measured it) is
-   * `{"smoothing": "laplace", "parentPage": false, "everyLink": false, "contextDamping": 1, "parentHub": false, "targetAuthority": false}`.
+   * `{"smoothing": "laplace", "parentPage": false, "everyLink": false, "contextDamping": 1, "parentHub": false, "targetAuthority": false, "anchorShape": false}`.
    */
   classifier: LinkScoring;
 }
@@ -244,6 +244,7 @@ export function parseConfig(input: unknown): CrawlConfig {
       contextDamping: num(classifier.contextDamping, 'classifier.contextDamping', DEFAULTS.classifier.contextDamping, 0, 1),
       parentHub: bool(classifier.parentHub, 'classifier.parentHub', DEFAULTS.classifier.parentHub),
       targetAuthority: bool(classifier.targetAuthority, 'classifier.targetAuthority', DEFAULTS.classifier.targetAuthority),
+      anchorShape: bool(classifier.anchorShape, 'classifier.anchorShape', DEFAULTS.classifier.anchorShape),
     },
   };
   if (config.scope.mode === 'listed-sites' && config.scope.sites.length === 0) {

@@ -118,23 +118,25 @@ export function graphCrawl(seed: string, links: Map<string, string[]>, budget: n
 /** Named settings the sweep can compare (`--variants`); `default` is the crawler's own defaults. */
 export const SWEEP_VARIANTS: Record<string, Omit<SweepVariant, 'label'>> = {
   default: {},
-  'spec-a': { classifier: { smoothing: 'laplace', parentPage: false, everyLink: false, contextDamping: 1, parentHub: false, targetAuthority: false }, linksToJudged: false, judgeSmoothing: 1 },
-  'base-rate': { classifier: { smoothing: 'base-rate', parentPage: false, everyLink: false, contextDamping: 1, parentHub: false, targetAuthority: false }, linksToJudged: false, judgeSmoothing: 1 },
-  parent: { classifier: { smoothing: 'laplace', parentPage: true, everyLink: false, contextDamping: 1, parentHub: false, targetAuthority: false }, linksToJudged: false, judgeSmoothing: 1 },
-  'parent+base-rate': { classifier: { smoothing: 'base-rate', parentPage: true, everyLink: false, contextDamping: 1, parentHub: false, targetAuthority: false }, linksToJudged: false, judgeSmoothing: 1 },
-  'parent+rescore100': { classifier: { smoothing: 'laplace', parentPage: true, everyLink: false, contextDamping: 1, parentHub: false, targetAuthority: false }, rescoreEveryPages: 100, linksToJudged: false, judgeSmoothing: 1 },
-  'parent+judged': { classifier: { smoothing: 'laplace', parentPage: true, everyLink: false, contextDamping: 1, parentHub: false, targetAuthority: false }, linksToJudged: true, judgeSmoothing: 1 },
-  'parent+every-link': { classifier: { smoothing: 'laplace', parentPage: true, everyLink: true, contextDamping: 1, parentHub: false, targetAuthority: false }, linksToJudged: false, judgeSmoothing: 1 },
-  'parent+judge0.1': { classifier: { smoothing: 'laplace', parentPage: true, everyLink: false, contextDamping: 1, parentHub: false, targetAuthority: false }, linksToJudged: false, judgeSmoothing: 0.1 },
+  'spec-a': { classifier: { smoothing: 'laplace', parentPage: false, everyLink: false, contextDamping: 1, parentHub: false, targetAuthority: false, anchorShape: false }, linksToJudged: false, judgeSmoothing: 1 },
+  'base-rate': { classifier: { smoothing: 'base-rate', parentPage: false, everyLink: false, contextDamping: 1, parentHub: false, targetAuthority: false, anchorShape: false }, linksToJudged: false, judgeSmoothing: 1 },
+  parent: { classifier: { smoothing: 'laplace', parentPage: true, everyLink: false, contextDamping: 1, parentHub: false, targetAuthority: false, anchorShape: false }, linksToJudged: false, judgeSmoothing: 1 },
+  'parent+base-rate': { classifier: { smoothing: 'base-rate', parentPage: true, everyLink: false, contextDamping: 1, parentHub: false, targetAuthority: false, anchorShape: false }, linksToJudged: false, judgeSmoothing: 1 },
+  'parent+rescore100': { classifier: { smoothing: 'laplace', parentPage: true, everyLink: false, contextDamping: 1, parentHub: false, targetAuthority: false, anchorShape: false }, rescoreEveryPages: 100, linksToJudged: false, judgeSmoothing: 1 },
+  'parent+judged': { classifier: { smoothing: 'laplace', parentPage: true, everyLink: false, contextDamping: 1, parentHub: false, targetAuthority: false, anchorShape: false }, linksToJudged: true, judgeSmoothing: 1 },
+  'parent+every-link': { classifier: { smoothing: 'laplace', parentPage: true, everyLink: true, contextDamping: 1, parentHub: false, targetAuthority: false, anchorShape: false }, linksToJudged: false, judgeSmoothing: 1 },
+  'parent+judge0.1': { classifier: { smoothing: 'laplace', parentPage: true, everyLink: false, contextDamping: 1, parentHub: false, targetAuthority: false, anchorShape: false }, linksToJudged: false, judgeSmoothing: 0.1 },
   'judge-laplace': { judgeSmoothing: 1 },
   'default+rescore100': { rescoreEveryPages: 100 },
   // The defaults of the round before context damping: the context's evidence averaged.
-  'context-mean': { classifier: { smoothing: 'laplace', parentPage: true, everyLink: true, contextDamping: 1, parentHub: false, targetAuthority: false } },
+  'context-mean': { classifier: { smoothing: 'laplace', parentPage: true, everyLink: true, contextDamping: 1, parentHub: false, targetAuthority: false, anchorShape: false } },
   // The defaults of the round before the parent-hub feature.
-  'no-hub': { classifier: { smoothing: 'laplace', parentPage: true, everyLink: true, contextDamping: 0.75, parentHub: false, targetAuthority: false } },
+  'no-hub': { classifier: { smoothing: 'laplace', parentPage: true, everyLink: true, contextDamping: 0.75, parentHub: false, targetAuthority: false, anchorShape: false } },
   // The defaults of the round before URL authority.
-  'no-authority': { classifier: { smoothing: 'laplace', parentPage: true, everyLink: true, contextDamping: 0.75, parentHub: true, targetAuthority: false } },
-  'damping0.5': { classifier: { smoothing: 'laplace', parentPage: true, everyLink: true, contextDamping: 0.5, parentHub: false, targetAuthority: false } },
+  'no-authority': { classifier: { smoothing: 'laplace', parentPage: true, everyLink: true, contextDamping: 0.75, parentHub: true, targetAuthority: false, anchorShape: false } },
+  // The defaults of the round before the anchor's shape.
+  'no-shape': { classifier: { smoothing: 'laplace', parentPage: true, everyLink: true, contextDamping: 0.75, parentHub: true, targetAuthority: true, anchorShape: false } },
+  'damping0.5': { classifier: { smoothing: 'laplace', parentPage: true, everyLink: true, contextDamping: 0.5, parentHub: false, targetAuthority: false, anchorShape: false } },
 };
 
 /** A named variant, or an error naming the known ones. */

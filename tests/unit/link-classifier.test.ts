@@ -18,10 +18,10 @@ describe('linkFeatures (SPEC A.3)', () => {
     );
   });
 
-  it('group 2 keeps anchor and context words apart and adds the dictionary flags', () => {
+  it('group 2 keeps anchor and context words apart and adds the dictionary flags and the anchor\'s shape', () => {
     const f = linkFeatures({ anchor: 'Stock news stock', context: 'stock market today' }, dictionary);
-    expect(f.sort()).toEqual(['A:dict', 'C:dict', 'a:news', 'a:stock', 'c:market', 'c:stock', 'c:today'].sort());
-    expect(linkFeatures({ anchor: 'weather', context: 'rain' }, dictionary).sort()).toEqual(['a:weather', 'c:rain']);
+    expect(f.sort()).toEqual(['A:dict', 'C:dict', 'S:Aa a a', 'a:news', 'a:stock', 'c:market', 'c:stock', 'c:today'].sort());
+    expect(linkFeatures({ anchor: 'weather', context: 'rain' }, dictionary).sort()).toEqual(['S:a', 'a:weather', 'c:rain']);
   });
 });
 
@@ -47,7 +47,8 @@ describe('LinkClassifier', () => {
   it('with context-mean evidence and a damping of 1, counts the anchor in full and averages the context', () => {
     const c = new LinkClassifier(keywords);
     expect(c.evidence).toBe('context-mean');
-    const mean = { ...DEFAULT_SCORING, contextDamping: 1 };
+    // The anchor's shape would be one more context feature (unseen, so it would only add to the count averaged over).
+    const mean = { ...DEFAULT_SCORING, contextDamping: 1, anchorShape: false };
     // anchor a:stock + A:dict: log-odds log 4 in full; context c:sports, c:weather unseen: 0 -> P = 0.8
     expect(c.score({ anchor: 'Stock prices fall', context: 'sports weather' }, mean)).toBeCloseTo(0.8, 12);
     // context c:finance, C:dict (log 2 each) and c:news (unseen) average to log(4)/3 -> odds 4^(1/3)
@@ -59,7 +60,11 @@ describe('LinkClassifier', () => {
     const r = c.rank({ anchor: 'Stock prices fall', context: 'finance news' }, mean);
     expect(r.logOdds).toBeCloseTo(Math.log(4 * third), 12);
     // The default damping (0.75): the same three context features weigh log(4) / 3^0.75.
-    expect(c.rank({ anchor: 'Read more', context: 'finance news' }).logOdds).toBeCloseTo(Math.log(4) / 3 ** DEFAULT_SCORING.contextDamping, 12);
+    expect(c.rank({ anchor: 'Read more', context: 'finance news' }, { ...mean, contextDamping: DEFAULT_SCORING.contextDamping }).logOdds)
+      .toBeCloseTo(Math.log(4) / 3 ** DEFAULT_SCORING.contextDamping, 12);
+    // With the shape (`S:Aa a`, never seen: the keywords' pseudo-example has none), four features share the damping.
+    expect(c.features({ anchor: 'Read more', context: 'finance news' })).toContain('S:Aa a');
+    expect(c.rank({ anchor: 'Read more', context: 'finance news' }).logOdds).toBeCloseTo(Math.log(4) / 4 ** DEFAULT_SCORING.contextDamping, 12);
   });
 
   it('with no keywords and no labels, scores every link 0.5', () => {

@@ -1,10 +1,10 @@
 // The link classifier's scoring options (config `classifier`): base-rate smoothing for small topics, the
-// parent-page feature (topical locality) and ranking a URL by every link found to it; and online learning from
+// parent-page feature (topical locality), the anchor's shape and ranking a URL by every link found to it; and online learning from
 // links to pages already judged (`learning.linksToJudged`). SPEC A's classifier stays available as `SPEC_A_SCORING`.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SCORING, LinkClassifier, SPEC_A_SCORING, urlLogOdds, type LinkScoring } from '../../lib/classifier/link-classifier';
-import { PARENT_OFF_FEATURE, PARENT_ON_FEATURE, hubBucket, hubBuckets, linkFeatures, makeDictionary } from '../../lib/classifier/link-features';
+import { PARENT_OFF_FEATURE, PARENT_ON_FEATURE, anchorShape, hubBucket, hubBuckets, linkFeatures, makeDictionary } from '../../lib/classifier/link-features';
 import { NaiveBayes } from '../../lib/classifier/naive-bayes';
 import { parseConfig } from '../../lib/crawl/config';
 import { CrawlService } from '../../lib/crawl/service';
@@ -13,8 +13,8 @@ import { CrawlerDB, type CrawlRecord } from '../../lib/store/db';
 import { planUpserts, type Candidate } from '../../lib/store/frontier-store';
 import type { FrontierEntry } from '../../lib/types';
 
-const BASE_RATE: LinkScoring = { smoothing: 'base-rate', parentPage: false, everyLink: false, contextDamping: 1, parentHub: false, targetAuthority: false };
-const PARENT: LinkScoring = { smoothing: 'laplace', parentPage: true, everyLink: false, contextDamping: 1, parentHub: false, targetAuthority: false };
+const BASE_RATE: LinkScoring = { smoothing: 'base-rate', parentPage: false, everyLink: false, contextDamping: 1, parentHub: false, targetAuthority: false, anchorShape: false };
+const PARENT: LinkScoring = { smoothing: 'laplace', parentPage: true, everyLink: false, contextDamping: 1, parentHub: false, targetAuthority: false, anchorShape: false };
 
 /** A crawl service on a fresh in-memory store whose fetches are answered from `site` (path -> HTML; others 404). */
 function serviceOn(site: Record<string, string>) {
@@ -75,7 +75,7 @@ describe('damping the context by its size (classifier.contextDamping)', () => {
     for (let i = 0; i < 240; i++) c.learn({ anchor: i % 2 ? 'Film' : `Place${i}`, context: i % 6 ? 'river town film released' : 'born in' }, 0);
     return c;
   }
-  const scoring = (contextDamping: number): LinkScoring => ({ smoothing: 'laplace', parentPage: false, everyLink: false, contextDamping, parentHub: false, targetAuthority: false });
+  const scoring = (contextDamping: number): LinkScoring => ({ smoothing: 'laplace', parentPage: false, everyLink: false, contextDamping, parentHub: false, targetAuthority: false, anchorShape: false });
 
   it('divides the context\'s evidence by its number of features to the given power', () => {
     const c = people();
@@ -183,11 +183,60 @@ describe('the classifier setting of a crawl config', () => {
     expect(() => parseConfig({ ...base, classifier: { smoothing: 'good-turing' } })).toThrow(/classifier.smoothing/);
   });
 
-  it.each(['parentHub', 'targetAuthority'] as const)('has %s on by default, turns it off alone, and refuses a non-boolean', (option) => {
+  it.each(['parentHub', 'targetAuthority', 'anchorShape'] as const)('has %s on by default, turns it off alone, and refuses a non-boolean', (option) => {
     const base = { seeds: ['https://example.org/'], topic: { keywords: ['art'] } };
     expect(parseConfig(base).classifier[option]).toBe(true);
     expect(parseConfig({ ...base, classifier: { [option]: false } }).classifier).toEqual({ ...DEFAULT_SCORING, [option]: false });
     expect(() => parseConfig({ ...base, classifier: { [option]: 'yes' } })).toThrow(new RegExp(`classifier.${option}`));
+  });
+});
+
+describe('the anchor-shape feature (what kind of thing a link names)', () => {
+  it('writes each word of the anchor as its case, up to four words', () => {
+    expect(anchorShape('Nelson Mandela')).toBe('S:Aa Aa');
+    expect(anchorShape('Treaty of Versailles')).toBe('S:Aa a Aa');
+    expect(anchorShape('mercantilism')).toBe('S:a');
+    expect(anchorShape('NATO')).toBe('S:A');
+    expect(anchorShape('1848 revolutions')).toBe('S:0 a');
+    expect(anchorShape('  Juan  Sebastián Elcano ')).toBe('S:Aa Aa Aa');
+    expect(anchorShape('Ægir and Ólafr')).toBe('S:Aa a Aa');
+    expect(anchorShape('Great Wall of China and more')).toBe('S:Aa Aa a Aa +');
+    expect(anchorShape('(see below)')).toBe('S:a a');
+    // Scripts without case say nothing of a name; neither does an anchor without words.
+    expect(anchorShape('北京')).toBeUndefined();
+    expect(anchorShape('Beijing 北京')).toBeUndefined();
+    expect(anchorShape(' -> ')).toBeUndefined();
+    expect(linkFeatures({ anchor: 'Nelson Mandela', context: 'president' }, new Set())).toContain('S:Aa Aa');
+  });
+
+  /** Training links whose anchors are new names (on topic for `namesOn`) or lowercase common nouns, in the same context. */
+  function trained(namesOn: boolean): LinkClassifier {
+    const c = new LinkClassifier([]);
+    for (let i = 0; i < 60; i++) {
+      c.learn({ anchor: `Firstname${i} Lastname${i}`, context: 'see also' }, namesOn ? 1 : 0);
+      c.learn({ anchor: `noun${i}`, context: 'see also' }, namesOn ? 0 : 1);
+    }
+    return c;
+  }
+  const SHAPE: LinkScoring = { ...SPEC_A_SCORING, anchorShape: true };
+  const name = { anchor: 'Zyxwv Qwerty', context: 'see also' };
+
+  it('ranks a name never seen by what names were in training: high for a topic of people, low for one of things', () => {
+    expect(trained(true).score(name, SHAPE)).toBeGreaterThan(0.8);
+    expect(trained(false).score(name, SHAPE)).toBeLessThan(0.2);
+    // Without it the name's words are unknown and the link sits at the prior.
+    expect(trained(true).score(name, SPEC_A_SCORING)).toBeCloseTo(0.5, 9);
+    expect(trained(false).score(name, SPEC_A_SCORING)).toBeCloseTo(0.5, 9);
+  });
+
+  it('counts with the context, damped by its size, not in full like an anchor word', () => {
+    const c = trained(true);
+    const scoring = { ...DEFAULT_SCORING, parentPage: false, parentHub: false, targetAuthority: false };
+    const lift = (context: string) => c.rank({ anchor: 'Zyxwv Qwerty', context }, scoring).logOdds - c.rank({ anchor: 'Zyxwv Qwerty', context }, { ...scoring, anchorShape: false }).logOdds;
+    // Alone it counts in full; beside one context word seen as often in both classes ("also" is a stop word), the
+    // two share the context's damping: the shape's evidence over 2^0.75.
+    expect(lift('')).toBeGreaterThan(3);
+    expect(lift('see also')).toBeCloseTo(lift('') / 2 ** DEFAULT_SCORING.contextDamping, 9);
   });
 });
 
