@@ -34,8 +34,8 @@ export const isHubFeature = (f: string): boolean => f.startsWith(HUB_PREFIX);
  * Versailles", `S:a` for "mercantilism", `S:A` for "NATO", `S:0` for "1848"), at most `SHAPE_WORDS` words and
  * then `+`. It says what kind of thing a link names when its words are new: a person's or a place's name, an
  * acronym, a common noun. Which kinds are on topic the model learns per topic (names are on topic for People and
- * mostly off topic for History). Undefined for an anchor without cased words or digits (most scripts but Latin,
- * Greek and Cyrillic).
+ * mostly off topic for History). Undefined for an anchor with a word in a script without case (Chinese, Arabic),
+ * and for one without words.
  */
 export const SHAPE_PREFIX = 'S:';
 export const isShapeFeature = (f: string): boolean => f.startsWith(SHAPE_PREFIX);
