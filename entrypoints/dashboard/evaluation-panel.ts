@@ -25,7 +25,7 @@ const SOURCE_TEXT: Record<LabelSource, { name: string; title: string }> = {
 
 const GROUP_TEXT: Record<FeatureGroup, { name: string; what: string }> = {
   1: { name: 'Group 1: anchor text', what: 'words of the anchor text only' },
-  2: { name: 'Group 2: anchor and context', what: 'anchor words, context words, and "has a keyword word" flags (what the crawl uses)' },
+  2: { name: 'Group 2: anchor and context', what: 'anchor words, context words, "has a keyword word" flags and the anchor\'s shape (what the crawl uses)' },
 };
 
 const FIGURES: { key: keyof Figures; name: string; title: string }[] = [

@@ -7,7 +7,7 @@
 // every few tens of milliseconds, and k-fold does not retrain k models from scratch (see `CellModels`).
 import { mulberry32, shuffled } from '../random';
 import { LinkClassifier, type Evidence, type LinkClassifierJSON, type LinkText } from './link-classifier';
-import { ANCHOR_DICT_FEATURE, CONTEXT_DICT_FEATURE, PARENT_OFF_FEATURE, PARENT_ON_FEATURE, type FeatureGroup } from './link-features';
+import { ANCHOR_DICT_FEATURE, CONTEXT_DICT_FEATURE, PARENT_OFF_FEATURE, PARENT_ON_FEATURE, SHAPE_PREFIX, type FeatureGroup } from './link-features';
 import type { Label } from './naive-bayes';
 
 export interface LabeledLinkText extends LinkText {
@@ -276,7 +276,10 @@ function summarize(results: readonly Figures[]): { mean: Figures; sd: Figures } 
 const HUB_SHARES = ['never', 'under half as often as the labeled pages do', 'under as often as the labeled pages do',
   'up to twice as often as the labeled pages do', 'two to four times as often as the labeled pages do', 'four times as often as the labeled pages do or more'];
 
-/** `a:word` -> anchor "word", `c:word` -> context "word", and the two dictionary flags of SPEC A.3. */
+/** The anchor-shape codes of link-features.ts (`anchorShape`) as the shape of a word. */
+const SHAPE_WORDS: Record<string, string> = { Aa: 'Xxx', a: 'xxx', A: 'XXX', '0': '123', '+': '…' };
+
+/** `a:word` -> anchor "word", `c:word` -> context "word", the two dictionary flags of SPEC A.3, and the others Focus adds. */
 export function describeFeature(feature: string): string {
   if (feature === ANCHOR_DICT_FEATURE) return 'anchor has a keyword word';
   if (feature === CONTEXT_DICT_FEATURE) return 'context has a keyword word';
@@ -288,6 +291,10 @@ export function describeFeature(feature: string): string {
   if (hub) {
     const page = hub[1] === 'on' ? 'on an on-topic page' : hub[1] === 'off' ? 'on an off-topic page' : 'on a page';
     return `${page} whose links to labeled pages lead on topic ${HUB_SHARES[Number(hub[2])]}`;
+  }
+  if (feature.startsWith(SHAPE_PREFIX)) {
+    const words = feature.slice(SHAPE_PREFIX.length).split(' ').map((w) => SHAPE_WORDS[w] ?? w);
+    return `anchor shaped like "${words.join(' ')}"`;
   }
   return feature;
 }

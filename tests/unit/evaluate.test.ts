@@ -312,4 +312,11 @@ describe('describeFeature', () => {
     expect(describeFeature('H:on5')).toBe('on an on-topic page whose links to labeled pages lead on topic four times as often as the labeled pages do or more');
     expect(describeFeature('H:0')).toBe('on a page whose links to labeled pages lead on topic never');
   });
+
+  it('reads the anchor\'s shape as the shape of its words', () => {
+    expect(describeFeature('S:Aa Aa')).toBe('anchor shaped like "Xxx Xxx"');
+    expect(describeFeature('S:Aa a Aa Aa +')).toBe('anchor shaped like "Xxx xxx Xxx Xxx …"');
+    expect(describeFeature('S:A')).toBe('anchor shaped like "XXX"');
+    expect(describeFeature('S:0 a')).toBe('anchor shaped like "123 xxx"');
+  });
 });
