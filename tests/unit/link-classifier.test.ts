@@ -64,6 +64,7 @@ describe('LinkClassifier', () => {
       .toBeCloseTo(Math.log(4) / 3 ** DEFAULT_SCORING.contextDamping, 12);
     // With the shape (`S:Aa a`, never seen: the keywords' pseudo-example has none), four features share the damping.
     expect(c.features({ anchor: 'Read more', context: 'finance news' })).toContain('S:Aa a');
+    expect(c.topFeatures(1, 100).map((f) => f.feature).filter((f) => f.startsWith('S:'))).toEqual([]);
     expect(c.rank({ anchor: 'Read more', context: 'finance news' }).logOdds).toBeCloseTo(Math.log(4) / 4 ** DEFAULT_SCORING.contextDamping, 12);
   });
 
