@@ -168,7 +168,7 @@ export class CrawlRunner {
         return block ? describeBlock(block) : null;
       },
       outOfScope,
-      canonical: (url) => normalizeUrl(url, undefined, this.config.canonical),
+      canonical: (url) => this.canonical(url),
       halted: () => this.halt !== null,
     }, this.politeness, robots ? (load) => new RobotsCache(load, clock, { ...DEFAULT_ROBOTS_OPTIONS, retryBaseMs: this.config.fetch.retryBaseMs }) : null, {
       timeoutMs: this.config.fetch.timeoutMs, maxBytes: this.config.fetch.maxBytes, maxRedirects: 10,
@@ -286,13 +286,17 @@ export class CrawlRunner {
     await this.ports.store.updateCrawl(this.crawlId, { authority: summary });
   }
 
+  /** A URL as the crawl keys it (its `canonical` rules), or null when it is not a URL the crawl can fetch. */
+  private canonical(url: string): string | null {
+    return normalizeUrl(url, undefined, this.config.canonical);
+  }
+
   /** A page's link targets, normalized, each once, the page itself left out. */
   private targetsOf(page: ParsedPage, url: string, finalUrl: string): string[] {
-    const canonical = (u: string) => normalizeUrl(u, undefined, this.config.canonical);
-    const self = new Set([canonical(url), canonical(finalUrl)]);
+    const self = new Set([this.canonical(url), this.canonical(finalUrl)]);
     const targets = new Set<string>();
     for (const link of page.links) {
-      const u = canonical(link.url);
+      const u = this.canonical(link.url);
       if (u && !self.has(u)) targets.add(u);
     }
     return [...targets];
@@ -490,8 +494,7 @@ export class CrawlRunner {
             ...(entry.parentHub === undefined ? {} : { parentHub: entry.parentHub }) }]
         : [];
     // Every URL of the redirect chain after the first, and the final one, are this page: never fetched again.
-    const canonical = (u: string) => normalizeUrl(u, undefined, this.config.canonical);
-    const aliases = [...new Set([...chain.slice(1).map((h) => canonical(h.url)), canonical(out.finalUrl)])]
+    const aliases = [...new Set([...chain.slice(1).map((h) => this.canonical(h.url)), this.canonical(out.finalUrl)])]
       .filter((u): u is string => u !== null && u !== entry.url);
     const outlinks = strategy.keepsGraph && relevant ? children.filter((c) => !c.skip).map((c) => c.url) : undefined;
     const report = this.liveReport();
