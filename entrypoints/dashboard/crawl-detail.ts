@@ -51,10 +51,8 @@ const counters: Counter[] = [
   { label: 'Skipped', testid: 'detail-skipped', value: (c) => formatCount(c.stats.skipped), title: 'URLs dropped before fetching: out of scope, robots.txt, too deep, unsafe' },
   { label: 'Budget used', testid: 'detail-budget', value: (c) => `${formatCount(c.stats.attempts)} / ${formatCount(c.config.budget.maxPages)}` },
   { label: 'Training pages', testid: 'detail-train-pages', value: (c) => formatCount(c.stats.trainPages) },
-  {
-    label: 'Labels', testid: 'detail-labels', title: 'Links labeled while this crawl ran, and pages of it you labeled on or off topic',
-    value: (c, pages) => `${formatCount(c.stats.labels)} ${c.stats.labels === 1 ? 'link' : 'links'}, ${formatCount(pages)} ${pages === 1 ? 'page' : 'pages'}`,
-  },
+  { label: 'Labeled links', testid: 'detail-labels', title: 'Links this crawl learned from: training pages\' links to labeled pages, and links to pages the judge has judged', value: (c) => formatCount(c.stats.labels) },
+  { label: 'Labeled pages', testid: 'detail-page-labels', title: 'Pages of this crawl you labeled on or off topic', value: (_c, pages) => formatCount(pages) },
   { label: 'Downloaded', testid: 'detail-bytes', value: (c) => formatBytes(c.stats.bytes) },
   { label: 'Running time', testid: 'detail-active', value: (c) => formatDuration(c.activeMs) },
 ];

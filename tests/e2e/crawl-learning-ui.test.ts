@@ -77,6 +77,9 @@ it('charts harvest, lists the next links, labels pages and evaluates the topic',
   expect(linked).toBeGreaterThan(0);
   // The button shows the stored label, read live from the database.
   await expect.poll(() => row.getByTestId('page-on').getAttribute('aria-pressed')).toBe('true');
+  // The counters count the labeled page apart from the links the crawl labeled, each a number of its own.
+  await expect.poll(() => dash.getByTestId('detail-page-labels').innerText()).toBe('1');
+  expect(await dash.getByTestId('detail-labels').innerText()).toBe(status.crawl.stats.labels.toLocaleString('en-US'));
   // The line under the counters says where the verdicts come from, and now how the judge did on the label.
   const verdictOnTarget = target.relevant ? 'of the 1 it called relevant, 1 are (precision 100.0%)' : 'agreed with you on 0';
   await expect.poll(() => dash.getByTestId('verdict-line').innerText()).toMatch(/^Relevant means (the keyword judge|the judge trained on your labeled pages|a judge) said so/);
