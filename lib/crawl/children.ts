@@ -37,13 +37,14 @@ export function rulesFor(config: CrawlConfig) {
 export interface LabeledPages {
   positive: UrlMatcher;
   negative: UrlMatcher;
+  /** The label of a URL normalized with the crawl's `canonical` rules (as the frontier keys it). */
   label(url: string): 0 | 1 | undefined;
   base: number | null;
 }
 
 function labeledPages(config: CrawlConfig): LabeledPages {
   const { positive, negative } = config.training;
-  const pos = compilePatterns(positive), neg = compilePatterns(negative);
+  const pos = compilePatterns(positive, config.canonical), neg = compilePatterns(negative, config.canonical);
   return {
     positive: pos, negative: neg,
     label: (url) => (pos.matches(url) ? 1 : neg.matches(url) ? 0 : undefined),

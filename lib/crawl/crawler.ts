@@ -311,14 +311,20 @@ export class CrawlRunner {
     const parsed = out && out.html !== null && !error ? parseHtml(out.html, out.finalUrl) : null;
     // A link source that is itself a known positive or negative page teaches the page judge, and its links
     // the parent-page feature.
-    const pageLabel = parsed ? pageLabelOf(url, out!.finalUrl, labeled) : null;
+    const pageLabel = parsed ? pageLabelOf([url, out!.finalUrl].map((u) => this.canonical(u)), labeled) : null;
     const parent = pageLabel === null ? {} : { parentOnTopic: pageLabel === 1 };
     // A labeled page's links count toward the authority of the URLs they lead to (stored, so a restart reads them back).
     const outlinks = parsed && pageLabel !== null && this.authority ? this.targetsOf(parsed, url, out!.finalUrl) : undefined;
     if (outlinks) this.authority!.add(pageLabel!, outlinks);
     const labels: NewLinkLabel[] = [];
     if (parsed) {
-      const known = parsed.links.map((link) => ({ url: link.url, label: labeled.label(link.url) }));
+      // Labels are read by the URL as the crawl keys it, so a link written `/a#top` or `HTTP://Host/a` is the page
+      // `/a` a pattern names, as it is when the crawl meets it; a link to the page itself teaches nothing.
+      const self = new Set([this.canonical(url), this.canonical(out!.finalUrl)]);
+      const known = parsed.links.map((link) => {
+        const u = this.canonical(link.url);
+        return { url: u ?? '', label: u && !self.has(u) ? labeled.label(u) : undefined };
+      });
       // Each labeled link's parent-hub bucket: how often the page's other labeled links lead on topic, as planChildren
       // measures it for crawl links.
       const hubs = labeled.base === null ? [] : hubBuckets(known, labeled.base);
@@ -326,7 +332,7 @@ export class CrawlRunner {
         const { label } = known[i]!;
         const parentHub = hubs[i];
         if (label !== undefined) {
-          labels.push({ url: link.url, anchor: link.anchor, context: link.context, label, source: 'auto', createdAt: clock.now(), ...parent,
+          labels.push({ url: known[i]!.url, anchor: link.anchor, context: link.context, label, source: 'auto', createdAt: clock.now(), ...parent,
             ...(parentHub === undefined ? {} : { parentHub }) });
         }
       });
@@ -592,9 +598,11 @@ function learnable(v: { by: 'model' | 'keywords' }): boolean {
   return v.by === 'model';
 }
 
-function pageLabelOf(url: string, finalUrl: string, { positive, negative }: LabeledPages): 0 | 1 | null {
-  if (positive.matches(finalUrl) || positive.matches(url)) return 1;
-  if (negative.matches(finalUrl) || negative.matches(url)) return 0;
+/** A page's label from the URLs it was asked and answered by (normalized; null: not a URL). */
+function pageLabelOf(urls: (string | null)[], { positive, negative }: LabeledPages): 0 | 1 | null {
+  const known = urls.filter((u): u is string => u !== null);
+  if (known.some((u) => positive.matches(u))) return 1;
+  if (known.some((u) => negative.matches(u))) return 0;
   return null;
 }
 
