@@ -5,6 +5,7 @@ import { send } from '../../scripts/lib/browser';
 import { demoConfig, ON_TOPIC_PATHS } from '../../scripts/lib/demo-site';
 import type { CrawlStatus } from '../../lib/protocol';
 import { useDemoBrowser } from './demo-browser';
+import { openDashboard } from './page-objects';
 
 const env = useDemoBrowser();
 
@@ -25,11 +26,7 @@ it('fits the authority on the labeled pages\' links and shows it in the crawl\'s
   expect(authority.labeled).toBeGreaterThan(0);
   expect(authority.logOdds).toHaveLength(6);
 
-  const dash = await context.newPage();
-  await dash.setViewportSize({ width: 1280, height: 900 });
-  const errors: string[] = [];
-  dash.on('pageerror', (e) => errors.push(e.message));
-  await dash.goto(`chrome-extension://${extensionId}/dashboard.html?crawl=${crawlId}`);
+  const { dash, errors } = await openDashboard(context, extensionId, `crawl=${crawlId}`);
   const row = dash.getByTestId('detail-authority');
   await expect.poll(() => row.textContent()).toMatch(
     new RegExp(`^${authority.urls} URLs that labeled pages link to \\(${authority.labeled} of them labeled, which it learned from\\): their odds ×[\\d.]+ to ×[\\d.,]+`),

@@ -8,6 +8,7 @@ import { demoConfig } from '../../scripts/lib/demo-site';
 import type { CrawlStatus } from '../../lib/protocol';
 import type { FrontierEntry, LabeledLink, PageLabel, PageRecord } from '../../lib/types';
 import { useDemoBrowser } from './demo-browser';
+import { openDashboard } from './page-objects';
 
 const env = useDemoBrowser();
 
@@ -45,11 +46,7 @@ it('charts harvest, lists the next links, labels pages and evaluates the topic',
   const status = await finished(page, first);
   const topicId = status.crawl.topicId;
 
-  const dash = await context.newPage();
-  await dash.setViewportSize({ width: 1280, height: 900 });
-  const errors: string[] = [];
-  dash.on('pageerror', (e) => errors.push(e.message));
-  await dash.goto(`chrome-extension://${extensionId}/dashboard.html?crawl=${first}`);
+  const { dash, errors } = await openDashboard(context, extensionId, `crawl=${first}`);
 
   // The chart has one line, as long as the crawl's fetched pages.
   const chart = dash.getByTestId('harvest-chart');

@@ -12,6 +12,7 @@ import { runCrawl } from '../../scripts/crawl';
 import { ensureBuilt } from '../../scripts/lib/browser';
 import { demoConfig, startDemoServer, type DemoServer } from '../../scripts/lib/demo-site';
 import { httpPayload, parseWarc, sha256, unzip } from '../support/archive-readers';
+import { openDashboard } from './page-objects';
 
 let site: DemoServer;
 beforeAll(async () => {
@@ -29,9 +30,7 @@ it('exports a crawl in every format, from the runner and from the dashboard', { 
     config: { ...demoConfig(site.origin), politeness: { delayMs: 0, concurrency: 2 } },
     out, log: () => {}, exports: ['warc', 'wacz', 'jsonl', 'csv', 'zip'],
     onFinished: async (launched, crawlId) => {
-      const dash = await launched.context.newPage();
-      await dash.setViewportSize({ width: 1280, height: 900 });
-      await dash.goto(`chrome-extension://${launched.extensionId}/dashboard.html?crawl=${crawlId}`);
+      const { dash } = await openDashboard(launched.context, launched.extensionId, `crawl=${crawlId}`);
       await dash.getByTestId('export-panel').locator('summary').click();
       await expect.poll(() => dash.getByTestId('storage-line').textContent()).toMatch(/This crawl keeps .*B of pages as received; Focus uses .* of the .* this browser allows it/);
       ui.storage = (await dash.getByTestId('storage-line').textContent()) ?? '';

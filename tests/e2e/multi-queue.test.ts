@@ -11,6 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCrawl } from '../../scripts/crawl';
 import { ensureBuilt } from '../../scripts/lib/browser';
 import { forumConfig, startForumSite, type ForumSite } from '../../scripts/lib/forum-site';
+import { openDashboard } from './page-objects';
 
 let site: ForumSite;
 beforeAll(async () => {
@@ -32,9 +33,7 @@ it('crawls a forum thread by thread, boards as list pages, polite to each host w
     config: { ...forumConfig(), politeness: { delayMs, concurrency: 2, perHost: 1 } },
     out, hostRules: `MAP *.test 127.0.0.1:${site.port}`, log: () => {},
     onStarted: async (launched, crawlId) => {
-      const dash = await launched.context.newPage();
-      await dash.setViewportSize({ width: 1200, height: 1100 });
-      await dash.goto(`chrome-extension://${launched.extensionId}/dashboard.html?crawl=${crawlId}`);
+      const { dash } = await openDashboard(launched.context, launched.extensionId, `crawl=${crawlId}`, { width: 1200, height: 1100 });
       // Live: the detail shows several queues with their lengths and weights while the crawl runs.
       await expect.poll(() => dash.getByTestId('queue-row').count(), { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
       queuesSeen = await dash.getByTestId('queue-row').allInnerTexts();
@@ -44,9 +43,7 @@ it('crawls a forum thread by thread, boards as list pages, polite to each host w
       await dash.close();
     },
     onFinished: async (launched, crawlId) => {
-      const dash = await launched.context.newPage();
-      await dash.setViewportSize({ width: 1400, height: 1000 });
-      await dash.goto(`chrome-extension://${launched.extensionId}/dashboard.html?crawl=${crawlId}`);
+      const { dash } = await openDashboard(launched.context, launched.extensionId, `crawl=${crawlId}`, { width: 1400, height: 1000 });
       await dash.getByTestId('page-row').first().waitFor();
       classesShown = await dash.getByTestId('page-class').allInnerTexts();
       await dash.evaluate(() => document.querySelector('[data-testid=pages-table]')?.scrollIntoView());

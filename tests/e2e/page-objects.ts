@@ -1,5 +1,20 @@
 // Page objects for the extension's popup and dashboard: what a user reads and clicks, by data-testid.
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+
+/**
+ * A new tab on the dashboard (`query`: `crawl=3`, `view=topics&topic=1`), at a desktop size; `errors` collects
+ * the page's uncaught errors, which a test expects to stay empty.
+ */
+export async function openDashboard(
+  context: BrowserContext, extensionId: string, query = '', size = { width: 1280, height: 900 },
+): Promise<{ dash: Page; errors: string[] }> {
+  const dash = await context.newPage();
+  await dash.setViewportSize(size);
+  const errors: string[] = [];
+  dash.on('pageerror', (e) => errors.push(e.message));
+  await dash.goto(`chrome-extension://${extensionId}/dashboard.html${query ? `?${query}` : ''}`);
+  return { dash, errors };
+}
 
 export class PopupPage {
   constructor(readonly page: Page, private readonly extensionId: string) {}
