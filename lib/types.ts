@@ -118,6 +118,11 @@ export interface PageRecord {
   outcome?: 'done' | 'failed' | 'skipped';
   /** The redirects followed to reach `finalUrl`, in order (each a URL and the 3xx it answered). */
   redirects?: { url: string; status: number }[];
+  /**
+   * The seq of the training read this page was judged from, when the crawl reached a page training had already
+   * read: no request was made for it, and its body is a copy of that read's.
+   */
+  copyOf?: number;
   /** The Pages table's filter keys (lib/store/page-keys.ts), set when the row is written; indexed from schema v7. */
   kind?: PageKind;
   site?: string;

@@ -265,6 +265,7 @@ function pageRow(p: PageRecord): HTMLTableRowElement {
     h('td', { class: 'num seq-cell' },
       h('span', null, p.seq),
       p.phase === 'train' ? h('span', { class: 'phase-tag', title: 'Read while training, before the crawl (not counted in the budget)' }, 'train') : null,
+      p.copyOf !== undefined ? h('span', { class: 'phase-tag', 'data-testid': 'page-copy', title: `Judged from what training read (page ${p.copyOf}), with no request of its own; its time is that read's` }, 'copy') : null,
       h('time', { class: 'fetched-at', dateTime: new Date(p.fetchedAt).toISOString(), title: new Date(p.fetchedAt).toLocaleString() }, clock(p.fetchedAt))),
     h('td', { class: 'page-cell' },
       h('div', { class: p.title ? 'page-title' : 'page-title none', 'data-testid': 'page-title' }, p.title || '(no title)'),

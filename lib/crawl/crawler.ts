@@ -49,6 +49,11 @@ export class CrawlRunner {
   private admission!: PageCommit['admission'];
   /** Redirect targets being requested under another entry: not taken meanwhile. */
   private readonly claimed = new Set<string>();
+  /**
+   * Pages training read (their URL and final URL, normalized), by the seq of that read: the crawl judges them from
+   * the stored copy when it reaches them, without a request.
+   */
+  private copies = new Map<string, number>();
   private learner!: CrawlLearner;
   /** The authority of URLs among the labeled training pages' links (null without both training lists, or when off). */
   private authority: TargetAuthority | null = null;
@@ -130,6 +135,7 @@ export class CrawlRunner {
       }
       // Labels may have come while the crawl was paused: its queued links were scored by an older model.
       if (!this.halt) this.learner.resumeRescoring(crawl);
+      if (!this.halt) this.copies = await this.loadCopies();
       const end = this.halt ? null : await this.crawlLoop();
       await this.learner.windDown();
       await this.learner.save();
@@ -276,6 +282,18 @@ export class CrawlRunner {
     return authority;
   }
 
+  /** The pages training read, by their normalized URL and final URL (what `copies` holds). */
+  private async loadCopies(): Promise<Map<string, number>> {
+    const copies = new Map<string, number>();
+    for (const { url, finalUrl, seq } of await this.ports.store.pages.trainingCopies(this.crawlId)) {
+      for (const u of [url, finalUrl]) {
+        const key = this.canonical(u);
+        if (key && !copies.has(key)) copies.set(key, seq);
+      }
+    }
+    return copies;
+  }
+
   /** Fits the authority on the labeled pages, and keeps what it learned on the crawl row (the dashboard shows it). */
   private async fitAuthority(): Promise<void> {
     if (!this.authority) return;
@@ -416,6 +434,7 @@ export class CrawlRunner {
     const hosts: string[] = [];
     const reserve = (entry: FrontierEntry) => {
       if (this.claimed.has(entry.url)) return 50; // its page is being reached through a redirect right now
+      if (this.copies.has(entry.url)) return 0; // read in training: judged from its copy, no request to wait for
       const w = this.politeness.waitFor(entry.host, clock.now());
       if (w === 0) {
         this.politeness.begin(entry.host);
@@ -433,8 +452,9 @@ export class CrawlRunner {
 
   /** Runs one taken URL; its host slot is already reserved. */
   private launch(entry: FrontierEntry): void {
-    this.reserved++;
-    const task = this.process(entry)
+    const copy = this.copies.get(entry.url);
+    if (copy === undefined) this.reserved++;
+    const task = (copy === undefined ? this.process(entry) : this.processCopy(entry, copy))
       .catch((err) => this.requestHalt('paused', describeFatal(err)))
       .finally(() => this.active.delete(entry.url));
     this.active.set(entry.url, task);
@@ -449,6 +469,29 @@ export class CrawlRunner {
     } finally {
       for (const url of held) this.claimed.delete(url);
     }
+  }
+
+  /**
+   * A page training already read: judged and planned from the stored copy, as if it had just been fetched, without a
+   * request (the budget does not count it). Its row points at the training read it was judged from.
+   */
+  private async processCopy(entry: FrontierEntry, seq: number): Promise<void> {
+    const { pages } = this.ports.store;
+    const [row, [body]] = await Promise.all([pages.getPage(this.crawlId, seq), pages.bodies([{ crawlId: this.crawlId, seq }])]);
+    if (!row || !body) {
+      // The copy is gone (the crawl's pages were cleared): the URL is taken again and requested like any other.
+      this.copies.delete(entry.url);
+      await this.commits.submit({
+        crawlId: this.crawlId, entry, outcome: 'retry', aliases: [], labels: [], children: [], site: siteOf(entry.url),
+        stats: {}, activeMs: this.activeMs(),
+      });
+      return;
+    }
+    const out: FetchOutcome = {
+      url: row.url, finalUrl: row.finalUrl, status: row.status, contentType: row.contentType, headers: body.headers, html: body.html,
+      payload: body.payload ?? null, charset: null, bytes: row.bytes, truncated: row.truncated, durationMs: 0,
+    };
+    await this.recordResponse(entry, { kind: 'response', out, chain: [] }, { seq, fetchedAt: row.fetchedAt });
   }
 
   /** A block, a retry or a failure for good: nothing to judge. */
@@ -467,7 +510,8 @@ export class CrawlRunner {
     await this.commits.submit(commit);
   }
 
-  private async recordResponse(entry: FrontierEntry, result: Extract<GateResult, { kind: 'response' }>): Promise<void> {
+  /** `copy`: the training read the page was judged from, when no request was made for it. */
+  private async recordResponse(entry: FrontierEntry, result: Extract<GateResult, { kind: 'response' }>, copy?: { seq: number; fetchedAt: number }): Promise<void> {
     const { clock } = this.ports;
     const { out, chain } = result;
     const base = { crawlId: this.crawlId, entry, aliases: [] as string[], labels: [], children: [], site: siteOf(entry.url) };
@@ -504,16 +548,21 @@ export class CrawlRunner {
       .filter((u): u is string => u !== null && u !== entry.url);
     const outlinks = strategy.keepsGraph && relevant ? children.filter((c) => !c.skip).map((c) => c.url) : undefined;
     const report = this.liveReport();
+    const [requests, downloaded] = copy ? [0, 0] : [1, out.bytes];
     const commit: PageCommit = {
       ...base, outcome: 'done', labels, children, aliases, dropped, admission: this.admission, ...(outlinks ? { outlinks } : {}),
       ...(teaches && linksToJudged ? { verdict: relevant ? 1 : 0 } : {}),
       ...(fromVerdicts && linksToJudged ? { learnLinksToJudged: true } : {}),
       ...(this.config.classifier.everyLink && strategy.followsModel ? { everyLink: (e: FrontierEntry, lo: number) => strategy.rerank(e, lo) } : {}),
-      page: this.judgedRow(entry.url, out, parsed, { ...taken, ...(role ? { urlClass: role.urlClass } : {}) }, verdict, chain),
+      // A copy's content is as fetched when training read it: it carries that time (an archive dates it so).
+      page: { ...this.judgedRow(entry.url, out, parsed, { ...taken, ...(role ? { urlClass: role.urlClass } : {}) }, verdict, chain),
+        ...(copy ? { copyOf: copy.seq, fetchedAt: copy.fetchedAt } : {}) },
+      // A copy keeps the body too, so a page of the crawl can be labeled and exported like any other.
       body: { headers: out.headers, html: out.html!, ...(out.payload ? { payload: out.payload } : {}) },
+      // A copy made no request and downloaded nothing.
       stats: verdict
-        ? { attempts: 1, fetched: 1, relevant: relevant ? 1 : 0, bytes: out.bytes, ...(verdict.by === 'keywords' ? { keywordVerdicts: 1 } : {}) }
-        : { attempts: 1, listPages: 1, bytes: out.bytes },
+        ? { attempts: requests, fetched: 1, relevant: relevant ? 1 : 0, bytes: downloaded, ...(verdict.by === 'keywords' ? { keywordVerdicts: 1 } : {}) }
+        : { attempts: requests, listPages: 1, bytes: downloaded },
       ...(role?.refreshInMs !== undefined ? { requeueAt: clock.now() + role.refreshInMs } : {}),
       ...(report ? { strategyReport: report } : {}),
       activeMs: this.activeMs(),

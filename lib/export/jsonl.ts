@@ -41,6 +41,8 @@ export function pageLine(p: PageRecord, content?: PageContent): string {
   if (p.truncated) line.truncated = true;
   if (p.error) line.error = p.error;
   if (p.redirects?.length) line.redirects = p.redirects;
+  // Judged from the copy training read (no request of its own): the seq of that read.
+  if (p.copyOf !== undefined) line.copyOf = p.copyOf;
   if (content) {
     line.contentType = p.contentType;
     line.bytes = p.bytes;

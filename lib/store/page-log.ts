@@ -37,6 +37,16 @@ export class PageLog {
     return new Set(rows.map((p) => p.url));
   }
 
+  /**
+   * The training reads that brought a page whose HTML is kept: each row's URL and final URL, and its seq. The crawl
+   * judges such a page from this copy when it reaches it, instead of requesting it again.
+   */
+  async trainingCopies(crawlId: number): Promise<{ url: string; finalUrl: string; seq: number }[]> {
+    const rows = await this.db.pages.where('[crawlId+seq]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey])
+      .filter((p) => p.phase === 'train' && p.outcome === 'done').toArray();
+    return rows.map((p) => ({ url: p.url, finalUrl: p.finalUrl, seq: p.seq }));
+  }
+
   /** Stored HTML of these pages of a crawl (a labeled page's body; absent when the crawl was deleted). */
   async bodies(keys: { crawlId: number; seq: number }[]): Promise<(PageBody | undefined)[]> {
     return this.db.bodies.bulkGet(keys.map((k) => [k.crawlId, k.seq] as [number, number]));

@@ -8,6 +8,7 @@ import { CrawlService } from '../../lib/crawl/service';
 import { PageJudge } from '../../lib/classifier/page-judge';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
+import { pageLine } from '../../lib/export/jsonl';
 import { ON_TOPIC_PATHS, demoConfig, startDemoServer, type DemoServer } from '../../scripts/lib/demo-site';
 
 const clock = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
@@ -148,6 +149,33 @@ describe('a crawl of the demo site', () => {
     const pages = await store.pages.pagesAfter(crawlId, 0, 100);
     expect(new Set(pages.map((p) => p.url)).size).toBe(pages.length);
     expect(pages.filter((p) => !/robots/.test(p.error ?? '')).length).toBe(12);
+  });
+
+  it('judges a page training read from its copy when the crawl reaches it: the server sees one request per page', async () => {
+    const o = site.origin;
+    const sources = ['/space/', '/kitchen/', '/space/planets', '/space/moon', '/kitchen/bread'].map((p) => o + p);
+    const training = { linkSources: sources, positive: [`${o}/space/*`], negative: [`${o}/kitchen/*`] };
+    const { crawl: c, pages } = await crawl({ training, budget: { maxPages: 20 } });
+    expect(c.state).toBe('finished');
+    // Every path was requested once: the crawl did not ask again for what training had read.
+    for (const [p, n] of site.hits) expect(n, p).toBe(1);
+    const train = new Map(pages.filter((p) => p.phase === 'train').map((p) => [p.seq, p]));
+    const crawled = pages.filter((p) => p.phase === 'crawl');
+    const copies = crawled.filter((p) => p.copyOf !== undefined);
+    expect(copies.length).toBeGreaterThanOrEqual(3);
+    for (const p of copies) {
+      const read = train.get(p.copyOf!)!;
+      expect(read.url).toBe(p.url);
+      expect(p.relevant).not.toBeNull(); // judged like a fetched page
+      // Its content is as training fetched it, and an export says so.
+      expect(p.fetchedAt).toBe(read.fetchedAt);
+      expect(JSON.parse(pageLine(p)).copyOf).toBe(read.seq);
+    }
+    // The budget counts requests: 20 made, besides the pages judged from copies.
+    expect(c.stats.attempts).toBe(20);
+    const requested = crawled.filter((p) => p.copyOf === undefined && p.error !== 'blocked by robots.txt');
+    expect(requested.length).toBe(20);
+    expect(c.stats.fetched).toBe(crawled.filter((p) => !p.error).length);
   });
 
   it('learns from training link sources first, and an interrupted training teaches the judge the same', async () => {
