@@ -35,6 +35,9 @@ export interface SweepVariant {
   linksToJudged?: boolean;
   /** `judge.smoothing` (the crawler's default when absent). */
   judgeSmoothing?: number;
+  /** The crawl strategy and its parameters (`best-first` when absent). */
+  strategy?: string;
+  strategyParams?: Record<string, number>;
 }
 
 type Table = ReturnType<typeof harvestTable>;
@@ -136,6 +139,10 @@ export const SWEEP_VARIANTS: Record<string, Omit<SweepVariant, 'label'>> = {
   'no-authority': { classifier: { smoothing: 'laplace', parentPage: true, everyLink: true, contextDamping: 0.75, parentHub: true, targetAuthority: false, anchorShape: false } },
   // The defaults of the round before the anchor's shape.
   'no-shape': { classifier: { smoothing: 'laplace', parentPage: true, everyLink: true, contextDamping: 0.75, parentHub: true, targetAuthority: true, anchorShape: false } },
+  // SPEC B on the one-site corpus: best-first whose paths end after K off-topic pages in a row (no site blacklist:
+  // the corpus is one site).
+  'tunnel1': { strategy: 'sparse-tunneling', strategyParams: { maxTunnel: 1, blacklistAfter: 100_000, unknownSiteQueue: 100_000 } },
+  'tunnel2': { strategy: 'sparse-tunneling', strategyParams: { maxTunnel: 2, blacklistAfter: 100_000, unknownSiteQueue: 100_000 } },
   'damping0.5': { classifier: { smoothing: 'laplace', parentPage: true, everyLink: true, contextDamping: 0.5, parentHub: false, targetAuthority: false, anchorShape: false } },
 };
 
@@ -176,7 +183,7 @@ export async function runTopicSweep(o: SweepOptions): Promise<{ cases: SweepCase
     };
     for (const variant of o.variants) {
       const t = Date.now();
-      const common = { corpus: o.corpus, topic, seed, budget: o.budget, strategy: 'best-first', concurrency: o.concurrency, rescoreEveryPages: variant.rescoreEveryPages, linksToJudged: variant.linksToJudged, judgeSmoothing: variant.judgeSmoothing };
+      const common = { corpus: o.corpus, topic, seed, budget: o.budget, strategy: variant.strategy ?? 'best-first', strategyParams: variant.strategyParams, concurrency: o.concurrency, rescoreEveryPages: variant.rescoreEveryPages, linksToJudged: variant.linksToJudged, judgeSmoothing: variant.judgeSmoothing };
       c.focus[variant.label] = o.engine === 'node'
         ? (await runNodeCase({ ...common, classifier: variant.classifier })).table
         : (await runWikispeedia({ ...common, classifier: variant.classifier, out: join(o.outDir, 'runs', `${topic}-${seed}-${variant.label}`), log: () => {} })).table;
@@ -245,10 +252,14 @@ function report(o: SweepReport, cases: SweepCase[]): string {
     ...labels.flatMap((l) => [`${l} @250`, `${l} @500`, `${l} @1000`, `${l} ÷ oracle @500`, `${l} recall @1000`]),
     'oracle @500', 'oracle recall @1000', 'breadth-first @500', 'breadth-first recall @1000'];
   const summary = labels.map((l) => {
-    const fr = cases.map((c) => fractionOfOracle(c, l));
-    const worst = cases[fr.indexOf(Math.min(...fr))]!;
+    // A crawl that ran out of URLs before 500 fetches has no figure there: named, not averaged.
+    const reached = cases.filter((c) => Number.isFinite(fractionOfOracle(c, l)));
+    const short = cases.filter((c) => !reached.includes(c)).map((c) => `${c.topic} from ${c.seed}`);
+    const fr = reached.map((c) => fractionOfOracle(c, l));
+    const worst = reached[fr.indexOf(Math.min(...fr))];
     return `- ${l}: mean fraction of the oracle at 500 fetches ${(fr.reduce((a, b) => a + b, 0) / fr.length).toFixed(3)}, ` +
-      `lowest ${Math.min(...fr).toFixed(3)} (${worst.topic} from ${worst.seed}), cases below 0.7: ${fr.filter((x) => x < 0.7).length} of ${fr.length}`;
+      `lowest ${Math.min(...fr).toFixed(3)} (${worst ? `${worst.topic} from ${worst.seed}` : 'none'}), cases below 0.7: ${fr.filter((x) => x < 0.7).length} of ${fr.length}` +
+      (short.length ? `; ended before 500 fetches: ${short.join(', ')}` : '');
   });
   return [
     `Topic sweep (${o.engine === 'node' ? 'Node crawl path: the crawl core on fake-indexeddb, no browser' : 'the real extension in Chromium'}), ` +
