@@ -51,6 +51,10 @@ const counters: Counter[] = [
   { label: 'Skipped', testid: 'detail-skipped', value: (c) => formatCount(c.stats.skipped), title: 'URLs dropped before fetching: out of scope, robots.txt, too deep, unsafe' },
   { label: 'Budget used', testid: 'detail-budget', value: (c) => `${formatCount(c.stats.attempts)} / ${formatCount(c.config.budget.maxPages)}` },
   { label: 'Training pages', testid: 'detail-train-pages', value: (c) => formatCount(c.stats.trainPages) },
+  {
+    label: 'From training reads', testid: 'detail-copies', value: (c) => formatCount(c.stats.copies ?? 0),
+    title: 'Pages the crawl reached that training had already read: judged from that copy, with no request and not counted in the budget',
+  },
   { label: 'Labeled links', testid: 'detail-labels', title: 'Links this crawl learned from: training pages\' links to labeled pages, and links to pages the judge has judged', value: (c) => formatCount(c.stats.labels) },
   { label: 'Labeled pages', testid: 'detail-page-labels', title: 'Pages of this crawl you labeled on or off topic', value: (_c, pages) => formatCount(pages) },
   { label: 'Downloaded', testid: 'detail-bytes', value: (c) => formatBytes(c.stats.bytes) },

@@ -561,8 +561,8 @@ export class CrawlRunner {
       body: { headers: out.headers, html: out.html!, ...(out.payload ? { payload: out.payload } : {}) },
       // A copy made no request and downloaded nothing.
       stats: verdict
-        ? { attempts: requests, fetched: 1, relevant: relevant ? 1 : 0, bytes: downloaded, ...(verdict.by === 'keywords' ? { keywordVerdicts: 1 } : {}) }
-        : { attempts: requests, listPages: 1, bytes: downloaded },
+        ? { attempts: requests, fetched: 1, relevant: relevant ? 1 : 0, bytes: downloaded, ...(verdict.by === 'keywords' ? { keywordVerdicts: 1 } : {}), ...(copy ? { copies: 1 } : {}) }
+        : { attempts: requests, listPages: 1, bytes: downloaded, ...(copy ? { copies: 1 } : {}) },
       ...(role?.refreshInMs !== undefined ? { requeueAt: clock.now() + role.refreshInMs } : {}),
       ...(report ? { strategyReport: report } : {}),
       activeMs: this.activeMs(),

@@ -27,6 +27,11 @@ export interface CrawlStats {
   keywordVerdicts?: number;
   /** Crawl-phase list pages (SPEC D.1) fetched and mined for links: not content, so not in `fetched`; absent in older rows. */
   listPages?: number;
+  /**
+   * Crawl-phase pages judged from the copy a training read kept, with no request (in `fetched`, not in `attempts`);
+   * absent in older rows.
+   */
+  copies?: number;
 }
 
 export interface CrawlRecord {

@@ -173,6 +173,7 @@ describe('a crawl of the demo site', () => {
     }
     // The budget counts requests: 20 made, besides the pages judged from copies.
     expect(c.stats.attempts).toBe(20);
+    expect(c.stats.copies).toBe(copies.length);
     const requested = crawled.filter((p) => p.copyOf === undefined && p.error !== 'blocked by robots.txt');
     expect(requested.length).toBe(20);
     expect(c.stats.fetched).toBe(crawled.filter((p) => !p.error).length);
