@@ -309,17 +309,6 @@ export class CrawlRunner {
     return normalizeUrl(url, undefined, this.config.canonical);
   }
 
-  /** A page's link targets, normalized, each once, the page itself left out. */
-  private targetsOf(page: ParsedPage, url: string, finalUrl: string): string[] {
-    const self = new Set([this.canonical(url), this.canonical(finalUrl)]);
-    const targets = new Set<string>();
-    for (const link of page.links) {
-      const u = this.canonical(link.url);
-      if (u && !self.has(u)) targets.add(u);
-    }
-    return [...targets];
-  }
-
   private async trainOn(url: string): Promise<void> {
     const { clock } = this.ports;
     const { labeled } = rulesFor(this.config);
@@ -329,20 +318,21 @@ export class CrawlRunner {
     const parsed = out && out.html !== null && !error ? parseHtml(out.html, out.finalUrl) : null;
     // A link source that is itself a known positive or negative page teaches the page judge, and its links
     // the parent-page feature.
-    const pageLabel = parsed ? pageLabelOf([url, out!.finalUrl].map((u) => this.canonical(u)), labeled) : null;
+    // The page and its links as the crawl keys URLs: labels are read by those, so a link written `/a#top` or
+    // `HTTP://Host/a` is the page `/a` a pattern names, as it is when the crawl meets it.
+    const self = parsed ? [url, out!.finalUrl].map((u) => this.canonical(u)) : [];
+    const linkUrls = parsed ? parsed.links.map((link) => this.canonical(link.url)) : [];
+    const isTarget = (u: string | null): u is string => u !== null && !self.includes(u);
+    const pageLabel = parsed ? pageLabelOf(self, labeled) : null;
     const parent = pageLabel === null ? {} : { parentOnTopic: pageLabel === 1 };
-    // A labeled page's links count toward the authority of the URLs they lead to (stored, so a restart reads them back).
-    const outlinks = parsed && pageLabel !== null && this.authority ? this.targetsOf(parsed, url, out!.finalUrl) : undefined;
+    // A labeled page's links count toward the authority of the URLs they lead to (each once, the page itself left
+    // out; stored, so a restart reads them back).
+    const outlinks = pageLabel !== null && this.authority ? [...new Set(linkUrls.filter(isTarget))] : undefined;
     if (outlinks) this.authority!.add(pageLabel!, outlinks);
     const labels: NewLinkLabel[] = [];
     if (parsed) {
-      // Labels are read by the URL as the crawl keys it, so a link written `/a#top` or `HTTP://Host/a` is the page
-      // `/a` a pattern names, as it is when the crawl meets it; a link to the page itself teaches nothing.
-      const self = new Set([this.canonical(url), this.canonical(out!.finalUrl)]);
-      const known = parsed.links.map((link) => {
-        const u = this.canonical(link.url);
-        return { url: u ?? '', label: u && !self.has(u) ? labeled.label(u) : undefined };
-      });
+      // A link to the page itself teaches nothing: the crawl never queues one.
+      const known = linkUrls.map((u) => ({ url: u ?? '', label: isTarget(u) ? labeled.label(u) : undefined }));
       // Each labeled link's parent-hub bucket: how often the page's other labeled links lead on topic, as planChildren
       // measures it for crawl links.
       const hubs = labeled.base === null ? [] : hubBuckets(known, labeled.base);

@@ -31,10 +31,14 @@ export class PageLog {
     return out;
   }
 
-  async trainedUrls(crawlId: number): Promise<Set<string>> {
-    const rows = await this.db.pages.where('[crawlId+seq]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey])
+  /** The training reads of a crawl, done or failed. */
+  private trainingReads(crawlId: number): Promise<PageRecord[]> {
+    return this.db.pages.where('[crawlId+seq]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey])
       .filter((p) => p.phase === 'train').toArray();
-    return new Set(rows.map((p) => p.url));
+  }
+
+  async trainedUrls(crawlId: number): Promise<Set<string>> {
+    return new Set((await this.trainingReads(crawlId)).map((p) => p.url));
   }
 
   /**
@@ -42,9 +46,7 @@ export class PageLog {
    * judges such a page from this copy when it reaches it, instead of requesting it again.
    */
   async trainingCopies(crawlId: number): Promise<{ url: string; finalUrl: string; seq: number }[]> {
-    const rows = await this.db.pages.where('[crawlId+seq]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey])
-      .filter((p) => p.phase === 'train' && p.outcome === 'done').toArray();
-    return rows.map((p) => ({ url: p.url, finalUrl: p.finalUrl, seq: p.seq }));
+    return (await this.trainingReads(crawlId)).filter((p) => p.outcome === 'done').map((p) => ({ url: p.url, finalUrl: p.finalUrl, seq: p.seq }));
   }
 
   /** Stored HTML of these pages of a crawl (a labeled page's body; absent when the crawl was deleted). */
