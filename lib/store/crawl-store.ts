@@ -137,15 +137,19 @@ export class CrawlStore {
     const db = this.db;
     const crawlId = c.crawlId;
     const children = bestPerUrl(c.children);
-    const [crawl, site, knownAliases, knownChildren] = await Promise.all([
+    const [crawl, site, knownAliases, knownChildren, current] = await Promise.all([
       crawlRow(db, crawlId),
       db.sites.get([crawlId, c.site]),
       db.frontier.bulkGet(c.aliases.map((a) => [crawlId, a] as [number, string])),
       db.frontier.bulkGet(children.map((ch) => [crawlId, ch.url] as [number, string])),
+      // A URL asked again may have been named by an unsafe link while it was in flight: then it stays skipped.
+      c.entry && c.outcome === 'retry' ? db.frontier.get([crawlId, c.entry.url]) : undefined,
     ]);
     const seq = c.page ? crawl.nextSeq++ : 0;
     const puts: FrontierEntry[] = [];
-    if (c.entry && c.outcome === 'retry') {
+    if (c.entry && c.outcome === 'retry' && current?.state === 'skipped') {
+      // Counted as skipped when the unsafe link was met; nothing to write.
+    } else if (c.entry && c.outcome === 'retry') {
       puts.push({ ...c.entry, state: 'queued', updatedAt: now });
       crawl.stats.queued++;
     } else if (c.entry && c.outcome === 'done' && c.requeueAt !== undefined) {

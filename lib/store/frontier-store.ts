@@ -283,12 +283,16 @@ export class FrontierStore {
   }
 }
 
-/** One candidate per URL: the one with the highest priority (a page often links the same URL twice). */
+/**
+ * One candidate per URL: the one with the highest priority (a page often links the same URL twice), except that a
+ * link kept from requesting wins over any other to the same URL: one link naming it "Sign out" makes the URL unsafe
+ * however innocently another names it.
+ */
 export function bestPerUrl(candidates: Candidate[]): Candidate[] {
   const best = new Map<string, Candidate>();
   for (const c of candidates) {
     const prev = best.get(c.url);
-    if (!prev || c.priority > prev.priority) best.set(c.url, c);
+    if (!prev || (prev.skip === undefined && (c.skip !== undefined || c.priority > prev.priority))) best.set(c.url, c);
   }
   return [...best.values()];
 }
@@ -313,6 +317,14 @@ export function planUpserts(crawl: CrawlRecord, unique: Candidate[], known: (Fro
   const delta = { queued: 0, skipped: 0 };
   unique.forEach((c, i) => {
     const old = known[i];
+    if (old && c.skip !== undefined && (old.state === 'queued' || old.state === 'inflight')) {
+      // A link kept from requesting names a URL queued by another link: the URL is never requested, whichever came
+      // first. One in flight cannot be called back, but it is not asked again (a retry keeps it skipped).
+      if (old.state === 'queued') delta.queued--;
+      delta.skipped++;
+      puts.push({ ...old, state: 'skipped', reason: c.skip, ...foundBy(c), notBefore: undefined, updatedAt: now });
+      return;
+    }
     if (old) {
       const shownAnew = !c.skip && c.revisit !== undefined && c.revisit !== old.revisit;
       if (shownAnew && old.state === 'done' && old.revisit !== undefined) {

@@ -28,7 +28,7 @@ export interface HostileSite {
 }
 
 /** Paths a crawl must never request (with or without the session). */
-export const NEVER_REQUESTED = ['/signout', '/account/delete', '/private/diary', '/landing'];
+export const NEVER_REQUESTED = ['/signout', '/account/delete', '/private/diary', '/landing', '/u/78'];
 
 const TOPIC = [
   ['orbits', 'How orbits work', 'Planets and moons follow elliptical orbits around the Sun; astronomy explains them with gravity.'],
@@ -50,12 +50,13 @@ export async function startHostileSite(opts: { robotsOutages?: number; retryAfte
     if (path === '/robots.txt') return send(200, 'User-agent: *\nDisallow: /private/\n', { 'content-type': 'text/plain' });
     if (path === '/') {
       const links = TOPIC.map(([slug, title]) => `<li><a href="/notes/${slug}">${title}</a></li>`).join('');
-      return send(200, page('Astronomy club', `<p>Astronomy news for members: planets, telescopes and galaxies.</p><ul>${links}</ul>
+      return send(200, page('Astronomy club', `<p><a href="/u/78">Astronomy profile</a></p><p>Astronomy news for members: planets, telescopes and galaxies.</p><ul>${links}</ul>
 <p>Member tools: <a href="/go/1">Today's astronomy digest</a>, <a href="/go/2">Planet gallery</a>,
 <a href="/go/3">Observing diary of telescopes</a>, <a href="/go/4">Galaxy partners</a>, <a href="/go/5">Orbits explained</a>.</p>
 <p>Notes: <a href="/notes?topic=orbit&amp;year=2024&amp;utm_source=x">orbit notes 2024</a>,
 <a href="/notes?year=2024&amp;topic=orbit#top">astronomy notes on orbits</a>,
 <a href="http://CLUB.test:80/notes?topic=orbit&amp;year=2024&amp;fbclid=y">planet orbit notes</a>.</p>
+<p><a href="/u/78">Sign out</a></p>
 <p><a href="/session-notes">Planet session notes</a> · <a href="/busy">Busy telescope schedule</a> · <a href="/loop/a">Galaxy loop</a> · <a href="http://flaky.test/">Partner observatory</a></p>`));
     }
     if (path === '/go/1') return redirect(302, '/signout?next=/');
@@ -68,7 +69,8 @@ export async function startHostileSite(opts: { robotsOutages?: number; retryAfte
     if (path === '/session-notes;jsessionid=A1B2') return send(200, page('Session notes', '<p>Astronomy session notes: planets seen through the telescope.</p>'));
     if (path === '/loop/a') return redirect(302, '/loop/b');
     if (path === '/loop/b') return redirect(302, '/loop/a');
-    if (path === '/signout' || path === '/account/delete') {
+    // The member's own page names the sign-out URL innocently; the menu names it as what it is.
+    if (path === '/signout' || path === '/account/delete' || path === '/u/78') {
       valid = false;
       return send(200, page('Signed out', '<p>Your session has ended.</p>'), { 'set-cookie': 'club_session=; Path=/; Max-Age=0' });
     }

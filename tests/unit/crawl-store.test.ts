@@ -41,6 +41,28 @@ describe('CrawlStore frontier', () => {
     expect((await store.getCrawl(id))!.stats.queued).toBe(0);
   });
 
+  it('never requests a URL any link names unsafely, whichever link came first or scores higher', async () => {
+    const signOut = 'unsafe link (anchor text "sign out"): never requested, its text names an action that could change your account';
+    // One page links /u/78 as "Profile" (high score) and as "Sign out".
+    await store.frontier.enqueue(id, [cand('http://a.test/u/78', 0.9, { anchor: 'Profile' }), cand('http://a.test/u/78', 0, { anchor: 'Sign out', skip: signOut })], 1);
+    // Another URL is queued by an innocent link first and named "Sign out" by a later page.
+    await store.frontier.enqueue(id, [cand('http://a.test/u/79', 0.8, { anchor: 'Your page' }), cand('http://a.test/keep', 0.2)], 2);
+    await store.frontier.enqueue(id, [cand('http://a.test/u/79', 0, { anchor: 'Sign out', skip: signOut })], 3);
+    // And an innocent link after the unsafe one changes nothing.
+    await store.frontier.enqueue(id, [cand('http://a.test/u/79', 0.95, { anchor: 'Home' })], 4);
+    const taken: string[] = [];
+    for (;;) {
+      const { entry } = await store.frontier.takeNext(id, () => 0, 5);
+      if (!entry) break;
+      taken.push(entry.url);
+    }
+    expect(taken).toEqual(['http://a.test/keep']);
+    for (const url of ['http://a.test/u/78', 'http://a.test/u/79']) {
+      expect(await store.frontier.getEntry(id, url)).toMatchObject({ state: 'skipped', reason: signOut, anchor: 'Sign out' });
+    }
+    expect((await store.getCrawl(id))!.stats).toMatchObject({ queued: 0, skipped: 2 });
+  });
+
   it('skips hosts that are not ready and reports how long to wait', async () => {
     await store.frontier.enqueue(id, [cand('http://busy.test/1', 0.9), cand('http://free.test/1', 0.1)], 1);
     const r = await store.frontier.takeNext(id, ({ host: h }) => (h === 'busy.test' ? 700 : 0), 2);
