@@ -34,6 +34,11 @@ export interface FrontierEntry {
   crawlId: number;
   /** Normalized URL; the key within a crawl. */
   url: string;
+  /**
+   * The URL as the link that queued it spelled it (url.ts `requestUrl`), when that differs from `url`: what is
+   * requested and what robots.txt is checked against.
+   */
+  href?: string;
   host: string;
   /** Its site (registrable domain): strategies count and judge sites (SPEC B). Absent only in rows older than schema v4. */
   site?: string;

@@ -61,7 +61,8 @@ function paramOf(pair: string): { pair: string; key: string; name: string } {
   return { pair, key, name: name.toLowerCase() };
 }
 
-const isNoise = (name: string): boolean => name.startsWith('utm_') || TRACKING_PARAMS.has(name) || SESSION_PARAMS.has(name);
+const isTracking = (name: string): boolean => name.startsWith('utm_') || TRACKING_PARAMS.has(name);
+const isNoise = (name: string): boolean => isTracking(name) || SESSION_PARAMS.has(name);
 
 /** The query with tracking and session parameters removed, optionally sorted by name; '' when nothing is left. */
 function canonicalQuery(search: string, sortQuery: boolean): string {
@@ -82,7 +83,7 @@ function canonicalQuery(search: string, sortQuery: boolean): string {
  * (same document), no credentials, no `;jsessionid=` path parameter, RFC 3986 percent-encoding
  * normalization in path and query, no tracking or session query parameters, and the query sorted by name
  * unless `opts.sortQuery` is false. Path case, trailing slashes, `index.html` and `www.` are kept: servers
- * differ on each. This is also the URL that gets requested, so tracking ids never leave the browser.
+ * differ on each. It is the key a page is known by; what gets requested is `requestUrl`, the site's own spelling.
  */
 export function normalizeUrl(input: string, base?: string, opts: CanonicalOptions = DEFAULT_CANONICAL): string | null {
   let u: URL;
@@ -94,6 +95,32 @@ export function normalizeUrl(input: string, base?: string, opts: CanonicalOption
   if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
   const path = normalizeEscapes(u.pathname.replace(PATH_SESSION, ''));
   return `${u.protocol}//${u.host}${path}${canonicalQuery(u.search, opts.sortQuery)}`;
+}
+
+/**
+ * The URL as the site spelled it, as it is requested and as robots.txt is checked: its path and query in the site's
+ * own order and escapes (a server may read parameters by position, and a robots.txt rule is written against the
+ * site's spelling), less what never reaches a server or selects content: the fragment, credentials, and tracking
+ * parameters (a crawl is no campaign click). Null when it is not an http(s) URL. `normalizeUrl` gives the same page's
+ * canonical form, which is only for knowing a page twice.
+ */
+export function requestUrl(input: string, base?: string): string | null {
+  let u: URL;
+  try {
+    u = new URL(input, base);
+  } catch {
+    return null;
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
+  u.hash = '';
+  u.username = '';
+  u.password = '';
+  if (u.search.length > 1) {
+    const pairs = u.search.slice(1).split('&');
+    const kept = pairs.filter((pair) => pair === '' || !isTracking(paramOf(pair).name));
+    if (kept.length !== pairs.length) u.search = kept.some(Boolean) ? `?${kept.join('&')}` : '';
+  }
+  return u.href;
 }
 
 export const hostOf = (url: string): string => new URL(url).host;

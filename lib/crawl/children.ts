@@ -7,7 +7,7 @@ import { hubBuckets } from '../classifier/link-features';
 import type { Candidate } from '../store/crawl-store';
 import type { FrontierEntry, ParsedPage } from '../types';
 import { strategyOf } from '../strategies/registry';
-import { hostOf, normalizeUrl, siteOf } from '../url';
+import { hostOf, normalizeUrl, requestUrl, siteOf } from '../url';
 import type { CrawlConfig } from './config';
 import { compilePatterns, type UrlMatcher } from './patterns';
 import { describeBlock, makeSafetyGuard, type SafetyGuard } from './safety';
@@ -79,9 +79,11 @@ export function planChildren(
   page.links.forEach((link, i) => {
     const url = urls[i];
     if (!url || url === pageUrl || url === parent.url || !inScope(url)) return;
-    const unsafe = safety.check(url, { anchor: link.anchor, rel: link.rel });
+    // What would be requested is what the guard reads.
+    const href = requestUrl(link.url) ?? url;
+    const unsafe = safety.check(href, { anchor: link.anchor, rel: link.rel });
     const parentHub = hubs[i];
-    const base = { url, host: hostOf(url), site: siteOf(url), depth, parentUrl: parent.url, anchor: link.anchor, context: link.context, parentOnTopic: relevant,
+    const base = { url, ...(href === url ? {} : { href }), host: hostOf(url), site: siteOf(url), depth, parentUrl: parent.url, anchor: link.anchor, context: link.context, parentOnTopic: relevant,
       ...(parentHub === undefined ? {} : { parentHub }) };
     if (unsafe) {
       out.push({ ...base, score: 0, priority: -Number.MAX_VALUE, skip: describeBlock(unsafe) });
@@ -117,7 +119,8 @@ export function rankLink(classifier: LinkClassifier, authority: TargetAuthority 
 export function seedCandidates(config: CrawlConfig): Candidate[] {
   return config.seeds.flatMap((s) => {
     const url = normalizeUrl(s, undefined, config.canonical);
+    const href = requestUrl(s);
     const priority = strategyOf(config).seedPriority();
-    return url ? [{ url, host: hostOf(url), site: siteOf(url), score: 1, priority, depth: 0, parentUrl: null, anchor: '', context: '', strategy: { tunnel: 0 } }] : [];
+    return url ? [{ url, ...(href === null || href === url ? {} : { href }), host: hostOf(url), site: siteOf(url), score: 1, priority, depth: 0, parentUrl: null, anchor: '', context: '', strategy: { tunnel: 0 } }] : [];
   });
 }
