@@ -2,6 +2,8 @@
 //   npm run crawl -- --config FILE --out DIR [--profile DIR] [--headed] [--host-rules RULES] [--export warc,wacz,jsonl,csv,zip]
 //   npm run crawl -- --recrawl --config FILE --profile DIR --out DIR     (the next cycle of a template crawl)
 // A template crawl also writes records.jsonl (its records after the run) and changes.jsonl (what the run changed).
+// Exit status: 0 done, 1 nothing could be fetched or an error, 2 a bad command line or config, 3 a request ended your
+// session (the crawl is paused, the sentence says which URL; log in again and resume it from the dashboard).
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -56,6 +58,8 @@ export interface Summary {
   pagesPerMinute: number;
   /** What the crawl's strategy reported of itself (e.g. HITS rounds and their cost), when it reports. */
   strategyReport?: Record<string, unknown>;
+  /** Set when a request ended the user's session and the crawl paused for it: the URL, and how. */
+  sessionLost?: { url: string; by: 'cookie' | 'login'; what: string };
   /** A template crawl: its cycle, records after the run, and what the run changed. */
   template?: { cycle: number; searchResults: number; seedsCrawled: number; records: number; changes: Record<string, number> | null; nextRecrawl: string | null };
 }
@@ -191,6 +195,7 @@ function summarize(s: CrawlStatus, crawlId: number): Summary {
     blacklistedSites: s.blacklistedSites ?? 0, dropped: c.dropped ?? {},
     durationSeconds: round(c.activeMs / 1000), pagesPerMinute: round(minutes > 0 ? c.stats.fetched / minutes : 0),
     ...(c.strategyReport ? { strategyReport: c.strategyReport } : {}),
+    ...(c.sessionLost ? { sessionLost: { url: c.sessionLost.url, by: c.sessionLost.by, what: c.sessionLost.what } } : {}),
   };
 }
 
@@ -245,6 +250,11 @@ async function main(): Promise<number> {
   console.log(formatSummary(summary));
   console.log(`  pages: ${join(values.out, 'pages.jsonl')}  summary: ${join(values.out, 'summary.json')}`);
   if (summary.template) console.log(`  records: ${join(values.out, 'records.jsonl')}  changes: ${join(values.out, 'changes.jsonl')}`);
+  if (summary.sessionLost) {
+    // The crawl paused because a request ended the user's session: nothing after it would be worth having.
+    console.error(`focus: ${summary.message}`);
+    return 3;
+  }
   if (summary.fetched === 0) {
     const lines = readFileSync(join(values.out, 'pages.jsonl'), 'utf8').split('\n').filter(Boolean);
     const seeds = lines.map((l) => JSON.parse(l) as { url: string; depth: number; error?: string }).filter((p) => p.depth === 0 && p.error);

@@ -7,7 +7,7 @@ import { parseHtml } from '../parse/html';
 import type { CrawlRecord, CrawlState, RescoreReport } from '../store/db';
 import type { CrawlStore, PageCommit } from '../store/crawl-store';
 import type { FrontierEntry, LabeledLink, ParsedPage } from '../types';
-import { hostOf, normalizeUrl, siteOf } from '../url';
+import { hostOf, normalizeUrl, requestUrl, siteOf } from '../url';
 import type { CrawlConfig } from './config';
 import { strategyOf } from '../strategies/registry';
 import type { PageRole } from '../strategies/types';
@@ -18,7 +18,7 @@ import { describeBlock } from './safety';
 import { CommitQueue } from './commit-queue';
 import { CrawlLearner } from './learner';
 import { loadModel, type CrawlModel } from './model';
-import { commitForNonPage, pageRow, takenFrom } from './outcome';
+import { commitForNonPage, pageRow, sessionLostMessage, takenFrom } from './outcome';
 import { Politeness } from './politeness';
 import { DEFAULT_ROBOTS_OPTIONS, RobotsCache } from './robots';
 import type { ReadPage } from '../template/search';
@@ -230,6 +230,10 @@ export class CrawlRunner {
   private readonly readSearchPage: ReadPage = async (url) => {
     await this.waitForHost(hostOf(url));
     const result = await this.gate.page(url, undefined, async () => null);
+    if (result.kind === 'sessionLost') {
+      await this.loseSession(result);
+      return { error: sessionLostMessage(result) };
+    }
     if (result.kind !== 'response') return { error: result.reason };
     const { out } = result;
     if (out.error || out.html === null) return { error: out.error ?? 'no HTML body' };
@@ -312,9 +316,11 @@ export class CrawlRunner {
   private async trainOn(url: string): Promise<void> {
     const { clock } = this.ports;
     const { labeled } = rulesFor(this.config);
-    const result = await this.gate.page(url, undefined, async () => null);
-    const out: FetchOutcome | null = result.kind === 'response' ? result.out : result.kind === 'retry' ? result.out ?? null : null;
-    const error = result.kind === 'response' ? out!.error : result.reason;
+    // A link source is a page of the user's choosing: it is expected to open with their session.
+    const result = await this.gate.page(requestUrl(url) ?? url, { expectsSession: true }, async () => null);
+    if (result.kind === 'sessionLost') await this.loseSession(result);
+    const out: FetchOutcome | null = result.kind === 'response' || result.kind === 'sessionLost' ? result.out : result.kind === 'retry' ? result.out ?? null : null;
+    const error = result.kind === 'response' ? out!.error : result.kind === 'sessionLost' ? sessionLostMessage(result) : result.reason;
     const parsed = out && out.html !== null && !error ? parseHtml(out.html, out.finalUrl) : null;
     // A link source that is itself a known positive or negative page teaches the page judge, and its links
     // the parent-page feature.
@@ -453,7 +459,11 @@ export class CrawlRunner {
   private async process(entry: FrontierEntry): Promise<void> {
     const held: string[] = [];
     try {
-      const result = await this.gate.page(entry.url, { anchor: entry.anchor }, (url) => this.claim(url, held));
+      // Requested as the site spelled it; known by its canonical form. A seed, or a page asked for before, is expected
+      // to open with the user's session (`attempts` counts this take too).
+      const expectsSession = entry.depth === 0 || entry.attempts > 1;
+      const result = await this.gate.page(entry.href ?? entry.url, { anchor: entry.anchor, expectsSession }, (url) => this.claim(url, held));
+      if (result.kind === 'sessionLost') await this.loseSession(result);
       if (result.kind === 'response') await this.recordResponse(entry, result);
       else await this.recordNonPage(entry, result);
     } finally {
@@ -482,6 +492,19 @@ export class CrawlRunner {
       payload: body.payload ?? null, charset: null, bytes: row.bytes, truncated: row.truncated, durationMs: 0,
     };
     await this.recordResponse(entry, { kind: 'response', out, chain: [] }, { seq, fetchedAt: row.fetchedAt });
+  }
+
+  /**
+   * A request ended the user's session: the crawl pauses at once (no new request starts), saying which URL and what
+   * to do, before the outcome is recorded. Going on would crawl logged out, every page a login form.
+   */
+  private async loseSession(lost: Extract<GateResult, { kind: 'sessionLost' }>): Promise<void> {
+    const message = sessionLostMessage(lost);
+    this.requestHalt('paused', message);
+    this.ports.log?.(message);
+    await this.ports.store.updateCrawl(this.crawlId, {
+      message, sessionLost: { url: lost.url, by: lost.loss.by, what: lost.loss.what, at: this.ports.clock.now() },
+    });
   }
 
   /** A block, a retry or a failure for good: nothing to judge. */

@@ -28,6 +28,26 @@ export function pageRow(url: string, taken: Taken, now: number, out: FetchOutcom
   };
 }
 
+type SessionLost = Extract<GateResult, { kind: 'sessionLost' }>;
+
+/**
+ * The sentence a crawl pauses with when a request ended the user's session: which URL, how the session ended, what
+ * to do. Shown in the popup, the dashboard and the command line.
+ */
+export function sessionLostMessage(lost: SessionLost): string {
+  const host = hostOf(lost.url);
+  return lost.loss.by === 'cookie'
+    ? `paused: requesting ${lost.url} ended your session on ${host} (the site cleared the cookie "${lost.loss.what}"). ` +
+      `Log in to ${host} again in this browser, then resume: that URL will not be requested again`
+    : `paused: ${lost.url}, which opened with your session before, now sends you to the login page ${lost.loss.what}: ` +
+      `your session on ${host} has ended. Log in to ${host} again in this browser, then resume`;
+}
+
+/** The reason on the entry of a URL whose request cleared the session cookie: listed as kept from requesting. */
+export function sessionEndedReason(lost: SessionLost): string {
+  return `unsafe link (ended your session "${lost.loss.what}"): requesting it cleared your session cookie, so it is never requested again`;
+}
+
 export interface RetryPolicy {
   /** Re-queues after a passing fault before the URL is failed. */
   retries: number;
@@ -45,10 +65,31 @@ export function commitForNonPage(
 ): { commit: PageCommit; requested: boolean; retryInMs?: number } {
   const base = { crawlId, aliases: [] as string[], labels: [], children: [] as Candidate[], site: siteOf(entry.url), activeMs };
   const taken = takenFrom(entry);
-  const requested = result.chain.length > 0 || (result.kind === 'retry' && !result.robots);
+  const requested = result.chain.length > 0 || result.kind === 'sessionLost' || (result.kind === 'retry' && !result.robots);
   switch (result.kind) {
+    case 'sessionLost': {
+      if (result.loss.by === 'login') {
+        // The page did nothing wrong: the session had ended. It is asked again once the user has logged in and resumes.
+        return { requested, commit: { ...base, entry: { ...entry, reason: 'asked again when you resume, logged in' }, outcome: 'retry', stats: {} } };
+      }
+      const reason = sessionEndedReason(result);
+      // A redirect led to the request that did it: that URL is kept from requesting too.
+      const children: Candidate[] = result.key === entry.url
+        ? []
+        : [{ url: result.key, host: hostOf(result.key), score: 0, priority: -Number.MAX_VALUE, depth: entry.depth + 1, parentUrl: entry.url, anchor: '', context: '', skip: reason }];
+      const error = `requesting ${result.url} ended your session (the site cleared the cookie "${result.loss.what}"): never requested again`;
+      return {
+        requested,
+        commit: {
+          ...base, children, entry: { ...entry, reason }, outcome: 'skipped',
+          page: pageRow(entry.url, taken, now, result.out, result.chain, { error, outcome: 'skipped' }),
+          stats: { skipped: 1, attempts: 1, bytes: result.out.bytes },
+        },
+      };
+    }
     case 'blocked': {
-      const error = result.chain.length === 0 ? result.reason : `redirect to ${result.target} not followed: ${result.reason}`;
+      const to = result.target ? ` to ${result.target}` : '';
+      const error = result.chain.length === 0 ? result.reason : `redirect${to} not followed: ${result.reason}`;
       const children: Candidate[] = result.record && result.chain.length > 0
         ? [{ url: result.target, host: hostOf(result.target), score: 0, priority: -Number.MAX_VALUE, depth: entry.depth + 1, parentUrl: entry.url, anchor: '', context: '', skip: result.reason }]
         : [];

@@ -146,7 +146,7 @@ export class CrawlService {
         const maxPages = crawl.stats.attempts >= crawl.config.budget.maxPages
           ? crawl.stats.attempts + crawl.config.budget.maxPages : crawl.config.budget.maxPages;
         await this.ports.store.updateCrawl(crawlId, {
-          state, message: undefined, finishedAt: undefined, config: { ...crawl.config, budget: { ...crawl.config.budget, maxPages } },
+          state, message: undefined, finishedAt: undefined, sessionLost: undefined, config: { ...crawl.config, budget: { ...crawl.config.budget, maxPages } },
         });
       }
       this.launch(crawl);

@@ -3,13 +3,30 @@
 // does: every outcome, failures included, is a HopOutcome.
 
 import { decodeHtml } from './decode';
+import type { CookieTrace } from './session';
+
+/** A FetchPort's answer: the Response, with what the request sent of the session and what the answer did to it, where seen. */
+export type PortResponse = Response & { cookieTrace?: CookieTrace };
 
 /**
  * How the crawl core reaches the network. Called only by the request gate, always with `redirect: 'manual'`.
  * A 3xx answer must come back as a response whose `Location` header can be read: Node's fetch does this
- * itself; in the extension, where a manual redirect is an opaque response, lib/platform supplies it.
+ * itself; in the extension, where a manual redirect is an opaque response, lib/platform supplies it. A port
+ * that can see the cookies a request carried and the Set-Cookie lines of its answer (the browser can; a page's
+ * own fetch cannot) attaches them as `cookieTrace`: that is how a crawl notices it was logged out.
  */
-export type FetchPort = (url: string, init: RequestInit) => Promise<Response>;
+export type FetchPort = (url: string, init: RequestInit) => Promise<PortResponse>;
+
+/**
+ * Thrown by a FetchPort whose platform refused a redirect to what is no web address (javascript:, data:, file:)
+ * without saying where it led: the request is a redirect not followed, not a network fault to ask again.
+ */
+export class NonWebRedirect extends Error {
+  constructor() {
+    super('redirect to what is no web address');
+    this.name = 'NonWebRedirect';
+  }
+}
 
 export interface Clock {
   now(): number;
@@ -50,6 +67,8 @@ export interface FetchOutcome {
   durationMs: number;
   /** One clear sentence when the page could not be had. */
   error?: string;
+  /** What the request sent of the user's session and what the answer did to it, when the port could see it. */
+  cookies?: CookieTrace;
 }
 
 /** What one request came to. */
@@ -86,6 +105,9 @@ export async function fetchOnce(url: string, opts: HopOptions): Promise<HopOutco
     got.res = await opts.fetch(url, init);
     return done(await readResponse(url, got.res, opts.maxBytes, opts.body ?? 'html'));
   } catch (err) {
+    if (err instanceof NonWebRedirect) {
+      return done({ kind: 'redirect', out: failure(url, 'not a web address (the browser refused to follow it), never requested', got.res), location: null });
+    }
     if (timedOut) return done({ kind: 'retry', out: failure(url, `timed out after ${seconds(opts.timeoutMs)} s`, got.res) });
     if (opts.signal?.aborted) return done({ kind: 'response', out: failure(url, 'aborted', got.res) });
     return done({ kind: 'retry', out: failure(url, networkMessage(err), got.res) });
@@ -218,7 +240,7 @@ export function parseRetryAfter(value: string | null): number | undefined {
   return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
 }
 
-function outcomeOf(url: string, res: Response): FetchOutcome {
+function outcomeOf(url: string, res: PortResponse): FetchOutcome {
   const headers: Record<string, string> = {};
   res.headers.forEach((value, key) => {
     headers[key] = value;
@@ -236,6 +258,7 @@ function outcomeOf(url: string, res: Response): FetchOutcome {
     bytes: 0,
     truncated: false,
     durationMs: 0,
+    ...(res.cookieTrace ? { cookies: res.cookieTrace } : {}),
   };
 }
 

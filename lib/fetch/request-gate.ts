@@ -6,6 +6,8 @@
 import type { RobotsCache, RobotsLoader } from '../crawl/robots';
 import type { Politeness } from '../crawl/politeness';
 import { fetchOnce, type Clock, type FetchOutcome, type FetchPort } from './fetcher';
+import { sessionLoss, type SessionLoss } from './session';
+import { requestUrl } from '../url';
 
 /** What the gate asks of the crawl about a URL. */
 export interface GatePolicy {
@@ -13,7 +15,7 @@ export interface GatePolicy {
   unsafe(url: string, link?: { anchor?: string; rel?: string[] }): string | null;
   /** Why this URL is outside the crawl, or null when it is inside. */
   outOfScope(url: string): string | null;
-  /** The canonical form of a redirect's target, or null when it is no http(s) URL. */
+  /** The canonical form of a redirect's target (its dedup key), or null when it is no http(s) URL. */
   canonical(url: string): string | null;
   /** True once the crawl is pausing or stopping: no new request starts. */
   halted(): boolean;
@@ -29,6 +31,17 @@ export interface GateOptions {
 type WithoutChain<T> = T extends unknown ? Omit<T, 'chain'> : never;
 /** Why a URL about to be requested may not be, yet or ever. */
 type Refusal = WithoutChain<Exclude<GateResult, { kind: 'response' }>>;
+
+/** The link a page is requested by, as far as the gate's checks read it. */
+export interface PageLink {
+  anchor?: string;
+  rel?: string[];
+  /**
+   * The page is expected to open with the user's session: a seed, or a page the crawl was answered before. Sent to a
+   * login page now, its request says the session has ended.
+   */
+  expectsSession?: boolean;
+}
 
 /** One request of a redirect chain, before the final one. */
 export interface Hop {
@@ -48,7 +61,12 @@ export type GateResult =
   /** A passing fault: ask again after `afterMs` (server-given when `serverAsked`). */
   | { kind: 'retry'; reason: string; afterMs?: number; chain: Hop[]; /** robots.txt could not be read yet */ robots: boolean; out?: FetchOutcome }
   /** Given up for good, with the reason (robots.txt unreadable after every try). */
-  | { kind: 'failed'; reason: string; chain: Hop[] };
+  | { kind: 'failed'; reason: string; chain: Hop[] }
+  /**
+   * The answer to `url` (the entry's URL or a redirect hop, which `chain` then ends with) ended the user's session
+   * (session.ts): no further hop is followed, and the crawl must stop.
+   */
+  | { kind: 'sessionLost'; url: string; /** Its canonical form. */ key: string; loss: SessionLoss; chain: Hop[]; out: FetchOutcome };
 
 /**
  * Dedup of a redirect target: null when it may be requested now under the page being fetched (the caller then
@@ -91,7 +109,7 @@ export class RequestGate {
    * Requests a page with the user's session. Its host's politeness slot is already reserved by the frontier's
    * take; the gate releases it when the answer is in, and reserves the slot of each redirect hop's host itself.
    */
-  async page(url: string, link: { anchor?: string; rel?: string[] } | undefined, claim: ClaimTarget): Promise<GateResult> {
+  async page(url: string, link: PageLink | undefined, claim: ClaimTarget): Promise<GateResult> {
     const chain: Hop[] = [];
     let current = url;
     let slotHeld = true;
@@ -106,18 +124,26 @@ export class RequestGate {
         }
         const hop = await this.request(current);
         slotHeld = false;
+        const loss = sessionLoss(hop.out.cookies, hop.kind === 'redirect' ? hop.location : null, link?.expectsSession ?? false);
+        if (loss) {
+          const lostChain = hop.kind === 'redirect' ? [...chain, { url: current, status: hop.out.status }] : chain;
+          return { kind: 'sessionLost', url: current, key: this.policy.canonical(current) ?? current, loss, chain: lostChain, out: hop.out };
+        }
         if (hop.kind === 'retry') return { kind: 'retry', reason: hop.out.error ?? 'failed', afterMs: hop.afterMs, chain, robots: false, out: hop.out };
         if (hop.kind === 'response') return { kind: 'response', out: hop.out, chain };
         chain.push({ url: current, status: hop.out.status });
         const next = hop.location === null ? null : this.policy.canonical(hop.location);
         if (next === null || hop.location === null) {
-          return { kind: 'blocked', target: hop.location ?? '', reason: hop.out.error ?? `redirect to a URL that is not http(s): not followed`, chain, record: false, by: 'redirect' };
+          // javascript:, data:, file:, chrome: and the like are no page to fetch: recorded as not followed, never retried.
+          const scheme = hop.location === null ? null : /^([a-z][a-z0-9+.-]*):/i.exec(hop.location)?.[1]?.toLowerCase();
+          const reason = hop.out.error ?? `not a web address (${scheme ?? 'unknown'}:), never requested`;
+          return { kind: 'blocked', target: hop.location ?? '', reason, chain, record: false, by: 'redirect' };
         }
-        // The next URL requested is the canonical one, unless the chain already requested that page: then the
-        // server insists on its own spelling (/a sent to /a;jsessionid=1), which is asked for once. A loop is a
-        // URL requested twice.
+        // The next URL is requested as the server spelled it (requestUrl); its canonical form is the page it is. A
+        // target that is a page the chain already requested (/a sent to /a;jsessionid=1) is that page under the
+        // server's own spelling: asked for, not claimed again. A loop is a URL requested twice.
         const samePage = chain.some((h) => this.policy.canonical(h.url) === next);
-        const target = samePage ? hop.location : next;
+        const target = requestUrl(hop.location) ?? next;
         if (chain.some((h) => h.url === target)) {
           return { kind: 'blocked', target: next, reason: 'redirect loop', chain, record: false, by: 'redirect' };
         }
@@ -137,10 +163,12 @@ export class RequestGate {
 
   /** Safety, scope and robots for a URL about to be requested; null when it may go. */
   private async admit(url: string, link?: { anchor?: string; rel?: string[] }): Promise<Refusal | null> {
+    // `url` is as it would be requested; a refused one is recorded under its canonical form, the key it is known by.
+    const target = this.policy.canonical(url) ?? url;
     const unsafe = this.policy.unsafe(url, link);
-    if (unsafe) return { kind: 'blocked', target: url, reason: unsafe, record: true, by: 'safety' };
+    if (unsafe) return { kind: 'blocked', target, reason: unsafe, record: true, by: 'safety' };
     const outside = this.policy.outOfScope(url);
-    if (outside) return { kind: 'blocked', target: url, reason: outside, record: true, by: 'scope' };
+    if (outside) return { kind: 'blocked', target, reason: outside, record: true, by: 'scope' };
     if (!this.robots) return null;
     const verdict = await this.robots.check(url);
     const host = new URL(url).host;
@@ -149,7 +177,7 @@ export class RequestGate {
         if (verdict.crawlDelayMs) this.politeness.setCrawlDelay(host, verdict.crawlDelayMs);
         return null;
       case 'disallowed':
-        return { kind: 'blocked', target: url, reason: verdict.reason, record: true, by: 'robots' };
+        return { kind: 'blocked', target, reason: verdict.reason, record: true, by: 'robots' };
       case 'wait':
         this.politeness.backOff(host, this.clock.now() + verdict.afterMs);
         return { kind: 'retry', reason: verdict.reason, afterMs: verdict.afterMs, robots: true };

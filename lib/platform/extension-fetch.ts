@@ -1,45 +1,90 @@
 // The extension's FetchPort. In an MV3 service worker `fetch(url, { redirect: 'manual' })` answers a redirect
 // with an opaque response: no status, no Location. The request gate must see where a redirect goes before
-// anything is requested there, so the worker observes its own requests' response headers through the
-// webRequest API (read-only: no blocking, no declarativeNetRequest rules) and hands the gate a plain 3xx
-// response carrying the Location it saw. Works the same in Chrome and Firefox, where webRequest observation
-// of an extension's own requests is available with host permissions.
+// anything is requested there, so the worker observes its own requests' headers through the webRequest API
+// (read-only: no blocking) and hands the gate a plain 3xx response carrying the Location it saw. The same
+// observation tells which cookies a request carried and which its answer's Set-Cookie lines cleared (the
+// `cookieTrace`), which a page's fetch can never read: that is how a crawl notices a request logged the user out.
+// Chrome shows Cookie and Set-Cookie to webRequest only with 'extraHeaders'; Firefox shows them without it and
+// refuses the option. Works the same otherwise in both, where observing an extension's own requests needs host
+// permissions only.
 import { browser } from 'wxt/browser';
-import type { FetchPort } from '../fetch/fetcher';
+import { NonWebRedirect, type FetchPort, type PortResponse } from '../fetch/fetcher';
+import { clearedCookies, cookieNames, type CookieTrace } from '../fetch/session';
 
 interface Seen {
   status: number;
   location: string | null;
+  cookies: CookieTrace;
   at: number;
 }
 
 /** How long to wait for the webRequest event after fetch has answered (both cross processes separately). */
 const OBSERVE_WAIT_MS = 3000;
-/** Observations older than this are dropped (a redirect nobody asked about). */
+/** For an answer that is no redirect, how long to wait for its headers (they nearly always came first). */
+const HEADERS_WAIT_MS = 1000;
+/** After a network error, how long to wait for the browser's word on why. */
+const ERROR_WAIT_MS = 500;
+/** Observations older than this are dropped (a request nobody asked about). */
 const KEEP_MS = 60_000;
+
+type HeaderList = { name: string; value?: string }[] | undefined;
+const headerValues = (headers: HeaderList, name: string) =>
+  (headers ?? []).filter((h) => h.name.toLowerCase() === name).map((h) => h.value ?? '');
 
 export function makeExtensionFetch(): FetchPort {
   const ownOrigin = new URL(browser.runtime.getURL('/')).origin;
   const seen = new Map<string, Seen[]>();
+  const errors = new Map<string, { error: string; at: number }>();
+  /** Cookie names each request of the worker sent, by request id, until its headers come back. */
+  const sentBy = new Map<string, string[]>();
   const waiters = new Map<string, (() => void)[]>();
+  const wake = (url: string) => {
+    for (const w of waiters.get(url) ?? []) w();
+    waiters.delete(url);
+  };
+  const mine = (d: { tabId: number }) => {
+    if (d.tabId !== -1) return false; // a page's request, not the worker's
+    const from = (d as { initiator?: string; originUrl?: string }).initiator ?? (d as { originUrl?: string }).originUrl ?? '';
+    return !from || from.startsWith(ownOrigin);
+  };
+  const extra = (kind: 'OnSendHeadersOptions' | 'OnHeadersReceivedOptions') => {
+    const options = (browser.webRequest as unknown as Record<string, Record<string, string> | undefined>)[kind];
+    return options && Object.values(options).includes('extraHeaders') ? (['extraHeaders'] as const) : [];
+  };
 
   // Registered synchronously at worker start, as MV3 requires of listeners that must not miss events.
+  browser.webRequest.onSendHeaders.addListener(
+    (d) => {
+      if (mine(d)) sentBy.set(d.requestId, cookieNames(headerValues(d.requestHeaders, 'cookie').join('; ')));
+    },
+    { urls: ['<all_urls>'] },
+    ['requestHeaders', ...extra('OnSendHeadersOptions')],
+  );
   browser.webRequest.onHeadersReceived.addListener(
     (d) => {
-      if (d.tabId !== -1) return undefined; // a page's request, not the worker's
-      const from = (d as { initiator?: string; originUrl?: string }).initiator ?? (d as { originUrl?: string }).originUrl ?? '';
-      if (from && !from.startsWith(ownOrigin)) return undefined;
-      if (d.statusCode < 300 || d.statusCode > 399) return undefined;
-      const location = d.responseHeaders?.find((h) => h.name.toLowerCase() === 'location')?.value ?? null;
+      if (!mine(d)) return undefined;
+      const sent = sentBy.get(d.requestId) ?? [];
+      sentBy.delete(d.requestId);
+      const location = d.statusCode >= 300 && d.statusCode <= 399 ? headerValues(d.responseHeaders, 'location')[0] ?? null : null;
+      // Firefox joins several Set-Cookie lines into one value, one cookie a line.
+      const setCookie = headerValues(d.responseHeaders, 'set-cookie').flatMap((v) => v.split('\n'));
       const list = seen.get(d.url) ?? [];
-      list.push({ status: d.statusCode, location, at: Date.now() });
+      list.push({ status: d.statusCode, location, cookies: { sent, cleared: clearedCookies(setCookie, Date.now()) }, at: Date.now() });
       seen.set(d.url, list);
-      for (const wake of waiters.get(d.url) ?? []) wake();
-      waiters.delete(d.url);
+      wake(d.url);
       return undefined;
     },
     { urls: ['<all_urls>'] },
-    ['responseHeaders'],
+    ['responseHeaders', ...extra('OnHeadersReceivedOptions')],
+  );
+  browser.webRequest.onErrorOccurred.addListener(
+    (d) => {
+      if (!mine(d)) return;
+      sentBy.delete(d.requestId);
+      errors.set(d.url, { error: d.error, at: Date.now() });
+      wake(d.url);
+    },
+    { urls: ['<all_urls>'] },
   );
 
   const take = (url: string): Seen | undefined => {
@@ -50,28 +95,50 @@ export function makeExtensionFetch(): FetchPort {
     else seen.delete(url);
     return first;
   };
-
-  const observed = async (url: string): Promise<Seen | undefined> => {
-    const ready = take(url);
-    if (ready) return ready;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, OBSERVE_WAIT_MS);
-      const list = waiters.get(url) ?? [];
-      list.push(() => {
-        clearTimeout(timer);
-        resolve();
-      });
-      waiters.set(url, list);
-    });
+  const takeError = (url: string): string | undefined => {
+    const e = errors.get(url);
+    errors.delete(url);
+    return e && Date.now() - e.at < KEEP_MS ? e.error : undefined;
+  };
+  const until = (url: string, ready: () => boolean, waitMs: number) =>
+    ready()
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, waitMs);
+          const list = waiters.get(url) ?? [];
+          list.push(() => {
+            clearTimeout(timer);
+            resolve();
+          });
+          waiters.set(url, list);
+        });
+  const observed = async (url: string, waitMs: number): Promise<Seen | undefined> => {
+    await until(url, () => (seen.get(url)?.length ?? 0) > 0, waitMs);
     return take(url);
   };
 
   return async (url, init) => {
-    const res = await fetch(url, init);
-    if (res.type !== 'opaqueredirect') return res;
-    const hop = await observed(res.url || url);
+    let res: PortResponse;
+    try {
+      res = await fetch(url, init);
+    } catch (err) {
+      // Chromium refuses a redirect to what is no web address (javascript:, data:, file:) with a network error, even
+      // in manual mode, and shows no headers for it: the gate is told it was such a redirect, which is recorded as
+      // not followed rather than asked again as a network error.
+      await until(url, () => errors.has(url), ERROR_WAIT_MS);
+      if (takeError(url) === 'net::ERR_UNSAFE_REDIRECT') throw new NonWebRedirect();
+      throw err;
+    }
+    const redirect = res.type === 'opaqueredirect';
+    const hop = await observed(res.url || url, redirect ? OBSERVE_WAIT_MS : HEADERS_WAIT_MS);
+    if (!redirect) {
+      if (hop && init.credentials === 'include') res.cookieTrace = hop.cookies;
+      return res;
+    }
     // Unseen: the opaque response goes back as it is, and the fetcher refuses to follow it blind.
     if (!hop) return res;
-    return new Response(null, { status: hop.status, headers: hop.location === null ? {} : { location: hop.location } });
+    const answer: PortResponse = new Response(null, { status: hop.status, headers: hop.location === null ? {} : { location: hop.location } });
+    if (init.credentials === 'include') answer.cookieTrace = hop.cookies;
+    return answer;
   };
 }

@@ -14,6 +14,8 @@ import { buildCounts, countWrites, takeFromQueues, type QueueTops } from './fifo
 /** A link to add to the frontier (or to raise, SPEC A.7). */
 export interface Candidate {
   url: string;
+  /** The URL as the link spelled it, when that differs from `url` (FrontierEntry.href). */
+  href?: string;
   host: string;
   score: number;
   priority: number;
@@ -301,8 +303,8 @@ export function bestPerUrl(candidates: Candidate[]): Candidate[] {
  * What a queued entry keeps of the link it is (best) found by: learning and the parent-page features read them.
  * `parentHub` is written even when the new link has none, so that it never keeps another page's bucket.
  */
-function foundBy(c: Candidate): Pick<FrontierEntry, 'parentUrl' | 'anchor' | 'context' | 'strategy' | 'parentOnTopic' | 'parentHub'> {
-  return { parentUrl: c.parentUrl, anchor: c.anchor, context: c.context, ...(c.strategy ? { strategy: c.strategy } : {}),
+function foundBy(c: Candidate): Pick<FrontierEntry, 'href' | 'parentUrl' | 'anchor' | 'context' | 'strategy' | 'parentOnTopic' | 'parentHub'> {
+  return { href: c.href, parentUrl: c.parentUrl, anchor: c.anchor, context: c.context, ...(c.strategy ? { strategy: c.strategy } : {}),
     ...(c.parentOnTopic === undefined ? {} : { parentOnTopic: c.parentOnTopic }), parentHub: c.parentHub };
 }
 
@@ -332,7 +334,7 @@ export function planUpserts(crawl: CrawlRecord, unique: Candidate[], known: (Fro
         // queued again, at the back of its queue.
         delta.queued++;
         puts.push({ ...old, state: 'queued', score: c.score, priority: c.priority, order: -crawl.nextOrder++, revisit: c.revisit,
-          parentUrl: c.parentUrl, anchor: c.anchor, context: c.context, retries: 0, notBefore: undefined, updatedAt: now,
+          href: c.href, parentUrl: c.parentUrl, anchor: c.anchor, context: c.context, retries: 0, notBefore: undefined, updatedAt: now,
           ...(c.strategy ? { strategy: c.strategy } : {}) });
       } else if (everyLink && old.state === 'queued' && !c.skip && old.inlinks && c.logOdds !== undefined) {
         const inlinks = { n: old.inlinks.n + 1, sum: old.inlinks.sum + c.logOdds, best: Math.max(old.inlinks.best, c.logOdds) };
@@ -355,7 +357,7 @@ export function planUpserts(crawl: CrawlRecord, unique: Candidate[], known: (Fro
     if (c.skip) delta.skipped++;
     else delta.queued++;
     puts.push({
-      crawlId: crawl.id!, url: c.url, host: c.host, site: c.site ?? siteOf(c.url), state, score: c.score, priority: c.priority,
+      crawlId: crawl.id!, url: c.url, ...(c.href === undefined ? {} : { href: c.href }), host: c.host, site: c.site ?? siteOf(c.url), state, score: c.score, priority: c.priority,
       order: -crawl.nextOrder++, depth: c.depth, parentUrl: c.parentUrl, anchor: c.anchor, context: c.context,
       reason: c.skip, attempts: 0, discoveredAt: now, updatedAt: now, ...(c.strategy ? { strategy: c.strategy } : {}),
       ...(c.revisit !== undefined ? { revisit: c.revisit } : {}),

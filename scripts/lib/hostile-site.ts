@@ -30,6 +30,9 @@ export interface HostileSite {
 /** Paths a crawl must never request (with or without the session). */
 export const NEVER_REQUESTED = ['/signout', '/account/delete', '/private/diary', '/landing', '/u/78'];
 
+/** Redirect targets that are no web address: /away/N sends to the Nth. None may be followed, or asked again. */
+export const NOT_WEB = ['javascript:alert(document.cookie)', 'data:text/html,<h1>planets</h1>', 'file:///etc/passwd', 'chrome://settings/'];
+
 const TOPIC = [
   ['orbits', 'How orbits work', 'Planets and moons follow elliptical orbits around the Sun; astronomy explains them with gravity.'],
   ['telescopes', 'Telescopes for members', 'Our astronomy club lends telescopes for observing planets, galaxies and nebulae.'],
@@ -53,6 +56,7 @@ export async function startHostileSite(opts: { robotsOutages?: number; retryAfte
       return send(200, page('Astronomy club', `<p><a href="/u/78">Astronomy profile</a></p><p>Astronomy news for members: planets, telescopes and galaxies.</p><ul>${links}</ul>
 <p>Member tools: <a href="/go/1">Today's astronomy digest</a>, <a href="/go/2">Planet gallery</a>,
 <a href="/go/3">Observing diary of telescopes</a>, <a href="/go/4">Galaxy partners</a>, <a href="/go/5">Orbits explained</a>.</p>
+<p>Planet tools: ${NOT_WEB.map((_, i) => `<a href="/away/${i}">Astronomy tool ${i}</a>`).join(' ')}</p>
 <p>Notes: <a href="/notes?topic=orbit&amp;year=2024&amp;utm_source=x">orbit notes 2024</a>,
 <a href="/notes?year=2024&amp;topic=orbit#top">astronomy notes on orbits</a>,
 <a href="http://CLUB.test:80/notes?topic=orbit&amp;year=2024&amp;fbclid=y">planet orbit notes</a>.</p>
@@ -64,6 +68,8 @@ export async function startHostileSite(opts: { robotsOutages?: number; retryAfte
     if (path === '/go/3') return redirect(302, '/private/diary');
     if (path === '/go/4') return redirect(302, 'http://elsewhere.test/landing');
     if (path === '/go/5') return redirect(301, '/notes/orbits');
+    const away = /^\/away\/(\d)$/.exec(path);
+    if (away && NOT_WEB[+away[1]]) return redirect(302, NOT_WEB[+away[1]]!);
     // An old Java site: it names the same page with a session id in the path before it answers.
     if (path === '/session-notes') return redirect(302, '/session-notes;jsessionid=A1B2');
     if (path === '/session-notes;jsessionid=A1B2') return send(200, page('Session notes', '<p>Astronomy session notes: planets seen through the telescope.</p>'));

@@ -10,7 +10,7 @@ import { ensureBuilt, launchWithExtension, send } from '../../scripts/lib/browse
 import { startTreeSite } from '../../scripts/lib/tree-site';
 import { mulberry32 } from '../../lib/random';
 import type { CrawlStatus } from '../../lib/protocol';
-import { NEVER_REQUESTED, startHostileSite, type HostileSite } from '../../scripts/lib/hostile-site';
+import { NEVER_REQUESTED, NOT_WEB, startHostileSite, type HostileSite } from '../../scripts/lib/hostile-site';
 import type { PageRecord } from '../../lib/types';
 
 let site: HostileSite;
@@ -65,6 +65,14 @@ it('never requests an unsafe, robots-closed or off-scope redirect target; waits 
   expect(pages.find((p) => p.url === 'http://club.test/go/3')!.error).toMatch(/robots\.txt/);
   expect(pages.find((p) => p.url === 'http://club.test/go/4')!.error).toMatch(/outside the crawl's scope/);
   expect(summary.failed).toBe(pages.filter((p) => p.outcome === 'failed').length);
+  // A redirect to javascript:, data:, file: or chrome: is recorded as not followed at once, never asked again.
+  NOT_WEB.forEach((target, i) => {
+    const path = `/away/${i}`;
+    expect(site.requests.filter((r) => r.path === path), path).toHaveLength(1);
+    expect(pages.find((p) => p.url === `http://club.test${path}`), path).toMatchObject({
+      outcome: 'skipped', error: `redirect to ${target} not followed: not a web address (${target.split(':')[0]}:), never requested`,
+    });
+  });
 });
 
 it('fails a crawl whose only seed cannot be fetched, saying why', async () => {

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CrawlService } from '../../lib/crawl/service';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
-import { NEVER_REQUESTED, SESSION_COOKIE, startHostileSite, type HostileSite } from '../../scripts/lib/hostile-site';
+import { NEVER_REQUESTED, NOT_WEB, SESSION_COOKIE, startHostileSite, type HostileSite } from '../../scripts/lib/hostile-site';
 import { loopbackFetch } from '../support/loopback-fetch';
 
 const clock = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
@@ -57,6 +57,17 @@ describe('a crawl of a hostile logged-in site', { timeout: 60_000 }, () => {
     // A redirect to the same page under a session-id spelling is followed once, as the server named it.
     expect(paths.filter((p) => p.startsWith('/session-notes'))).toEqual(['/session-notes', '/session-notes;jsessionid=A1B2']);
     expect(pages.find((p) => p.url === 'http://club.test/session-notes')).toMatchObject({ outcome: 'done', title: 'Session notes' });
+  });
+
+  it('records a redirect to javascript:, data:, file: or chrome: as not followed, at once and never asked again', async () => {
+    const { pages } = await crawlHostile();
+    NOT_WEB.forEach((target, i) => {
+      const path = `/away/${i}`;
+      expect(site.requests.filter((r) => r.path === path), path).toHaveLength(1);
+      const row = pages.find((p) => p.url === `http://club.test${path}`)!;
+      expect(row.outcome).toBe('skipped');
+      expect(row.error).toBe(`redirect to ${target} not followed: not a web address (${target.split(':')[0]}:), never requested`);
+    });
   });
 
   it('requests a page linked under three spellings once', async () => {
