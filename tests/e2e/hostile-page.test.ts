@@ -51,6 +51,7 @@ const steeringHtml = (steer: Steer) => `<!doctype html>
   const chosen = document.getElementById('chosen');
   const steered = document.getElementById('steered');
   const steer = ${JSON.stringify(steer)};
+  chosen.addEventListener('click', (e) => e.preventDefault()); // the page handles its links' clicks itself
   if (steer === 'keydown') window.addEventListener('keydown', (e) => { if (e.key !== 'Tab') steered.focus(); }, true);
   if (steer === 'timer') chosen.addEventListener('focus', () => setTimeout(() => steered.focus(), 100));
   if (steer === 'mouseover') document.getElementById('banner').addEventListener('mouseover', () => steered.focus());
@@ -144,15 +145,22 @@ const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id
 const labelsOf = async (steer: Steer) =>
   (await userLabels()).filter((l) => l.url === steeredUrl(steer) || l.url.includes(`/astronomy/${steer}/`)).map((l) => [l.url, l.label]);
 
-it('labels the link the user tabbed to when the page moves focus to its own link as the key goes down', async () => {
+it('labels the link the user tabbed to or clicked when the page moves focus to its own link as the key goes down', async () => {
   const { page, chosen } = await openSteering('keydown');
   await page.keyboard.press('Tab');
   expect(await focusedId(page)).toBe('chosen');
   await page.keyboard.press('1');
   expect(await focusedId(page)).toBe('steered'); // the page did move focus, within the key's own dispatch
   await expect.poll(() => labelsOf('keydown')).toEqual([[chosen, 1]]);
+  // Focus the user's click put on the link counts too, once the pointer has moved off it.
+  await page.click('#chosen');
+  await page.mouse.move(5, 590);
+  expect(await focusedId(page)).toBe('chosen');
+  await page.keyboard.press('2');
+  expect(await focusedId(page)).toBe('steered');
+  await expect.poll(() => labelsOf('keydown')).toEqual([[chosen, 0]]);
   await page.waitForTimeout(300);
-  expect(await labelsOf('keydown')).toEqual([[chosen, 1]]);
+  expect(await labelsOf('keydown')).toEqual([[chosen, 0]]);
   await page.close();
 });
 
