@@ -8,6 +8,7 @@ import type { LabelValue, Topic } from '@/lib/types';
 import { linkElementOf, readPageLinks, reconcileMarks, toScore, type LinkMark } from './link-marks';
 import { LABEL_KEYS, Overlay } from './overlay';
 import { trusted } from './trusted';
+import { UserFocus } from './user-focus';
 
 /** scoreLinks takes at most this many links per request. */
 const SCORE_BATCH = 500;
@@ -67,7 +68,7 @@ class Session {
   private rescoreTimer = 0;
   private hovered: LinkMark | null = null;
   private badgeHovered: LinkMark | null = null;
-  private focused: LinkMark | null = null;
+  private focus: UserFocus | null = null;
   private readonly byElement = new Map<Element, LinkMark>();
 
   constructor(
@@ -82,6 +83,7 @@ class Session {
       close: this.close,
       hover: (mark) => {
         this.badgeHovered = mark;
+        this.showCurrent();
       },
     });
     if (this.stopped) return overlay.remove();
@@ -120,16 +122,12 @@ class Session {
     document.addEventListener('load', relayout, opts); // images and fonts that load move links
     document.addEventListener('transitionend', relayout, opts);
     // What is pointed at or focused decides which link a key labels: only the user's own input may move it.
+    // The pointer is followed through its own events only; focus counts only where the user put it (./user-focus.ts).
     document.addEventListener('mouseover', trusted((e) => this.pointAt(e.target)), opts);
     document.addEventListener('mouseout', trusted((e: MouseEvent) => {
       if (!e.relatedTarget) this.pointAt(null);
     }), opts);
-    document.addEventListener('focusin', trusted((e) => {
-      this.focused = this.markOf(e.target);
-    }), opts);
-    document.addEventListener('focusout', trusted(() => {
-      this.focused = null;
-    }), opts);
+    this.focus = new UserFocus(this.listeners.signal, () => this.showCurrent());
     window.addEventListener('keydown', trusted((e) => this.onKey(e)), { capture: true, signal: this.listeners.signal });
 
     const host = this.overlay!.host;
@@ -197,19 +195,20 @@ class Session {
 
   private pointAt(target: EventTarget | null): void {
     this.hovered = this.markOf(target);
-    this.overlay?.setCurrent(this.hovered ?? this.badgeHovered);
+    this.showCurrent();
   }
 
-  /** The link keys label: the badge or link under the pointer, else the focused link. */
-  private currentMark(): LinkMark | null {
-    return this.badgeHovered ?? this.hovered ?? this.focused;
+  /** Outlines the link a key would label now: the badge or link under the pointer, else the link the user focused. */
+  private showCurrent(): void {
+    this.overlay?.setCurrent(this.badgeHovered ?? this.hovered ?? this.markOf(this.focus?.current ?? null));
   }
 
   private onKey(e: KeyboardEvent): void {
     if (!Object.hasOwn(LABEL_KEYS, e.key) || e.ctrlKey || e.metaKey || e.altKey || e.isComposing || e.defaultPrevented) return;
     // Keys typed into the labeler's own UI are handled there; keys typed into the page's fields are the page's.
     if (e.target === this.overlay?.host || isEditable(e.composedPath()[0] ?? e.target)) return;
-    const mark = this.currentMark();
+    // The link under the pointer, else the key's own target if the user focused it; never a focus the page moved.
+    const mark = this.badgeHovered ?? this.hovered ?? this.markOf(this.focus?.targetOf(e) ?? null);
     if (!mark) return;
     e.preventDefault();
     e.stopImmediatePropagation();

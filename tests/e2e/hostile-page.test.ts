@@ -2,6 +2,8 @@
 // `mouseover` and a `keydown` "1" on its link to https://victim.example/vote?...): nothing is labeled, while
 // the user's real pointer and keys still label. And the labeler's content script, which runs inside that
 // page, may ask the worker for what labeling needs and nothing else (no `start`, `pages`, `exportModel`).
+// A page that moves focus itself (`link.focus()` when a key goes down, from a timer, on a mouseover) does not
+// choose the link the user's key labels either.
 import { createServer } from 'node:http';
 import type { CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -31,6 +33,33 @@ const FORGING_HTML = `<!doctype html>
 </script>
 </body></html>`;
 
+type Steer = 'keydown' | 'timer' | 'mouseover';
+
+/**
+ * A page whose script moves focus to its own link, as `?steer=` says: on every key but Tab (its listener,
+ * added at load on window's capture phase, runs before the labeler's), 100 ms after the user focuses the
+ * other link, or when the pointer passes over its banner. Browsers mark the focus events this causes as trusted.
+ */
+const steeringHtml = (steer: Steer) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Star charts</title></head>
+<body style="font: 20px sans-serif; padding: 30px">
+<p>Read the <a id="chosen" href="/astronomy/${steer}/saturn">guide to Saturn rings through a small telescope</a>, or
+<a id="steered" href="${steeredUrl(steer)}">vote for the free telescope</a>.</p>
+<div id="banner" style="height: 120px; background: #fde">Sponsored: telescopes at half price</div>
+<p style="height: 300px">Nothing to see here.</p>
+<script>
+  const chosen = document.getElementById('chosen');
+  const steered = document.getElementById('steered');
+  const steer = ${JSON.stringify(steer)};
+  chosen.addEventListener('click', (e) => e.preventDefault()); // the page handles its links' clicks itself
+  if (steer === 'keydown') window.addEventListener('keydown', (e) => { if (e.key !== 'Tab') steered.focus(); }, true);
+  if (steer === 'timer') chosen.addEventListener('focus', () => setTimeout(() => steered.focus(), 100));
+  if (steer === 'mouseover') document.getElementById('banner').addEventListener('mouseover', () => steered.focus());
+</script>
+</body></html>`;
+
+const steeredUrl = (steer: Steer) => `https://victim.example/vote?choice=yes&poll=${steer}`;
+
 let site: { origin: string; close(): Promise<void> };
 let browser: Launched;
 
@@ -39,7 +68,9 @@ beforeAll(async () => {
   site = await listenOnLoopback(
     createServer((req, res) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(req.url === '/prize' ? FORGING_HTML : '<!doctype html><title>other</title>');
+      const steer = new URL(req.url ?? '/', 'http://x').searchParams.get('steer');
+      if (steer === 'keydown' || steer === 'timer' || steer === 'mouseover') res.end(steeringHtml(steer));
+      else res.end(req.url === '/prize' ? FORGING_HTML : '<!doctype html><title>other</title>');
     }),
   );
   browser = await launchWithExtension();
@@ -91,6 +122,76 @@ it('labels nothing on events the page forges, and still labels on the user’s r
   expect((await view.badge(VICTIM)).label).toBe('');
   expect((await view.badge(honest)).label).toBe('1');
   expect(await view.errorText()).toBe('');
+  await page.close();
+});
+
+/** Opens the steering page with the labeler on; returns the page and the URL of the link the user means. */
+async function openSteering(steer: Steer): Promise<{ page: Page; view: LabelerView; chosen: string }> {
+  const page = await browser.context.newPage();
+  await page.setViewportSize({ width: 1000, height: 600 });
+  const url = `${site.origin}/charts?steer=${steer}`;
+  await page.goto(url);
+  const view = await LabelerView.attach(page);
+  const chosen = `${site.origin}/astronomy/${steer}/saturn`;
+  await send(browser.page, 'setLabeler', { tabId: await tabIdOf(url), on: true });
+  await expect.poll(async () => (await view.badges()).filter((b) => b.score !== null).map((b) => b.url), { timeout: 15_000 }).toEqual([chosen, steeredUrl(steer)]);
+  await page.mouse.move(5, 590); // the pointer rests on no link
+  return { page, view, chosen };
+}
+
+const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id ?? '');
+
+/** The user's labels stored for the links of one steering page. */
+const labelsOf = async (steer: Steer) =>
+  (await userLabels()).filter((l) => l.url === steeredUrl(steer) || l.url.includes(`/astronomy/${steer}/`)).map((l) => [l.url, l.label]);
+
+it('labels the link the user tabbed to or clicked when the page moves focus to its own link as the key goes down', async () => {
+  const { page, chosen } = await openSteering('keydown');
+  await page.keyboard.press('Tab');
+  expect(await focusedId(page)).toBe('chosen');
+  await page.keyboard.press('1');
+  expect(await focusedId(page)).toBe('steered'); // the page did move focus, within the key's own dispatch
+  await expect.poll(() => labelsOf('keydown')).toEqual([[chosen, 1]]);
+  // Focus the user's click put on the link counts too, once the pointer has moved off it.
+  await page.click('#chosen');
+  await page.mouse.move(5, 590);
+  expect(await focusedId(page)).toBe('chosen');
+  await page.keyboard.press('2');
+  expect(await focusedId(page)).toBe('steered');
+  await expect.poll(() => labelsOf('keydown')).toEqual([[chosen, 0]]);
+  await page.waitForTimeout(300);
+  expect(await labelsOf('keydown')).toEqual([[chosen, 0]]);
+  await page.close();
+});
+
+it('labels nothing when the page moved focus on a timer, and the link under the pointer when there is one', async () => {
+  const { page, chosen } = await openSteering('timer');
+  await page.keyboard.press('Tab');
+  await expect.poll(() => focusedId(page)).toBe('steered');
+  await page.keyboard.press('1'); // focus is where the page put it, and nothing is pointed at: no label
+  await page.hover('#chosen');
+  await page.keyboard.press('1');
+  // Labels go to the worker in order: once this one is stored, one the first key had made would be too.
+  await expect.poll(() => labelsOf('timer')).toEqual([[chosen, 1]]);
+  await page.close();
+});
+
+it('labels nothing when the page moved focus on a mouseover, and the link the user tabs back to', async () => {
+  const { page, view, chosen } = await openSteering('mouseover');
+  await page.keyboard.press('Tab');
+  expect(await focusedId(page)).toBe('chosen');
+  // The labeler outlines the link the user focused (the one a key labels)...
+  const chosenTop = await page.evaluate(() => document.getElementById('chosen')!.getBoundingClientRect().top);
+  await expect.poll(async () => (await view.outlineBoxes())[0]?.top).toBeCloseTo(chosenTop - 1, 0);
+  await page.hover('#banner'); // not a link: the page moves focus to its own
+  expect(await focusedId(page)).toBe('steered');
+  // ...and nothing once the page has moved focus.
+  await expect.poll(() => view.outlineBoxes()).toEqual([]);
+  await page.keyboard.press('1');
+  await page.keyboard.press('Shift+Tab'); // the user's own focus, back on the link they mean
+  expect(await focusedId(page)).toBe('chosen');
+  await page.keyboard.press('2');
+  await expect.poll(() => labelsOf('mouseover')).toEqual([[chosen, 0]]);
   await page.close();
 });
 
