@@ -16,8 +16,17 @@ export type RobotsVerdict =
   /** robots.txt could not be read after every try: the origin's URLs are given up. */
   | { kind: 'unavailable'; reason: string };
 
-/** How robots.txt is read: the request gate's job (no cookies, redirects checked hop by hop). */
-export type RobotsLoader = (robotsUrl: string) => Promise<{ status: number; text: string } | { error: string }>;
+/** Where an origin's robots.txt answer came from: `url` answered, after redirects from each of `hops` in turn. */
+export interface RobotsSource {
+  url: string;
+  hops: string[];
+}
+
+/**
+ * How robots.txt is read: the request gate's job (no cookies, redirects followed as RFC 9309 2.3.1.2 says). The
+ * answer's status is the last one: a 3xx when redirects were not followed to the end (that reads as no rules).
+ */
+export type RobotsLoader = (robotsUrl: string) => Promise<({ status: number; text: string } & RobotsSource) | { error: string }>;
 
 export interface RobotsOptions {
   /** First wait after a failed read; each next wait is three times longer. */
@@ -29,8 +38,8 @@ export interface RobotsOptions {
 export const DEFAULT_ROBOTS_OPTIONS: RobotsOptions = { retryBaseMs: 10_000, tries: 5 };
 
 interface OriginState {
-  /** Set once read: the rules, or null for none (4xx). */
-  read?: { rules: RobotsRules | null };
+  /** Set once read: the rules, or null for none (4xx), and where they were read. */
+  read?: { rules: RobotsRules | null; source: RobotsSource };
   pending?: Promise<void>;
   failures: number;
   firstFailureAt: number;
@@ -76,6 +85,11 @@ export class RobotsCache {
     }
   }
 
+  /** Where the rules for `url`'s origin were read, once they were. */
+  source(url: string): RobotsSource | undefined {
+    return this.origins.get(new URL(url).origin)?.read?.source;
+  }
+
   private async read(origin: string, s: OriginState): Promise<void> {
     const robotsUrl = `${origin}/robots.txt`;
     const got = await this.load(robotsUrl);
@@ -88,8 +102,9 @@ export class RobotsCache {
       s.failures++;
       return;
     }
-    // RFC 9309 2.5: at least 500 KiB are read.
-    s.read = { rules: got.status >= 200 && got.status < 300 ? parseRobotsTxt(got.text.slice(0, 500 * 1024)) : null };
+    // RFC 9309 2.5: at least 500 KiB are read; 2.3.1.2: a redirect not followed leaves the file unavailable.
+    const rules = got.status >= 200 && got.status < 300 ? parseRobotsTxt(got.text.slice(0, 500 * 1024)) : null;
+    s.read = { rules, source: { url: got.url, hops: got.hops } };
   }
 }
 
@@ -99,9 +114,13 @@ function requestTarget(url: string): string {
   return u.pathname + (u.search || (u.href.replace(/#.*$/, '').endsWith('?') ? '?' : ''));
 }
 
-function verdictOf({ rules }: { rules: RobotsRules | null }, url: string): RobotsVerdict {
+function verdictOf({ rules, source }: { rules: RobotsRules | null; source: RobotsSource }, url: string): RobotsVerdict {
   if (!rules) return { kind: 'allowed' };
-  if (!rules.isAllowed(requestTarget(url), ROBOTS_AGENT)) return { kind: 'disallowed', reason: 'blocked by robots.txt' };
+  if (!rules.isAllowed(requestTarget(url), ROBOTS_AGENT)) {
+    const n = source.hops.length;
+    const where = n === 0 ? '' : ` (read at ${source.url} after ${n} redirect${n === 1 ? '' : 's'})`;
+    return { kind: 'disallowed', reason: `blocked by robots.txt${where}` };
+  }
   const delay = rules.crawlDelay(ROBOTS_AGENT);
   return { kind: 'allowed', crawlDelayMs: typeof delay === 'number' && delay > 0 ? Math.min(delay, 120) * 1000 : undefined };
 }
