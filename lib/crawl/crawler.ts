@@ -20,6 +20,7 @@ import { CrawlLearner } from './learner';
 import { loadModel, type CrawlModel } from './model';
 import { commitForNonPage, pageRow, sessionLostMessage, takenFrom } from './outcome';
 import { Politeness } from './politeness';
+import { isPrivateHost } from './private-host';
 import { DEFAULT_ROBOTS_OPTIONS, RobotsCache } from './robots';
 import type { ReadPage } from '../template/search';
 import { cycleCutShort, everyOf, finishCycle, seedCycle, specsOf } from '../template/cycle';
@@ -174,6 +175,8 @@ export class CrawlRunner {
         return block ? describeBlock(block) : null;
       },
       outOfScope,
+      // Scope names the private and loopback addresses a seed does not; that reason, for those addresses only.
+      privateTarget: (url) => (isPrivateHost(new URL(url).hostname) ? outOfScope(url) : null),
       canonical: (url) => this.canonical(url),
       halted: () => this.halt !== null,
     }, this.politeness, robots ? (load) => new RobotsCache(load, clock, { ...DEFAULT_ROBOTS_OPTIONS, retryBaseMs: this.config.fetch.retryBaseMs }) : null, {

@@ -1,9 +1,9 @@
-// robots.txt, obeyed by default (RFC 9309) through the robots-parser library; one read per origin, cached.
+// robots.txt, obeyed by default (RFC 9309, read by robots-txt.ts); one read per origin, cached.
 // RFC 9309 2.3.1: a 4xx answer means no rules; 5xx (and 429, timeouts, network errors) mean the site cannot
 // say now, so its URLs wait and robots.txt is asked again with backoff; only after several tries spread over
 // minutes are they given up, each with that reason.
-import robotsParser from 'robots-parser';
 import type { Clock } from '../fetch/fetcher';
+import { parseRobotsTxt, type RobotsRules } from './robots-txt';
 
 /** The product token matched against robots.txt user-agent lines. */
 export const ROBOTS_AGENT = 'FocusCrawler';
@@ -16,8 +16,17 @@ export type RobotsVerdict =
   /** robots.txt could not be read after every try: the origin's URLs are given up. */
   | { kind: 'unavailable'; reason: string };
 
-/** How robots.txt is read: the request gate's job (no cookies, redirects checked hop by hop). */
-export type RobotsLoader = (robotsUrl: string) => Promise<{ status: number; text: string } | { error: string }>;
+/** Where an origin's robots.txt answer came from: `url` answered, after redirects from each of `hops` in turn. */
+export interface RobotsSource {
+  url: string;
+  hops: string[];
+}
+
+/**
+ * How robots.txt is read: the request gate's job (no cookies, redirects followed as RFC 9309 2.3.1.2 says). The
+ * answer's status is the last one: a 3xx when redirects were not followed to the end (that reads as no rules).
+ */
+export type RobotsLoader = (robotsUrl: string) => Promise<({ status: number; text: string } & RobotsSource) | { error: string }>;
 
 export interface RobotsOptions {
   /** First wait after a failed read; each next wait is three times longer. */
@@ -28,11 +37,9 @@ export interface RobotsOptions {
 
 export const DEFAULT_ROBOTS_OPTIONS: RobotsOptions = { retryBaseMs: 10_000, tries: 5 };
 
-type Rules = { isAllowed(url: string, ua?: string): boolean | undefined; getCrawlDelay(ua?: string): number | undefined };
-
 interface OriginState {
-  /** Set once read: the rules, or null for none (4xx). */
-  rules?: Rules | null;
+  /** Set once read: the rules, or null for none (4xx), and where they were read. */
+  read?: { rules: RobotsRules | null; source: RobotsSource };
   pending?: Promise<void>;
   failures: number;
   firstFailureAt: number;
@@ -58,7 +65,7 @@ export class RobotsCache {
       this.origins.set(origin, s);
     }
     for (;;) {
-      if (s.rules !== undefined) return verdictOf(s.rules, url);
+      if (s.read) return verdictOf(s.read, url);
       if (s.pending) {
         await s.pending;
         continue;
@@ -78,6 +85,11 @@ export class RobotsCache {
     }
   }
 
+  /** Where the rules for `url`'s origin were read, once they were. */
+  source(url: string): RobotsSource | undefined {
+    return this.origins.get(new URL(url).origin)?.read?.source;
+  }
+
   private async read(origin: string, s: OriginState): Promise<void> {
     const robotsUrl = `${origin}/robots.txt`;
     const got = await this.load(robotsUrl);
@@ -90,13 +102,25 @@ export class RobotsCache {
       s.failures++;
       return;
     }
-    s.rules = got.status >= 200 && got.status < 300 ? (robotsParser(robotsUrl, got.text.slice(0, 500 * 1024)) as Rules) : null;
+    // RFC 9309 2.5: at least 500 KiB are read; 2.3.1.2: a redirect not followed leaves the file unavailable.
+    const rules = got.status >= 200 && got.status < 300 ? parseRobotsTxt(got.text.slice(0, 500 * 1024)) : null;
+    s.read = { rules, source: { url: got.url, hops: got.hops } };
   }
 }
 
-function verdictOf(rules: Rules | null, url: string): RobotsVerdict {
+/** The path and query of `url` as given: the request target robots.txt rules are matched against. */
+function requestTarget(url: string): string {
+  const u = new URL(url);
+  return u.pathname + (u.search || (u.href.replace(/#.*$/, '').endsWith('?') ? '?' : ''));
+}
+
+function verdictOf({ rules, source }: { rules: RobotsRules | null; source: RobotsSource }, url: string): RobotsVerdict {
   if (!rules) return { kind: 'allowed' };
-  if (rules.isAllowed(url, ROBOTS_AGENT) === false) return { kind: 'disallowed', reason: 'blocked by robots.txt' };
-  const delay = rules.getCrawlDelay(ROBOTS_AGENT);
+  if (!rules.isAllowed(requestTarget(url), ROBOTS_AGENT)) {
+    const n = source.hops.length;
+    const where = n === 0 ? '' : ` (read at ${source.url} after ${n} redirect${n === 1 ? '' : 's'})`;
+    return { kind: 'disallowed', reason: `blocked by robots.txt${where}` };
+  }
+  const delay = rules.crawlDelay(ROBOTS_AGENT);
   return { kind: 'allowed', crawlDelayMs: typeof delay === 'number' && delay > 0 ? Math.min(delay, 120) * 1000 : undefined };
 }

@@ -15,6 +15,8 @@ export interface GatePolicy {
   unsafe(url: string, link?: { anchor?: string; rel?: string[] }): string | null;
   /** Why this URL is outside the crawl, or null when it is inside. */
   outOfScope(url: string): string | null;
+  /** Why this URL is a private or loopback address the crawl may not request, or null when it is not one. */
+  privateTarget(url: string): string | null;
   /** The canonical form of a redirect's target (its dedup key), or null when it is no http(s) URL. */
   canonical(url: string): string | null;
   /** True once the crawl is pausing or stopping: no new request starts. */
@@ -74,6 +76,14 @@ export type GateResult =
  */
 export type ClaimTarget = (url: string) => Promise<string | null>;
 
+/** A robots.txt redirect's target as the server spelled it, less the fragment; null when it is no http(s) URL. */
+function robotsHop(location: string | null): string | null {
+  if (location === null) return null;
+  const u = new URL(location);
+  u.hash = '';
+  return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : null;
+}
+
 export class RequestGate {
   private readonly robots: RobotsCache | null;
 
@@ -88,21 +98,27 @@ export class RequestGate {
     this.robots = robots ? robots(this.robotsLoader) : null;
   }
 
-  /** robots.txt reads for the RobotsCache: without the user's cookies, redirects checked like any hop. */
+  /**
+   * robots.txt reads for the RobotsCache, without the user's cookies. RFC 9309 2.3.1.2: redirects are followed, to
+   * other hosts too (a site's robots.txt often answers from its www host or a CDN), up to five; after a sixth the
+   * file counts as unavailable (no rules), as the RFC allows. A hop to a private or loopback address that no seed
+   * names is not requested: the file counts as unreachable, like a network error.
+   */
   readonly robotsLoader: RobotsLoader = async (robotsUrl) => {
-    let url = robotsUrl;
-    // RFC 9309 2.3.1.2: follow at least five consecutive redirects.
-    for (let hops = 0; hops <= 5; hops++) {
+    const hops: string[] = [];
+    for (let url = robotsUrl; ; ) {
       const h = await fetchOnce(url, {
         fetch: this.port, clock: this.clock, timeoutMs: this.opts.timeoutMs, maxBytes: 500 * 1024, credentials: 'omit', body: 'text',
       });
       if (h.kind === 'retry') return { error: h.out.error ?? 'failed' };
-      if (h.kind === 'response') return h.out.status === 0 ? { error: h.out.error ?? 'failed' } : { status: h.out.status, text: h.out.text ?? '' };
-      const next = h.location === null ? null : this.policy.canonical(h.location);
-      if (next === null || this.policy.outOfScope(next) !== null) return { status: 404, text: '' }; // nowhere to read rules from: none
+      if (h.kind === 'response') return h.out.status === 0 ? { error: h.out.error ?? 'failed' } : { status: h.out.status, text: h.out.text ?? '', url, hops };
+      const next = robotsHop(h.location);
+      if (next === null || hops.length === 5) return { status: h.out.status, text: '', url, hops };
+      const refused = this.policy.privateTarget(next);
+      if (refused) return { error: `robots.txt redirects to ${next}, ${refused}` };
+      hops.push(url);
       url = next;
     }
-    return { status: 404, text: '' };
   };
 
   /**
