@@ -1,12 +1,14 @@
 // The crawl names itself, in real Chromium with the built extension: the server's log, not the crawler's
 // records, says which User-Agent each request carried. Two crawls run at once, one with the setting off (started
 // from the dashboard's form), while the user opens a page of the first crawl's site in a tab.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ROOT, ensureBuilt, launchWithExtension, send, type Launched } from '../../scripts/lib/browser';
 import { listenOnLoopback } from '../../scripts/lib/loopback';
+import type { Page } from 'playwright-core';
 import type { CrawlStatus } from '../../lib/protocol';
 import { DashboardPage } from './page-objects';
 
@@ -33,25 +35,26 @@ const server = createServer((req, res) => {
 });
 
 let site: { origin: string; close(): Promise<void> };
-let browser: Launched;
+let browser: Launched | undefined;
+const launch = async (profileDir?: string) =>
+  (browser = await launchWithExtension({ profileDir, hostRules: `MAP *.test 127.0.0.1:${new URL(site.origin).port}` }));
 beforeAll(async () => {
   ensureBuilt();
   site = await listenOnLoopback(server);
-  browser = await launchWithExtension({ hostRules: `MAP *.test 127.0.0.1:${new URL(site.origin).port}` });
 });
 afterAll(async () => {
   await browser?.close();
   await site?.close();
 });
 
-async function finished(crawlId: number): Promise<void> {
-  await expect.poll(async () => (await send<CrawlStatus>(browser.page, 'status', { crawlId }))?.crawl.state, { timeout: 90_000, interval: 250 })
+async function finished(page: Page, crawlId: number): Promise<void> {
+  await expect.poll(async () => (await send<CrawlStatus>(page, 'status', { crawlId }))?.crawl.state, { timeout: 90_000, interval: 250 })
     .toBe('finished');
 }
+const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 it("sends FocusCrawler in the crawl's requests and robots.txt reads, not in the user's tab nor in a crawl that turned it off", async () => {
-  const { context, extensionId, page, worker } = browser;
-  const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+  const { context, extensionId, page, worker } = await launch();
   const userAgent = await worker.evaluate(() => navigator.userAgent);
   const named = `${userAgent} FocusCrawler/${version}`;
 
@@ -69,7 +72,7 @@ it("sends FocusCrawler in the crawl's requests and robots.txt reads, not in the 
   await expect.poll(() => seen.filter((r) => r.host === 'named.test').length, { timeout: 30_000 }).toBeGreaterThan(1);
   const tab = await context.newPage();
   await tab.goto('http://named.test/from-tab');
-  await Promise.all([finished(namedId), finished(quietId)]);
+  await Promise.all([finished(page, namedId), finished(page, quietId)]);
 
   // The tab's requests: the page and the favicon the browser asks for it.
   const byTab = (r: Seen) => r.path === '/from-tab' || r.path === '/favicon.ico';
@@ -94,4 +97,24 @@ it("sends FocusCrawler in the crawl's requests and robots.txt reads, not in the 
   // The quiet crawl's details say it does not name itself.
   await dash.page.goto(`chrome-extension://${extensionId}/dashboard.html?crawl=${quietId}`);
   await expect.poll(() => dash.page.getByTestId('detail-identify').textContent()).toMatch(/does not name itself/);
+  await browser!.close();
+  browser = undefined;
+});
+
+it('names the crawl again after the browser restarts in its middle (session rules do not outlive the browser)', async () => {
+  const profileDir = mkdtempSync(join(tmpdir(), 'focus-identity-'));
+  const first = await launch(profileDir);
+  const { crawlId } = await send<{ crawlId: number }>(first.page, 'start', {
+    name: 'restart', seeds: ['http://restart.test/'], topic: { keywords: ['moss', 'lichen'] }, budget: { maxPages: 8 }, politeness: { delayMs: 600 },
+  });
+  await expect.poll(() => seen.filter((r) => r.host === 'restart.test').length, { timeout: 30_000 }).toBeGreaterThan(2);
+  await first.close();
+  const reopenedAt = Date.now();
+
+  const second = await launch(profileDir);
+  const userAgent = await second.worker.evaluate(() => navigator.userAgent);
+  await finished(second.page, crawlId);
+  const after = seen.filter((r) => r.host === 'restart.test' && r.at > reopenedAt);
+  expect(after.length).toBeGreaterThan(0);
+  for (const r of after) expect(r.ua, r.path).toBe(`${userAgent} FocusCrawler/${version}`);
 });
