@@ -18,25 +18,32 @@ export function crawlUserAgent(): string {
 export function makeCrawlIdentity(): IdentityPort {
   const value = crawlUserAgent();
   const ownHost = new URL(browser.runtime.getURL('/')).hostname;
+  const dnr = browser.declarativeNetRequest;
   return {
     async apply(plan: IdentityPlan) {
-      await browser.declarativeNetRequest.updateSessionRules({
-        removeRuleIds: [IDENTITY_RULE_ID],
-        addRules: plan.identify
-          ? [{
-            id: IDENTITY_RULE_ID,
-            priority: 1,
-            action: { type: 'modifyHeaders', requestHeaders: [{ header: 'user-agent', operation: 'set', value }] },
-            condition: {
-              initiatorDomains: [ownHost],
-              tabIds: [-1],
-              // A fetch from the worker is "xmlhttprequest"; "other" covers browsers that file it so.
-              resourceTypes: ['xmlhttprequest', 'other'],
-              ...(plan.exceptDomains.length ? { excludedRequestDomains: plan.exceptDomains } : {}),
-            },
-          }]
-          : [],
-      });
+      try {
+        await dnr.updateSessionRules({
+          removeRuleIds: [IDENTITY_RULE_ID],
+          addRules: plan.identify
+            ? [{
+              id: IDENTITY_RULE_ID,
+              priority: 1,
+              action: { type: 'modifyHeaders', requestHeaders: [{ header: 'user-agent', operation: 'set', value }] },
+              condition: {
+                initiatorDomains: [ownHost],
+                tabIds: [-1],
+                // A fetch from the worker is "xmlhttprequest"; "other" covers browsers that file it so.
+                resourceTypes: ['xmlhttprequest', 'other'],
+                ...(plan.exceptDomains.length ? { excludedRequestDomains: plan.exceptDomains } : {}),
+              },
+            }]
+            : [],
+        });
+      } catch (err) {
+        // A plan the browser refuses must not leave the previous rule naming a crawl that opted out.
+        await dnr.updateSessionRules({ removeRuleIds: [IDENTITY_RULE_ID] }).catch(() => undefined);
+        throw err;
+      }
     },
   };
 }
