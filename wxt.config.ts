@@ -8,7 +8,12 @@ export default defineConfig({
     description: 'Crawls the web for one topic from your own browser, guided by a link classifier you train.',
     // No `storage`: everything lives in IndexedDB. `activeTab` only in Firefox, where host access is not granted
     // at install and the labeler may be switched on before the user allows it; in Chrome <all_urls> covers it.
-    permissions: ['unlimitedStorage', 'alarms', 'scripting', 'contextMenus', 'webRequest', ...(browser === 'firefox' ? ['activeTab'] : [])],
+    // `declarativeNetRequestWithHostAccess`: one session rule names the crawl in the User-Agent of the extension's
+    // own requests (lib/platform/crawl-identity.ts); it acts only where host access is granted, and adds no warning.
+    permissions: [
+      'unlimitedStorage', 'alarms', 'scripting', 'contextMenus', 'webRequest', 'declarativeNetRequestWithHostAccess',
+      ...(browser === 'firefox' ? ['activeTab'] : []),
+    ],
     host_permissions: ['<all_urls>'],
     // 'wasm-unsafe-eval' lets the extension's pages compile the WebAssembly it ships (hash-wasm's SHA-256, which
     // warcio and the WACZ writer use while exporting); scripts still come only from the extension itself.

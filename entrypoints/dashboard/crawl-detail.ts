@@ -17,7 +17,7 @@ import {
   formatScore,
   pagesPerMinute,
 } from '@/lib/ui/format';
-import { scopeText } from '@/lib/ui/config-form';
+import { identityText, scopeText } from '@/lib/ui/config-form';
 import { strategyModule, strategyOf } from '@/lib/strategies/registry';
 import { engineUrl } from '@/lib/template/config';
 import { queueWeight } from '@/lib/strategies/multi-queue/weights';
@@ -158,6 +158,7 @@ export class CrawlDetail {
       ['Scope', scope],
       ['Limits', `${formatCount(config.budget.maxPages)} pages, depth ${config.budget.maxDepth}`],
       ['Politeness', `${p.delayMs} ms delay, ${p.concurrency} at once, robots.txt ${p.robots ? 'obeyed' : 'ignored'}`],
+      ['User-Agent', h('span', { 'data-testid': 'detail-identify' }, identityText(config))],
       ['Safety', safetyText(config.safety)],
       ['Re-scored', h('span', { 'data-testid': 'detail-rescore' }, rescoreText(crawl))],
       ['URL authority', h('span', { 'data-testid': 'detail-authority', title: 'How often the labeled pages that link to a URL are on topic, and what that does to its score' }, authorityText(crawl))],

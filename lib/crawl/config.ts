@@ -32,7 +32,12 @@ export interface CrawlConfig {
   siteBlacklist: string[];
   budget: { maxPages: number; maxDepth: number };
   scope: { mode: ScopeMode; sites: string[] };
-  politeness: { delayMs: number; concurrency: number; perHost: number; robots: boolean };
+  /**
+   * `identify`: the crawl's requests name it in their User-Agent (the browser's own, then `FocusCrawler/<version>`),
+   * so robots.txt groups written for Focus apply and a site can tell the crawl from the user; off for a site that
+   * refuses it.
+   */
+  politeness: { delayMs: number; concurrency: number; perHost: number; robots: boolean; identify: boolean };
   /**
    * `retries`: re-queues of a URL after a passing fault (429, 502-504, network error, timeout) before it is
    * failed; `retryBaseMs`: the first wait when the server names none (doubled each time; robots.txt outages
@@ -78,7 +83,7 @@ export const DEFAULTS: Omit<CrawlConfig, 'name' | 'seeds'> = {
   siteBlacklist: [],
   budget: { maxPages: 100, maxDepth: 50 },
   scope: { mode: 'seed-hosts', sites: [] },
-  politeness: { delayMs: 1000, concurrency: 2, perHost: 1, robots: true },
+  politeness: { delayMs: 1000, concurrency: 2, perHost: 1, robots: true, identify: true },
   fetch: { timeoutMs: 30_000, maxBytes: 5 * 1024 * 1024, retries: 3, retryBaseMs: 10_000 },
   safety: { avoid: [], disabledRules: [] },
   judge: { threshold: 0.5, smoothing: DEFAULT_JUDGE_SMOOTHING },
@@ -218,6 +223,7 @@ export function parseConfig(input: unknown): CrawlConfig {
       concurrency: num(politeness.concurrency, 'politeness.concurrency', DEFAULTS.politeness.concurrency, 1, 64, true),
       perHost: num(politeness.perHost, 'politeness.perHost', DEFAULTS.politeness.perHost, 1, 16, true),
       robots,
+      identify: bool(politeness.identify, 'politeness.identify', DEFAULTS.politeness.identify),
     },
     fetch: {
       timeoutMs: num(fetchCfg.timeoutMs, 'fetch.timeoutMs', DEFAULTS.fetch.timeoutMs, 100, 600_000),

@@ -6,6 +6,7 @@ import type { CrawlRecord } from '../store/db';
 import { seedCandidates } from './children';
 import { ConfigError, parseConfig, type CrawlConfig } from './config';
 import { CrawlRunner, type CrawlerPorts } from './crawler';
+import { identityPlan, type IdentityPort } from './identity';
 import { TopicService } from './topic-service';
 import { siteOfHostOrUrl } from '../url';
 import { firstRun, nextCycle } from '../template/cycle';
@@ -13,13 +14,25 @@ import { firstRun, nextCycle } from '../template/cycle';
 /** Every request but `setLabeler`, which needs the browser's tabs and is answered by lib/platform. */
 export type ServiceHandlers = { [K in Exclude<keyof ProtocolMap, 'setLabeler'>]: (data: Request<K>) => Promise<ReturnType<ProtocolMap[K]>> };
 
+/** The crawler's ports, and where the crawl's User-Agent is set (the extension's; none in Node). */
+export type ServicePorts = CrawlerPorts & { identity?: IdentityPort };
+
+interface Running {
+  runner: CrawlRunner;
+  topicId: number;
+  config: CrawlConfig;
+  done: Promise<CrawlRecord>;
+}
+
 export class CrawlService {
-  private readonly runners = new Map<number, { runner: CrawlRunner; topicId: number; done: Promise<CrawlRecord> }>();
+  private readonly runners = new Map<number, Running>();
+  /** Plans are applied one after another, each from the runners of the moment it is applied. */
+  private identitySync: Promise<void> = Promise.resolve();
 
   readonly topics: TopicService;
   readonly handlers: ServiceHandlers;
 
-  constructor(private readonly ports: CrawlerPorts) {
+  constructor(private readonly ports: ServicePorts) {
     this.topics = new TopicService(ports.store, ports.clock, (topicId) => this.runnersOf(topicId));
     this.handlers = { ...this.crawlHandlers, ...this.topics.handlers };
   }
@@ -71,19 +84,39 @@ export class CrawlService {
   /** Called whenever the worker starts or an alarm fires: crawls that were running continue by themselves. */
   async resumeUnfinished(): Promise<number[]> {
     const crawls = await this.ports.store.crawlsInState(['running', 'training']);
-    return crawls.filter((c) => !this.runners.has(c.id!)).map((c) => (this.launch(c), c.id!));
+    const resumed = crawls.filter((c) => !this.runners.has(c.id!)).map((c) => (this.launch(c), c.id!));
+    // A rule left by a worker that stopped while nothing was running goes (none resumed: no launch updated it).
+    if (!resumed.length) await this.syncIdentity();
+    return resumed;
   }
 
   isRunning(): boolean {
     return this.runners.size > 0;
   }
 
-  private launch(crawl: Pick<CrawlRecord, 'id' | 'topicId'>): void {
+  private launch(crawl: Pick<CrawlRecord, 'id' | 'topicId' | 'config'>): void {
     const crawlId = crawl.id!;
     if (this.runners.has(crawlId)) return;
     const runner = new CrawlRunner(this.ports, crawlId);
-    const done = runner.run().finally(() => this.runners.delete(crawlId));
-    this.runners.set(crawlId, { runner, topicId: crawl.topicId, done });
+    // The crawl's identity is in place before its first request (training reads and robots.txt included), and
+    // follows the crawls still running once it ends. The plan is read asynchronously, so it sees this runner.
+    const done = this.syncIdentity()
+      .then(() => runner.run())
+      .finally(async () => {
+        this.runners.delete(crawlId);
+        await this.syncIdentity();
+      });
+    this.runners.set(crawlId, { runner, topicId: crawl.topicId, config: crawl.config, done });
+  }
+
+  /** Applies the identity plan of the crawls running now; a failure is logged, and the crawl goes on unnamed. */
+  private syncIdentity(): Promise<void> {
+    const port = this.ports.identity;
+    if (!port) return Promise.resolve();
+    this.identitySync = this.identitySync
+      .then(() => port.apply(identityPlan([...this.runners.values()].map((r) => r.config))))
+      .catch((err: unknown) => this.ports.log?.(`the crawl's User-Agent could not be set: ${err instanceof Error ? err.message : String(err)}`));
+    return this.identitySync;
   }
 
   /** Waits for a crawl's runner in this worker to end (tests and the runner's "wait" use it). */
@@ -127,7 +160,7 @@ export class CrawlService {
         if (created) await store.topics.deleteTopic(topicId).catch(() => undefined);
         throw err;
       }
-      this.launch({ id: crawlId, topicId });
+      this.launch({ id: crawlId, topicId, config });
       return { crawlId };
     },
     recrawl: async ({ name, config: raw }) => this.recrawl(name, raw),
@@ -205,7 +238,7 @@ export class CrawlService {
     if (config.name !== name || !config.template) throw new ConfigError(`name: a recrawl keeps the template's name ("${name}") and its template`);
     const crawlId = await store.createCrawl({ ...config, topic: { ...config.topic, id: previous.topicId } }, previous.topicId, clock.now());
     await store.updateCrawl(crawlId, { templateRun: nextCycle(previous) });
-    this.launch({ id: crawlId, topicId: previous.topicId });
+    this.launch({ id: crawlId, topicId: previous.topicId, config });
     return { crawlId };
   }
 

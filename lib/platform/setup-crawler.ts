@@ -2,6 +2,7 @@
 import { CrawlService } from '../crawl/service';
 import { CrawlStore } from '../store/crawl-store';
 import { CrawlerDB } from '../store/db';
+import { makeCrawlIdentity } from './crawl-identity';
 import { makeExtensionFetch } from './extension-fetch';
 import { armResumeAlarm, disarmResumeAlarm, onResumeAlarm, touchExtensionApi } from './keep-alive';
 import { setupLabeler } from './labeler';
@@ -17,6 +18,7 @@ export function setupCrawler(): CrawlService {
   const service = new CrawlService({
     store: new CrawlStore(new CrawlerDB()),
     fetch: makeExtensionFetch(),
+    identity: makeCrawlIdentity(),
     clock: realClock,
     keepAlive: touchExtensionApi,
     log: (line) => console.info(`[focus] ${line}`),

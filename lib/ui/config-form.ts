@@ -29,6 +29,8 @@ export interface CrawlFormValues {
   delayMs: string;
   concurrency: string;
   robots: boolean;
+  /** Name the crawl (FocusCrawler) in the User-Agent of its requests. */
+  identify: boolean;
   /** The user's own words and phrases to keep from requesting, comma or newline separated; added to the rules. */
   safetyAvoid: string;
   /** Default safety rules turned off, by name. */
@@ -55,6 +57,7 @@ export const defaultFormValues = (): CrawlFormValues => ({
   delayMs: String(DEFAULTS.politeness.delayMs),
   concurrency: String(DEFAULTS.politeness.concurrency),
   robots: DEFAULTS.politeness.robots,
+  identify: DEFAULTS.politeness.identify,
   safetyAvoid: '',
   safetyOff: [],
   template: '',
@@ -95,6 +98,13 @@ export function scopeText(scope: CrawlConfig['scope']): string {
     case 'listed-sites': return `listed sites: ${scope.sites.join(', ')}`;
     case 'anywhere': return 'anywhere';
   }
+}
+
+/** What a crawl's requests send as User-Agent, for the crawl's details (stored crawls without the setting identify). */
+export function identityText(config: CrawlConfig): string {
+  return config.politeness.identify === false
+    ? "the browser's own: this crawl does not name itself"
+    : "the browser's, followed by FocusCrawler/version: sites and robots.txt can tell the crawl apart";
 }
 
 /** Non-empty trimmed lines. */
@@ -159,6 +169,7 @@ export function formToConfig(v: CrawlFormValues, base: Json = {}): Json {
       delayMs: numberField(v.delayMs),
       concurrency: numberField(v.concurrency),
       robots: v.robots,
+      identify: v.identify,
     },
     safety: { ...section(base, 'safety'), avoid: keywordList(v.safetyAvoid), disabledRules: [...v.safetyOff] },
   };
@@ -265,6 +276,7 @@ export function configToForm(input: unknown, current: CrawlFormValues): CrawlFor
     delayMs: text(politeness.delayMs) ?? current.delayMs,
     concurrency: text(politeness.concurrency) ?? current.concurrency,
     robots: typeof politeness.robots === 'boolean' ? politeness.robots : current.robots,
+    identify: typeof politeness.identify === 'boolean' ? politeness.identify : current.identify,
     safetyAvoid: textLines(safety.avoid) ?? current.safetyAvoid,
     // Unknown names are kept: the worker refuses them with a sentence that names them, rather than the form dropping them silently.
     safetyOff: Array.isArray(safety.disabledRules) ? safety.disabledRules.filter((s): s is string => typeof s === 'string') : current.safetyOff,
@@ -288,6 +300,7 @@ const FORM_FIELDS: Record<string, { field: string; label: string }> = {
   'scope.sites': { field: 'scopeSites', label: 'Sites' },
   'politeness.delayMs': { field: 'delayMs', label: 'Delay (ms)' },
   'politeness.concurrency': { field: 'concurrency', label: 'Fetches at once' },
+  'politeness.identify': { field: 'identify', label: 'Name the crawl in its User-Agent' },
   'safety.avoid': { field: 'safetyAvoid', label: 'Also keep from requesting' },
 };
 

@@ -57,13 +57,14 @@ export class DashboardPage {
     return this;
   }
 
-  async startCrawl(f: { name: string; seeds: string; keywords: string; maxPages: number; delayMs: number }): Promise<void> {
+  async startCrawl(f: { name: string; seeds: string; keywords: string; maxPages: number; delayMs: number; identify?: boolean }): Promise<void> {
     const p = this.page;
     await p.getByTestId('form-name').fill(f.name);
     await p.getByTestId('form-seeds').fill(f.seeds);
     await p.getByTestId('form-keywords').fill(f.keywords);
     await p.getByTestId('form-max-pages').fill(String(f.maxPages));
     await p.getByTestId('form-delay').fill(String(f.delayMs));
+    if (f.identify !== undefined) await p.getByTestId('form-identify').setChecked(f.identify);
     await p.getByTestId('start').click();
   }
 
