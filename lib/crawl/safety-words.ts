@@ -51,8 +51,28 @@ export const MAX_ACTION_WORDS = 4;
  */
 const TITLE_PUNCTUATION = /\([^)]*\p{L}[^)]*\)|[,'"!?\u2018\u2019\u201c\u201d]/u;
 
-/** Extensions of server scripts and documents: `delete.php` is the action `delete`. */
-const EXTENSION = /\.(php\d?|phtml|aspx?|ashx|asmx|jspa?|jsf|cfm|cgi|pl|py|[sx]?html?|do|action|json|xml)$/i;
+/**
+ * Extensions of files to read: documents, media, archives, source code (`remove-before-flight.pdf`,
+ * `src/remove.ts`). A component ending in one is a file name, and no verb in it is an action. Any other
+ * extension (`.php`, `.aspx`, `.jsp`, `.do`, `.action`, `.cgi`, `.pl`, `.srf`, `.nsf`, `.dll`, and the ones
+ * no list knows) is read as a server script's and left off, so `logout.srf` is the action `logout`: a wrong
+ * guess there skips a file, the other wrong guess would act as the user. `.py`, `.pl` and `.rb` are both
+ * scripts and source files; they are read as scripts.
+ */
+const FILE_EXTENSION = new RegExp(
+  `\\.(${[
+    'pdf', 'txt', 'csv', 'tsv', 'rtf', 'docx?', 'xlsx?', 'pptx?', 'od[tsp]', 'epub', 'mobi', 'md', 'rst', 'tex', 'bib', 'ris',
+    'jpe?g', 'png', 'gif', 'webp', 'avif', 'svg', 'bmp', 'tiff?', 'ico', 'heic', 'mp[34]', 'm4[av]', 'og[gav]', 'webm',
+    'wav', 'flac', 'mov', 'avi', 'mkv', 'zip', 'gz', 'tgz', 'bz2', 'xz', '7z', 'rar', 'tar', 'iso', 'dmg', 'exe', 'msi',
+    'deb', 'rpm', 'apk', 'ts', 'tsx', 'jsx?', 'mjs', 'cjs', 'css', 'scss', 'c', 'h', 'cc', 'cpp', 'hpp', 'rs', 'go',
+    'java', 'kt', 'swift', 'cs', 'ipynb', 'ya?ml', 'toml', 'ini', 'cfg', 'log', 'sql', 'woff2?', 'ttf', 'otf', 'kml',
+    'gpx', 'geojson', 'nc', 'h5', 'parquet', 'bin', 'dat',
+  ].join('|')})$`,
+  'i',
+);
+
+/** Any other extension: a server script's, left off before the component is read. */
+const SCRIPT_EXTENSION = /\.[a-z][a-z0-9]{0,5}$/i;
 
 /**
  * Words of a text: cut on anything that is not a letter or a digit, on camelCase humps (`deleteAccount`,
@@ -79,16 +99,14 @@ export interface Component {
   title: boolean;
 }
 
-/** Any other extension names a file to read (`remove-before-flight.pdf`, `src/remove.ts`), not an action. */
-const FILE_EXTENSION = /\.[a-z][a-z0-9]{0,4}$/i;
-
 export function componentOf(text: string): Component {
-  const bare = text.replace(EXTENSION, '');
+  const file = FILE_EXTENSION.test(text);
+  const bare = file ? text : text.replace(SCRIPT_EXTENSION, '');
   const words = wordsOf(bare).filter((w) => /\p{L}/u.test(w));
   return {
     words,
     camel: /\p{Ll}\p{Lu}/u.test(bare),
-    title: words.length > MAX_ACTION_WORDS || TITLE_PUNCTUATION.test(bare) || FILE_EXTENSION.test(bare),
+    title: file || words.length > MAX_ACTION_WORDS || TITLE_PUNCTUATION.test(bare),
   };
 }
 
