@@ -38,6 +38,7 @@
 // - an action spelled as a long slug without camelCase (`/delete-my-account-and-all-my-data`) passes the
 //   verb rule: a token or action key in its query, or its anchor text, usually still catches it;
 // - an apostrophe reads as prose, so a French elision passes: `/s'abonner`, the anchor "J'aime";
+// - SAML's `slo` and OAuth's `revocation` block only in a path that names their protocol (`/saml2/.../slo`);
 // - `api` paths are matched in lower case only, so documentation such as MDN's `/docs/Web/API/fetch` and
 //   Wikipedia's `/wiki/API` stays crawlable; so does a page under `/api/` that ends in `.html` (Node.js docs);
 // - a language or a spelling the lexicon does not have.
@@ -169,6 +170,18 @@ function readUrl(u: URL): ReadUrl {
 
 const keyName = (key: Decoded) => key.text.trim().toLowerCase().replace(/\[\]$/, '');
 
+/**
+ * Protocol endpoints named by a word that is something else alone, with the path segment that says which
+ * protocol it is: SAML Single Logout (`/idp/profile/SAML2/Redirect/SLO`, Okta's `/app/x/y/slo/saml`; "slo" is
+ * also a Slovak language prefix and a Wikipedia title) and OAuth token revocation (RFC 7009) at
+ * IdentityServer's `/connect/revocation`. The endpoints named by their action (`end_session`, `endsession`,
+ * `logout.srf`, `/oauth2/revoke`, `/cas/logout`) are in the lexicon.
+ */
+const PROTOCOL_ENDPOINTS: readonly { endpoint: RegExp; protocol: RegExp }[] = [
+  { endpoint: /^(slo|sls)$/i, protocol: /^saml/i },
+  { endpoint: /^revocation$/i, protocol: /^(connect|oauth2?|oidc|openid)$/i },
+];
+
 /** The action in a run of path segments (or the parts of a path-like query value), one after another. */
 function actionInPath(parts: Component[], opts: { camelWeak: boolean; weakAlone: (i: number) => boolean }): string | null {
   for (let i = 0; i < parts.length; i++) {
@@ -182,6 +195,10 @@ function actionVerb({ segments, query }: ReadUrl): string | null {
   const path = segments.map((s) => componentOf(s.text));
   const hit = actionInPath(path, { camelWeak: true, weakAlone: (i) => segments.slice(i + 1).every((s) => ID_SEGMENT.test(s.text)) });
   if (hit) return hit;
+  for (const { endpoint, protocol } of PROTOCOL_ENDPOINTS) {
+    const named = segments.find((s) => endpoint.test(s.text));
+    if (named && segments.some((s) => protocol.test(s.text))) return named.text.toLowerCase();
+  }
   for (const { key, value } of query) {
     const hit = actionIn(componentOf(key.text), { camelWeak: false, weakAlone: true });
     if (hit) return hit;

@@ -31,6 +31,9 @@ const blocked: [string, string, string][] = [
   ['en', '/realms/acme/protocol/openid-connect/logout', 'logout'],
   ['en', '/cas/logout?service=https%3A%2F%2Fshop.test%2F', 'logout'],
   ['en', '/adfs/ls/?wa=wsignout1.0', 'signout'],
+  ['en', '/idp/profile/SAML2/Redirect/SLO', 'slo'],
+  ['en', '/app/acme/exk1/slo/saml', 'slo'],
+  ['en', '/connect/revocation', 'revocation'],
   // Two-word actions in either order, in one component or across two segments.
   ['en', '/close-account', 'close account'],
   ['en', '/settings/account-close', 'account close'],
@@ -242,6 +245,12 @@ describe('how the guard reads a component', () => {
     expect(check('/account/close-race')).toEqual({ rule: 'action verb', match: 'account close' });
     expect(check('/account/settings/close')).toBeNull();
     expect(check('/account/how-to-close-it-for-good')).toBeNull();
+  });
+
+  it('names SAML and OAuth endpoints only in a path of their protocol', () => {
+    expect(check('/wiki/SLO')).toBeNull();
+    expect(check('/slo/produkty/notebooky')).toBeNull();
+    expect(check('/wiki/Revocation')).toBeNull();
   });
 
   it('folds accents, Turkish i, ß, ł and Arabic letter forms alike', () => {
