@@ -1,7 +1,7 @@
-// The words of state-changing actions in the languages with the most web pages (W3Techs' content-language
-// ranking: English, Russian, Spanish, German, Japanese, French, Portuguese, Turkish, Italian, Persian, Dutch,
-// Polish, Chinese, Vietnamese, Indonesian, Czech, Korean, Ukrainian, Arabic, Swedish) and a few more, as a
-// site writes them in a path, a query or a link's text. safety-words.ts compiles them once at load.
+// The words of state-changing actions in the twenty languages with the most web pages (English, Chinese,
+// Spanish, German, Japanese, French, Portuguese, Russian, Italian, Dutch, Polish, Turkish, Korean, Arabic,
+// Persian, Vietnamese, Indonesian, Czech, Swedish, Ukrainian) and a few more, as a site writes them in a path,
+// a query or a link's text. safety-words.ts compiles them once at load.
 //
 // Every entry is written once, with its diacritics: the reader folds both the entry and the URL the same
 // way (café = cafe, löschen = loschen, çıkış = cikis, đăng xuất = dang xuat, أ = ا), and a German umlaut is
