@@ -1,40 +1,7 @@
-// The words of session safety: which verbs name a state-changing action, how a URL component is cut into
-// words, and which components read as a title rather than an action. safety.ts applies them to links.
-
-/**
- * Verbs that name an action on the user's session or data and are rarely the whole name of something else.
- * They block wherever they stand in a short (non-title) component.
- */
-export const STRONG_VERBS: ReadonlySet<string> = new Set([
-  'logout', 'logoff', 'signout', 'delete', 'remove', 'deactivate', 'unsubscribe', 'subscribe', 'unlike', 'unfollow',
-  'upvote', 'downvote', 'unvote', 'checkout', 'revoke', 'disconnect', 'rollback', 'undo', 'undelete', 'unblock',
-  'unmute', 'unwatch', 'unstar', 'confirm', 'approve', 'reject', 'unban', 'uninstall', 'erase',
-]);
-
-/**
- * Verbs that are also everyday nouns or title words ("Flag of France", "Block cipher", "/report/ar6/"). They
- * block only when they are the whole component: the last path segment (ids after it aside), a query key, the
- * value of a key that carries an operation, or the whole anchor text.
- */
-export const WEAK_VERBS: ReadonlySet<string> = new Set([
-  'like', 'follow', 'vote', 'flag', 'report', 'block', 'mute', 'ban', 'kick', 'cart', 'basket', 'buy', 'purchase',
-  'pay', 'accept', 'decline', 'invite', 'edit', 'submit', 'cancel', 'reset', 'empty', 'clear', 'add', 'hide', 'fave',
-  'favorite', 'favourite', 'bookmark', 'join', 'leave', 'restore', 'publish', 'unpublish', 'lock', 'unlock',
-  'dismiss', 'retweet', 'repost', 'destroy', 'purge', 'trash', 'save', 'unsave',
-]);
-
-/** Multi-word actions, matched as consecutive words (so `add-to-cart`, `addToCart` and `add_to_cart` alike). */
-export const PHRASES: readonly (readonly string[])[] = [
-  'log out', 'log off', 'sign out', 'sign off', 'add to cart', 'add to basket', 'add to bag', 'add to wishlist',
-  'remove from cart', 'empty trash', 'empty cart', 'empty bin', 'mark read', 'mark all read', 'mark as read',
-  'mark all as read', 'mark unread', 'mark as unread', 'mark spam', 'mark as spam', 'reset password',
-  'password reset', 'cancel subscription', 'cancel order', 'place order', 'buy now', 'order now', 'report abuse',
-  'report spam', 'report post', 'report comment', 'report user', 'block user', 'clear history', 'clear cart',
-  'delete account', 'close account', 'leave group', 'accept invite', 'accept invitation', 'decline invitation',
-].map((p) => p.split(' '));
-
-/** Actions written as one lowercase word (`markread`, `logouthash`, `dologout`): matched inside any word. */
-export const FUSED = ['logout', 'logoff', 'signout', 'unsubscribe', 'markread', 'markallread', 'markasread', 'addtocart', 'emptytrash', 'resetpassword', 'deleteaccount'];
+// The words of session safety: how a URL component is folded and cut into words, which components read as a
+// title rather than an action, and the action lexicon (safety-lexicon.ts) compiled once, at load, into sets,
+// a phrase index and one regex, so that checking a link costs a few lookups per word whatever the languages.
+import { type ActionWords, LEXICON } from './safety-lexicon';
 
 /** Query keys whose value names an operation (`?op=vote`, `?mode=logout`, `?route=account/logout`). */
 export const OPERATION_KEYS: ReadonlySet<string> = new Set(['action', 'do', 'cmd', 'command', 'op', 'mode', 'task', 'act', 'method', 'route', 'func']);
@@ -46,17 +13,57 @@ export const SEARCH_KEYS: ReadonlySet<string> = new Set(['q', 'query', 'search',
 export const MAX_ACTION_WORDS = 4;
 
 /**
- * Punctuation of prose and titles (`Delete_(SQL)`, `Rock'n'roll`) that no route or action name contains.
- * Parentheses count only around words: "Like (42)" is a button with a count.
+ * Punctuation of prose and titles (`Delete_(SQL)`, `Rock'n'roll`, `¿Cómo salir?`, `「退出」とは`) that no route or
+ * action name contains. Parentheses count only around words: "Like (42)" is a button with a count. Full-width
+ * commas, quotes and question marks fold to these ASCII ones first.
  */
-const TITLE_PUNCTUATION = /\([^)]*\p{L}[^)]*\)|[,'"!?\u2018\u2019\u201c\u201d]/u;
-
-/** Extensions of server scripts and documents: `delete.php` is the action `delete`. */
-const EXTENSION = /\.(php\d?|phtml|aspx?|ashx|asmx|jspa?|jsf|cfm|cgi|pl|py|[sx]?html?|do|action|json|xml)$/i;
+const TITLE_PUNCTUATION = /\([^)]*\p{L}[^)]*\)|[,'"!?\u2018\u2019\u201c\u201d¿¡\u060c\u061f\u3001\u300c-\u300f\u300a\u300b]/u;
 
 /**
- * Words of a text: cut on anything that is not a letter or a digit, on camelCase humps (`deleteAccount`,
- * `XMLHttp`) and between letters and digits; lowercased.
+ * Extensions of files to read: documents, media, archives, source code (`remove-before-flight.pdf`,
+ * `src/remove.ts`). A component ending in one is a file name, and no verb in it is an action. Any other
+ * extension (`.php`, `.aspx`, `.jsp`, `.do`, `.action`, `.cgi`, `.pl`, `.srf`, `.nsf`, `.dll`, and the ones
+ * no list knows) is read as a server script's and left off, so `logout.srf` is the action `logout`: a wrong
+ * guess there skips a file, the other wrong guess would act as the user. `.py`, `.pl` and `.rb` are both
+ * scripts and source files; they are read as scripts.
+ */
+const FILE_EXTENSION = new RegExp(
+  `\\.(${[
+    'pdf', 'txt', 'csv', 'tsv', 'rtf', 'docx?', 'xlsx?', 'pptx?', 'od[tsp]', 'epub', 'mobi', 'md', 'rst', 'tex', 'bib', 'ris',
+    'jpe?g', 'png', 'gif', 'webp', 'avif', 'svg', 'bmp', 'tiff?', 'ico', 'heic', 'mp[34]', 'm4[av]', 'og[gav]', 'webm',
+    'wav', 'flac', 'mov', 'avi', 'mkv', 'zip', 'gz', 'tgz', 'bz2', 'xz', '7z', 'rar', 'tar', 'iso', 'dmg', 'exe', 'msi',
+    'deb', 'rpm', 'apk', 'ts', 'tsx', 'jsx?', 'mjs', 'cjs', 'css', 'scss', 'c', 'h', 'cc', 'cpp', 'hpp', 'rs', 'go',
+    'java', 'kt', 'swift', 'cs', 'ipynb', 'ya?ml', 'toml', 'ini', 'cfg', 'log', 'sql', 'woff2?', 'ttf', 'otf', 'kml',
+    'gpx', 'geojson', 'nc', 'h5', 'parquet', 'bin', 'dat',
+  ].join('|')})$`,
+  'i',
+);
+
+/** Any other extension: a server script's, left off before the component is read. */
+const SCRIPT_EXTENSION = /\.[a-z][a-z0-9]{0,5}$/i;
+
+/** Letters Unicode does not split into a base letter and a mark; and one spelling for Arabic and Persian. */
+const LETTER_FOLDS: Readonly<Record<string, string>> = {
+  ß: 'ss', ẞ: 'SS', ø: 'o', Ø: 'O', ł: 'l', Ł: 'L', đ: 'd', Đ: 'D', ı: 'i', æ: 'ae', Æ: 'AE', œ: 'oe', Œ: 'OE',
+  þ: 'th', Þ: 'TH', ð: 'd', Ð: 'D', ħ: 'h', ς: 'σ', 'ي': 'ی', 'ى': 'ی', 'ك': 'ک',
+};
+const LETTER_FOLD = new RegExp(`[${Object.keys(LETTER_FOLDS).join('')}]`, 'gu');
+/** Latin, Greek and Cyrillic accents; Arabic harakat, hamza and tatweel. Kana voicing and Hangul stay. */
+const FOLDED_MARKS = /[\u0300-\u036f\u0640\u064b-\u065f\u0670]/g;
+const ASCII = /^[\x00-\x7f]*$/;
+
+/**
+ * One spelling for the ways a word is written: compatibility forms (full width, ligatures) and accents gone
+ * (`Déconnexion` -> `Deconnexion`, `çıkış` -> `cikis`, `đăng xuất` -> `dang xuat`, `أ` -> `ا`). Case is kept.
+ */
+export function fold(text: string): string {
+  if (ASCII.test(text)) return text;
+  return text.normalize('NFKD').replace(FOLDED_MARKS, '').replace(LETTER_FOLD, (c) => LETTER_FOLDS[c]).normalize('NFC');
+}
+
+/**
+ * Words of a text: cut on anything that is not a letter, a mark or a digit, on camelCase humps
+ * (`deleteAccount`, `XMLHttp`) and between letters and digits; lowercased.
  */
 export function wordsOf(text: string): string[] {
   return text
@@ -65,13 +72,19 @@ export function wordsOf(text: string): string[] {
     .replace(/(\p{L})(\p{N})/gu, '$1 $2')
     .replace(/(\p{N})(\p{L})/gu, '$1 $2')
     .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
+    .split(/[^\p{L}\p{M}\p{N}]+/u)
     .filter(Boolean);
 }
 
+/** Scripts written without spaces between words: a word there is a run of text, counted by its length. */
+const UNSPACED = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]/u;
+const HANGUL = /\p{sc=Hangul}/u;
+/** Characters of unspaced text per word, about: Chinese words have one to two, Japanese and Thai more. */
+const UNSPACED_CHARS_PER_WORD = 3;
+
 /** One path segment, query key or query value, decoded, as the action rules see it. */
 export interface Component {
-  /** Its words, numbers and a script extension left out. */
+  /** Its words, folded; numbers and a script extension left out. */
   words: string[];
   /** Written in camelCase (`deleteAccount`, `LogOff`): an identifier in code, never prose. */
   camel: boolean;
@@ -79,33 +92,114 @@ export interface Component {
   title: boolean;
 }
 
-/** Any other extension names a file to read (`remove-before-flight.pdf`, `src/remove.ts`), not an action. */
-const FILE_EXTENSION = /\.[a-z][a-z0-9]{0,4}$/i;
-
 export function componentOf(text: string): Component {
-  const bare = text.replace(EXTENSION, '');
+  const file = FILE_EXTENSION.test(text);
+  const bare = fold(file ? text : text.replace(SCRIPT_EXTENSION, ''));
   const words = wordsOf(bare).filter((w) => /\p{L}/u.test(w));
+  let length = 0;
+  for (const w of words) length += UNSPACED.test(w) ? Math.ceil(w.length / UNSPACED_CHARS_PER_WORD) : 1;
   return {
     words,
     camel: /\p{Ll}\p{Lu}/u.test(bare),
-    title: words.length > MAX_ACTION_WORDS || TITLE_PUNCTUATION.test(bare) || FILE_EXTENSION.test(bare),
+    title: file || length > MAX_ACTION_WORDS || TITLE_PUNCTUATION.test(bare),
   };
 }
 
-/** The phrase, or else the verb (weak ones only when `weak`), that `words` start with. */
+// The lexicon, compiled. Every entry is folded and cut into words as a component is, so they meet.
+
+interface Phrase {
+  words: readonly string[];
+  /** As the lexicon writes it: what a block reports. */
+  shown: string;
+}
+
+/** Single strong words, and weak ones (or weak phrases, their words joined by a space). */
+const strong = new Map<string, string>();
+const weak = new Map<string, string>();
+/** Phrases of several words, by their first word: the strong ones and the account pairs. */
+const phrases = new Map<string, Phrase[]>();
+/** The account pairs alone, by their first word: read across two path segments too (`/account/close`). */
+const pairs = new Map<string, Phrase[]>();
+/** Found inside a word: compounds, fused spellings and the strong entries of unspaced scripts. */
+const fused = new Map<string, string>();
+
+/** A German umlaut written out (`loeschen`) as well as folded (`loschen`). */
+const spellings = (entry: string) => {
+  const written = entry.replace(/ä/g, 'ae').replace(/ö/g, 'oe').replace(/ü/g, 'ue');
+  return written === entry ? [entry] : [entry, written];
+};
+const noSpaces = (s: string) => UNSPACED.test(s) || HANGUL.test(s);
+
+function index(into: Map<string, Phrase[]>, words: string[], shown: string) {
+  const list = into.get(words[0]) ?? [];
+  if (list.some((p) => p.words.join(' ') === words.join(' '))) return;
+  list.push({ words, shown });
+  // Longest first: `حذف حساب کاربری` rather than the `حذف حساب` it starts with.
+  into.set(words[0], list.sort((a, b) => b.words.length - a.words.length));
+}
+
+function compile(lang: ActionWords, english: ActionWords) {
+  for (const entry of lang.strong) {
+    for (const words of spellings(entry).map((s) => wordsOf(fold(s)))) {
+      if (words.length > 1) index(phrases, words, entry);
+      else if (UNSPACED.test(words[0])) fused.set(words[0], entry);
+      else strong.set(words[0], entry);
+    }
+  }
+  for (const entry of lang.weak) for (const s of spellings(entry)) weak.set(wordsOf(fold(s)).join(' '), entry);
+  for (const entry of lang.fused ?? []) for (const s of spellings(entry)) fused.set(wordsOf(fold(s)).join(''), entry);
+  const accounts = new Set([...(lang.accounts ?? []), ...(english.accounts ?? [])]);
+  for (const closer of lang.closers ?? []) {
+    for (const account of accounts) {
+      for (const [first, second] of [[closer, account], [account, closer]]) {
+        for (const [a, b] of spellings(first).flatMap((x) => spellings(second).map((y) => [x, y]))) {
+          const words = [...wordsOf(fold(a)), ...wordsOf(fold(b))];
+          index(phrases, words, `${first} ${second}`);
+          index(pairs, words, `${first} ${second}`);
+          // Korean, Chinese and Japanese write the two as one word as often as two (`계정삭제`, `注销账户`).
+          if (noSpaces(first) && noSpaces(second)) fused.set(words.join(''), `${first}${second}`);
+        }
+      }
+    }
+  }
+}
+
+for (const lang of Object.values(LEXICON)) compile(lang, LEXICON.en);
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Longest first, so that a block reports `退出登录` rather than a shorter entry inside it. */
+const FUSED = new RegExp([...fused.keys()].sort((a, b) => b.length - a.length).map(escape).join('|'));
+
+/** The weak verbs and phrases, as the lexicon writes them: an anchor or component that is only one of them. */
+export function weakAction(words: readonly string[]): string | null {
+  return weak.get(words.join(' ')) ?? null;
+}
+
+function phraseAt(words: readonly string[], i: number, from: Map<string, Phrase[]>, endsAfter = 0): string | null {
+  const list = from.get(words[i]);
+  if (!list) return null;
+  for (const p of list) if (i + p.words.length > endsAfter && p.words.every((w, j) => words[i + j] === w)) return p.shown;
+  return null;
+}
+
+function fusedIn(text: string, atStart: boolean): string | null {
+  const m = FUSED.exec(text);
+  return m && (!atStart || m.index === 0 || !ASCII.test(text)) ? fused.get(m[0])! : null;
+}
+
+/**
+ * The phrase, fused action or verb (weak ones only when `weak`) that `words` start with. A fused Latin action
+ * must start the first word (`logoutUser`, not `catalogOutlet`); in other scripts it may stand anywhere in it.
+ */
 export function leadingAction(words: readonly string[], weak: boolean): string | null {
-  const phrase = PHRASES.find((p) => p.every((w, i) => words[i] === w));
-  if (phrase) return phrase.join(' ');
   const first = words[0];
   if (first === undefined) return null;
-  const fused = FUSED.find((f) => first.startsWith(f));
-  if (fused) return fused;
-  return STRONG_VERBS.has(first) || (weak && WEAK_VERBS.has(first)) ? first : null;
+  return phraseAt(words, 0, phrases) ?? fusedIn(first, true) ?? strong.get(first) ?? (weak ? weakAction([first]) : null);
 }
 
 /**
  * The action a component names, or null. A camelCase identifier led by a verb is an action at any length; a
- * title names none; otherwise any phrase, fused action or strong verb in it counts, and a weak verb only
+ * title names none; otherwise any phrase, fused action or strong verb in it counts, and a weak one only
  * when it is the whole component and `weakAlone` says the component's place allows it.
  */
 export function actionIn(c: Component, opts: { camelWeak: boolean; weakAlone: boolean }): string | null {
@@ -113,16 +207,30 @@ export function actionIn(c: Component, opts: { camelWeak: boolean; weakAlone: bo
     const led = leadingAction(c.words, opts.camelWeak);
     if (led) return led;
   }
-  if (c.title) return null;
+  if (c.title || c.words.length === 0) return null;
   for (let i = 0; i < c.words.length; i++) {
-    const phrase = PHRASES.find((p) => p.every((w, j) => c.words[i + j] === w));
-    if (phrase) return phrase.join(' ');
+    const phrase = phraseAt(c.words, i, phrases);
+    if (phrase) return phrase;
   }
+  const inside = fusedIn(c.words.join(' '), false);
+  if (inside) return inside;
   for (const w of c.words) {
-    const fused = FUSED.find((f) => w.includes(f));
-    if (fused) return fused;
-    if (STRONG_VERBS.has(w)) return w;
+    const verb = strong.get(w);
+    if (verb) return verb;
   }
-  const [only] = c.words;
-  return opts.weakAlone && c.words.length === 1 && WEAK_VERBS.has(only) ? only : null;
+  return opts.weakAlone ? weakAction(c.words) : null;
+}
+
+/**
+ * An account and what ends it, one at the end of a segment and the other at the start of the next:
+ * `/account/close`, `/konto/kuendigen`, `/cuenta/cerrar`, `/账户/注销`. `/account/settings` names no action.
+ */
+export function pairAcross(a: Component, b: Component): string | null {
+  if (a.title || b.title || !a.words.length || !b.words.length) return null;
+  const words = [...a.words, ...b.words];
+  for (let i = 0; i < a.words.length; i++) {
+    const pair = phraseAt(words, i, pairs, a.words.length);
+    if (pair) return pair;
+  }
+  return null;
 }

@@ -4,35 +4,47 @@
 // the user's own words (config.safety.avoid) add to the rules and never replace them.
 //
 // How a link is read. The path is cut into segments and the query into keys and values; each is decoded on
-// its own (a broken %-escape spoils one component, not the whole URL) and cut into words on punctuation,
-// camelCase humps and letter/digit boundaries: `deleteAccount` -> delete, account; `Special:UserLogout` ->
-// special, user, logout; `mark_all_read` -> mark, all, read.
+// its own (a broken %-escape spoils one component, not the whole URL), folded (accents, ß, ł, ı, Arabic letter
+// forms: `löschen` = `loschen`, `çıkış` = `cikis`) and cut into words on punctuation, camelCase humps and
+// letter/digit boundaries: `deleteAccount` -> delete, account; `Special:UserLogout` -> special, user, logout.
+// The words are those of the twenty languages with the most web pages and a few more (safety-lexicon.ts).
+// Chinese, Japanese and Thai have no spaces: their actions are found inside a word (`用户退出登录`), as are
+// German and Korean compounds (`kontoloeschen`, `회원탈퇴`).
 //
 // Action or title? The same word is an action in `/account/delete` and a topic in `/wiki/Delete_(SQL)` or
 // `/how-to-remove-rust-from-tools`. Routes and action names are short identifiers; titles and slugs are
-// prose. So a component with more than 4 words, with the punctuation of prose (parentheses around words,
-// commas, quotes, ! and ?), or with a file's extension (`remove-before-flight.pdf`; `.php`, `.aspx` and other
-// script extensions excepted) is read as a title and no verb inside it blocks; in any shorter component an
-// action phrase ("log out", "add to cart", "mark all read") or a strong verb (delete, remove, unsubscribe,
-// logout, confirm, ...) blocks wherever it stands. A camelCase identifier led by a verb (`deleteAllMessages-
-// ForUser`) is code, not prose, and blocks at any length. Weak verbs, which are also everyday nouns (like,
-// follow, vote, flag, report, block, cart, edit, ...: "Flag of France", "/report/ar6/"), block only as a
-// whole component: the last path segment (ids after it aside: `/vote/123`), a query key (`?like=5`), or the
-// value of an operation key (`?op=vote`). The value of a search key (`?q=how+to+delete+files`) is what someone
-// typed into a search box and is never read as an action.
+// prose. So a component with more than 4 words (unspaced text counts a word per 3 characters), with the
+// punctuation of prose (parentheses around words, commas, quotes, ! ? ¿ 「」), or with a document's extension
+// (`remove-before-flight.pdf`; a server script's, known or not, such as `.php` or `.srf`, is left off) is read as
+// a title and no verb inside it blocks; in any shorter component an action phrase ("log out", "cerrar sesión",
+// "add to cart") or a strong verb (delete, abmelden, supprimer, ログアウト, ...) blocks wherever it stands. A
+// camelCase identifier led by a verb (`deleteAllMessagesForUser`) is code, not prose, and blocks at any length.
+// Weak verbs, which are also everyday words (like, follow, report, cart, salir, 退出, خروج, ...: "Flag of
+// France", "/report/ar6/", 退出欧盟 for Brexit), block only as a whole component: the last path segment (ids
+// after it aside: `/vote/123`), a query key (`?like=5`), or the value of an operation key (`?op=vote`). An
+// account next to a verb that ends it blocks in either order, in one component or across two segments
+// (`close-account`, `/account/close`, `/konto/kuendigen`, `/账户/注销`). The value of a search key
+// (`?q=how+to+delete+files`) is what someone typed into a search box and is never read as an action.
 //
-// Limits, known and accepted (each errs towards not requesting):
-// - a short title that is itself an action word is skipped: `/wiki/Delete`, `/wiki/Remove_rust`, `/wiki/Like`;
+// Limits, known and accepted, that err towards not requesting:
+// - a short title that is itself an action word is skipped: `/wiki/Delete`, `/wiki/Remove_rust`, `/wiki/Like`,
+//   and so is a short how-to slug: `/flecken-entfernen`; a weak word of any language blocks as a whole
+//   component in all of them (`/kasse`, `/sil`);
 // - a weak verb before an id is skipped even when it is a noun there: `/block/000000abc` on a block explorer;
+// - Vietnamese without its marks folds "đang" (being) into "đăng": `/dang-xuat-khau` (exporting) is skipped;
+// - Latin-1 %-escapes (`%E9`, from pre-UTF-8 sites) do not decode as UTF-8 and are refused as undecodable;
+// - rel=nofollow also drops the outside links of sites that mark all of them so (Wikipedia, most forums).
+// And that err towards requesting:
 // - an action spelled as a long slug without camelCase (`/delete-my-account-and-all-my-data`) passes the
 //   verb rule: a token or action key in its query, or its anchor text, usually still catches it;
-// - Latin-1 %-escapes (`%E9`, from pre-UTF-8 sites) do not decode as UTF-8 and are refused as undecodable;
+// - an apostrophe reads as prose, so a French elision passes: `/s'abonner`, the anchor "J'aime";
+// - SAML's `slo` and OAuth's `revocation` block only in a path that names their protocol (`/saml2/.../slo`);
 // - `api` paths are matched in lower case only, so documentation such as MDN's `/docs/Web/API/fetch` and
 //   Wikipedia's `/wiki/API` stays crawlable; so does a page under `/api/` that ends in `.html` (Node.js docs);
-// - rel=nofollow also drops the outside links of sites that mark all of them so (Wikipedia, most forums).
+// - a language or a spelling the lexicon does not have.
 // Only GET requests are ever made and forms are never submitted; these rules are about links.
 import type { CrawlConfig } from './config';
-import { actionIn, componentOf, leadingAction, MAX_ACTION_WORDS, OPERATION_KEYS, SEARCH_KEYS, WEAK_VERBS, wordsOf } from './safety-words';
+import { actionIn, type Component, componentOf, leadingAction, MAX_ACTION_WORDS, OPERATION_KEYS, pairAcross, SEARCH_KEYS, weakAction, wordsOf } from './safety-words';
 
 export interface SafetyBlock {
   /** The rule that blocked the link: one of DEFAULT_SAFETY_RULES, or "your list". */
@@ -48,11 +60,11 @@ export interface SafetyGuard {
 
 /** The default rules with the one line the dashboard shows for each, in the order they are checked. */
 export const SAFETY_RULE_HELP = {
-  'action verb': 'Links whose path or query names an action: log out, delete, unsubscribe, like, vote, add to cart, checkout, confirm, mark read, …',
+  'action verb': 'Links whose path or query names an action, in 20 languages: log out, delete, close account, unsubscribe, like, vote, add to cart, checkout, confirm, mark read, …',
   'state query key': 'Links carrying a token, csrf, nonce, sig, auth or hash key, or an action, do or cmd other than a view',
   'api path': 'Links into api, ajax, rpc or graphql endpoints',
   nofollow: 'Links the page marks rel="nofollow" (some sites mark every outside link so)',
-  'anchor text': 'Links whose short text names an action: “Log out”, “Delete”, “Unsubscribe”',
+  'anchor text': 'Links whose short text names an action: “Log out”, “Abmelden”, “退出”, “Delete”, “Unsubscribe”',
   'undecodable URL': 'Links with a broken %-escape, which cannot be read to check them',
 } as const;
 
@@ -158,11 +170,34 @@ function readUrl(u: URL): ReadUrl {
 
 const keyName = (key: Decoded) => key.text.trim().toLowerCase().replace(/\[\]$/, '');
 
-function actionVerb({ segments, query }: ReadUrl): string | null {
-  for (let i = 0; i < segments.length; i++) {
-    const last = segments.slice(i + 1).every((s) => ID_SEGMENT.test(s.text));
-    const hit = actionIn(componentOf(segments[i].text), { camelWeak: true, weakAlone: last });
+/**
+ * Protocol endpoints named by a word that is something else alone, with the path segment that says which
+ * protocol it is: SAML Single Logout (`/idp/profile/SAML2/Redirect/SLO`, Okta's `/app/x/y/slo/saml`; "slo" is
+ * also a Slovak language prefix and a Wikipedia title) and OAuth token revocation (RFC 7009) at
+ * IdentityServer's `/connect/revocation`. The endpoints named by their action (`end_session`, `endsession`,
+ * `logout.srf`, `/oauth2/revoke`, `/cas/logout`) are in the lexicon.
+ */
+const PROTOCOL_ENDPOINTS: readonly { endpoint: RegExp; protocol: RegExp }[] = [
+  { endpoint: /^(slo|sls)$/i, protocol: /^saml/i },
+  { endpoint: /^revocation$/i, protocol: /^(connect|oauth2?|oidc|openid)$/i },
+];
+
+/** The action in a run of path segments (or the parts of a path-like query value), one after another. */
+function actionInPath(parts: Component[], opts: { camelWeak: boolean; weakAlone: (i: number) => boolean }): string | null {
+  for (let i = 0; i < parts.length; i++) {
+    const hit = actionIn(parts[i], { camelWeak: opts.camelWeak, weakAlone: opts.weakAlone(i) }) ?? (i > 0 ? pairAcross(parts[i - 1], parts[i]) : null);
     if (hit) return hit;
+  }
+  return null;
+}
+
+function actionVerb({ segments, query }: ReadUrl): string | null {
+  const path = segments.map((s) => componentOf(s.text));
+  const hit = actionInPath(path, { camelWeak: true, weakAlone: (i) => segments.slice(i + 1).every((s) => ID_SEGMENT.test(s.text)) });
+  if (hit) return hit;
+  for (const { endpoint, protocol } of PROTOCOL_ENDPOINTS) {
+    const named = segments.find((s) => endpoint.test(s.text));
+    if (named && segments.some((s) => protocol.test(s.text))) return named.text.toLowerCase();
   }
   for (const { key, value } of query) {
     const hit = actionIn(componentOf(key.text), { camelWeak: false, weakAlone: true });
@@ -171,11 +206,9 @@ function actionVerb({ segments, query }: ReadUrl): string | null {
     if (SEARCH_KEYS.has(name)) continue;
     // A value may be a path itself (`?route=account/logout`, `?next=/logout`).
     const operation = OPERATION_KEYS.has(name);
-    const parts = value.text.split('/').filter(Boolean);
-    for (let j = 0; j < parts.length; j++) {
-      const v = actionIn(componentOf(parts[j]), { camelWeak: operation, weakAlone: operation && j === parts.length - 1 });
-      if (v) return v;
-    }
+    const parts = value.text.split('/').filter(Boolean).map(componentOf);
+    const v = actionInPath(parts, { camelWeak: operation, weakAlone: (j) => operation && j === parts.length - 1 });
+    if (v) return v;
   }
   return null;
 }
@@ -199,9 +232,7 @@ function apiPath({ segments }: ReadUrl): string | null {
 function anchorText(anchor: string): string | null {
   const c = componentOf(anchor);
   if (c.title) return null;
-  const led = leadingAction(c.words, false);
-  if (led) return led;
-  return c.words.length === 1 && WEAK_VERBS.has(c.words[0]) ? c.words[0] : null;
+  return leadingAction(c.words, false) ?? weakAction(c.words);
 }
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

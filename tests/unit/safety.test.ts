@@ -38,6 +38,10 @@ const blocked: [string, string, string, string][] = [
   ['https://a.test/reset-password?email=jo%40a.test', '', 'action verb', 'reset password'],
   ['https://a.test/%6cogout?q=%E0%A4%A', '', 'action verb', 'logout'],
   ['https://a.test/vote/123', '', 'action verb', 'vote'],
+  // A server script's extension, known or not, is the end of a route: Microsoft's `logout.srf`, Domino's `.nsf`.
+  ['https://login.live.test/logout.srf', '', 'action verb', 'logout'],
+  ['https://a.test/shop.nsf/cart.nsf', '', 'action verb', 'cart'],
+  ['https://a.test/delete.xyz', '', 'action verb', 'delete'],
   ['https://a.test/api/v1/items', '', 'api path', 'api'],
   ['https://a.test/wp-admin/admin-ajax.php?p=2', '', 'api path', 'admin-ajax.php'],
   ['https://a.test/graphql?query=%7Bme%7D', '', 'api path', 'graphql'],
@@ -86,6 +90,8 @@ const allowed: [string, string][] = [
   ['https://a.test/social/like-a-rolling-stone-review-of-the-album', 'Like a Rolling Stone: a review'],
   ['https://a.test/ebook/remove-before-flight.pdf', 'Remove Before Flight (PDF)'],
   ['https://github.com/solar/inverter/blob/main/src/remove.ts', 'remove.ts'],
+  ['https://a.test/files/delete-me.txt', 'delete-me.txt'],
+  ['https://a.test/img/logout-icon.png', ''],
 ];
 
 describe('the default safety rules', () => {
