@@ -1,6 +1,6 @@
 import { defineConfig } from 'wxt';
 
-// Manifest and build settings. Permissions are explained in README.md ("Permissions").
+// Manifest and build settings. Permissions are explained in docs/security.md ("Permissions").
 export default defineConfig({
   modules: ['@wxt-dev/webextension-polyfill'],
   manifest: ({ browser }) => ({

@@ -138,6 +138,9 @@ export class CrawlDetail {
     const message = byId('detail-message');
     message.hidden = !crawl.message;
     message.textContent = crawl.message ?? '';
+    // A lost session is the one message the user must act on before anything else.
+    message.classList.toggle('alert', !!crawl.sessionLost);
+    message.setAttribute('role', crawl.sessionLost ? 'alert' : 'status');
     const ended = crawl.finishedAt ? ` · ended ${formatDateTime(crawl.finishedAt)}` : '';
     byId('detail-sub').textContent = `#${crawl.id} · started ${formatDateTime(crawl.createdAt)}${ended}`;
     for (const [counter, el] of this.values) el.textContent = counter.value(crawl, this.pageLabels);

@@ -45,6 +45,9 @@ export function renderPopup(snap: PopupSnapshot, requestedId: number | undefined
   const message = byId('message');
   message.hidden = !crawl.message;
   message.textContent = crawl.message ?? '';
+  // A lost session is the one message the user must act on before anything else.
+  message.classList.toggle('alert', !!crawl.sessionLost);
+  message.setAttribute('role', crawl.sessionLost ? 'alert' : 'status');
 
   const { stats } = crawl;
   const budget = crawl.config.budget.maxPages;

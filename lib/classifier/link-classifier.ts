@@ -52,7 +52,7 @@ export interface Inlinks {
  * One link: that link's. The best link alone lets one hopeful anchor on an off-topic hub outrank a page that
  * several on-topic pages link to; the mean alone would bury a page linked once by a clear anchor and often
  * by navigation. On the topic sweep this raised harvest most where online learning had most to learn from
- * (README, "Every topic").
+ * (docs/benchmarks.md, "Every topic").
  */
 export function urlLogOdds(inlinks: Inlinks): number {
   return (inlinks.best + inlinks.sum / inlinks.n) / 2;
@@ -61,7 +61,7 @@ export function urlLogOdds(inlinks: Inlinks): number {
 /** SPEC A's classifier as specified (and as Focus scored links before the topic sweep). */
 export const SPEC_A_SCORING: LinkScoring = { smoothing: 'laplace', parentPage: false, everyLink: false, contextDamping: 1, parentHub: false, targetAuthority: false, anchorShape: false };
 /**
- * The parent-page feature is on by default: it raised harvest on the topic sweep (README, "Every topic"), most
+ * The parent-page feature is on by default: it raised harvest on the topic sweep (docs/benchmarks.md, "Every topic"), most
  * on small topics whose pages link to each other. Base-rate smoothing is not: combined with it, it lowered harvest there.
  * The context is damped by its size to the power 0.75, not averaged: a context's words are correlated but not
  * copies of one another, and averaging them gave a context of 20 words the say of one anchor word, so links

@@ -40,7 +40,7 @@ export interface PageJudgeJSON {
  * total is raised by this times the vocabulary: with Laplace, on a topic whose pages are a few percent of the
  * labeled ones the vocabulary swamps the positive class's few word occurrences, every word looks unlikely
  * under it, and the judge calls almost no page relevant (Business Studies: recall 0.02 on the topic sweep's
- * scored split). At 0.1 that recall is 0.51 and the mean F1 over the 15 topics 0.71 (README, "Every topic").
+ * scored split). At 0.1 that recall is 0.51 and the mean F1 over the 15 topics 0.71 (docs/benchmarks.md, "Every topic").
  */
 export const DEFAULT_JUDGE_SMOOTHING = 0.1;
 /** Fewer labeled pages than this in either class and the model's estimates are noise: use the keywords. */

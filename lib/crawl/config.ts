@@ -51,13 +51,13 @@ export interface CrawlConfig {
   safety: { avoid: string[]; disabledRules: string[] };
   /**
    * The page judge. `threshold`: a page is relevant when P(on topic) >= threshold. `smoothing`: its pseudo-count
-   * per word (1 is Laplace, as SPEC A; the default 0.1 lets it recognise pages of small topics, README "Every topic").
+   * per word (1 is Laplace, as SPEC A; the default 0.1 lets it recognise pages of small topics, docs/benchmarks.md "Every topic").
    */
   judge: { threshold: number; smoothing: number };
   /**
    * Online learning. `fromVerdicts`: the link that led to a fetched page becomes a labeled link with the page's
    * verdict. `linksToJudged`: so does every link found later to a page already judged (it multiplies what the
-   * crawl learns from; README, "Every topic"). The queued links are re-scored with the current model every `rescoreEveryPages` pages and after
+   * crawl learns from; docs/benchmarks.md, "Every topic"). The queued links are re-scored with the current model every `rescoreEveryPages` pages and after
    * `rescoreEveryLabels` new labels from elsewhere (the labeler, the dashboard); 0 turns either off.
    */
   learning: { fromVerdicts: boolean; linksToJudged: boolean; rescoreEveryPages: number; rescoreEveryLabels: number };

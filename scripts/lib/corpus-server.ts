@@ -51,7 +51,7 @@ export function articleUrl(origin: string, path: string, sites?: Map<string, str
 }
 
 /**
- * Serves the corpus on loopback. With `sites` (the README's "web of sites"), each article only at
+ * Serves the corpus on loopback. With `sites` (docs/benchmarks.md, "Strategies on the web of sites"), each article only at
  * `http://<its host>/wiki/<article>.html`, dispatched on the Host header (Chromium maps *.test here), every
  * relative link rewritten to the absolute URL on its target's host, and robots.txt allowing everything.
  */

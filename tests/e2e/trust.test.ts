@@ -66,12 +66,16 @@ it('never requests an unsafe, robots-closed or off-scope redirect target; waits 
   expect(pages.find((p) => p.url === 'http://club.test/go/4')!.error).toMatch(/outside the crawl's scope/);
   expect(summary.failed).toBe(pages.filter((p) => p.outcome === 'failed').length);
   // A redirect to javascript:, data:, file: or chrome: is recorded as not followed at once, never asked again.
+  // Chromium refuses to follow the first three without naming where they led (ERR_UNSAFE_REDIRECT).
   NOT_WEB.forEach((target, i) => {
     const path = `/away/${i}`;
     expect(site.requests.filter((r) => r.path === path), path).toHaveLength(1);
-    expect(pages.find((p) => p.url === `http://club.test${path}`), path).toMatchObject({
-      outcome: 'skipped', error: `redirect to ${target} not followed: not a web address (${target.split(':')[0]}:), never requested`,
-    });
+    const row = pages.find((p) => p.url === `http://club.test${path}`)!;
+    expect(row.outcome, path).toBe('skipped');
+    expect([
+      `redirect to ${target} not followed: not a web address (${target.split(':')[0]}:), never requested`,
+      'redirect not followed: not a web address (the browser refused to follow it), never requested',
+    ], path).toContain(row.error);
   });
 });
 

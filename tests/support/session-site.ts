@@ -27,7 +27,7 @@ export async function startSessionSite(): Promise<SessionSite> {
     `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body>
 <nav><a href="/">Shop</a> <a href="/x7" title="">✕</a> <a href="/staff">Staff</a> <a href="/promo">Offers</a></nav><h1>${title}</h1>${body}</body></html>`;
   const server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const { pathname: path, searchParams } = new URL(req.url ?? '/', 'http://x');
     const withSession = (req.headers.cookie ?? '').split(/;\s*/).includes(SHOP_COOKIE);
     requests.push({ path, withSession });
     const send = (status: number, body: string, headers: Record<string, string> = {}) => {
@@ -35,7 +35,9 @@ export async function startSessionSite(): Promise<SessionSite> {
       res.end(body);
     };
     if (path === '/robots.txt') return send(404, '');
+    if (path === '/login' && searchParams.get('as') !== 'member') return send(200, page('Sign in', '<form><input type="password"></form>'));
     if (path === '/login') {
+      // The user logs in (a test's own step: `/login?as=member`).
       valid = true;
       return send(200, page('Signed in', '<p>Welcome back.</p>'), { 'set-cookie': `${SHOP_COOKIE}; Path=/; Max-Age=86400; SameSite=Lax` });
     }

@@ -35,7 +35,7 @@ describe('training patterns', () => {
 describe('config', () => {
   it('fills defaults', () => {
     const c = parseConfig({ seeds: ['http://a.test/'], topic: { keywords: ['k'] } });
-    expect(c.politeness).toEqual({ delayMs: 1000, concurrency: 2, perHost: 1, robots: true });
+    expect(c.politeness).toEqual({ delayMs: 1000, concurrency: 2, perHost: 1, robots: true, identify: true });
     expect(c.strategy.name).toBe('best-first');
   });
   it('says what is wrong in one sentence', () => {

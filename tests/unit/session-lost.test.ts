@@ -91,7 +91,7 @@ describe('a crawl that loses the session', { timeout: 60_000 }, () => {
     expect(site.requests.filter((r) => r.path === '/promo' || r.path === '/staff').length).toBeLessThanOrEqual(2);
 
     // The user logs in again and resumes: the crawl goes on, and /x7 is never asked again.
-    await fetch(`http://127.0.0.1:${site.port}/login`, { headers: { host: 'shop.test' } });
+    await fetch(`http://127.0.0.1:${site.port}/login?as=member`, { headers: { host: 'shop.test' } });
     const second = newService(store);
     await second.handlers.resume({ crawlId });
     await second.settled(crawlId);
@@ -115,7 +115,7 @@ describe('a crawl that loses the session', { timeout: 60_000 }, () => {
     expect(site.requests.map((r) => r.path)).toEqual(['/robots.txt', '/']);
     // Not kept: the seed did nothing wrong. Once logged in, a resume requests it.
     expect((await keptFromRequesting(store.db, crawlId)).total).toBe(0);
-    await fetch(`http://127.0.0.1:${site.port}/login`, { headers: { host: 'shop.test' } });
+    await fetch(`http://127.0.0.1:${site.port}/login?as=member`, { headers: { host: 'shop.test' } });
     const second = newService(store);
     await second.handlers.resume({ crawlId });
     await second.settled(crawlId);

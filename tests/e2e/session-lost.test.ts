@@ -1,0 +1,94 @@
+// A logged-in shop whose sign-out link no guard can know (`/x7`, anchor "✕"), crawled from the command line through
+// the real extension in Chromium: the request that expires the session pauses the crawl after that one request, the
+// command exits 3 with the sentence, the popup and the dashboard say it, and a resume after logging in again never
+// requests it again. The server's log says what was requested.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { CrawlStatus } from '../../lib/protocol';
+import { ensureBuilt, launchWithExtension, ROOT, send } from '../../scripts/lib/browser';
+import { startSessionSite, type SessionSite } from '../support/session-site';
+import { openDashboard, PopupPage } from './page-objects';
+
+let site: SessionSite;
+beforeAll(async () => {
+  ensureBuilt();
+  site = await startSessionSite();
+});
+afterAll(() => site.close());
+
+it('pauses on the request that ended the session, says so everywhere, and a resume never asks it again', async () => {
+  const profileDir = mkdtempSync(join(tmpdir(), 'focus-session-'));
+  const hostRules = `MAP *.test 127.0.0.1:${site.port}`;
+  const login = async () => {
+    const l = await launchWithExtension({ profileDir, hostRules });
+    await (await l.context.newPage()).goto('http://shop.test/login?as=member');
+    await l.close();
+  };
+  await login();
+  site.requests.length = 0;
+
+  // The command a user types.
+  const dir = mkdtempSync(join(tmpdir(), 'focus-session-out-'));
+  const configFile = join(dir, 'config.json');
+  writeFileSync(configFile, JSON.stringify({
+    name: 'shop', seeds: ['http://shop.test/'], topic: { keywords: ['astronomy', 'telescopes', 'galaxies'] },
+    budget: { maxPages: 30 }, politeness: { delayMs: 0, concurrency: 2 },
+  }));
+  // Run apart, not synchronously: the site answers from this process.
+  const cli = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
+    const child = spawn('npx', ['tsx', 'scripts/crawl.ts', '--config', configFile, '--out', join(dir, 'out'), '--profile', profileDir, '--host-rules', hostRules], { cwd: ROOT });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (status) => resolve({ status, stderr }));
+  });
+  const sentence = 'paused: requesting http://shop.test/x7 ended your session on shop.test (the site cleared the cookie "shop_sid"). ' +
+    'Log in to shop.test again in this browser, then resume: that URL will not be requested again';
+  expect(cli.status, cli.stderr).toBe(3);
+  expect(cli.stderr).toContain(`focus: ${sentence}`);
+
+  // What the server saw: the one request, carrying the session, and at most the other one already in flight after it.
+  const at = site.requests.findIndex((r) => r.path === '/x7');
+  expect(at).toBeGreaterThan(0);
+  expect(site.requests[at].withSession).toBe(true);
+  expect(site.requests.length - 1 - at).toBeLessThanOrEqual(1);
+  expect(site.sessionValid()).toBe(false);
+
+  const { crawlId } = JSON.parse(readFileSync(join(dir, 'out', 'summary.json'), 'utf8')) as { crawlId: number };
+  const again = await launchWithExtension({ profileDir, hostRules });
+  try {
+    // The popup and the dashboard say it, as an alert.
+    const popup = await new PopupPage(await again.context.newPage(), again.extensionId).open();
+    const message = popup.page.getByTestId('message');
+    await expect.poll(() => message.innerText()).toBe(sentence);
+    expect(await message.getAttribute('class')).toContain('alert');
+    expect((await popup.state()).toLowerCase()).toBe('paused');
+    if (process.env.FOCUS_SCREENSHOTS) {
+      mkdirSync(join(ROOT, 'docs', 'images'), { recursive: true });
+      await popup.page.setViewportSize({ width: 380, height: 560 });
+      await popup.page.screenshot({ path: join(ROOT, 'docs', 'images', 'popup-session-lost.png') });
+    }
+    const { dash, errors } = await openDashboard(again.context, again.extensionId, `crawl=${crawlId}`);
+    await expect.poll(() => dash.getByTestId('detail-message').innerText()).toBe(sentence);
+    const kept = dash.getByTestId('kept-item').filter({ hasText: 'http://shop.test/x7' });
+    await expect.poll(() => kept.count()).toBe(1);
+    expect(await kept.innerText()).toContain('ended your session');
+    expect(errors).toEqual([]);
+
+    // The user logs in again and resumes.
+    await (await again.context.newPage()).goto('http://shop.test/login?as=member');
+    await send(again.page, 'resume', { crawlId });
+    await expect.poll(async () => (await send<CrawlStatus>(again.page, 'status', { crawlId })).crawl.state, { timeout: 60_000, interval: 250 }).toBe('finished');
+    const done = (await send<CrawlStatus>(again.page, 'status', { crawlId })).crawl;
+    expect(done.sessionLost).toBeUndefined();
+    await expect.poll(() => message.getAttribute('class')).not.toContain('alert');
+  } finally {
+    await again.close();
+  }
+  expect(site.requests.filter((r) => r.path === '/x7')).toHaveLength(1);
+  for (let i = 0; i < 6; i++) expect(site.requests.filter((r) => r.path === `/p/${i}`), `/p/${i}`).toHaveLength(1);
+  expect(site.requests.filter((r) => r.path.startsWith('/p/')).every((r) => r.withSession)).toBe(true);
+  expect(site.sessionValid()).toBe(true);
+});
