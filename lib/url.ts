@@ -76,6 +76,16 @@ function canonicalQuery(search: string, sortQuery: boolean): string {
   return kept.length ? `?${kept.map((p) => p.pair).join('&')}` : '';
 }
 
+/** `input` parsed (against `base`), or null when it is no http(s) URL. */
+function httpUrl(input: string, base?: string): URL | null {
+  try {
+    const u = new URL(input, base);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The canonical form of an absolute http(s) URL, or null when it is not one. WHATWG URL parsing lowercases
  * scheme and host, converts IDNs to punycode, drops default ports, rewrites IPv4 in any notation
@@ -86,13 +96,8 @@ function canonicalQuery(search: string, sortQuery: boolean): string {
  * differ on each. It is the key a page is known by; what gets requested is `requestUrl`, the site's own spelling.
  */
 export function normalizeUrl(input: string, base?: string, opts: CanonicalOptions = DEFAULT_CANONICAL): string | null {
-  let u: URL;
-  try {
-    u = new URL(input, base);
-  } catch {
-    return null;
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
+  const u = httpUrl(input, base);
+  if (!u) return null;
   const path = normalizeEscapes(u.pathname.replace(PATH_SESSION, ''));
   return `${u.protocol}//${u.host}${path}${canonicalQuery(u.search, opts.sortQuery)}`;
 }
@@ -105,13 +110,8 @@ export function normalizeUrl(input: string, base?: string, opts: CanonicalOption
  * canonical form, which is only for knowing a page twice.
  */
 export function requestUrl(input: string, base?: string): string | null {
-  let u: URL;
-  try {
-    u = new URL(input, base);
-  } catch {
-    return null;
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
+  const u = httpUrl(input, base);
+  if (!u) return null;
   u.hash = '';
   u.username = '';
   u.password = '';
