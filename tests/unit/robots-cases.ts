@@ -12,6 +12,7 @@
 // always asks with a full URL and a one-word token); its parser-statistics tests (line counting, byte order
 // marks, sitemaps), whose behaviour the probes below check through decisions instead.
 
+import { requestUrl } from '../../lib/url';
 import { ROBOTS_AGENT } from '../../lib/crawl/robots';
 
 export interface RobotsCase {
@@ -229,9 +230,9 @@ export function asUs(c: RobotsCase): string {
   return c.robots.replace(/^(\s*user-agent\b)(.*)$/gim, (_, key: string, rest: string) => key + rest.replace(name, token));
 }
 
-/** A URL as the request gate passes it to robots: parsed (so percent-encoded), without its fragment. */
+/** A URL as the request gate passes it to robots: the crawl's own request form (url.ts `requestUrl`). */
 export function asGateGives(url: string): string {
-  const u = new URL(url);
-  u.hash = '';
-  return u.href;
+  const spelled = requestUrl(url);
+  if (spelled === null) throw new Error(`${url} is no URL the crawl requests`);
+  return spelled;
 }
