@@ -9,11 +9,11 @@ import type { CrawlStore, PageCommit } from '../store/crawl-store';
 import type { FrontierEntry, LabeledLink, ParsedPage } from '../types';
 import { hostOf, normalizeUrl, requestUrl, siteOf } from '../url';
 import type { CrawlConfig } from './config';
-import { strategyOf } from '../strategies/registry';
-import type { PageRole } from '../strategies/types';
+import { createStrategy } from '../strategies/registry';
+import type { PageRole, Strategy } from '../strategies/types';
 import { hubBuckets } from '../classifier/link-features';
 import { TargetAuthority } from '../classifier/authority';
-import { planChildren, rulesFor, type LabeledPages } from './children';
+import { compileRules, planChildren, type CrawlRules, type LabeledPages } from './children';
 import { describeBlock } from './safety';
 import { CommitQueue } from './commit-queue';
 import { CrawlLearner } from './learner';
@@ -59,6 +59,10 @@ export class CrawlRunner {
   /** The authority of URLs among the labeled training pages' links (null without both training lists, or when off). */
   private authority: TargetAuthority | null = null;
   private config!: CrawlConfig;
+  /** The crawl's strategy, made once per run: it may keep state across pages. */
+  private strategy!: Strategy;
+  /** The config's scope and safety rules and labeled pages, compiled again only when template seeding changes the seeds. */
+  private rules!: CrawlRules;
   /** The topic it learns from; set when `run()` reads the crawl row. */
   topicId = 0;
   /** Crawl-phase requests made or in flight: the budget counts these. */
@@ -109,9 +113,11 @@ export class CrawlRunner {
     let crawl = await this.mustGet();
     this.config = crawl.config;
     this.topicId = crawl.topicId;
+    this.strategy = createStrategy(this.config);
+    this.rules = compileRules(this.config);
     this.politeness = new Politeness(this.config.politeness);
     this.gate = this.makeGate();
-    this.admission = { strategy: strategyOf(this.config), siteBlacklist: this.config.siteBlacklist ?? [] };
+    this.admission = { strategy: this.strategy, siteBlacklist: this.config.siteBlacklist ?? [] };
     this.activeMsBase = crawl.activeMs;
     this.startedAt = clock.now();
     this.reserved = crawl.stats.attempts;
@@ -119,10 +125,10 @@ export class CrawlRunner {
     if (reclaimed.requeued) this.ports.log?.(`reclaimed ${reclaimed.requeued} URL(s) left in flight`);
     if (reclaimed.failed) this.ports.log?.(`failed ${reclaimed.failed} URL(s) in flight at every stop of the worker`);
     // A strategy that reasons over the crawled graph picks up where it was (the graph is written with each commit).
-    const strategy = strategyOf(this.config);
+    const { strategy } = this;
     if (strategy.restore && crawl.nextSeq > 1) strategy.restore(await store.strategyMemory(this.crawlId));
     this.learner = new CrawlLearner({
-      store, clock, log: this.ports.log, crawlId: this.crawlId, topicId: this.topicId, config: this.config,
+      store, clock, log: this.ports.log, crawlId: this.crawlId, topicId: this.topicId, config: this.config, strategy,
       authority: () => this.authority,
       halted: () => this.halt !== null, fail: (err) => this.requestHalt('paused', describeFatal(err)),
     }, await loadModel(store, this.topicId, this.config.judge.threshold));
@@ -167,7 +173,7 @@ export class CrawlRunner {
   /** The crawl's one way to the network: every request passes its gates (request-gate.ts). */
   private makeGate(): RequestGate {
     const { clock } = this.ports;
-    const { outOfScope, safety } = rulesFor(this.config);
+    const { outOfScope, safety } = this.rules;
     const robots = this.config.politeness.robots;
     const gate: RequestGate = new RequestGate(this.ports.fetch, clock, {
       unsafe: (url, link) => {
@@ -221,12 +227,13 @@ export class CrawlRunner {
   /** Searches the engine, samples the results and queues them as the crawl's seeds (which its scope follows). */
   private async seedFromSearch(): Promise<void> {
     const config = await seedCycle({
-      store: this.ports.store, crawl: await this.mustGet(), config: this.config, read: this.readSearchPage,
+      store: this.ports.store, crawl: await this.mustGet(), config: this.config, strategy: this.strategy, read: this.readSearchPage,
       halted: () => this.halt !== null, now: () => this.ports.clock.now(), log: this.ports.log,
     });
     if (!config) return;
     this.config = config;
-    this.gate = this.makeGate(); // the scope now holds the seeds' hosts
+    this.rules = compileRules(config); // the scope now holds the seeds' hosts
+    this.gate = this.makeGate();
   }
 
   /** A result page, through the gate like every request, in the user's browser session. */
@@ -282,7 +289,7 @@ export class CrawlRunner {
    * from the store), fitted when training is over. Null when off, or without both training lists to fit it on.
    */
   private async loadAuthority(): Promise<TargetAuthority | null> {
-    const { base } = rulesFor(this.config).labeled;
+    const { base } = this.rules.labeled;
     if (!this.config.classifier.targetAuthority || base === null) return null;
     const authority = new TargetAuthority(base);
     for (const { label, links } of await this.ports.store.labeledOutlinks(this.crawlId)) authority.add(label, links);
@@ -304,7 +311,7 @@ export class CrawlRunner {
   /** Fits the authority on the labeled pages, and keeps what it learned on the crawl row (the dashboard shows it). */
   private async fitAuthority(): Promise<void> {
     if (!this.authority) return;
-    const { counts, logOdds } = this.authority.fit(rulesFor(this.config).labeled.label);
+    const { counts, logOdds } = this.authority.fit(this.rules.labeled.label);
     const summary = { urls: this.authority.size, labeled: counts.reduce((n, [off, on]) => n + off + on, 0), logOdds };
     this.ports.log?.(`URL authority: ${summary.urls} URLs linked from labeled pages, fitted on ${summary.labeled} labeled ones; ` +
       `log-odds by bucket ${logOdds.map((x) => x.toFixed(2)).join(' ')}`);
@@ -318,7 +325,7 @@ export class CrawlRunner {
 
   private async trainOn(url: string): Promise<void> {
     const { clock } = this.ports;
-    const { labeled } = rulesFor(this.config);
+    const { labeled } = this.rules;
     // A link source is a page of the user's choosing: it is expected to open with their session.
     const result = await this.gate.page(requestUrl(url) ?? url, { expectsSession: true }, async () => null);
     if (result.kind === 'sessionLost') await this.loseSession(result);
@@ -442,7 +449,7 @@ export class CrawlRunner {
       return w;
     };
     try {
-      return await store.frontier.take(this.crawlId, reserve, clock.now(), want, undefined, strategyOf(this.config).next);
+      return await store.frontier.take(this.crawlId, reserve, clock.now(), want, undefined, this.strategy.next);
     } catch (err) {
       for (const h of hosts) this.politeness.end(h, clock.now()); // nothing was taken
       throw err;
@@ -542,7 +549,7 @@ export class CrawlRunner {
       });
       return;
     }
-    const strategy = strategyOf(this.config);
+    const { strategy } = this;
     const { judge, link } = this.learner.model;
     // SPEC D.1: a list page is mined for links, neither judged nor counted as content.
     const role = strategy.pageRole?.(entry, out.finalUrl);
@@ -550,7 +557,7 @@ export class CrawlRunner {
     const verdict = judged && { ...judged, relevant: judged.relevance >= this.config.judge.threshold };
     const relevant = verdict?.relevant ?? false;
     const dropped: Record<string, number> = {};
-    const children = planChildren(parsed, entry, out.finalUrl, this.config, link, relevant, dropped, this.authority);
+    const children = planChildren(parsed, entry, out.finalUrl, this.config, link, relevant, dropped, this.authority, { strategy, rules: this.rules });
     const { fromVerdicts, linksToJudged } = this.config.learning;
     const teaches = verdict && fromVerdicts && learnable(verdict);
     const labels: NewLinkLabel[] =
@@ -613,13 +620,13 @@ export class CrawlRunner {
 
   /** A strategy's report that follows every take (its queues), to go with a commit. */
   private liveReport(): Record<string, unknown> | undefined {
-    const strategy = strategyOf(this.config);
+    const { strategy } = this;
     return strategy.reportsLive ? strategy.report?.() ?? undefined : undefined;
   }
 
   /** The strategy sees each judged page after its commit; a HITS round (SPEC C) asks for the queue to be re-ranked. */
   private tellStrategy(url: string, text: string, relevant: boolean, children: PageCommit['children'], role?: PageRole): void {
-    const strategy = strategyOf(this.config);
+    const { strategy } = this;
     if (!strategy.afterPage) return;
     const links = children.filter((c) => !c.skip).map((c) => c.url);
     const asked = strategy.afterPage({ url, text, relevant, links, ...(role ? { role } : {}) });
