@@ -18,7 +18,7 @@ import {
   pagesPerMinute,
 } from '@/lib/ui/format';
 import { identityText, scopeText } from '@/lib/ui/config-form';
-import { strategyModule, strategyOf } from '@/lib/strategies/registry';
+import { strategyModule } from '@/lib/strategies/registry';
 import { engineUrl } from '@/lib/template/config';
 import { queueWeight } from '@/lib/strategies/multi-queue/weights';
 import { queueLoads } from '@/lib/store/fifo-queues';
@@ -343,7 +343,7 @@ function keywordsRow(own: string[], topic: Topic | undefined): string {
 /** "2026-11-22 14:05 (50 pages fetched): 340 queued links moved, of 1,200 frontier URLs read, in 85 ms". */
 export function rescoreText(crawl: Pick<CrawlRecord, 'lastRescore' | 'config'>): string {
   const r: RescoreReport | undefined = crawl.lastRescore;
-  if (!r) return strategyOf(crawl.config).followsModel ? 'not yet: the frontier is re-scored as the model learns' : `never (${crawl.config.strategy.name})`;
+  if (!r) return strategyModule(crawl.config.strategy.name)?.followsModel ? 'not yet: the frontier is re-scored as the model learns' : `never (${crawl.config.strategy.name})`;
   const took = r.ms < 1000 ? `${Math.round(r.ms)} ms` : formatDuration(r.ms);
   const partial = r.complete === false ? '; stopped early when the crawl paused or ended, it goes on when the crawl resumes' : '';
   return `${formatDateTime(r.at)} (${r.why}): ${formatCount(r.changed)} queued links moved, of ${formatCount(r.scanned)} frontier URLs read, in ${took}${partial}`;

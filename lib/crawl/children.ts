@@ -6,27 +6,26 @@ import { logistic } from '../classifier/naive-bayes';
 import { hubBuckets } from '../classifier/link-features';
 import type { Candidate } from '../store/crawl-store';
 import type { FrontierEntry, ParsedPage } from '../types';
-import { strategyOf } from '../strategies/registry';
+import { createStrategy } from '../strategies/registry';
+import type { Strategy } from '../strategies/types';
 import { hostOf, normalizeUrl, requestUrl, siteOf } from '../url';
 import type { CrawlConfig } from './config';
 import { compilePatterns, type UrlMatcher } from './patterns';
 import { describeBlock, makeSafetyGuard, type SafetyGuard } from './safety';
 import { scopeReason } from './scope';
 
-// Compiled per config object: a crawl's config never changes while it runs.
-const compiled = new WeakMap<CrawlConfig, {
-  outOfScope: (url: string) => string | null; inScope: (url: string) => boolean; safety: SafetyGuard; labeled: LabeledPages;
-}>();
+/** A crawl's scope and safety rules and its labeled pages, compiled from its config (compileRules). */
+export interface CrawlRules {
+  outOfScope: (url: string) => string | null;
+  inScope: (url: string) => boolean;
+  safety: SafetyGuard;
+  labeled: LabeledPages;
+}
 
-/** The crawl's scope and safety rules, and its labeled pages, compiled once per config. */
-export function rulesFor(config: CrawlConfig) {
-  let r = compiled.get(config);
-  if (!r) {
-    const outOfScope = scopeReason(config);
-    r = { outOfScope, inScope: (url: string) => outOfScope(url) === null, safety: makeSafetyGuard(config.safety), labeled: labeledPages(config) };
-    compiled.set(config, r);
-  }
-  return r;
+/** Compiles the rules of a config; a run compiles them once, and again only when its seeds change (template seeding). */
+export function compileRules(config: CrawlConfig): CrawlRules {
+  const outOfScope = scopeReason(config);
+  return { outOfScope, inScope: (url: string) => outOfScope(url) === null, safety: makeSafetyGuard(config.safety), labeled: labeledPages(config) };
 }
 
 /**
@@ -52,9 +51,16 @@ function labeledPages(config: CrawlConfig): LabeledPages {
   };
 }
 
+/** What a run holds that plans links: its strategy instance and its compiled rules. */
+export interface LinkPlanner {
+  strategy: Strategy;
+  rules: CrawlRules;
+}
+
 /**
  * A fetched page's links as frontier candidates, planned by the crawl's strategy (lib/strategies): unsafe links
- * are recorded as skipped; links the strategy drops are counted by reason in `dropped`, never queued.
+ * are recorded as skipped; links the strategy drops are counted by reason in `dropped`, never queued. A run passes
+ * its own `planner`; without one, a strategy and rules are made from `config` for this page alone.
  */
 export function planChildren(
   page: ParsedPage,
@@ -65,12 +71,13 @@ export function planChildren(
   relevant: boolean,
   dropped: Record<string, number> = {},
   authority: TargetAuthority | null = null,
+  planner?: LinkPlanner,
 ): Candidate[] {
   const depth = parent.depth + 1;
   // meta robots nofollow is part of obeying robots; a page's links are still read for nothing else.
   if (depth > config.budget.maxDepth || (page.nofollow && config.politeness.robots)) return [];
-  const { inScope, safety, labeled } = rulesFor(config);
-  const strategy = strategyOf(config);
+  const { strategy, rules } = planner ?? { strategy: createStrategy(config), rules: compileRules(config) };
+  const { inScope, safety, labeled } = rules;
   const out: Candidate[] = [];
   const urls = page.links.map((link) => normalizeUrl(link.url, undefined, config.canonical));
   // The page as a hub: its links to labeled pages (the page's own URL is not one of its links).
@@ -115,12 +122,12 @@ export function rankLink(classifier: LinkClassifier, authority: TargetAuthority 
   return { logOdds, score: logistic(logOdds) };
 }
 
-/** Seeds enter with the top score. */
-export function seedCandidates(config: CrawlConfig): Candidate[] {
+/** Seeds enter with the top score, at the priority the strategy gives seeds. */
+export function seedCandidates(config: CrawlConfig, strategy: Strategy = createStrategy(config)): Candidate[] {
+  const priority = strategy.seedPriority();
   return config.seeds.flatMap((s) => {
     const url = normalizeUrl(s, undefined, config.canonical);
     const href = requestUrl(s);
-    const priority = strategyOf(config).seedPriority();
     return url ? [{ url, ...(href === null || href === url ? {} : { href }), host: hostOf(url), site: siteOf(url), score: 1, priority, depth: 0, parentUrl: null, anchor: '', context: '', strategy: { tunnel: 0 } }] : [];
   });
 }

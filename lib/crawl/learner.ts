@@ -4,7 +4,7 @@
 import type { Clock } from '../fetch/fetcher';
 import type { CrawlStore } from '../store/crawl-store';
 import type { CrawlRecord, RescoreReport } from '../store/db';
-import { strategyOf } from '../strategies/registry';
+import type { Strategy } from '../strategies/types';
 import type { CrawlConfig } from './config';
 import { buildModel, catchUp, saveModel, type CrawlModel } from './model';
 import { urlLogOdds } from '../classifier/link-classifier';
@@ -25,6 +25,8 @@ export interface LearnerDeps {
   authority?: () => TargetAuthority | null;
   topicId: number;
   config: CrawlConfig;
+  /** The run's strategy instance: whether it orders by the model, and how a queued entry is re-ranked. */
+  strategy: Strategy;
   /** True once the crawl was asked to pause or stop: background work ends at its next step. */
   halted: () => boolean;
   /** Called with an error that must pause the crawl (storage, mostly). */
@@ -46,7 +48,7 @@ export class CrawlLearner {
 
   /** Whether the crawl's strategy orders by the model at all (breadth-first does not). */
   private get rescores(): boolean {
-    return strategyOf(this.d.config).followsModel;
+    return this.d.strategy.followsModel;
   }
 
   private get stopping(): boolean {
@@ -154,8 +156,7 @@ export class CrawlLearner {
   }
 
   private async rescoreOnce(why: string): Promise<void> {
-    const { store, clock, config, crawlId } = this.d;
-    const strategy = strategyOf(config);
+    const { store, clock, config, crawlId, strategy } = this.d;
     const started = clock.now();
     const { revision, lastLabelId } = this.model;
     const { scanned, changed, complete } = await store.frontier.rescoreQueued(crawlId, (e) => {

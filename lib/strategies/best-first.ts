@@ -5,6 +5,7 @@ import { SEED_PRIORITY, type StrategyModule } from './types';
 export const bestFirst: StrategyModule = {
   name: 'best-first',
   description: 'Fetches the link the classifier rates most likely on topic next.',
+  followsModel: true,
   params: [],
   create: () => ({
     name: 'best-first',

@@ -5,6 +5,7 @@ import type { StrategyModule } from './types';
 export const breadthFirst: StrategyModule = {
   name: 'breadth-first',
   description: 'Fetches pages in the order of their distance from the seeds, ignoring the classifier.',
+  followsModel: false,
   params: [],
   create: () => ({
     name: 'breadth-first',

@@ -55,15 +55,11 @@ export function strategyProblem(raw: Record<string, unknown>): string | null {
   return m.check?.(strategyParams(m.name, raw)) ?? null;
 }
 
-const made = new WeakMap<object, Strategy>();
-
-/** The strategy of a crawl's config, made once per config object (a config never changes while it runs). */
-export function strategyOf(config: { strategy: { name: string } & Record<string, unknown>; topic?: { keywords: string[] }; template?: TemplateConfig }): Strategy {
-  let s = made.get(config.strategy);
-  if (!s) {
-    const m = strategyModule(config.strategy.name) ?? STRATEGY_MODULES[0]!;
-    s = m.create(strategyParams(m.name, config.strategy), { keywords: config.topic?.keywords ?? [], template: config.template });
-    made.set(config.strategy, s);
-  }
-  return s;
+/**
+ * A new instance of the strategy a crawl's config names. A run makes one and holds it for the whole run (the
+ * strategy may keep state across pages); anything else that needs an instance makes its own.
+ */
+export function createStrategy(config: { strategy: { name: string } & Record<string, unknown>; topic?: { keywords: string[] }; template?: TemplateConfig }): Strategy {
+  const m = strategyModule(config.strategy.name) ?? STRATEGY_MODULES[0]!;
+  return m.create(strategyParams(m.name, config.strategy), { keywords: config.topic?.keywords ?? [], template: config.template });
 }

@@ -8,6 +8,7 @@ import { SEED_PRIORITY, type Strategy, type StrategyModule } from './types';
 export const sparseTunneling: StrategyModule = {
   name: 'sparse-tunneling',
   description: 'Best-first that may cross a few off-topic pages to reach other on-topic sites, with caps on unknown sites and a blacklist.',
+  followsModel: true,
   params: [
     {
       key: 'maxTunnel', label: 'Longest tunnel', default: 10, min: 1, max: 30, integer: true,

@@ -18,6 +18,7 @@ export function isNextPage(anchor: string): boolean {
 export const templateStrategy: StrategyModule = {
   name: 'template',
   description: 'Template crawling: seeds from a search engine, links followed layer by layer by filter keywords, fields extracted on the last layer.',
+  followsModel: false,
   params: [],
   create: (_params, context) => {
     if (!context.template) throw new Error('the template strategy needs a template');

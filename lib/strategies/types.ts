@@ -162,6 +162,8 @@ export interface StrategyModule {
   name: string;
   /** One sentence for the form and the README. */
   description: string;
+  /** Whether its instances' priorities follow the link classifier (`Strategy.followsModel`), for pages that show it without running it. */
+  followsModel: boolean;
   params: ParamSpec[];
   create(params: StrategyParams, context: { keywords: string[]; template?: TemplateConfig }): Strategy;
   /** Rules across parameters (e.g. weights that must sum to 1), as one sentence, or null. */

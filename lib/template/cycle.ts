@@ -8,6 +8,7 @@ import type { CrawlStore } from '../store/crawl-store';
 import { searchSeeds, type ReadPage } from './search';
 import type { CrawlRecord, TemplateRun } from '../store/db';
 import type { RecordStore } from '../store/record-store';
+import type { Strategy } from '../strategies/types';
 import { siteOf } from '../url';
 import { recrawlEveryMs, type TemplateConfig } from './config';
 import { fieldSpecs, type FieldSpec } from './extract';
@@ -37,7 +38,7 @@ export function nextCycle(previous: CrawlRecord): TemplateRun {
  * and the cycle's search. Returns that config, or null when the crawl halted during the search.
  */
 export async function seedCycle(d: {
-  store: CrawlStore; crawl: CrawlRecord; config: CrawlConfig; read: ReadPage; halted: () => boolean; now: () => number; log?: (line: string) => void;
+  store: CrawlStore; crawl: CrawlRecord; config: CrawlConfig; strategy: Strategy; read: ReadPage; halted: () => boolean; now: () => number; log?: (line: string) => void;
 }): Promise<CrawlConfig | null> {
   const template = d.config.template!;
   const report = await searchSeeds(template.search, d.read, d.halted);
@@ -51,7 +52,7 @@ export async function seedCycle(d: {
   await d.store.updateCrawl(d.crawl.id!, {
     config, templateRun: { ...run, seeded: true, results, skipped: sample.skipped, searchPages: report.pages, searchErrors: report.errors },
   });
-  await d.store.frontier.enqueue(d.crawl.id!, seedCandidates(config), d.now());
+  await d.store.frontier.enqueue(d.crawl.id!, seedCandidates(config, d.strategy), d.now());
   return config;
 }
 

@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { parseConfig } from '../../lib/crawl/config';
 import { mulberry32 } from '../../lib/random';
-import { strategyOf } from '../../lib/strategies/registry';
+import { createStrategy } from '../../lib/strategies/registry';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import type { FrontierEntry } from '../../lib/types';
@@ -41,7 +41,7 @@ export async function measureQueueTake(size: number, samples: number): Promise<Q
   const config = parseConfig({ seeds: ['https://h0.example/'], topic: { keywords: ['bench'] }, strategy: { name: 'multi-queue' } });
   const topic = await store.topics.createTopic('bench', ['bench'], 1);
   const crawlId = await store.createCrawl(config, topic.id!, 1);
-  const next = strategyOf(config).next;
+  const next = createStrategy(config).next;
   const rand = mulberry32(7);
   const started = performance.now();
   for (let done = 0; done < size;) {

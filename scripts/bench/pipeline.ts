@@ -9,7 +9,8 @@ import { gunzipSync } from 'node:zlib';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { LinkClassifier } from '../../lib/classifier/link-classifier';
 import { PageJudge } from '../../lib/classifier/page-judge';
-import { planChildren, seedCandidates } from '../../lib/crawl/children';
+import { compileRules, planChildren, seedCandidates } from '../../lib/crawl/children';
+import { createStrategy } from '../../lib/strategies/registry';
 import { parseConfig } from '../../lib/crawl/config';
 import { decodeHtml } from '../../lib/fetch/decode';
 import { parseHtml } from '../../lib/parse/html';
@@ -47,6 +48,8 @@ export async function measurePipeline(corpus: string, n: number): Promise<Pipeli
   const store = new CrawlStore(new CrawlerDB('bench', { indexedDB: new IDBFactory(), IDBKeyRange }));
   const crawlId = await store.createCrawl(config, (await store.topics.createTopic(config.name, config.topic.keywords, Date.now())).id!, Date.now());
   await store.frontier.enqueue(crawlId, seedCandidates(config), Date.now());
+  // As a run holds them: one strategy and one compilation of the rules for every page.
+  const planner = { strategy: createStrategy(config), rules: compileRules(config) };
   let links = 0;
 
   for (let round = 0; round < 2; round++) {
@@ -61,7 +64,7 @@ export async function measurePipeline(corpus: string, n: number): Promise<Pipeli
       const t2 = performance.now();
       const verdict = judge.judge(parsed);
       const t3 = performance.now();
-      const children = planChildren(parsed, entry, url, config, classifier, verdict.relevance >= config.judge.threshold);
+      const children = planChildren(parsed, entry, url, config, classifier, verdict.relevance >= config.judge.threshold, {}, null, planner);
       const t4 = performance.now();
       if (round === 1) {
         await store.commitPage({ crawlId, entry, outcome: 'done', page: { url, finalUrl: url, status: 200, phase: 'crawl', depth: 1, parentUrl: null, score: 0.5, relevant: verdict.relevant, relevance: verdict.relevance, title: parsed.title, textLength: parsed.text.length, contentType: 'text/html', bytes: bodies[i].length, truncated: false, linkCount: parsed.links.length, fetchedAt: 0, durationMs: 0 }, body: { headers: {}, html: text }, children, aliases: [], labels: [], site: 'corpus.test', stats: { attempts: 1, fetched: 1 }, activeMs: 0 }, Date.now());

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../lib/crawl/config';
 import { compilePatterns } from '../../lib/crawl/patterns';
 import { parseHtml } from '../../lib/parse/html';
-import { strategyOf, strategyProblem } from '../../lib/strategies/registry';
+import { createStrategy as strategyOf, strategyProblem } from '../../lib/strategies/registry';
 import { linkClass, linkPriority, pageClass } from '../../lib/strategies/multi-queue/classes';
 import { rankQueues } from '../../lib/strategies/multi-queue/weights';
 import { multiQueueStrategy } from '../../lib/strategies/multi-queue';

@@ -2,7 +2,7 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../lib/crawl/config';
-import { commitForNonPage, RETRY_AFTER_CAP_MS } from '../../lib/crawl/outcome';
+import { commitForNonPage, RETRY_AFTER_CAP_MS } from '../../lib/run/outcome';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import type { FrontierEntry } from '../../lib/types';

@@ -5,7 +5,7 @@ import { ConfigError, parseConfig } from '../../lib/crawl/config';
 import { scopeReason } from '../../lib/crawl/scope';
 import { decodeHtml } from '../../lib/fetch/decode';
 import { mulberry32 } from '../../lib/random';
-import { strategyOf } from '../../lib/strategies/registry';
+import { createStrategy as strategyOf } from '../../lib/strategies/registry';
 import { isFinalPage, isNextPage } from '../../lib/strategies/template';
 import { searchUrl } from '../../lib/template/config';
 import { extractFields, fieldSpecs } from '../../lib/template/extract';

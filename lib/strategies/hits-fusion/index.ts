@@ -16,6 +16,7 @@ const weightsOf = (p: StrategyParams): FusionWeights => ({
 export const hitsFusion: StrategyModule = {
   name: 'hits-fusion',
   description: "Best-first on text similarity to the topic fused with the hub and authority scores of the crawled link graph.",
+  followsModel: true,
   params: [
     { key: 'text', label: 'Text score', default: 'tfidf', choices: ['tfidf', 'naive-bayes'],
       help: 'TF-IDF cosine of the page and the anchor to the topic, or the link classifier\'s posterior.' },

@@ -11,6 +11,7 @@ import { rankQueues, type WeighedQueue } from './weights';
 export const multiQueue: StrategyModule = {
   name: 'multi-queue',
   description: 'For known sites (forums, news, blogs): one queue per priority, list pages refreshed for new content, a multi-page article finished first, and a busy host skipped for one that is ready.',
+  followsModel: false,
   params: [
     { key: 'maxPriority', label: 'Priorities', default: 5, min: 2, max: 10, integer: true, help: 'Priority values 1 to this; a content page\'s next pages get the top one (MAX).' },
     { key: 'startPriority', label: 'Seed priority', default: 0, min: 0, max: 10, integer: true, help: 'Priority of the seeds; 0: the top one.' },

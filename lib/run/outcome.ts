@@ -1,5 +1,5 @@
 // How a gated request's result becomes a page commit: what the frontier entry becomes, the page row the user
-// sees, and what the counters say. Pure; the runner adds the page's verdict, children and labels when it got one.
+// sees, and what the counters say. Pure; a page that was judged has its commit made in page-commit.ts.
 import type { GateResult, Hop } from '../fetch/request-gate';
 import type { FetchOutcome } from '../fetch/fetcher';
 import type { Candidate, PageCommit } from '../store/crawl-store';

@@ -1,0 +1,197 @@
+// What every part of one crawl's run shares: its ports, its config and what is made from it once per run (the
+// strategy instance, the compiled rules, the request gate, politeness), the learner and the URL authority, the
+// halt signal, the commit queue and the budget's counters. Training, template seeding, the crawl loop and the
+// page pipeline each take this context; none of them holds state of its own across pages.
+import type { Clock, FetchPort } from '../fetch/fetcher';
+import type { GateResult, RequestGate } from '../fetch/request-gate';
+import type { TargetAuthority } from '../classifier/authority';
+import type { CrawlRecord } from '../store/db';
+import type { CrawlStore, PageCommit } from '../store/crawl-store';
+import { createStrategy } from '../strategies/registry';
+import type { Strategy } from '../strategies/types';
+import { normalizeUrl } from '../url';
+import { compileRules, type CrawlRules } from '../crawl/children';
+import { CommitQueue } from '../crawl/commit-queue';
+import type { CrawlConfig } from '../crawl/config';
+import { CrawlLearner } from '../crawl/learner';
+import { loadModel } from '../crawl/model';
+import { Politeness } from '../crawl/politeness';
+import { makeGate } from './gate';
+import { sessionLostMessage } from './outcome';
+
+export interface CrawlerPorts {
+  store: CrawlStore;
+  fetch: FetchPort;
+  clock: Clock;
+  /** Called at least every 20 s while running: the extension uses it to keep its service worker alive. */
+  keepAlive?: () => void;
+  log?: (line: string) => void;
+}
+
+export type HaltAs = 'paused' | 'stopped';
+
+/** Whether the run was asked to stop taking URLs, and how it ends then; the first ask wins. */
+export class HaltSignal {
+  reason: { as: HaltAs; message: string } | null = null;
+
+  request(as: HaltAs, message: string): void {
+    this.reason ??= { as, message };
+  }
+
+  get asked(): boolean {
+    return this.reason !== null;
+  }
+}
+
+export class RunContext {
+  readonly commits: CommitQueue;
+  readonly politeness: Politeness;
+  /** How the crawl's strategy and blacklist admit new URLs, inside each page commit. */
+  readonly admission: PageCommit['admission'];
+  config: CrawlConfig;
+  rules: CrawlRules;
+  /** The crawl's one way to the network: every request passes its gates (request-gate.ts). */
+  gate: RequestGate;
+  learner!: CrawlLearner;
+  /** The authority of URLs among the labeled training pages' links (null without both training lists, or when off). */
+  authority: TargetAuthority | null = null;
+  /** Redirect targets being requested under another entry: not taken meanwhile. */
+  readonly claimed = new Set<string>();
+  /**
+   * Pages training read (their URL and final URL, normalized), by the seq of that read: the crawl judges them from
+   * the stored copy when it reaches them, without a request.
+   */
+  copies = new Map<string, number>();
+  /** Crawl-phase requests made or in flight: the budget counts these. */
+  reserved: number;
+  /** Pages judged since the model was last saved. */
+  sinceSave = 0;
+  private readonly activeMsBase: number;
+  private readonly startedAt: number;
+  private lastKeepAlive = 0;
+
+  constructor(
+    readonly ports: CrawlerPorts,
+    readonly crawlId: number,
+    crawl: CrawlRecord,
+    /** The crawl's strategy, made once per run: it may keep state across pages. */
+    readonly strategy: Strategy,
+    readonly halt: HaltSignal,
+    /** The URLs being fetched right now, each with its page's task. */
+    readonly active: Map<string, Promise<void>>,
+  ) {
+    this.config = crawl.config;
+    this.rules = compileRules(this.config);
+    this.politeness = new Politeness(this.config.politeness);
+    this.gate = this.gateFor();
+    this.admission = { strategy, siteBlacklist: this.config.siteBlacklist ?? [] };
+    this.activeMsBase = crawl.activeMs;
+    this.startedAt = ports.clock.now();
+    this.reserved = crawl.stats.attempts;
+    this.commits = new CommitQueue(ports.store, () => ports.clock.now());
+  }
+
+  /** Asks the loop to stop taking URLs; in-flight fetches finish and are recorded. */
+  requestHalt(as: HaltAs, message: string): void {
+    this.halt.request(as, message);
+  }
+
+  get halted(): boolean {
+    return this.halt.asked;
+  }
+
+  /** Template seeding gave the crawl its seeds: the scope follows them, so the rules and the gate are made anew. */
+  reseed(config: CrawlConfig): void {
+    this.config = config;
+    this.rules = compileRules(config);
+    this.gate = this.gateFor();
+  }
+
+  private gateFor(): RequestGate {
+    return makeGate(this.ports, this.config, this.rules, this.politeness, () => this.halted);
+  }
+
+  /** A URL as the crawl keys it (its `canonical` rules), or null when it is not a URL the crawl can fetch. */
+  canonical(url: string): string | null {
+    return normalizeUrl(url, undefined, this.config.canonical);
+  }
+
+  activeMs(): number {
+    return this.activeMsBase + (this.ports.clock.now() - this.startedAt);
+  }
+
+  async mustGet(): Promise<CrawlRecord> {
+    const crawl = await this.ports.store.getCrawl(this.crawlId);
+    if (!crawl) throw new Error(`crawl ${this.crawlId} does not exist`);
+    return crawl;
+  }
+
+  tick(): void {
+    const now = this.ports.clock.now();
+    if (now - this.lastKeepAlive > 20_000) {
+      this.lastKeepAlive = now;
+      this.ports.keepAlive?.();
+    }
+  }
+
+  /** Waits for a politeness slot of `host` and takes it (training and search reads, which are not frontier entries). */
+  async waitForHost(host: string): Promise<void> {
+    for (;;) {
+      this.tick();
+      const w = this.politeness.waitFor(host, this.ports.clock.now());
+      if (w === 0) return this.politeness.begin(host);
+      await this.ports.clock.sleep(Math.min(w === Infinity ? 50 : w, 1000));
+    }
+  }
+
+  /** A strategy's report that follows every take (its queues), to go with a commit. */
+  liveReport(): Record<string, unknown> | undefined {
+    return this.strategy.reportsLive ? this.strategy.report?.() ?? undefined : undefined;
+  }
+
+  /**
+   * A request ended the user's session: the crawl pauses at once (no new request starts), saying which URL and what
+   * to do, before the outcome is recorded. Going on would crawl logged out, every page a login form.
+   */
+  async loseSession(lost: Extract<GateResult, { kind: 'sessionLost' }>): Promise<void> {
+    const message = sessionLostMessage(lost);
+    this.requestHalt('paused', message);
+    this.ports.log?.(message);
+    await this.ports.store.updateCrawl(this.crawlId, {
+      message, sessionLost: { url: lost.url, by: lost.loss.by, what: lost.loss.what, at: this.ports.clock.now() },
+    });
+  }
+}
+
+/**
+ * Opens a crawl's run from its row: makes its strategy and context, reclaims the URLs a stopped worker left in
+ * flight, lets a strategy that reasons over the crawled graph pick up where it was, and loads the topic's model.
+ */
+export async function openRun(
+  ports: CrawlerPorts, crawlId: number, crawl: CrawlRecord, halt: HaltSignal, active: Map<string, Promise<void>>,
+): Promise<RunContext> {
+  const { store, clock } = ports;
+  const strategy = createStrategy(crawl.config);
+  const ctx = new RunContext(ports, crawlId, crawl, strategy, halt, active);
+  const reclaimed = await store.frontier.reclaimInFlight(crawlId, clock.now());
+  if (reclaimed.requeued) ports.log?.(`reclaimed ${reclaimed.requeued} URL(s) left in flight`);
+  if (reclaimed.failed) ports.log?.(`failed ${reclaimed.failed} URL(s) in flight at every stop of the worker`);
+  // The graph is written with each commit; what the strategy saved besides, after its last re-rank.
+  if (strategy.restore && crawl.nextSeq > 1) strategy.restore(await store.strategyMemory(crawlId));
+  ctx.learner = new CrawlLearner({
+    store, clock, log: ports.log, crawlId, topicId: crawl.topicId, config: ctx.config, strategy,
+    authority: () => ctx.authority,
+    halted: () => ctx.halted, fail: (err) => ctx.requestHalt('paused', describeFatal(err)),
+  }, await loadModel(store, crawl.topicId, ctx.config.judge.threshold));
+  return ctx;
+}
+
+/** A sentence for errors that stop the whole crawl (storage, mostly): the crawl pauses and can be resumed. */
+export function describeFatal(err: unknown): string {
+  const name = err instanceof Error ? (err as Error & { inner?: Error }).inner?.name ?? err.name : '';
+  const msg = err instanceof Error ? err.message : String(err);
+  if (/QuotaExceeded/i.test(name) || /quota/i.test(msg)) {
+    return 'storage is full: free disk space, then resume; everything collected so far is kept';
+  }
+  return `paused after an internal error: ${msg}; resume to continue (nothing collected was lost)`;
+}

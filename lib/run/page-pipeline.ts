@@ -1,0 +1,163 @@
+// The life of one taken URL, after the crawl loop took it and reserved its host: request it through the gate
+// (or read the copy training kept), then either record a non-page (a block, a retry, a failure) or judge the page
+// and plan its links; commit what the page changed in one transaction; then tell the learner and the strategy.
+import type { FetchOutcome } from '../fetch/fetcher';
+import type { GateResult } from '../fetch/request-gate';
+import { parseHtml } from '../parse/html';
+import type { Candidate, PageCommit } from '../store/crawl-store';
+import type { PageRole } from '../strategies/types';
+import { isFinalPage, layerOf } from '../strategies/template';
+import { everyOf, specsOf } from '../template/cycle';
+import { planRecord } from '../template/harvest';
+import type { FrontierEntry, ParsedPage } from '../types';
+import { hostOf } from '../url';
+import { planChildren } from '../crawl/children';
+import type { RunContext } from './context';
+import { commitForNonPage } from './outcome';
+import { copyGoneCommit, pageCommit, unparsedCommit, type PageOutcome } from './page-commit';
+
+const MODEL_SAVE_EVERY = 25;
+
+type Response = Extract<GateResult, { kind: 'response' }>;
+
+/** Requests a taken URL through the gate and records what came back. */
+export async function processEntry(ctx: RunContext, entry: FrontierEntry): Promise<void> {
+  const held: string[] = [];
+  try {
+    // Requested as the site spelled it; known by its canonical form. A seed, or a page asked for before, is expected
+    // to open with the user's session (`attempts` counts this take too).
+    const expectsSession = entry.depth === 0 || entry.attempts > 1;
+    const result = await ctx.gate.page(entry.href ?? entry.url, { anchor: entry.anchor, expectsSession }, (url) => claim(ctx, url, held));
+    if (result.kind === 'sessionLost') await ctx.loseSession(result);
+    if (result.kind === 'response') await recordResponse(ctx, entry, result);
+    else await recordNonPage(ctx, entry, result);
+  } finally {
+    for (const url of held) ctx.claimed.delete(url);
+  }
+}
+
+/**
+ * A page training already read: judged and planned from the stored copy, as if it had just been fetched, without a
+ * request (the budget does not count it). Its row points at the training read it was judged from.
+ */
+export async function processCopy(ctx: RunContext, entry: FrontierEntry, seq: number): Promise<void> {
+  const { pages } = ctx.ports.store;
+  const [row, [body]] = await Promise.all([pages.getPage(ctx.crawlId, seq), pages.bodies([{ crawlId: ctx.crawlId, seq }])]);
+  if (!row || !body) {
+    // The copy is gone (the crawl's pages were cleared): the URL is taken again and requested like any other.
+    ctx.copies.delete(entry.url);
+    await ctx.commits.submit(copyGoneCommit(ctx.crawlId, entry, ctx.activeMs()));
+    return;
+  }
+  const out: FetchOutcome = {
+    url: row.url, finalUrl: row.finalUrl, status: row.status, contentType: row.contentType, headers: body.headers, html: body.html,
+    payload: body.payload ?? null, charset: null, bytes: row.bytes, truncated: row.truncated, durationMs: 0,
+  };
+  await recordResponse(ctx, entry, { kind: 'response', out, chain: [] }, { seq, fetchedAt: row.fetchedAt });
+}
+
+/** Dedup of a redirect target met under another entry: null when it may be requested now (and is held). */
+async function claim(ctx: RunContext, url: string, held: string[]): Promise<string | null> {
+  if (ctx.claimed.has(url) || ctx.active.has(url)) return 'the target is being fetched right now';
+  ctx.claimed.add(url); // before the read, so two chains cannot both claim it
+  const known = await ctx.ports.store.frontier.getEntry(ctx.crawlId, url);
+  if (known && known.state !== 'queued') {
+    ctx.claimed.delete(url);
+    return known.state === 'done' ? 'the target was already fetched' : `the target is already known (${known.state})`;
+  }
+  held.push(url);
+  return null;
+}
+
+/** A block, a retry or a failure for good: nothing to judge. */
+async function recordNonPage(ctx: RunContext, entry: FrontierEntry, result: Exclude<GateResult, { kind: 'response' }>): Promise<void> {
+  const { clock } = ctx.ports;
+  const { commit, requested, retryInMs } = commitForNonPage(ctx.crawlId, entry, result, clock.now(), ctx.config.fetch, ctx.activeMs());
+  if (!requested) ctx.reserved--; // the budget counts requests made
+  const report = ctx.liveReport();
+  if (report) commit.strategyReport = report;
+  if (retryInMs !== undefined) {
+    if (requested) ctx.reserved--; // the URL is asked again: counted then
+    const host = result.kind === 'retry' && result.out ? hostOf(result.out.url) : entry.host;
+    ctx.politeness.backOff(host, clock.now() + retryInMs, commit.entry!.reason);
+    ctx.ports.log?.(`${entry.url}: ${commit.entry!.reason}`);
+  }
+  await ctx.commits.submit(commit);
+}
+
+/** Parse, judge, plan, commit, then learn. `copy`: the training read the page was judged from, when no request was made. */
+async function recordResponse(ctx: RunContext, entry: FrontierEntry, result: Response, copy?: PageOutcome['copy']): Promise<void> {
+  const { out, chain } = result;
+  const parsed = out.html !== null && !out.error ? safeParse(out.html, out.finalUrl) : null;
+  if (!parsed || 'error' in parsed) {
+    const error = out.error ?? (parsed && 'error' in parsed ? parsed.error : 'no HTML body');
+    await ctx.commits.submit(unparsedCommit(ctx.crawlId, entry, out, chain, error, ctx.ports.clock.now(), ctx.activeMs()));
+    return;
+  }
+  const page = judgeAndPlan(ctx, entry, result, parsed, copy);
+  const commit = pageCommit(page, {
+    crawlId: ctx.crawlId, config: ctx.config, strategy: ctx.strategy, admission: ctx.admission,
+    now: ctx.ports.clock.now(), activeMs: ctx.activeMs(), strategyReport: ctx.liveReport(),
+  });
+  await withRecord(ctx, commit, page);
+  await ctx.commits.submit(commit);
+  // With links to judged pages learned, the store may have added labels of its own.
+  ctx.learner.pageDone(commit.labels.length + (commit.learnLinksToJudged ? 1 : 0));
+  tellStrategy(ctx, entry.url, parsed.text, page.verdict?.relevant ?? false, page.children, page.role);
+  if (++ctx.sinceSave >= MODEL_SAVE_EVERY) {
+    ctx.sinceSave = 0;
+    await ctx.learner.save();
+  }
+}
+
+/** SPEC D.1: a list page is mined for links, neither judged nor counted as content; any other page gets the judge's verdict. */
+function judgeAndPlan(ctx: RunContext, entry: FrontierEntry, { out, chain }: Response, parsed: ParsedPage, copy?: PageOutcome['copy']): PageOutcome {
+  const { strategy, config } = ctx;
+  const { judge, link } = ctx.learner.model;
+  const role = strategy.pageRole?.(entry, out.finalUrl);
+  const judged = role?.listing ? null : judge.judge(parsed, config.judge.smoothing);
+  const verdict = judged && { ...judged, relevant: judged.relevance >= config.judge.threshold };
+  const dropped: Record<string, number> = {};
+  const children = planChildren(parsed, entry, out.finalUrl, config, link, verdict?.relevant ?? false, dropped, ctx.authority, { strategy, rules: ctx.rules });
+  // Every URL of the redirect chain after the first, and the final one, are this page: never fetched again.
+  const aliases = [...new Set([...chain.slice(1).map((h) => ctx.canonical(h.url)), ctx.canonical(out.finalUrl)])]
+    .filter((u): u is string => u !== null && u !== entry.url);
+  return { entry, out, chain, parsed, ...(role ? { role } : {}), verdict, children, dropped, aliases, ...(copy ? { copy } : {}) };
+}
+
+/** SPEC E.5: a template's final page: its fields become a record, committed with the page. */
+async function withRecord(ctx: RunContext, commit: PageCommit, { entry, out, parsed, children }: PageOutcome): Promise<void> {
+  const { template } = ctx.config;
+  if (!template || !isFinalPage(layerOf(entry.strategy), template.filters.length, children.filter((c) => !c.skip).map((c) => layerOf(c.strategy)))) return;
+  const record = await planRecord(ctx.ports.store.records, specsOf(template), everyOf(template), {
+    crawlName: ctx.config.name, crawlId: ctx.crawlId, url: entry.url, html: out.html!, text: parsed.text, now: ctx.ports.clock.now(),
+  });
+  if (record) commit.record = record;
+}
+
+/** The strategy sees each judged page after its commit; a HITS round (SPEC C) asks for the queue to be re-ranked. */
+function tellStrategy(ctx: RunContext, url: string, text: string, relevant: boolean, children: Candidate[], role?: PageRole): void {
+  const { strategy } = ctx;
+  const { store, clock } = ctx.ports;
+  if (!strategy.afterPage) return;
+  const links = children.filter((c) => !c.skip).map((c) => c.url);
+  const asked = strategy.afterPage({ url, text, relevant, links, ...(role ? { role } : {}) });
+  if (asked === 'report') {
+    const report = strategy.reportsLive ? null : strategy.report?.();
+    if (report) void store.updateCrawl(ctx.crawlId, { strategyReport: report }).catch(() => undefined);
+    if (strategy.save) void store.saveStrategyState(ctx.crawlId, strategy.save(), clock.now()).catch(() => undefined);
+  }
+  if (asked !== 'rerank') return;
+  ctx.learner.scheduleRescore('the link graph was re-ranked (HITS)');
+  const report = strategy.report?.();
+  if (report) void store.updateCrawl(ctx.crawlId, { strategyReport: report }).catch(() => undefined);
+  if (strategy.save) void store.saveStrategyState(ctx.crawlId, strategy.save(), clock.now()).catch(() => undefined);
+}
+
+function safeParse(html: string, url: string): ParsedPage | { error: string } {
+  try {
+    return parseHtml(html, url);
+  } catch (err) {
+    return { error: `could not parse the page: ${err instanceof Error ? err.message : String(err)}` };
+  }
+}
