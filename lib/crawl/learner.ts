@@ -3,7 +3,7 @@
 // the queued links when the model has changed enough. One per CrawlRunner; it holds the crawl's model.
 import type { Clock } from '../fetch/fetcher';
 import type { CrawlStore } from '../store/crawl-store';
-import type { CrawlRecord, RescoreReport } from '../store/db';
+import type { CrawlRecord, RescoreReport } from '../records';
 import { strategyOf } from '../strategies/registry';
 import type { CrawlConfig } from './config';
 import { buildModel, catchUp, saveModel, type CrawlModel } from './model';

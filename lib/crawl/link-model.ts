@@ -2,7 +2,7 @@
 // keywords and every label. Kept apart from model.ts (which also builds the page judge from stored HTML, and
 // so needs the parser) because the dashboard scores its labeling queue with it.
 import { LinkClassifier } from '../classifier/link-classifier';
-import type { ModelRecord } from '../store/db';
+import type { ModelRecord } from '../records';
 import type { TopicStore } from '../store/topic-store';
 import type { Topic } from '../types';
 

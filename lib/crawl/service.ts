@@ -2,7 +2,7 @@
 // the background entrypoint gives it the store, fetch and clock, and forwards messages and alarms to it.
 import { isExportFormat } from '../export/selection';
 import type { CrawlStatus, ProtocolMap, Request } from '../protocol';
-import type { CrawlRecord } from '../store/db';
+import type { CrawlRecord } from '../records';
 import { seedCandidates } from './children';
 import { ConfigError, parseConfig, type CrawlConfig } from './config';
 import { CrawlRunner, type CrawlerPorts } from './crawler';

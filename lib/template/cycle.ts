@@ -6,7 +6,7 @@ import type { CrawlConfig } from '../crawl/config';
 import { mulberry32 } from '../random';
 import type { CrawlStore } from '../store/crawl-store';
 import { searchSeeds, type ReadPage } from './search';
-import type { CrawlRecord, TemplateRun } from '../store/db';
+import type { CrawlRecord, TemplateRun } from '../records';
 import type { RecordStore } from '../store/record-store';
 import { siteOf } from '../url';
 import { recrawlEveryMs, type TemplateConfig } from './config';

@@ -4,7 +4,7 @@
 // (not of its HTML, so a rotating token in a script or an ad slot does not count as a change); WebCrypto is in
 // the service worker and in Node alike, and the patent's MD5 brings nothing SHA-256 does not.
 import type { RecordStore, RecordWrite } from '../store/record-store';
-import type { FieldRecord, RecordChangeKind } from '../store/db';
+import type { FieldRecord, RecordChangeKind } from '../records';
 import { siteOf } from '../url';
 import { extractFields, type FieldSpec } from './extract';
 import { nextInterval } from './schedule';
