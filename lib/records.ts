@@ -193,3 +193,13 @@ export interface SiteStats {
 export const emptyStats = (): CrawlStats => ({
   attempts: 0, fetched: 0, relevant: 0, failed: 0, skipped: 0, queued: 0, trainPages: 0, labels: 0, bytes: 0, keywordVerdicts: 0,
 });
+
+/** The formats a crawl exports to (lib/export/formats.ts writes each). */
+export const EXPORT_FORMATS = ['jsonl', 'csv', 'warc', 'wacz', 'zip'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** The settings key under which the last exported seq of a crawl in a format is kept. */
+export const exportMarkKey = (crawlId: number, format: ExportFormat): string => `export:${crawlId}:${format}`;
+
+/** The settings key prefix of every export mark of a crawl (deleted with the crawl). */
+export const exportMarkPrefix = (crawlId: number): string => `export:${crawlId}:`;

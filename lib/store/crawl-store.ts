@@ -4,7 +4,7 @@
 import Dexie from 'dexie';
 import type { CrawlConfig } from '../crawl/config';
 import type { EntryState, FrontierEntry, LabeledLink, LabelValue, PageBody, PageRecord } from '../types';
-import { exportMarkKey, exportMarkPrefix, type ExportFormat } from '../export/selection';
+import { exportMarkKey, exportMarkPrefix, type ExportFormat } from '../records';
 import { siteOf } from '../url';
 import { crawlRow, type CrawlRecord, type CrawlState, type CrawlStats, type CrawlerDB, emptyStats } from './db';
 import { countWrites } from './fifo-queues';
