@@ -1,6 +1,6 @@
 // The one message protocol between the extension's pages (popup, dashboard, runner) and the service worker.
 import type { CrawlConfig } from './crawl/config';
-import type { CrawlRecord, FieldRecord, RecordChange } from './store/db';
+import type { CrawlRecord, FieldRecord, RecordChange } from './records';
 import type { LabeledLink, LabelValue, PageRecord, Topic } from './types';
 
 export interface ProtocolMap {

@@ -1,5 +1,24 @@
 // Types shared by the crawl core, the storage layer and the extension's pages.
-import type { EntryStrategyState, UrlClass } from './strategies/types';
+
+/**
+ * What a URL is on a targeted site (SPEC D.1): a list page (a board: mined for links and refreshed, not
+ * content), a content page, the pagination of a list page, a content-return link (a content page's own next
+ * pages and attachments), or other.
+ */
+export type UrlClass = 'list' | 'content' | 'pagination' | 'content-return' | 'other';
+
+/** State a strategy keeps on a frontier entry (stored with it). */
+export interface EntryStrategyState {
+  /** SPEC B.3: irrelevant pages in a row on the path that found this URL, up to and including its parent. */
+  tunnel?: number;
+  /** SPEC C.1: the text similarities the link was planned with (its parent page's and its anchor's). */
+  simPage?: number;
+  simAnchor?: number;
+  /** SPEC E.4: the filter layer the page is on (0: a seed; the template's last layer: a final page). */
+  layer?: number;
+  /** SPEC D.1: the class of the link the URL was queued by. */
+  urlClass?: UrlClass;
+}
 
 /** A link found on a page, with the text the classifier reads (SPEC A.3, A.4). */
 export interface ExtractedLink {

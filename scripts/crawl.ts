@@ -14,7 +14,7 @@ import { pageLine } from '../lib/export/jsonl';
 import { EXPORT_FORMATS, isExportFormat, type ExportFormat } from '../lib/export/selection';
 import type { CrawlStatus } from '../lib/protocol';
 import type { PageRecord } from '../lib/types';
-import type { FieldRecord, RecordChange } from '../lib/store/db';
+import type { FieldRecord, RecordChange } from '../lib/records';
 import { changesJsonl, recordsJsonl } from '../lib/export/records';
 import { ensureBuilt, launchWithExtension, send, type Launched } from './lib/browser';
 

@@ -2,7 +2,8 @@
 // the frontier's last re-scoring; the harvest chart; the links it fetches next and the links the safety guard
 // kept it from requesting, live.
 import Dexie from 'dexie';
-import type { CrawlerDB, CrawlRecord, RescoreReport } from '@/lib/store/db';
+import type { CrawlerDB } from '@/lib/store/db';
+import type { CrawlRecord, RescoreReport } from '@/lib/records';
 import type { FrontierEntry, Topic } from '@/lib/types';
 import { byId, errorText, fill, h, type Child } from '@/lib/platform/dom';
 import {

@@ -8,7 +8,8 @@ import { EXPORT_FORMATS, isExportFormat } from '@/lib/export/selection';
 import { downloadFile } from '@/lib/platform/actions';
 import { byId, errorText, h } from '@/lib/platform/dom';
 import { sendMessage } from '@/lib/platform/messaging';
-import type { CrawlerDB, CrawlRecord } from '@/lib/store/db';
+import type { CrawlerDB } from '@/lib/store/db';
+import type { CrawlRecord } from '@/lib/records';
 import { formatBytes } from '@/lib/ui/format';
 
 /** Bytes gathered before they are folded into the Blob. */

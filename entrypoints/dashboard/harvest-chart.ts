@@ -3,7 +3,8 @@
 // under the extension pages' content security policy, and fast with thousands of points.
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import type { CrawlerDB, CrawlRecord } from '@/lib/store/db';
+import type { CrawlerDB } from '@/lib/store/db';
+import type { CrawlRecord } from '@/lib/records';
 import { errorText, fill, h } from '@/lib/platform/dom';
 import { formatCount, formatPercent } from '@/lib/ui/format';
 import { allCrawls, HarvestCurve, harvestStepAfter, sampleCurves, watch } from '@/lib/ui/queries';

@@ -2,7 +2,8 @@
 // label links and manage each topic's labels and model (the Topics view, ?view=topics&topic=ID).
 import '@/lib/ui/base.css';
 import './style.css';
-import { CrawlerDB, type CrawlRecord } from '@/lib/store/db';
+import { CrawlerDB } from '@/lib/store/db';
+import { type CrawlRecord } from '@/lib/records';
 import { byId, crawlIdFromUrl, errorText } from '@/lib/platform/dom';
 import { allCrawls, watch } from '@/lib/ui/queries';
 import { CrawlDetail } from './crawl-detail';

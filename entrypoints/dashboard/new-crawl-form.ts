@@ -20,7 +20,7 @@ import {
   strategyChoices,
 } from '@/lib/ui/config-form';
 import { ConfigError, parseConfig } from '@/lib/crawl/config';
-import { DEFAULT_SAFETY_RULES } from '@/lib/crawl/safety';
+import { DEFAULT_SAFETY_RULES } from '@/lib/crawl/safety-rules';
 import { byId, errorText, fill, h } from '@/lib/platform/dom';
 import { downloadFile } from '@/lib/platform/actions';
 import { allTopics } from '@/lib/ui/label-queries';

@@ -5,7 +5,8 @@
 import { downloadFile } from '@/lib/platform/actions';
 import { byId, errorText, fill, h } from '@/lib/platform/dom';
 import { sendMessage } from '@/lib/platform/messaging';
-import type { CrawlerDB, CrawlRecord, FieldRecord, RecordChange } from '@/lib/store/db';
+import type { CrawlerDB } from '@/lib/store/db';
+import type { CrawlRecord, FieldRecord, RecordChange } from '@/lib/records';
 import { fieldColumns, recordsCsv, recordsJsonl } from '@/lib/export/records';
 import { formatCount, formatDateTime } from '@/lib/ui/format';
 import { watch } from '@/lib/ui/queries';

@@ -2,7 +2,8 @@
 // (on topic / unknown / blacklisted and why), with Blacklist and Unblock, which a running crawl obeys at its
 // next page (SPEC B.4, B.5). Live: it re-reads when the crawl's site rows change.
 import { sendMessage } from '@/lib/platform/messaging';
-import type { CrawlerDB, CrawlRecord } from '@/lib/store/db';
+import type { CrawlerDB } from '@/lib/store/db';
+import type { CrawlRecord } from '@/lib/records';
 import { sitesOf } from '@/lib/store/site-book';
 import { errorText, fill, h } from '@/lib/platform/dom';
 import { formatCount } from '@/lib/ui/format';

@@ -2,7 +2,8 @@
 // labeled pages) and, once the user has labeled pages of the crawl, how often the judge agreed with them, so the
 // harvest rate is read for what it is.
 import { byId } from '@/lib/platform/dom';
-import type { CrawlerDB, CrawlRecord } from '@/lib/store/db';
+import type { CrawlerDB } from '@/lib/store/db';
+import type { CrawlRecord } from '@/lib/records';
 import { formatCount, formatPercent } from '@/lib/ui/format';
 import { verdictCheck, watch } from '@/lib/ui/queries';
 

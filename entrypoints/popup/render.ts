@@ -11,7 +11,7 @@ import {
   splitUrl,
   waitingText,
 } from '@/lib/ui/format';
-import type { CrawlRecord } from '@/lib/store/db';
+import type { CrawlRecord } from '@/lib/records';
 import type { FrontierEntry, PageRecord } from '@/lib/types';
 
 export interface PopupSnapshot {

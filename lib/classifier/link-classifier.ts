@@ -1,6 +1,9 @@
 // The link classifier that orders the frontier: P(+|F) of the link's features (SPEC A.1-A.3, A.7).
 import { ANCHOR_DICT_FEATURE, isHubFeature, isParentFeature, isShapeFeature, linkFeatures, makeDictionary, type FeatureGroup } from './link-features';
 import { logistic, NaiveBayes, type Label, type NaiveBayesJSON } from './naive-bayes';
+import { DEFAULT_SCORING, type LinkScoring } from './config';
+
+export { DEFAULT_SCORING, SPEC_A_SCORING, type LinkScoring } from './config';
 
 export interface LinkText {
   anchor: string;
@@ -9,35 +12,6 @@ export interface LinkText {
   parentOnTopic?: boolean;
   /** The parent page's hub bucket (link-features.ts, `hubBucket`), when it links to labeled pages. */
   parentHub?: number;
-}
-
-/**
- * How a link's features are turned into a score; the counts learned are the same whichever is chosen, so a
- * crawl can switch without relearning (the crawl config's `classifier`).
- * - `smoothing`: `laplace` is SPEC A.2's P(F|c) = (Count(F,c) + 1) / (Count_c + 2); `base-rate` shrinks each
- *   feature's P(+|F) toward the share of positives (NaiveBayes.logOddsShrunk), which keeps rare words from
- *   favouring the positive class when positives are a few percent (small topics).
- * - `parentPage`: counts the parent-page feature (P:on / P:off) in full, like the anchor's.
- * - `parentHub`: where the parent page links to labeled pages, counts the parent-page feature joined with its hub
- *   bucket (H:on3) instead of P:on / P:off (only with `parentPage`). Both are always learned.
- * - `everyLink`: a URL found by several links is ranked by all of them, not by its best link alone (the
- *   frontier's part: `urlLogOdds`; `rank` scores one link whatever it is).
- * - `targetAuthority`: a link's log-odds gains its target URL's authority among the labeled pages' links
- *   (authority.ts), where labeled pages link to it. Not a feature of the model: it is fitted per crawl on its
- *   training pages (crawl/children.ts, `rankLink`).
- * - `contextDamping`: with `context-mean` evidence, the context's summed evidence is divided by the number of
- *   context features raised to this power: 1 is their mean, 0.5 their sum over its square root, 0 their sum.
- * - `anchorShape`: counts the anchor's shape (link-features.ts, `anchorShape`: `S:Aa Aa` for a two-word name),
- *   as one more feature of the context's group, damped with it. Always learned.
- */
-export interface LinkScoring {
-  smoothing: 'laplace' | 'base-rate';
-  parentPage: boolean;
-  everyLink: boolean;
-  contextDamping: number;
-  parentHub: boolean;
-  targetAuthority: boolean;
-  anchorShape: boolean;
 }
 
 /** What a frontier entry keeps of the links found to it: how many, the sum of their log-odds and the best one's. */
@@ -58,21 +32,6 @@ export function urlLogOdds(inlinks: Inlinks): number {
   return (inlinks.best + inlinks.sum / inlinks.n) / 2;
 }
 
-/** SPEC A's classifier as specified (and as Focus scored links before the topic sweep). */
-export const SPEC_A_SCORING: LinkScoring = { smoothing: 'laplace', parentPage: false, everyLink: false, contextDamping: 1, parentHub: false, targetAuthority: false, anchorShape: false };
-/**
- * The parent-page feature is on by default: it raised harvest on the topic sweep (docs/benchmarks.md, "Every topic"), most
- * on small topics whose pages link to each other. Base-rate smoothing is not: combined with it, it lowered harvest there.
- * The context is damped by its size to the power 0.75, not averaged: a context's words are correlated but not
- * copies of one another, and averaging them gave a context of 20 words the say of one anchor word, so links
- * whose anchors are new names (people, products, places) were ranked on little but their parent page. On the
- * topic sweep 0.75 raised harvest on 20 of 30 cases and kept Science within 0.01; 0.5 cost Science 0.03.
- * The parent page's hub bucket is counted where known: on the topic sweep it raised the lowest topics (Design and
- * Technology, Everyday life, History, People) and Geography, and left the mean where it was.
- * The anchor's shape is counted with the context, not in full with the anchor's words: in full it raised People
- * most but cost History and Science about 0.03 of the oracle, since one shape feature said as much as a known word.
- */
-export const DEFAULT_SCORING: LinkScoring = { smoothing: 'laplace', parentPage: true, everyLink: true, contextDamping: 0.75, parentHub: true, targetAuthority: true, anchorShape: true };
 /** The pseudo-count of `base-rate` smoothing: how many examples a feature needs before it counts as much as its own rate. */
 const SHRINK_M = 4;
 

@@ -2,6 +2,7 @@
 // verdicts the link classifier can learn from. SPEC A.5 warns that page text and link contexts have
 // different word distributions, so this is a separate model over page words, not the link classifier.
 import { logistic, type Label } from './naive-bayes';
+import { DEFAULT_JUDGE_SMOOTHING } from './config';
 import { makeDictionary } from './link-features';
 import { tokenize } from '../text/tokenize';
 
@@ -35,14 +36,6 @@ export interface PageJudgeJSON {
   words: [string, number, number][];
 }
 
-/**
- * The judge's pseudo-count per word and class (Lidstone smoothing; 1 is Laplace, SPEC A's). Each class's word
- * total is raised by this times the vocabulary: with Laplace, on a topic whose pages are a few percent of the
- * labeled ones the vocabulary swamps the positive class's few word occurrences, every word looks unlikely
- * under it, and the judge calls almost no page relevant (Business Studies: recall 0.02 on the topic sweep's
- * scored split). At 0.1 that recall is 0.51 and the mean F1 over the 15 topics 0.71 (docs/benchmarks.md, "Every topic").
- */
-export const DEFAULT_JUDGE_SMOOTHING = 0.1;
 /** Fewer labeled pages than this in either class and the model's estimates are noise: use the keywords. */
 export const MIN_EXAMPLES_PER_CLASS = 3;
 /** A title names what a page is about; its words count as this many occurrences. */

@@ -4,7 +4,7 @@ import type { TargetAuthority } from '../classifier/authority';
 import type { LinkClassifier, LinkScoring, LinkText } from '../classifier/link-classifier';
 import { logistic } from '../classifier/naive-bayes';
 import { hubBuckets } from '../classifier/link-features';
-import type { Candidate } from '../store/crawl-store';
+import type { Candidate } from '../ports';
 import type { FrontierEntry, ParsedPage } from '../types';
 import { createStrategy } from '../strategies/registry';
 import type { Strategy } from '../strategies/types';

@@ -1,7 +1,7 @@
 // Group commit for page outcomes: commits submitted while a transaction runs go together in the next one.
 // Under load this carries several pages per IndexedDB transaction (its fixed cost dominated the crawl loop in
 // Chromium); with one page at a time it is a plain commit. No timers: nothing waits for a batch to fill.
-import type { CrawlStore, PageCommit } from '../store/crawl-store';
+import type { CrawlStorePort, PageCommit } from '../ports';
 
 interface Waiting {
   commit: PageCommit;
@@ -13,7 +13,7 @@ export class CommitQueue {
   private waiting: Waiting[] = [];
   private draining = false;
 
-  constructor(private readonly store: CrawlStore, private readonly now: () => number) {}
+  constructor(private readonly store: Pick<CrawlStorePort, 'commitPages'>, private readonly now: () => number) {}
 
   /** Resolves with the page's seq once its transaction has committed; rejects if that transaction failed. */
   submit(commit: PageCommit): Promise<number> {

@@ -1,8 +1,7 @@
 // The crawl configuration: what the dashboard form and the runner's JSON file both produce.
 import { STRATEGY_NAMES, strategyParams, strategyProblem } from '../strategies/registry';
-import { DEFAULT_SCORING, type LinkScoring } from '../classifier/link-classifier';
-import { DEFAULT_JUDGE_SMOOTHING } from '../classifier/page-judge';
-import { DEFAULT_SAFETY_RULES } from './safety';
+import { DEFAULT_JUDGE_SMOOTHING, DEFAULT_SCORING, type LinkScoring } from '../classifier/config';
+import { DEFAULT_SAFETY_RULES } from './safety-rules';
 import { DEFAULT_CANONICAL, siteOfHostOrUrl, type CanonicalOptions } from '../url';
 import { parseTemplate, TemplateError, type TemplateConfig } from '../template/config';
 
@@ -69,7 +68,7 @@ export interface CrawlConfig {
    */
   template?: TemplateConfig;
   /**
-   * How the link classifier scores links (lib/classifier/link-classifier.ts, LinkScoring). SPEC A's classifier
+   * How the link classifier scores links (lib/classifier/config.ts, LinkScoring). SPEC A's classifier
    * (with the context averaged, as Focus first measured it) is
    * `{"smoothing": "laplace", "parentPage": false, "everyLink": false, "contextDamping": 1, "parentHub": false, "targetAuthority": false, "anchorShape": false}`.
    */

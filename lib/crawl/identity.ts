@@ -3,7 +3,7 @@
 // is set for the worker's own requests by one rule that is global to the extension, while each crawl chooses
 // (`politeness.identify`): the plan below turns the choices of the crawls running at once into that one rule.
 import type { CrawlConfig } from './config';
-import { ROBOTS_AGENT } from './robots';
+import { ROBOTS_AGENT } from '../fetch/robots';
 import { hostKey } from './scope';
 import { engineUrl } from '../template/config';
 import { siteOf, siteOfHostOrUrl } from '../url';

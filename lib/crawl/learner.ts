@@ -2,8 +2,8 @@
 // (its own verdicts and anyone else's labels), rebuilds it when the topic's revision moved on, and re-scores
 // the queued links when the model has changed enough. One per CrawlRunner; it holds the crawl's model.
 import type { Clock } from '../fetch/fetcher';
-import type { CrawlStore } from '../store/crawl-store';
-import type { CrawlRecord, RescoreReport } from '../store/db';
+import type { CrawlStorePort } from '../ports';
+import type { CrawlRecord, RescoreReport } from '../records';
 import type { Strategy } from '../strategies/types';
 import type { CrawlConfig } from './config';
 import { buildModel, catchUp, saveModel, type CrawlModel } from './model';
@@ -17,7 +17,7 @@ const RESCORE_CHUNK = 500;
 const RESCORE_EPSILON = 0.01;
 
 export interface LearnerDeps {
-  store: CrawlStore;
+  store: CrawlStorePort;
   clock: Clock;
   log?: (line: string) => void;
   crawlId: number;

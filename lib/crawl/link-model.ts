@@ -2,8 +2,8 @@
 // keywords and every label. Kept apart from model.ts (which also builds the page judge from stored HTML, and
 // so needs the parser) because the dashboard scores its labeling queue with it.
 import { LinkClassifier } from '../classifier/link-classifier';
-import type { ModelRecord } from '../store/db';
-import type { TopicStore } from '../store/topic-store';
+import type { ModelRecord } from '../records';
+import type { TopicPort } from '../ports';
 import type { Topic } from '../types';
 
 export interface TopicLinkClassifier {
@@ -13,7 +13,7 @@ export interface TopicLinkClassifier {
 }
 
 /** `from` a saved model of the topic's current revision, or (without one) from scratch. */
-export async function linkClassifierOf(topics: TopicStore, topic: Topic, from?: ModelRecord): Promise<TopicLinkClassifier> {
+export async function linkClassifierOf(topics: TopicPort, topic: Topic, from?: ModelRecord): Promise<TopicLinkClassifier> {
   const link = from ? LinkClassifier.fromJSON(from.link) : new LinkClassifier(topic.keywords);
   let lastLabelId = from?.lastLabelId ?? 0;
   for (const l of await topics.labelsAfter(topic.id!, lastLabelId)) {
@@ -24,12 +24,12 @@ export async function linkClassifierOf(topics: TopicStore, topic: Topic, from?: 
 }
 
 /** The topic's saved model if it is of the topic's revision (else it must be rebuilt), or undefined. */
-export async function usableSavedModel(topics: TopicStore, topic: Topic): Promise<ModelRecord | undefined> {
+export async function usableSavedModel(topics: TopicPort, topic: Topic): Promise<ModelRecord | undefined> {
   const saved = await topics.getModel(topic.id!);
   return saved && saved.revision === topic.revision ? saved : undefined;
 }
 
 /** The topic's link classifier as a crawl of it would load it now. */
-export async function loadLinkClassifier(topics: TopicStore, topic: Topic): Promise<LinkClassifier> {
+export async function loadLinkClassifier(topics: TopicPort, topic: Topic): Promise<LinkClassifier> {
   return (await linkClassifierOf(topics, topic, await usableSavedModel(topics, topic))).link;
 }

@@ -5,7 +5,7 @@
 import type { LinkClassifier } from '../classifier/link-classifier';
 import { PageJudge } from '../classifier/page-judge';
 import { parseHtml } from '../parse/html';
-import type { CrawlStore } from '../store/crawl-store';
+import type { CrawlStorePort } from '../ports';
 import type { LabeledLink, Topic } from '../types';
 import { linkClassifierOf, usableSavedModel } from './link-model';
 
@@ -19,7 +19,7 @@ export interface CrawlModel {
 }
 
 /** Builds a topic's model from scratch: keywords, every labeled link, every labeled page still stored. */
-export async function buildModel(store: CrawlStore, topic: Topic, threshold = 0.5): Promise<CrawlModel> {
+export async function buildModel(store: CrawlStorePort, topic: Topic, threshold = 0.5): Promise<CrawlModel> {
   const { link, lastLabelId } = await linkClassifierOf(store.topics, topic);
   const judge = topic.judgeBase ? PageJudge.fromJSON(topic.judgeBase) : new PageJudge(topic.keywords, threshold);
   const pages = await store.topics.pageLabels(topic.id!);
@@ -40,7 +40,7 @@ export async function buildModel(store: CrawlStore, topic: Topic, threshold = 0.
 }
 
 /** The topic's saved model brought up to date, or a rebuilt one when the saved one is of an older revision. */
-export async function loadModel(store: CrawlStore, topicId: number, threshold = 0.5): Promise<CrawlModel> {
+export async function loadModel(store: CrawlStorePort, topicId: number, threshold = 0.5): Promise<CrawlModel> {
   const topic = await store.topics.mustGetTopic(topicId);
   const saved = await usableSavedModel(store.topics, topic);
   if (!saved) return buildModel(store, topic, threshold);
@@ -53,7 +53,7 @@ export async function loadModel(store: CrawlStore, topicId: number, threshold = 
  * the topic's revision moved on, returns a model rebuilt from all of them.
  */
 export async function catchUp(
-  store: CrawlStore, topicId: number, model: CrawlModel, threshold = 0.5,
+  store: CrawlStorePort, topicId: number, model: CrawlModel, threshold = 0.5,
 ): Promise<{ model: CrawlModel; learned: LabeledLink[]; rebuilt: boolean }> {
   const { topic, labels } = await store.topics.changesSince(topicId, model.lastLabelId);
   if (topic.revision !== model.revision) return { model: await buildModel(store, topic, threshold), learned: [], rebuilt: true };
@@ -68,7 +68,7 @@ function learnLabels(model: CrawlModel, labels: LabeledLink[]): void {
   }
 }
 
-export async function saveModel(store: CrawlStore, topicId: number, model: CrawlModel, now: number): Promise<void> {
+export async function saveModel(store: CrawlStorePort, topicId: number, model: CrawlModel, now: number): Promise<void> {
   await store.topics.saveModel({
     topicId, link: model.link.toJSON(), judge: model.judge.toJSON(), lastLabelId: model.lastLabelId, revision: model.revision, updatedAt: now,
   });

@@ -2,7 +2,7 @@
 // which sites see the user's session: by default only the hosts the user named as seeds.
 import { siteOf, siteOfHostOrUrl, urlOfHostOrUrl } from '../url';
 import type { CrawlConfig } from './config';
-import { isPrivateHost } from './private-host';
+import { isPrivateHost } from '../fetch/private-host';
 import { engineUrl } from '../template/config';
 
 /**

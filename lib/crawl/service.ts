@@ -2,10 +2,11 @@
 // the background entrypoint gives it the store, fetch and clock, and forwards messages and alarms to it.
 import { isExportFormat } from '../export/selection';
 import type { CrawlStatus, ProtocolMap, Request } from '../protocol';
-import type { CrawlRecord } from '../store/db';
+import type { CrawlRecord } from '../records';
 import { seedCandidates } from './children';
 import { ConfigError, parseConfig, type CrawlConfig } from './config';
 import { CrawlRunner, type CrawlerPorts } from './crawler';
+import type { CrawlStore } from '../store/crawl-store';
 import { identityPlan, type IdentityPort } from './identity';
 import { TopicService } from './topic-service';
 import { siteOfHostOrUrl } from '../url';
@@ -15,7 +16,8 @@ import { firstRun, nextCycle } from '../template/cycle';
 export type ServiceHandlers = { [K in Exclude<keyof ProtocolMap, 'setLabeler'>]: (data: Request<K>) => Promise<ReturnType<ProtocolMap[K]>> };
 
 /** The crawler's ports, and where the crawl's User-Agent is set (the extension's; none in Node). */
-export type ServicePorts = CrawlerPorts & { identity?: IdentityPort };
+/** The run's ports, with the whole store: the service also creates, lists and deletes crawls and topics. */
+export type ServicePorts = Omit<CrawlerPorts, 'store'> & { store: CrawlStore; identity?: IdentityPort };
 
 interface Running {
   runner: CrawlRunner;

@@ -1,8 +1,9 @@
 // One export of a crawl: the pages chosen (all, relevant only, some sites, new since the last export of the
 // format) read from IndexedDB a chunk at a time and written in the format as a stream of bytes. The dashboard
 // streams it to a file, the command-line runner pulls it chunk by chunk; neither holds the crawl in memory.
-import { readExportPages } from '../store/export-reader';
-import type { CrawlerDB, CrawlRecord } from '../store/db';
+import { readExportPages } from './export-reader';
+import type { CrawlerDB } from '../store/db';
+import type { CrawlRecord } from '../records';
 import { FORMATS, writeExport } from './formats';
 import { exportMarkKey, type ExportFormat, type ExportSelection } from './selection';
 

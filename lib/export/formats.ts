@@ -1,5 +1,5 @@
 // Every export format behind one call: what file it makes, whether it needs the page bodies, and its writer.
-import type { CrawlRecord } from '../store/db';
+import type { CrawlRecord } from '../records';
 import { writeCsv } from './csv';
 import { writeHtmlZip } from './html-zip';
 import { writeJsonl } from './jsonl';

@@ -2,10 +2,10 @@
 // Pure, so that the dashboard, the command-line runner and the tests choose pages the same way.
 import type { LabelValue, PageBody, PageRecord } from '../types';
 import { siteOf } from '../url';
+import { EXPORT_FORMATS, type ExportFormat } from '../records';
 
-/** The formats a crawl exports to (lib/export/formats.ts writes each). */
-export const EXPORT_FORMATS = ['jsonl', 'csv', 'warc', 'wacz', 'zip'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+// The formats and the export marks are records the store keeps (lib/records.ts).
+export { EXPORT_FORMATS, exportMarkKey, exportMarkPrefix, type ExportFormat } from '../records';
 
 export const isExportFormat = (s: string): s is ExportFormat => (EXPORT_FORMATS as readonly string[]).includes(s);
 
@@ -44,9 +44,3 @@ export function selects(sel: ExportSelection, p: PageRecord): boolean {
 
 /** A page that was fetched and whose body was kept: what WARC, WACZ and the HTML ZIP contain. */
 export const hasBody = (x: ExportPage): x is ExportPage & { body: PageBody } => x.body !== undefined && x.page.status > 0;
-
-/** The settings key under which the last exported seq of a crawl in a format is kept. */
-export const exportMarkKey = (crawlId: number, format: ExportFormat): string => `export:${crawlId}:${format}`;
-
-/** The settings key prefix of every export mark of a crawl (deleted with the crawl). */
-export const exportMarkPrefix = (crawlId: number): string => `export:${crawlId}:`;

@@ -3,8 +3,8 @@
 // politeness, and a redirect is never followed by the HTTP client: each hop is a new URL that passes the
 // same gates before it is requested (a link to /go/1 that answers "302 Location: /signout" must not end the
 // user's session). Nothing else in the crawler holds the FetchPort.
-import type { RobotsCache, RobotsLoader } from '../crawl/robots';
-import type { Politeness } from '../crawl/politeness';
+import type { RobotsCache, RobotsLoader } from './robots';
+import type { Politeness } from './politeness';
 import { fetchOnce, type Clock, type FetchOutcome, type FetchPort } from './fetcher';
 import { sessionLoss, type SessionLoss } from './session';
 import { requestUrl } from '../url';

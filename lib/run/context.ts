@@ -5,8 +5,8 @@
 import type { Clock, FetchPort } from '../fetch/fetcher';
 import type { GateResult, RequestGate } from '../fetch/request-gate';
 import type { TargetAuthority } from '../classifier/authority';
-import type { CrawlRecord } from '../store/db';
-import type { CrawlStore, PageCommit } from '../store/crawl-store';
+import type { CrawlRecord } from '../records';
+import type { PageCommit, RunStorePort } from '../ports';
 import { createStrategy } from '../strategies/registry';
 import type { Strategy } from '../strategies/types';
 import { normalizeUrl } from '../url';
@@ -15,12 +15,12 @@ import { CommitQueue } from '../crawl/commit-queue';
 import type { CrawlConfig } from '../crawl/config';
 import { CrawlLearner } from '../crawl/learner';
 import { loadModel } from '../crawl/model';
-import { Politeness } from '../crawl/politeness';
+import { Politeness } from '../fetch/politeness';
 import { makeGate } from './gate';
 import { sessionLostMessage } from './outcome';
 
 export interface CrawlerPorts {
-  store: CrawlStore;
+  store: RunStorePort;
   fetch: FetchPort;
   clock: Clock;
   /** Called at least every 20 s while running: the extension uses it to keep its service worker alive. */

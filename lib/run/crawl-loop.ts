@@ -1,7 +1,7 @@
 // The crawl loop (SPEC A.7): while the budget allows, take the best ready URLs (the strategy's order, politeness
 // slots reserved in the same transaction) up to `concurrency` at a time, hand each to the page pipeline, and end
 // when the frontier is empty, the budget spent, or the run was asked to halt.
-import type { CrawlState } from '../store/db';
+import type { CrawlState } from '../records';
 import type { FrontierEntry } from '../types';
 import { describeFatal, type RunContext } from './context';
 import { processCopy, processEntry } from './page-pipeline';

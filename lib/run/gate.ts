@@ -5,9 +5,9 @@ import { RequestGate } from '../fetch/request-gate';
 import { normalizeUrl } from '../url';
 import type { CrawlRules } from '../crawl/children';
 import type { CrawlConfig } from '../crawl/config';
-import type { Politeness } from '../crawl/politeness';
-import { isPrivateHost } from '../crawl/private-host';
-import { DEFAULT_ROBOTS_OPTIONS, RobotsCache } from '../crawl/robots';
+import type { Politeness } from '../fetch/politeness';
+import { isPrivateHost } from '../fetch/private-host';
+import { DEFAULT_ROBOTS_OPTIONS, RobotsCache } from '../fetch/robots';
 import { describeBlock } from '../crawl/safety';
 
 export function makeGate(

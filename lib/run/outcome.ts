@@ -2,7 +2,7 @@
 // sees, and what the counters say. Pure; a page that was judged has its commit made in page-commit.ts.
 import type { GateResult, Hop } from '../fetch/request-gate';
 import type { FetchOutcome } from '../fetch/fetcher';
-import type { Candidate, PageCommit } from '../store/crawl-store';
+import type { Candidate, PageCommit } from '../ports';
 import type { FrontierEntry } from '../types';
 import { hostOf, siteOf } from '../url';
 

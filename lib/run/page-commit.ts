@@ -4,7 +4,7 @@
 // Results that are not a page to judge (blocks, retries, failures) have theirs made in outcome.ts. Pure.
 import type { FetchOutcome } from '../fetch/fetcher';
 import type { Hop } from '../fetch/request-gate';
-import type { Candidate, PageCommit } from '../store/crawl-store';
+import type { Candidate, PageCommit } from '../ports';
 import type { PageRole, Strategy } from '../strategies/types';
 import type { FrontierEntry, LabeledLink, ParsedPage } from '../types';
 import { siteOf } from '../url';

@@ -4,7 +4,7 @@
 import type { FetchOutcome } from '../fetch/fetcher';
 import type { GateResult } from '../fetch/request-gate';
 import { parseHtml } from '../parse/html';
-import type { Candidate, PageCommit } from '../store/crawl-store';
+import type { Candidate, PageCommit } from '../ports';
 import type { PageRole } from '../strategies/types';
 import { isFinalPage, layerOf } from '../strategies/template';
 import { everyOf, specsOf } from '../template/cycle';

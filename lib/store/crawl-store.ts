@@ -3,69 +3,27 @@
 // a page is recorded exactly once: an entry is either still `inflight` (reclaimed on resume) or `done`.
 import Dexie from 'dexie';
 import type { CrawlConfig } from '../crawl/config';
-import type { EntryState, FrontierEntry, LabeledLink, LabelValue, PageBody, PageRecord } from '../types';
-import { exportMarkKey, exportMarkPrefix, type ExportFormat } from '../export/selection';
+import type { EntryState, FrontierEntry, PageRecord } from '../types';
+import { exportMarkKey, exportMarkPrefix, type ExportFormat } from '../records';
 import { siteOf } from '../url';
 import { crawlRow, type CrawlRecord, type CrawlState, type CrawlStats, type CrawlerDB, emptyStats } from './db';
 import { countWrites } from './fifo-queues';
-import { FrontierStore, bestPerUrl, planUpserts, type Candidate, type Rerank } from './frontier-store';
+import { FrontierStore, bestPerUrl, planUpserts, type Candidate } from './frontier-store';
 import { PageLog } from './page-log';
 import { withListKeys } from './page-keys';
-import { admit, blacklistedSites, countDropped, emptySite, judgeSite, setSiteBlacklisted, sitesOf, type Admission } from './site-book';
+import { admit, blacklistedSites, countDropped, emptySite, judgeSite, setSiteBlacklisted, sitesOf } from './site-book';
 import { TopicStore } from './topic-store';
-import { RecordStore, type RecordWrite } from './record-store';
+import { RecordStore } from './record-store';
+import type { CrawlStorePort, PageCommit } from '../ports';
 
-export type { Candidate } from './frontier-store';
-
-/** Everything one fetch attempt changes, committed atomically. */
-export interface PageCommit {
-  crawlId: number;
-  /** The frontier entry fetched; absent for training reads, which are not frontier entries. */
-  entry?: FrontierEntry;
-  /** `retry`: the entry goes back to the queue (its `notBefore` says when), and no page row is written. */
-  outcome: 'done' | 'failed' | 'skipped' | 'retry';
-  page?: Omit<PageRecord, 'seq' | 'crawlId'>;
-  body?: Omit<PageBody, 'seq' | 'crawlId'>;
-  children: Candidate[];
-  /** Other URLs now known to be this page (the final URL of a redirect). */
-  aliases: string[];
-  labels: Omit<LabeledLink, 'id' | 'crawlId' | 'topicId'>[];
-  /** A training read whose URL patterns say it is on or off topic: the page judge learns it. */
-  pageLabel?: LabelValue;
-  /** The fetched page's verdict, kept on its entry: links to it found later are learned with it. */
-  verdict?: LabelValue;
-  /** Set when the crawl ranks a URL by every link found to it (`classifier.everyLink`): the strategy's rerank. */
-  everyLink?: Rerank;
-  /** A found link to a page with a kept verdict becomes a labeled link with that verdict (`learning.linksToJudged`). */
-  learnLinksToJudged?: boolean;
-  site: string;
-  /** Counter deltas besides those derived here (attempts, fetched, relevant, failed, bytes, trainPages). */
-  stats: Partial<CrawlStats>;
-  /** The crawl's running time so far. */
-  activeMs: number;
-  /** How new URLs are admitted (the strategy and the blacklist); absent: every new URL is queued. */
-  admission?: Admission;
-  /** Links the strategy dropped while planning, by reason. */
-  dropped?: Record<string, number>;
-  /**
-   * A relevant page's out-links, for a strategy that keeps the crawled graph (SPEC C.2); a labeled training
-   * page's (with `pageLabel`), for the authority of the URLs it links to.
-   */
-  outlinks?: string[];
-  /** A template's final page: its record, written with the page (SPEC E.5). */
-  record?: RecordWrite;
-  /** The fetched entry is queued again for this time instead of done (a list page's refresh, SPEC D.5). */
-  requeueAt?: number;
-  /** The strategy's report as of this page, for a strategy whose report follows every take (its queues). */
-  strategyReport?: Record<string, unknown>;
-}
+export type { Candidate, PageCommit } from '../ports';
 
 /**
  * Crawl storage: crawl rows and the page commit, which writes the frontier, the page log, bodies, labels and
  * site counters in one transaction, so a stopped service worker loses nothing and a page is recorded exactly
  * once. The parts are reached as `frontier`, `pages`, `topics`.
  */
-export class CrawlStore {
+export class CrawlStore implements CrawlStorePort {
   /** The topics the crawls run for: their labels, page labels and models. */
   readonly topics: TopicStore;
   readonly frontier: FrontierStore;

@@ -6,10 +6,10 @@
 import Dexie from 'dexie';
 import type { QueueLoad } from '../strategies/types';
 import type { FrontierEntry } from '../types';
-import type { CrawlRecord, CrawlerDB } from './db';
+import type { CrawlRecord, QueueCounts } from '../records';
+import type { CrawlerDB } from './db';
 
-/** Per priority value (as a string key), its queued URLs and those in flight. */
-export type QueueCounts = Record<string, { queued: number; inFlight: number }>;
+export type { QueueCounts } from '../records';
 
 type Counted = Pick<FrontierEntry, 'state' | 'priority'>;
 

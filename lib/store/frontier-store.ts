@@ -4,43 +4,15 @@
 import Dexie from 'dexie';
 import { urlLogOdds } from '../classifier/link-classifier';
 import { logistic } from '../classifier/naive-bayes';
-import type { EntryStrategyState, NextOrder } from '../strategies/types';
+import type { NextOrder } from '../strategies/types';
 import type { EntryState, FrontierEntry, PageRecord } from '../types';
 import { siteOf } from '../url';
 import { crawlRow, type CrawlRecord, type CrawlerDB } from './db';
 import { withListKeys } from './page-keys';
 import { buildCounts, countWrites, takeFromQueues, type QueueTops } from './fifo-queues';
+import type { Candidate, Rerank } from '../ports';
 
-/** A link to add to the frontier (or to raise, SPEC A.7). */
-export interface Candidate {
-  url: string;
-  /** The URL as the link spelled it, when that differs from `url` (FrontierEntry.href). */
-  href?: string;
-  host: string;
-  score: number;
-  priority: number;
-  depth: number;
-  parentUrl: string | null;
-  anchor: string;
-  context: string;
-  /** Set for links that are recorded but never fetched (e.g. unsafe links), with the reason. */
-  skip?: string;
-  /** Its site (registrable domain); computed from the URL when absent. */
-  site?: string;
-  /** The strategy's state for the entry (lib/strategies/types.ts). */
-  strategy?: EntryStrategyState;
-  /** What the link shows of its target's version (LinkPlan.revisit): a fetched URL showing another is queued again. */
-  revisit?: string;
-  /** Whether the page the link was found on was judged on topic (the link classifier's parent-page feature). */
-  parentOnTopic?: boolean;
-  /** That page's hub bucket for this link (the parent-hub feature), when the page links to labeled pages. */
-  parentHub?: number;
-  /** The link's log-odds by the link classifier (absent for seeds). */
-  logOdds?: number;
-}
-
-/** A strategy's priority for an entry whose text log-odds is `logOdds` (StrategyInstance.rerank); null: keep it. */
-export type Rerank = (entry: FrontierEntry, logOdds: number) => number | null;
+export type { Candidate, Rerank } from '../ports';
 
 /** A frontier position: [priority, order], compared in that order (the tail of the frontier index). */
 type Position = [number, number];

@@ -1,17 +1,13 @@
 // A template's records (SPEC E.5) and what each cycle changed (SPEC E.6). Records are keyed by the crawl's
 // name and the URL, so every cycle of a template keeps the same records current.
 import Dexie from 'dexie';
-import type { CrawlerDB, FieldRecord, RecordChange, RecordChangeKind } from './db';
+import type { FieldRecord, RecordChange, RecordChangeKind } from '../records';
+import type { RecordPort, RecordWrite } from '../ports';
+import type { CrawlerDB } from './db';
 
-/** What a final page (or the end of a cycle) does to one record: the record to write (null: delete) and the change. */
-export interface RecordWrite {
-  crawlName: string;
-  url: string;
-  record: FieldRecord | null;
-  change: RecordChange;
-}
+export type { RecordWrite } from '../ports';
 
-export class RecordStore {
+export class RecordStore implements RecordPort {
   constructor(private readonly db: CrawlerDB) {}
 
   get(crawlName: string, url: string): Promise<FieldRecord | undefined> {

@@ -2,17 +2,12 @@
 // URLs by the crawl's strategy (SPEC B.4, B.5), all inside the page commit's transaction so a site's counts and
 // its queue agree with the frontier. Also the Sites panel's reads and the user's Blacklist / Unblock.
 import Dexie from 'dexie';
-import type { Strategy } from '../strategies/types';
 import type { FrontierEntry } from '../types';
 import type { CrawlRecord, CrawlerDB, SiteStats } from './db';
 import { countWrites } from './fifo-queues';
-import type { Candidate } from './frontier-store';
+import type { Admission, Candidate } from '../ports';
 
-/** How a commit's new URLs are admitted: the crawl's strategy and its config's blacklist. */
-export interface Admission {
-  strategy: Pick<Strategy, 'admit' | 'judgeSite'>;
-  siteBlacklist: readonly string[];
-}
+export type { Admission } from '../ports';
 
 export const BLACKLISTED = 'site blacklisted';
 

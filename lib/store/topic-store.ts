@@ -3,11 +3,13 @@
 // a deletion, a page label, new keywords) bumps the topic's revision, and models older than it are rebuilt.
 import Dexie from 'dexie';
 import type { LabeledLink, LabelValue, PageLabel, Topic } from '../types';
-import type { CrawlerDB, ModelRecord } from './db';
+import type { TopicPort } from '../ports';
+import type { ModelRecord } from '../records';
+import type { CrawlerDB } from './db';
 
 export type NewLabel = Omit<LabeledLink, 'id'>;
 
-export class TopicStore {
+export class TopicStore implements TopicPort {
   constructor(readonly db: CrawlerDB) {}
 
   listTopics(): Promise<Topic[]> {

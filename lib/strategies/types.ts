@@ -3,7 +3,10 @@
 // strategy (Frontera's crawling strategy apart from its backend; Heritrix's precedence policy apart from its
 // frontier). Adding a strategy is one module and one line in registry.ts.
 import type { TemplateConfig } from '../template/config';
-import type { FrontierEntry } from '../types';
+import type { EntryStrategyState, FrontierEntry, UrlClass } from '../types';
+
+// Records a strategy keeps on a frontier entry; they live with the entry in lib/types.ts.
+export type { EntryStrategyState, UrlClass } from '../types';
 
 /** A parameter of a strategy: how the config validates it and the form shows it. */
 export type ParamSpec = {
@@ -21,13 +24,6 @@ export type ParamSpec = {
 
 export type StrategyParams = Record<string, number | string | readonly string[]>;
 
-/**
- * What a URL is on a targeted site (SPEC D.1): a list page (a board: mined for links and refreshed, not
- * content), a content page, the pagination of a list page, a content-return link (a content page's own next
- * pages and attachments), or other.
- */
-export type UrlClass = 'list' | 'content' | 'pagination' | 'content-return' | 'other';
-
 /** How the crawler treats a fetched page, for a strategy that tells pages apart (SPEC D.1, D.5). */
 export interface PageRole {
   urlClass: UrlClass;
@@ -44,18 +40,6 @@ export interface QueueLoad {
   inFlight: number;
 }
 
-/** State a strategy keeps on a frontier entry (stored with it). */
-export interface EntryStrategyState {
-  /** SPEC B.3: irrelevant pages in a row on the path that found this URL, up to and including its parent. */
-  tunnel?: number;
-  /** SPEC C.1: the text similarities the link was planned with (its parent page's and its anchor's). */
-  simPage?: number;
-  simAnchor?: number;
-  /** SPEC E.4: the filter layer the page is on (0: a seed; the template's last layer: a final page). */
-  layer?: number;
-  /** SPEC D.1: the class of the link the URL was queued by. */
-  urlClass?: UrlClass;
-}
 
 /** What a strategy sees of a site while it admits a link into the frontier (inside the commit). */
 export interface SiteView {

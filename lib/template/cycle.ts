@@ -4,10 +4,9 @@
 import { seedCandidates } from '../crawl/children';
 import type { CrawlConfig } from '../crawl/config';
 import { mulberry32 } from '../random';
-import type { CrawlStore } from '../store/crawl-store';
 import { searchSeeds, type ReadPage } from './search';
-import type { CrawlRecord, TemplateRun } from '../store/db';
-import type { RecordStore } from '../store/record-store';
+import type { CrawlRecord, TemplateRun } from '../records';
+import type { CrawlStorePort, RecordPort } from '../ports';
 import type { Strategy } from '../strategies/types';
 import { siteOf } from '../url';
 import { recrawlEveryMs, type TemplateConfig } from './config';
@@ -38,7 +37,7 @@ export function nextCycle(previous: CrawlRecord): TemplateRun {
  * and the cycle's search. Returns that config, or null when the crawl halted during the search.
  */
 export async function seedCycle(d: {
-  store: CrawlStore; crawl: CrawlRecord; config: CrawlConfig; strategy: Strategy; read: ReadPage; halted: () => boolean; now: () => number; log?: (line: string) => void;
+  store: CrawlStorePort; crawl: CrawlRecord; config: CrawlConfig; strategy: Strategy; read: ReadPage; halted: () => boolean; now: () => number; log?: (line: string) => void;
 }): Promise<CrawlConfig | null> {
   const template = d.config.template!;
   const report = await searchSeeds(template.search, d.read, d.halted);
@@ -57,7 +56,7 @@ export async function seedCycle(d: {
 }
 
 /** SPEC E.3 over the search's results: which seeds this cycle crawls. */
-export async function sampleCycle(records: RecordStore, crawlName: string, template: TemplateConfig, run: TemplateRun, results: string[]): Promise<Sample> {
+export async function sampleCycle(records: RecordPort, crawlName: string, template: TemplateConfig, run: TemplateRun, results: string[]): Promise<Sample> {
   if (!template.sampling) return { taken: results, skipped: [] };
   const yielded = new Set((await records.list(crawlName)).map((r) => r.site));
   const barren = new Set(run.tried.filter((seed) => !yielded.has(siteOf(seed))));
@@ -75,7 +74,7 @@ export function specsOf(template: TemplateConfig): FieldSpec[] {
 }
 
 /** After a cycle that finished: vanished records deleted, changes counted, the next recrawl's time. */
-export async function finishCycle(records: RecordStore, crawl: CrawlRecord, now: number): Promise<TemplateRun> {
+export async function finishCycle(records: RecordPort, crawl: CrawlRecord, now: number): Promise<TemplateRun> {
   const template = crawl.config.template!;
   const run = crawl.templateRun ?? firstRun();
   await deleteVanished(records, crawl.name, crawl.id!, run.skipped, now);

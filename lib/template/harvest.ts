@@ -3,8 +3,8 @@
 // no longer reached are deleted. The content hash is a WebCrypto SHA-256 digest of the page's visible text
 // (not of its HTML, so a rotating token in a script or an ad slot does not count as a change); WebCrypto is in
 // the service worker and in Node alike, and the patent's MD5 brings nothing SHA-256 does not.
-import type { RecordStore, RecordWrite } from '../store/record-store';
-import type { FieldRecord, RecordChangeKind } from '../store/db';
+import type { RecordPort, RecordWrite } from '../ports';
+import type { FieldRecord, RecordChangeKind } from '../records';
 import { siteOf } from '../url';
 import { extractFields, type FieldSpec } from './extract';
 import { nextInterval } from './schedule';
@@ -28,7 +28,7 @@ export interface FinalPage {
  * What a final page holds, as a write for its page commit (so a page and its record are committed together,
  * and a worker stopped in between loses neither); null when the page holds no field and had no record.
  */
-export async function planRecord(records: RecordStore, specs: FieldSpec[], everyMs: number, page: FinalPage): Promise<RecordWrite | null> {
+export async function planRecord(records: RecordPort, specs: FieldSpec[], everyMs: number, page: FinalPage): Promise<RecordWrite | null> {
   const { crawlName, crawlId, url, now } = page;
   const hash = await contentHash(page.text);
   const known = await records.get(crawlName, url);
@@ -53,7 +53,7 @@ export async function planRecord(records: RecordStore, specs: FieldSpec[], every
  * After a cycle that finished (its frontier ran empty): the records it did not reach are deleted, except those
  * of sites whose seed the sampling skipped this time (not looked at, so not known to be gone).
  */
-export async function deleteVanished(records: RecordStore, crawlName: string, crawlId: number, skippedSeeds: string[], now: number): Promise<number> {
+export async function deleteVanished(records: RecordPort, crawlName: string, crawlId: number, skippedSeeds: string[], now: number): Promise<number> {
   const spared = new Set(skippedSeeds.map(siteOf));
   let deleted = 0;
   for (const r of await records.list(crawlName)) {

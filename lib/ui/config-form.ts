@@ -1,7 +1,7 @@
 // The dashboard's "New crawl" form as plain values, and the two conversions it needs: form -> config
 // (sent to the worker, which validates it with parseConfig) and runner config file -> form. Pure: no DOM.
 import { DEFAULTS, SCOPE_MODES, type CrawlConfig, type ScopeMode, type StrategyName } from '../crawl/config';
-import { DEFAULT_SAFETY_RULES, SAFETY_RULE_HELP } from '../crawl/safety';
+import { DEFAULT_SAFETY_RULES, SAFETY_RULE_HELP } from '../crawl/safety-rules';
 import { STRATEGY_MODULES, strategyModule } from '../strategies/registry';
 import type { StrategyModule } from '../strategies/types';
 import type { Topic } from '../types';

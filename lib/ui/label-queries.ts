@@ -4,7 +4,8 @@
 import Dexie from 'dexie';
 import { LinkClassifier } from '../classifier/link-classifier';
 import { loadLinkClassifier } from '../crawl/link-model';
-import type { CrawlerDB, ModelRecord } from '../store/db';
+import type { CrawlerDB } from '../store/db';
+import type { ModelRecord } from '../records';
 import { TopicStore } from '../store/topic-store';
 import type { FrontierEntry, LabeledLink, LabelSource, LabelValue, Topic } from '../types';
 

@@ -3,7 +3,8 @@
 import Dexie, { liveQuery } from 'dexie';
 import type { ClassCounts, LabeledLinkText } from '../classifier/evaluate';
 import { blockOfReason } from '../crawl/safety';
-import type { CrawlRecord, CrawlerDB } from '../store/db';
+import type { CrawlerDB } from '../store/db';
+import type { CrawlRecord } from '../records';
 import type { FrontierEntry, LabelSource, LabelValue, PageLabel, PageRecord } from '../types';
 import { ALL_LABELS, forEachLabelChunk } from './label-queries';
 

@@ -5,7 +5,7 @@ import Dexie from 'dexie';
 import { parseConfig, type CrawlConfig } from '../../lib/crawl/config';
 import { LinkClassifier } from '../../lib/classifier/link-classifier';
 import { CrawlRunner } from '../../lib/crawl/crawler';
-import { Politeness } from '../../lib/crawl/politeness';
+import { Politeness } from '../../lib/fetch/politeness';
 import type { Clock, FetchPort } from '../../lib/fetch/fetcher';
 import { CrawlStore, type Candidate, type PageCommit } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';

@@ -13,7 +13,7 @@
 // marks, sitemaps), whose behaviour the probes below check through decisions instead.
 
 import { requestUrl } from '../../lib/url';
-import { ROBOTS_AGENT } from '../../lib/crawl/robots';
+import { ROBOTS_AGENT } from '../../lib/fetch/robots';
 
 export interface RobotsCase {
   from: 'rfc' | 'google' | 'probe';

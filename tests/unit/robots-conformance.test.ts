@@ -2,9 +2,9 @@
 // robots.txt through the request gate (RFC 9309 2.3.1.2: redirects, to other hosts too, never with cookies).
 import { describe, expect, it } from 'vitest';
 import { RequestGate, type GatePolicy } from '../../lib/fetch/request-gate';
-import { Politeness } from '../../lib/crawl/politeness';
-import { RobotsCache, type RobotsLoader } from '../../lib/crawl/robots';
-import { isPrivateHost } from '../../lib/crawl/private-host';
+import { Politeness } from '../../lib/fetch/politeness';
+import { RobotsCache, type RobotsLoader } from '../../lib/fetch/robots';
+import { isPrivateHost } from '../../lib/fetch/private-host';
 import { ROBOTS_CASES, asGateGives, asUs, type RobotsCase } from './robots-cases';
 
 const clock = { now: () => 0, sleep: async () => {} };

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig, type CrawlConfig } from '../../lib/crawl/config';
 import { planChildren } from '../../lib/crawl/children';
 import { makeScope, scopeReason } from '../../lib/crawl/scope';
-import { isPrivateHost } from '../../lib/crawl/private-host';
+import { isPrivateHost } from '../../lib/fetch/private-host';
 import type { LinkClassifier } from '../../lib/classifier/link-classifier';
 import type { FrontierEntry, ParsedPage } from '../../lib/types';
 

@@ -2,7 +2,7 @@
 // RFC 9309 2.3.1: a 4xx answer means no rules; 5xx (and 429, timeouts, network errors) mean the site cannot
 // say now, so its URLs wait and robots.txt is asked again with backoff; only after several tries spread over
 // minutes are they given up, each with that reason.
-import type { Clock } from '../fetch/fetcher';
+import type { Clock } from './fetcher';
 import { parseRobotsTxt, type RobotsRules } from './robots-txt';
 
 /** The product token matched against robots.txt user-agent lines. */

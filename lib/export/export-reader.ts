@@ -1,9 +1,9 @@
 // Reads a crawl's pages for an export, a chunk at a time in fetch order: each page row with, when the format
 // needs them, its stored body and its page label. Only a chunk's bodies are in memory at once.
 import Dexie from 'dexie';
-import { selects, type ExportPage, type ExportSelection } from '../export/selection';
+import { selects, type ExportPage, type ExportSelection } from './selection';
 import type { LabelValue } from '../types';
-import type { CrawlerDB } from './db';
+import type { CrawlerDB } from '../store/db';
 
 export interface ReadOptions {
   /** Read the stored bodies too (formats with content). */

@@ -1,0 +1,72 @@
+// The layering of docs/architecture.md ("How the layering is checked"): dependency-cruiser with the rules in
+// .dependency-cruiser.cjs, over the real tree, and over a small tree of bad imports to show it can fail.
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cruise, type ICruiseResult, type IViolation } from 'dependency-cruiser';
+import extractDepcruiseOptions from 'dependency-cruiser/config-utl/extract-depcruise-options';
+import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+async function violationsIn(baseDir: string, folders: string[], withTsConfig: boolean): Promise<IViolation[]> {
+  const options = await extractDepcruiseOptions(join(ROOT, '.dependency-cruiser.cjs'));
+  const tsConfig = withTsConfig ? extractTSConfig(join(ROOT, 'tsconfig.json')) : undefined;
+  if (!withTsConfig) delete options.tsConfig;
+  const result = await cruise(folders, { ...options, baseDir }, {}, tsConfig ? { tsConfig } : {});
+  return (result.output as ICruiseResult).summary.violations;
+}
+
+const shown = (v: IViolation) => `${v.rule.name}: ${v.from} -> ${v.to}${v.cycle ? ` (${v.cycle.map((c) => c.name).join(' -> ')})` : ''}`;
+
+describe('the layering', () => {
+  it('lib/ and entrypoints/ import only their own layer or one below, with no cycle', async () => {
+    const found = await violationsIn(ROOT, ['lib', 'entrypoints'], true);
+    expect(found.map(shown)).toEqual([]);
+  }, 30_000);
+
+  it('fails on an import that points up, a cycle, a file in no layer, the browser in lib/ and an exception used beyond its reason', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'focus-layers-'));
+    const files: Record<string, string> = {
+      // Down: the page parser reads the records.
+      'lib/types.ts': 'export type Topic = { id: number };\n',
+      'lib/parse/html.ts': "import type { Topic } from '../types';\nexport const topicOf = (t: Topic) => t.id;\n",
+      // Up: a record that imports the app.
+      'lib/url.ts': "import { start } from './crawl/service';\nexport const siteOf = () => start;\n",
+      'lib/crawl/service.ts': 'export const start = 1;\n',
+      // Up: the store on the export.
+      'lib/store/db.ts': "import { EXPORT_FORMATS } from '../export/selection';\nexport const formats = EXPORT_FORMATS;\n",
+      'lib/export/selection.ts': "export const EXPORT_FORMATS = ['csv'];\n",
+      // A cycle inside one layer.
+      'lib/fetch/fetcher.ts': "import { gate } from './request-gate';\nexport const fetchOnce = () => gate;\n",
+      'lib/fetch/request-gate.ts': "import { fetchOnce } from './fetcher';\nexport const gate = () => fetchOnce;\n",
+      // A new folder that is in no layer.
+      'lib/queue/pool.ts': "import { siteOf } from '../url';\nexport const pool = siteOf;\n",
+      'lib/text/tokenize.ts': "import { pool } from '../queue/pool';\nexport const words = pool;\n",
+      // The browser outside lib/platform/.
+      'lib/fetch/session.ts': "import { browser } from 'wxt/browser';\nexport const cookies = browser;\n",
+      // A named exception allows the config the registry, not the store.
+      'lib/crawl/config.ts': "import { STRATEGY_NAMES } from '../strategies/registry';\nimport { formats } from '../store/db';\nexport const names = [STRATEGY_NAMES, formats];\n",
+      'lib/strategies/registry.ts': "export const STRATEGY_NAMES = ['best-first'];\n",
+    };
+    try {
+      for (const [path, text] of Object.entries(files)) {
+        mkdirSync(dirname(join(dir, path)), { recursive: true });
+        writeFileSync(join(dir, path), text);
+      }
+      const found = (await violationsIn(dir, ['lib'], false)).map(shown).sort();
+      expect(found).toEqual([
+        'imports-a-layer: lib/text/tokenize.ts -> lib/queue/pool.ts',
+        'in-a-layer: lib/queue/pool.ts -> lib/url.ts',
+        'lib-runs-in-node: lib/fetch/session.ts -> wxt/browser',
+        'no-circular: lib/fetch/fetcher.ts -> lib/fetch/request-gate.ts (lib/fetch/request-gate.ts -> lib/fetch/fetcher.ts)',
+        'records-imports-down: lib/url.ts -> lib/crawl/service.ts',
+        'records-imports-up-only-as-named: lib/crawl/config.ts -> lib/store/db.ts',
+        'store-imports-down: lib/store/db.ts -> lib/export/selection.ts',
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+});
