@@ -9,7 +9,7 @@ import { Politeness } from '../../lib/crawl/politeness';
 import type { Clock, FetchPort } from '../../lib/fetch/fetcher';
 import { CrawlStore, type Candidate, type PageCommit } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
-import { mulberry32 } from '../lib/random';
+import { mulberry32 } from '../../lib/random';
 
 // ---- synthetic but realistic URLs: ~200 hosts of Zipf-like sizes, deterministic per index ----
 

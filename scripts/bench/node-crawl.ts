@@ -7,8 +7,8 @@ import { CrawlService } from '../../lib/crawl/service';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import type { FetchPort } from '../../lib/fetch/fetcher';
-import { articleOfUrl, loadCorpusPages } from '../lib/corpus-server';
-import { TOPIC_KEYWORDS, caseConfig, caseGroundTruth, harvestTable, type CaseOptions } from '../wikispeedia';
+import { articleOfUrl, loadCorpusPages } from './corpus-server';
+import { TOPIC_KEYWORDS, caseConfig, caseGroundTruth, harvestTable, type CaseOptions } from './wikispeedia';
 
 const ORIGIN = 'http://wikispeedia.test';
 const clock = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };

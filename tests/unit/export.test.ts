@@ -8,7 +8,7 @@ import { exportCrawl, type ExportRequest } from '../../lib/export/export-crawl';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import type { PageRecord } from '../../lib/types';
-import { demoConfig, startDemoServer, type DemoServer } from '../../scripts/lib/demo-site';
+import { demoConfig, startDemoServer, type DemoServer } from '../fixtures/sites/demo-site';
 import { httpPayload, parseWarc, sha256, unzip } from '../support/archive-readers';
 
 const clock = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };

@@ -7,7 +7,7 @@ import { parseConfig } from '../../lib/crawl/config';
 import { CrawlService } from '../../lib/crawl/service';
 import { CrawlStore, type Candidate } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
-import { startTreeSite, type TreeSite } from '../../scripts/lib/tree-site';
+import { startTreeSite, type TreeSite } from '../fixtures/sites/tree-site';
 import { mulberry32 } from '../../lib/random';
 
 const freshStore = () => new CrawlStore(new CrawlerDB(`t${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));

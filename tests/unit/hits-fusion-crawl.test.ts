@@ -7,7 +7,7 @@ import { parseConfig } from '../../lib/crawl/config';
 import { CrawlRunner } from '../../lib/crawl/crawler';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
-import { demoConfig, startDemoServer, type DemoServer } from '../../scripts/lib/demo-site';
+import { demoConfig, startDemoServer, type DemoServer } from '../fixtures/sites/demo-site';
 
 const clock = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
 

@@ -10,7 +10,7 @@ import { CrawlRunner } from '../../lib/crawl/crawler';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import { buildCounts } from '../../lib/store/fifo-queues';
-import { forumConfig, startForumSite, type ForumSite } from '../../scripts/lib/forum-site';
+import { forumConfig, startForumSite, type ForumSite } from '../fixtures/sites/forum-site';
 import { loopbackFetch } from '../support/loopback-fetch';
 
 const clock = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };

@@ -7,7 +7,7 @@ import { CrawlService } from '../../lib/crawl/service';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import { normalizeUrl, requestUrl } from '../../lib/url';
-import { listenOnLoopback } from '../../scripts/lib/loopback';
+import { listenOnLoopback } from '../fixtures/sites/loopback';
 import { loopbackFetch } from '../support/loopback-fetch';
 
 const clock = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };

@@ -8,7 +8,7 @@ import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import { keptFromRequesting } from '../../lib/ui/queries';
 import { loopbackFetch } from '../support/loopback-fetch';
-import { SHOP_COOKIE, startSessionSite, type SessionSite } from '../support/session-site';
+import { SHOP_COOKIE, startSessionSite, type SessionSite } from '../fixtures/sites/session-site';
 
 const clock = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
 const NOW = Date.parse('2026-11-26T12:00:00Z');

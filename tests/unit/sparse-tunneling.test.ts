@@ -7,7 +7,7 @@ import { ConfigError, parseConfig } from '../../lib/crawl/config';
 import { CrawlService } from '../../lib/crawl/service';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
-import { startTrapSite, type TrapSite } from '../../scripts/lib/trap-site';
+import { startTrapSite, type TrapSite } from '../fixtures/sites/trap-site';
 import { loopbackFetch } from '../support/loopback-fetch';
 
 const clock = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };

@@ -5,7 +5,7 @@ import { CrawlService } from '../../lib/crawl/service';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import { nextUp } from '../../lib/ui/queries';
-import { demoConfig, startDemoServer, type DemoServer } from '../../scripts/lib/demo-site';
+import { demoConfig, startDemoServer, type DemoServer } from '../fixtures/sites/demo-site';
 
 const clock = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
 let site: DemoServer;
