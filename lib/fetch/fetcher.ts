@@ -33,6 +33,12 @@ export interface Clock {
   sleep(ms: number): Promise<void>;
 }
 
+/** The wall clock: what the extension, the runner and the benchmarks crawl with. */
+export const realClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
+};
+
 export interface HopOptions {
   fetch: FetchPort;
   clock: Clock;

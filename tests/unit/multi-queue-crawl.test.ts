@@ -10,10 +10,10 @@ import { CrawlRunner } from '../../lib/crawl/crawler';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import { buildCounts } from '../../lib/store/fifo-queues';
+import { realClock } from '../../lib/fetch/fetcher';
 import { forumConfig, startForumSite, type ForumSite } from '../fixtures/sites/forum-site';
 import { loopbackFetch } from '../support/loopback-fetch';
 
-const clock = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
 let site: ForumSite | undefined;
 afterEach(() => site?.close());
 
@@ -23,7 +23,7 @@ async function crawl(site: ForumSite, raw: Record<string, unknown>) {
   const topic = await store.topics.createTopic(config.name, config.topic.keywords, Date.now());
   const crawlId = await store.createCrawl(config, topic.id!, Date.now());
   await store.frontier.enqueue(crawlId, seedCandidates(config), Date.now());
-  const runner = new CrawlRunner({ store, fetch: loopbackFetch(site.port), clock }, crawlId);
+  const runner = new CrawlRunner({ store, fetch: loopbackFetch(site.port), clock: realClock }, crawlId);
   return { store, crawlId, runner };
 }
 
@@ -89,9 +89,9 @@ describe('multi-queue over a forum', { timeout: 120_000 }, () => {
     });
     const running = runner.run();
     // After the first reading of the board and its threads, a reply arrives in thread 1-1-1.
-    while (forumRequests(site).filter((p) => p.startsWith('/thread/')).length < 3) await clock.sleep(10);
+    while (forumRequests(site).filter((p) => p.startsWith('/thread/')).length < 3) await realClock.sleep(10);
     site.addReply('1-1-1');
-    while (forumRequests(site).filter((p) => p === '/board/1').length < 4) await clock.sleep(10);
+    while (forumRequests(site).filter((p) => p === '/board/1').length < 4) await realClock.sleep(10);
     runner.requestHalt('stopped', 'enough');
     await running;
     const asked = forumRequests(site);

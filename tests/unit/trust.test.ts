@@ -5,10 +5,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CrawlService } from '../../lib/crawl/service';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
+import { realClock } from '../../lib/fetch/fetcher';
 import { NEVER_REQUESTED, NOT_WEB, SESSION_COOKIE, startHostileSite, type HostileSite } from '../fixtures/sites/hostile-site';
 import { loopbackFetch } from '../support/loopback-fetch';
-
-const clock = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
 
 let site: HostileSite;
 beforeEach(async () => {
@@ -19,7 +18,7 @@ afterEach(() => site.close());
 async function crawlHostile(extra: Record<string, unknown> = {}) {
   const store = new CrawlStore(new CrawlerDB(`t${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
   const fetch = loopbackFetch(site.port, { host: 'club.test', cookie: SESSION_COOKIE });
-  const service = new CrawlService({ store, fetch, clock });
+  const service = new CrawlService({ store, fetch, clock: realClock });
   const { crawlId } = await service.handlers.start({
     name: 'club', seeds: ['http://club.test/', 'http://flaky.test/'],
     topic: { keywords: ['astronomy', 'telescope', 'planet', 'galaxy', 'orbit'] },
