@@ -5,9 +5,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CrawlService } from '../../lib/crawl/service';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
-import { realClock } from '../../lib/fetch/fetcher';
 import { NEVER_REQUESTED, NOT_WEB, SESSION_COOKIE, startHostileSite, type HostileSite } from '../fixtures/sites/hostile-site';
 import { loopbackFetch } from '../support/loopback-fetch';
+import { VirtualClock } from '../support/virtual-clock';
 
 let site: HostileSite;
 beforeEach(async () => {
@@ -17,14 +17,17 @@ afterEach(() => site.close());
 
 async function crawlHostile(extra: Record<string, unknown> = {}) {
   const store = new CrawlStore(new CrawlerDB(`t${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
-  const fetch = loopbackFetch(site.port, { host: 'club.test', cookie: SESSION_COOKIE });
-  const service = new CrawlService({ store, fetch, clock: realClock });
+  // Robots.txt outages, retries and Retry-After are waited out in virtual time.
+  const clock = new VirtualClock();
+  const fetch = clock.hold(loopbackFetch(site.port, { host: 'club.test', cookie: SESSION_COOKIE }));
+  const service = new CrawlService({ store, fetch, clock });
   const { crawlId } = await service.handlers.start({
     name: 'club', seeds: ['http://club.test/', 'http://flaky.test/'],
     topic: { keywords: ['astronomy', 'telescope', 'planet', 'galaxy', 'orbit'] },
     budget: { maxPages: 60 }, politeness: { delayMs: 0, concurrency: 4 }, fetch: { retryBaseMs: 200 },
     ...extra,
   });
+  await clock.runUntilIdle();
   await service.settled(crawlId);
   return { store, crawlId, crawl: (await store.getCrawl(crawlId))!, pages: await store.pages.pagesAfter(crawlId, 0, 1000) };
 }
