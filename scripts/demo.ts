@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { formatSummary, runCrawl } from './crawl';
 import { ROOT } from './lib/browser';
-import { ON_TOPIC_PATHS, demoConfig, startDemoServer } from './lib/demo-site';
+import { ON_TOPIC_PATHS, demoConfig, startDemoServer } from '../tests/fixtures/sites/demo-site';
 
 async function main(): Promise<void> {
   const site = await startDemoServer();

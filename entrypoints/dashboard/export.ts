@@ -2,6 +2,7 @@
 // a progress bar and Cancel. The file is streamed from IndexedDB: to disk through the File System Access API
 // where the browser offers it, else into a Blob built a few megabytes at a time (Chromium keeps large blobs out
 // of the page's memory), then downloaded. The command-line runner pulls the same stream through `focusExport`.
+import { concatBytes } from '@/lib/bytes';
 import { exportCrawl, exportMark, type ExportRequest } from '@/lib/export/export-crawl';
 import { FORMATS } from '@/lib/export/formats';
 import { EXPORT_FORMATS, isExportFormat } from '@/lib/export/selection';
@@ -184,23 +185,12 @@ async function* batched(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8
     parts.push(c);
     held += c.byteLength;
     if (held >= 1 << 20) {
-      yield join(parts, held);
+      yield concatBytes(parts, held);
       parts = [];
       held = 0;
     }
   }
-  if (held) yield join(parts, held);
-}
-
-function join(parts: Uint8Array[], total: number): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
+  if (held) yield concatBytes(parts, held);
 }
 
 function base64(bytes: Uint8Array): string {

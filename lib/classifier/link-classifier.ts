@@ -2,6 +2,7 @@
 import { ANCHOR_DICT_FEATURE, isHubFeature, isParentFeature, isShapeFeature, linkFeatures, makeDictionary, type FeatureGroup } from './link-features';
 import { logistic, NaiveBayes, type Label, type NaiveBayesJSON } from './naive-bayes';
 import { DEFAULT_SCORING, type LinkScoring } from './config';
+import { SavedModel } from './saved-model';
 
 export { DEFAULT_SCORING, SPEC_A_SCORING, type LinkScoring } from './config';
 
@@ -165,23 +166,17 @@ export class LinkClassifier {
 
   /** Rebuilds a classifier from `toJSON()` output; throws a TypeError on a malformed value. */
   static fromJSON(j: unknown): LinkClassifier {
-    const fail = (why: string): never => {
-      throw new TypeError(`LinkClassifier.fromJSON: ${why}`);
-    };
-    if (typeof j !== 'object' || j === null) return fail('not an object');
-    const o = j as Record<string, unknown>;
-    if (o.kind !== 'link-classifier' || o.version !== 1) return fail('not a version 1 link classifier');
-    if (!Array.isArray(o.keywords) || !o.keywords.every((k) => typeof k === 'string')) {
-      return fail('keywords is not an array of strings');
-    }
-    if (o.group !== 1 && o.group !== 2) return fail('group is not 1 or 2');
-    if (typeof o.seeded !== 'boolean') return fail('seeded is not a boolean');
-    if (o.evidence !== 'independent' && o.evidence !== 'context-mean') return fail('evidence is not "independent" or "context-mean"');
+    const saved = new SavedModel('LinkClassifier');
+    const o = saved.fields(j, 'link-classifier', 'link classifier');
+    const keywords = saved.strings(o.keywords, 'keywords');
+    if (o.group !== 1 && o.group !== 2) return saved.fail('group is not 1 or 2');
+    if (typeof o.seeded !== 'boolean') return saved.fail('seeded is not a boolean');
+    if (o.evidence !== 'independent' && o.evidence !== 'context-mean') return saved.fail('evidence is not "independent" or "context-mean"');
     const model = NaiveBayes.fromJSON(o.model);
     const { pos, neg } = model.examples;
-    if (o.seeded && (pos < 1 || neg < 1)) return fail('seeded model lacks its pseudo-examples');
+    if (o.seeded && (pos < 1 || neg < 1)) return saved.fail('seeded model lacks its pseudo-examples');
     // Construct normally (the seeding is cheap), then put the saved model in place of the fresh one.
-    const classifier = new LinkClassifier(o.keywords as string[], { group: o.group, alpha: model.alpha, evidence: o.evidence });
+    const classifier = new LinkClassifier(keywords, { group: o.group, alpha: model.alpha, evidence: o.evidence });
     classifier.model = model;
     classifier.seeded = o.seeded;
     return classifier;

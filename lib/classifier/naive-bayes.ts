@@ -9,6 +9,7 @@
 // seen or not, hence the "2 alpha". Only features present in the link enter the product (the SPEC's
 // formula), and a feature never seen in either class is skipped: its smoothed likelihood would be
 // alpha / (Count_c + 2 alpha) in both classes, which favours the *smaller* class without any evidence.
+import { isCount, SavedModel } from './saved-model';
 
 /** Counts of one feature, with its cached log(Count(F,+)+alpha) - log(Count(F,-)+alpha). */
 interface FeatureCounts {
@@ -181,27 +182,15 @@ export class NaiveBayes {
 
   /** Rebuilds a model from `toJSON()` output (e.g. read back from IndexedDB). Throws on a malformed value. */
   static fromJSON(j: unknown): NaiveBayes {
-    const fail = (why: string): never => {
-      throw new TypeError(`NaiveBayes.fromJSON: ${why}`);
-    };
-    if (typeof j !== 'object' || j === null) return fail('not an object');
-    const o = j as Record<string, unknown>;
-    if (o.kind !== 'naive-bayes' || o.version !== 1) return fail('not a version 1 naive-bayes model');
-    if (typeof o.alpha !== 'number') return fail('alpha is not a number');
-    if (!isCount(o.pos) || !isCount(o.neg)) return fail('pos/neg are not non-negative integers');
-    if (!Array.isArray(o.features)) return fail('features is not an array');
+    const saved = new SavedModel('NaiveBayes');
+    const o = saved.fields(j, 'naive-bayes', 'naive-bayes model');
+    if (typeof o.alpha !== 'number') return saved.fail('alpha is not a number');
+    if (!isCount(o.pos) || !isCount(o.neg)) return saved.fail('pos/neg are not non-negative integers');
+    const rows = saved.countRows(o.features, 'features', 'feature', { pos: o.pos, neg: o.neg });
     const model = new NaiveBayes({ alpha: o.alpha });
     model.pos = o.pos;
     model.neg = o.neg;
-    for (const row of o.features as unknown[]) {
-      if (!Array.isArray(row) || row.length !== 3 || typeof row[0] !== 'string') return fail('bad feature row');
-      const [feature, pos, neg] = row as [string, unknown, unknown];
-      if (!isCount(pos) || !isCount(neg) || pos > o.pos || neg > o.neg || pos + neg === 0) {
-        return fail(`bad counts for feature "${feature}"`);
-      }
-      if (model.counts.has(feature)) return fail(`duplicate feature "${feature}"`);
-      model.counts.set(feature, { pos, neg, weight: model.featureWeight(pos, neg) });
-    }
+    for (const [feature, pos, neg] of rows) model.counts.set(feature, { pos, neg, weight: model.featureWeight(pos, neg) });
     return model;
   }
 
@@ -212,8 +201,4 @@ export class NaiveBayes {
 
 function checkLabel(label: unknown): void {
   if (label !== 0 && label !== 1) throw new RangeError(`NaiveBayes: label must be 0 or 1, got ${String(label)}`);
-}
-
-function isCount(x: unknown): x is number {
-  return typeof x === 'number' && Number.isInteger(x) && x >= 0;
 }

@@ -4,6 +4,7 @@
 import { logistic, type Label } from './naive-bayes';
 import { DEFAULT_JUDGE_SMOOTHING } from './config';
 import { makeDictionary } from './link-features';
+import { isCount, SavedModel } from './saved-model';
 import { tokenize } from '../text/tokenize';
 
 export interface PageText {
@@ -130,35 +131,25 @@ export class PageJudge {
 
   /** Rebuilds a judge from `toJSON()` output; throws a TypeError on a malformed value. */
   static fromJSON(j: unknown): PageJudge {
-    const fail = (why: string): never => {
-      throw new TypeError(`PageJudge.fromJSON: ${why}`);
-    };
-    if (typeof j !== 'object' || j === null) return fail('not an object');
-    const o = j as Record<string, unknown>;
-    if (o.kind !== 'page-judge' || o.version !== 1) return fail('not a version 1 page judge');
-    if (!Array.isArray(o.keywords) || !o.keywords.every((k) => typeof k === 'string')) {
-      return fail('keywords is not an array of strings');
-    }
-    if (typeof o.threshold !== 'number' || !(o.threshold >= 0 && o.threshold <= 1)) return fail('bad threshold');
-    if (![o.pos, o.neg, o.posWords, o.negWords].every(isCount)) return fail('bad class counts');
-    if (!Array.isArray(o.words)) return fail('words is not an array');
-    const judge = new PageJudge(o.keywords as string[], o.threshold);
+    const saved = new SavedModel('PageJudge');
+    const o = saved.fields(j, 'page-judge', 'page judge');
+    const keywords = saved.strings(o.keywords, 'keywords');
+    if (typeof o.threshold !== 'number' || !(o.threshold >= 0 && o.threshold <= 1)) return saved.fail('bad threshold');
+    if (![o.pos, o.neg, o.posWords, o.negWords].every(isCount)) return saved.fail('bad class counts');
+    const rows = saved.countRows(o.words, 'words', 'word');
+    const judge = new PageJudge(keywords, o.threshold);
     judge.pos = o.pos as number;
     judge.neg = o.neg as number;
     judge.posWords = o.posWords as number;
     judge.negWords = o.negWords as number;
     let posSum = 0;
     let negSum = 0;
-    for (const row of o.words as unknown[]) {
-      if (!Array.isArray(row) || row.length !== 3 || typeof row[0] !== 'string') return fail('bad word row');
-      const [word, pos, neg] = row as [string, unknown, unknown];
-      if (!isCount(pos) || !isCount(neg) || pos + neg === 0) return fail(`bad counts for "${word}"`);
-      if (judge.words.has(word)) return fail(`duplicate word "${word}"`);
+    for (const [word, pos, neg] of rows) {
       judge.words.set(word, { pos, neg });
       posSum += pos;
       negSum += neg;
     }
-    if (posSum !== judge.posWords || negSum !== judge.negWords) return fail('word totals do not match the rows');
+    if (posSum !== judge.posWords || negSum !== judge.negWords) return saved.fail('word totals do not match the rows');
     return judge;
   }
 
@@ -249,8 +240,4 @@ function termFrequencies(page: PageText): Map<string, number> {
   for (const word of tokenize(page.title)) frequencies.set(word, (frequencies.get(word) ?? 0) + TITLE_WEIGHT);
   for (const word of tokenize(capText(page.text))) frequencies.set(word, (frequencies.get(word) ?? 0) + 1);
   return frequencies;
-}
-
-function isCount(x: unknown): x is number {
-  return typeof x === 'number' && Number.isInteger(x) && x >= 0;
 }

@@ -1,6 +1,8 @@
 // Byte-stream helpers the writers share: text to UTF-8, and many small chunks joined into fewer larger ones
 // (a stream of one chunk per CSV row would cost more in per-chunk overhead than in bytes).
 
+import { concatBytes } from '../bytes';
+
 const encoder = new TextEncoder();
 
 export const utf8 = (s: string): Uint8Array => encoder.encode(s);
@@ -19,23 +21,12 @@ export async function* batched(chunks: AsyncIterable<Uint8Array | string>, size 
     parts.push(b);
     held += b.byteLength;
     if (held >= size) {
-      yield concat(parts, held);
+      yield concatBytes(parts, held);
       parts = [];
       held = 0;
     }
   }
-  if (held) yield concat(parts, held);
-}
-
-export function concat(parts: Uint8Array[], total = parts.reduce((n, p) => n + p.byteLength, 0)): Uint8Array {
-  if (parts.length === 1) return parts[0];
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
+  if (held) yield concatBytes(parts, held);
 }
 
 /** Reads a web ReadableStream as an async iterable (Chromium's streams are not async-iterable everywhere). */

@@ -2,6 +2,7 @@
 // be requested at all), with a timeout, a size cap and clear errors. Never throws for what a page or a server
 // does: every outcome, failures included, is a HopOutcome.
 
+import { concatBytes } from '../bytes';
 import { decodeHtml } from './decode';
 import type { CookieTrace } from './session';
 
@@ -32,6 +33,12 @@ export interface Clock {
   now(): number;
   sleep(ms: number): Promise<void>;
 }
+
+/** The wall clock: what the extension, the runner and the benchmarks crawl with. */
+export const realClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
+};
 
 export interface HopOptions {
   fetch: FetchPort;
@@ -194,7 +201,7 @@ async function readCapped(
     total += kept.length;
     if (!sniffed && total >= SNIFF_BYTES) {
       sniffed = true;
-      if (!sniff!(concat(chunks, total))) {
+      if (!sniff!(concatBytes(chunks, total))) {
         reader.cancel().catch(() => {});
         return 'not-html';
       }
@@ -205,20 +212,9 @@ async function readCapped(
       break;
     }
   }
-  const bytes = concat(chunks, total);
+  const bytes = concatBytes(chunks, total);
   if (!sniffed && !sniff!(bytes)) return 'not-html';
   return { bytes, truncated };
-}
-
-function concat(chunks: Uint8Array[], total: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
 }
 
 /** WHATWG MIME sniffing's HTML signatures: optional BOM and whitespace, then one of these tags. */

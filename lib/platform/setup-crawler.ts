@@ -1,5 +1,6 @@
 // Builds the crawl service for the extension's service worker and connects it to messages and alarms.
 import { CrawlService } from '../crawl/service';
+import { realClock } from '../fetch/fetcher';
 import { CrawlStore } from '../store/crawl-store';
 import { CrawlerDB } from '../store/db';
 import { makeCrawlIdentity } from './crawl-identity';
@@ -8,11 +9,6 @@ import { armResumeAlarm, disarmResumeAlarm, onResumeAlarm, touchExtensionApi } f
 import { setupLabeler } from './labeler';
 import { onMessages } from './messaging';
 import { registerRecrawls, setupRecrawlAlarms } from './recrawl-alarms';
-
-export const realClock = {
-  now: () => Date.now(),
-  sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
-};
 
 export function setupCrawler(): CrawlService {
   const service = new CrawlService({

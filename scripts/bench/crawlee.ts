@@ -1,5 +1,5 @@
 // Baseline: Crawlee's CheerioCrawler on the Wikispeedia corpus (shared/corpora/wikispeedia), served on loopback,
-// configured as a user would for a same-site crawl with politeness off, and scored like scripts/wikispeedia.ts
+// configured as a user would for a same-site crawl with politeness off, and scored like scripts/bench/wikispeedia.ts
 // (harvest at 100/250/500/1000/2000 fetches and recall of the topic's pages reachable from the seed, labels.tsv).
 //   npx tsx scripts/bench/crawlee.ts [--corpus DIR] [--seed English_language] [--topic Science] [--budget 2000]
 //     [--concurrency 4]
@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { CheerioCrawler, Configuration, log, LogLevel } from 'crawlee';
-import { articleOfUrl, startCorpusServer } from '../lib/corpus-server';
-import { caseGroundTruth, DEFAULT_CORPUS, scoreUrls } from '../wikispeedia';
+import { articleOfUrl, startCorpusServer } from './corpus-server';
+import { caseGroundTruth, DEFAULT_CORPUS, scoreUrls } from './wikispeedia';
 
 export interface CrawleeRun {
   /** Fetched page URLs in the order their responses were handled. */

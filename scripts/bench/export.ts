@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { FORMATS } from '../../lib/export/formats';
 import type { ExportFormat } from '../../lib/export/selection';
-import { startDemoServer } from '../lib/demo-site';
+import { startDemoServer } from '../../tests/fixtures/sites/demo-site';
 import { ensureBuilt, launchWithExtension, send } from '../lib/browser';
 import { markdownTable } from './report';
 

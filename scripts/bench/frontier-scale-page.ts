@@ -6,10 +6,10 @@ import { parseConfig, type CrawlConfig } from '../../lib/crawl/config';
 import { LinkClassifier } from '../../lib/classifier/link-classifier';
 import { CrawlRunner } from '../../lib/crawl/crawler';
 import { Politeness } from '../../lib/fetch/politeness';
-import type { Clock, FetchPort } from '../../lib/fetch/fetcher';
+import { type FetchPort, realClock } from '../../lib/fetch/fetcher';
 import { CrawlStore, type Candidate, type PageCommit } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
-import { mulberry32 } from '../lib/random';
+import { mulberry32 } from '../../lib/random';
 
 // ---- synthetic but realistic URLs: ~200 hosts of Zipf-like sizes, deterministic per index ----
 
@@ -104,8 +104,6 @@ function hash(s: string): number {
 }
 
 // ---- measurements ----
-
-const clock: Clock = { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
 
 export function benchConfig(maxPages: number): CrawlConfig {
   return parseConfig({
@@ -254,7 +252,7 @@ async function crawl(name: string, pages: number) {
     const r = mulberry32(99);
     await store.frontier.enqueue(crawlId, Array.from({ length: 10 }, (_, i) => ({ ...candidate(1e9 + i, r, 0, null), priority: Number.MAX_VALUE })), Date.now());
   }
-  const runner = new CrawlRunner({ store, fetch: syntheticSite(b.filled, 0.5), clock }, crawlId);
+  const runner = new CrawlRunner({ store, fetch: syntheticSite(b.filled, 0.5), clock: realClock }, crawlId);
   const t = performance.now();
   const end = await runner.run();
   const ms = performance.now() - t;
@@ -293,7 +291,7 @@ async function rescore(name: string, chunk: number, duringCrawlPages = 0, paced 
   const out = await store.frontier.rescoreQueued(crawlId, (e) => {
     const { logOdds, score } = model.rank(e);
     return { score, priority: logOdds };
-  }, Date.now(), { chunk, epsilon: 0.01, pause: paced ? (ms) => clock.sleep(ms).then(() => true) : undefined });
+  }, Date.now(), { chunk, epsilon: 0.01, pause: paced ? (ms) => realClock.sleep(ms).then(() => true) : undefined });
   const ms = performance.now() - t;
   done = true;
   await taker;

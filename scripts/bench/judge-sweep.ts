@@ -7,8 +7,8 @@
 import { parseArgs } from 'node:util';
 import { PageJudge, type PageText } from '../../lib/classifier/page-judge';
 import { parseHtml } from '../../lib/parse/html';
-import { articleOfUrl, loadCorpusPages } from '../lib/corpus-server';
-import { DEFAULT_CORPUS, TOPIC_KEYWORDS, caseGroundTruth } from '../wikispeedia';
+import { articleOfUrl, loadCorpusPages } from './corpus-server';
+import { DEFAULT_CORPUS, TOPIC_KEYWORDS, caseGroundTruth } from './wikispeedia';
 import { TOPICS } from './topic-sweep';
 
 const { values: v } = parseArgs({

@@ -6,12 +6,11 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { CrawlService } from '../../lib/crawl/service';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
-import type { FetchPort } from '../../lib/fetch/fetcher';
-import { articleOfUrl, loadCorpusPages } from '../lib/corpus-server';
-import { TOPIC_KEYWORDS, caseConfig, caseGroundTruth, harvestTable, type CaseOptions } from '../wikispeedia';
+import { type FetchPort, realClock } from '../../lib/fetch/fetcher';
+import { articleOfUrl, loadCorpusPages } from './corpus-server';
+import { TOPIC_KEYWORDS, caseConfig, caseGroundTruth, harvestTable, type CaseOptions } from './wikispeedia';
 
 const ORIGIN = 'http://wikispeedia.test';
-const clock = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
 
 const corpusPages = new Map<string, Map<string, string>>();
 
@@ -42,7 +41,7 @@ export async function runNodeCase(o: NodeCaseOptions) {
   if (!keywords?.length) throw new Error(`no keywords known for topic ${o.topic}`);
   const config = caseConfig(o, truth, (a) => ORIGIN + pathOf.get(a)!, false, keywords);
   const store = new CrawlStore(new CrawlerDB(`sweep-${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
-  const service = new CrawlService({ store, fetch: memoryFetch(o.corpus), clock });
+  const service = new CrawlService({ store, fetch: memoryFetch(o.corpus), clock: realClock });
   const t0 = Date.now();
   const { crawlId } = await service.handlers.start(config);
   await service.settled(crawlId);

@@ -17,7 +17,7 @@ import { parseHtml } from '../../lib/parse/html';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import type { FrontierEntry } from '../../lib/types';
-import { DEFAULT_CORPUS } from '../wikispeedia';
+import { DEFAULT_CORPUS } from './wikispeedia';
 
 export interface PipelineFigures {
   pages: number;

@@ -4,8 +4,8 @@
 //   npx tsx scripts/bench/sweep-diagnose.ts --cases Design_and_Technology:Pony,History:Armenia [--modes default,oracle-judge]
 import { parseArgs } from 'node:util';
 import { PageJudge } from '../../lib/classifier/page-judge';
-import { loadLabels } from '../lib/corpus-server';
-import { DEFAULT_CORPUS, auc } from '../wikispeedia';
+import { loadLabels } from './corpus-server';
+import { DEFAULT_CORPUS, auc } from './wikispeedia';
 import { runNodeCase } from './node-crawl';
 import { SWEEP_VARIANTS } from './topic-sweep';
 

@@ -11,7 +11,7 @@ import { compile, type TopLevelSpec } from 'vega-lite';
 import * as vega from 'vega';
 import { pathToFileURL } from 'node:url';
 import { ROOT } from '../lib/browser';
-import { DEFAULT_CORPUS, runWikispeedia, type CaseResults } from '../wikispeedia';
+import { DEFAULT_CORPUS, runWikispeedia, type CaseResults } from './wikispeedia';
 import { harvestChart, markdownTable } from './report';
 
 export interface Variant {

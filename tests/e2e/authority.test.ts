@@ -2,7 +2,7 @@
 // fits the authority when training ends, and the dashboard's crawl details say what it learned.
 import { expect, it } from 'vitest';
 import { send } from '../../scripts/lib/browser';
-import { demoConfig, ON_TOPIC_PATHS } from '../../scripts/lib/demo-site';
+import { demoConfig, ON_TOPIC_PATHS } from '../fixtures/sites/demo-site';
 import type { CrawlStatus } from '../../lib/protocol';
 import { useDemoBrowser } from './demo-browser';
 import { openDashboard } from './page-objects';

@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ROOT, ensureBuilt, launchWithExtension, send, type Launched } from '../../scripts/lib/browser';
-import { listenOnLoopback } from '../../scripts/lib/loopback';
+import { listenOnLoopback } from '../fixtures/sites/loopback';
 import type { Page } from 'playwright-core';
 import type { CrawlStatus } from '../../lib/protocol';
 import { DashboardPage } from './page-objects';

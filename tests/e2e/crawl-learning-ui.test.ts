@@ -4,7 +4,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { send } from '../../scripts/lib/browser';
-import { demoConfig } from '../../scripts/lib/demo-site';
+import { demoConfig } from '../fixtures/sites/demo-site';
 import type { CrawlStatus } from '../../lib/protocol';
 import type { FrontierEntry, LabeledLink, PageLabel, PageRecord } from '../../lib/types';
 import { useDemoBrowser } from './demo-browser';

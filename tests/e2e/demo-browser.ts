@@ -1,7 +1,7 @@
 // Shared set-up of the Chromium tests on the demo site: a built extension, a fresh profile, the site on loopback.
 import { afterAll, beforeAll } from 'vitest';
 import { ensureBuilt, launchWithExtension, type Launched } from '../../scripts/lib/browser';
-import { startDemoServer, type DemoServer } from '../../scripts/lib/demo-site';
+import { startDemoServer, type DemoServer } from '../fixtures/sites/demo-site';
 
 export interface DemoBrowser {
   site: DemoServer;

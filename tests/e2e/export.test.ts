@@ -10,7 +10,7 @@ import type { Download } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCrawl } from '../../scripts/crawl';
 import { ensureBuilt } from '../../scripts/lib/browser';
-import { demoConfig, startDemoServer, type DemoServer } from '../../scripts/lib/demo-site';
+import { demoConfig, startDemoServer, type DemoServer } from '../fixtures/sites/demo-site';
 import { httpPayload, parseWarc, sha256, unzip } from '../support/archive-readers';
 import { openDashboard } from './page-objects';
 

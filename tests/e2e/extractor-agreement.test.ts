@@ -9,8 +9,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parseHtml } from '../../lib/parse/html';
 import type { ExtractedLink } from '../../lib/types';
 import { chromePath } from '../../scripts/lib/browser';
-import { listenOnLoopback } from '../../scripts/lib/loopback';
-import { demoHandler } from '../../scripts/lib/demo-site';
+import { listenOnLoopback } from '../fixtures/sites/loopback';
+import { demoHandler } from '../fixtures/sites/demo-site';
 
 const fixtures = join(import.meta.dirname, '..', 'fixtures');
 let browser: Browser;

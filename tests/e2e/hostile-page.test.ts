@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import type { CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ensureBuilt, launchWithExtension, send, type Launched } from '../../scripts/lib/browser';
-import { listenOnLoopback } from '../../scripts/lib/loopback';
+import { listenOnLoopback } from '../fixtures/sites/loopback';
 import { LabelerView, userLabels as userLabelsOf } from './labeler-page';
 
 const VICTIM = 'https://victim.example/vote?choice=yes&poll=7';

@@ -3,7 +3,7 @@
 // enter; the DevTools protocol can (DOM.getDocument with pierce), as DevTools' own Elements panel does.
 import { createServer } from 'node:http';
 import type { CDPSession, Page } from 'playwright-core';
-import { listenOnLoopback } from '../../scripts/lib/loopback';
+import { listenOnLoopback } from '../fixtures/sites/loopback';
 import type { LabeledLink } from '../../lib/types';
 
 /** A page with CSS that would move or restyle anything added carelessly to it. */

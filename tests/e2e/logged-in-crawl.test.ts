@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCrawl } from '../../scripts/crawl';
 import { ensureBuilt, launchWithExtension } from '../../scripts/lib/browser';
-import { startMembersSite, type MembersSite } from './members-site';
+import { startMembersSite, type MembersSite } from '../fixtures/sites/members-site';
 
 let site: MembersSite;
 beforeAll(async () => {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCrawl } from '../../scripts/crawl';
 import { ensureBuilt } from '../../scripts/lib/browser';
-import { forumConfig, startForumSite, type ForumSite } from '../../scripts/lib/forum-site';
+import { forumConfig, startForumSite, type ForumSite } from '../fixtures/sites/forum-site';
 import { openDashboard } from './page-objects';
 
 let site: ForumSite;

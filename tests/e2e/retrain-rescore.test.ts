@@ -3,7 +3,7 @@
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { send } from '../../scripts/lib/browser';
-import { demoConfig } from '../../scripts/lib/demo-site';
+import { demoConfig } from '../fixtures/sites/demo-site';
 import { useDemoBrowser } from './demo-browser';
 
 const env = useDemoBrowser();

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { CrawlStatus } from '../../lib/protocol';
 import { ensureBuilt, launchWithExtension, ROOT, send } from '../../scripts/lib/browser';
-import { startSessionSite, type SessionSite } from '../support/session-site';
+import { startSessionSite, type SessionSite } from '../fixtures/sites/session-site';
 import { openDashboard, PopupPage } from './page-objects';
 
 let site: SessionSite;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCrawl } from '../../scripts/crawl';
 import { ensureBuilt } from '../../scripts/lib/browser';
-import { startTrapSite, type TrapSite } from '../../scripts/lib/trap-site';
+import { startTrapSite, type TrapSite } from '../fixtures/sites/trap-site';
 
 let site: TrapSite;
 beforeAll(async () => {

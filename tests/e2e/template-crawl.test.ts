@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCrawl } from '../../scripts/crawl';
 import { ensureBuilt, launchWithExtension } from '../../scripts/lib/browser';
-import { companies, companyAt, companyConfig, contactUrl, expectedRecords, startCompanyWorld, type CompanyWorld } from '../../scripts/lib/company-sites';
+import { companies, companyAt, companyConfig, contactUrl, expectedRecords, startCompanyWorld, type CompanyWorld } from '../fixtures/sites/company-sites';
 
 /** Set FOCUS_SCREENSHOTS=1 to keep the Records view's screenshots under results/. */
 const SHOTS = join(import.meta.dirname, '..', '..', 'results', '2026-11-24', 'template');

@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCrawl } from '../../scripts/crawl';
 import { ensureBuilt, launchWithExtension, send } from '../../scripts/lib/browser';
-import { startTreeSite } from '../../scripts/lib/tree-site';
+import { startTreeSite } from '../fixtures/sites/tree-site';
 import { mulberry32 } from '../../lib/random';
 import type { CrawlStatus } from '../../lib/protocol';
-import { NEVER_REQUESTED, NOT_WEB, startHostileSite, type HostileSite } from '../../scripts/lib/hostile-site';
+import { NEVER_REQUESTED, NOT_WEB, startHostileSite, type HostileSite } from '../fixtures/sites/hostile-site';
 import type { PageRecord } from '../../lib/types';
 
 let site: HostileSite;

@@ -8,6 +8,7 @@ import { CrawlRunner } from '../../lib/crawl/crawler';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import { authorityText } from '../../lib/ui/format';
+import { realClock } from '../../lib/fetch/fetcher';
 
 const logit = (p: number) => Math.log(p / (1 - p));
 
@@ -117,7 +118,7 @@ describe('a crawl ranks a URL by its authority among the labeled pages (classifi
       const html = SITE[path];
       return html === undefined ? new Response('no', { status: 404 }) : new Response(html, { status: 200, headers: { 'content-type': 'text/html' } });
     };
-    const ports = { store, fetch, clock: { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) } };
+    const ports = { store, fetch, clock: realClock };
     const first = new CrawlRunner(ports, crawlId);
     halt = () => first.requestHalt('paused', 'the worker stopped');
     let end = await first.run();

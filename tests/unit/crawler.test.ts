@@ -9,9 +9,9 @@ import { PageJudge } from '../../lib/classifier/page-judge';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import { pageLine } from '../../lib/export/jsonl';
-import { ON_TOPIC_PATHS, demoConfig, startDemoServer, type DemoServer } from '../../scripts/lib/demo-site';
+import { realClock } from '../../lib/fetch/fetcher';
+import { ON_TOPIC_PATHS, demoConfig, startDemoServer, type DemoServer } from '../fixtures/sites/demo-site';
 
-const clock = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
 const freshStore = () => new CrawlStore(new CrawlerDB(`t${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
 /** A crawl of a new topic of its own, as the service creates one for a config without `topic.id`. */
 async function crawlOf(store: CrawlStore, config: CrawlConfig): Promise<number> {
@@ -28,7 +28,7 @@ afterAll(() => site.close());
 async function crawl(overrides: Record<string, unknown> = {}) {
   site.hits.clear();
   const store = freshStore();
-  const service = new CrawlService({ store, fetch: (u, i) => fetch(u, i), clock });
+  const service = new CrawlService({ store, fetch: (u, i) => fetch(u, i), clock: realClock });
   const { crawlId } = await service.handlers.start({ ...demoConfig(site.origin), politeness: { delayMs: 0, concurrency: 2 }, ...overrides });
   await service.settled(crawlId);
   const pages = await store.pages.pagesAfter(crawlId, 0, 10_000);
@@ -86,10 +86,10 @@ describe('a crawl of the demo site', () => {
     const config = parseConfig({ ...demoConfig(site.origin), budget: { maxPages: 15 }, politeness: { delayMs: 0, concurrency: 2 } });
     const crawlId = await crawlOf(store, config);
     await store.frontier.enqueue(crawlId, seedCandidates(config), Date.now());
-    const ports = { store, fetch: (u: string, i: RequestInit) => fetch(u, i), clock };
+    const ports = { store, fetch: (u: string, i: RequestInit) => fetch(u, i), clock: realClock };
     const first = new CrawlRunner(ports, crawlId);
     const done = first.run();
-    while (((await store.getCrawl(crawlId))!.stats.attempts) < 5) await clock.sleep(5);
+    while (((await store.getCrawl(crawlId))!.stats.attempts) < 5) await realClock.sleep(5);
     // A worker killed mid-crawl leaves its crawl "running" with URLs in flight; simulate it by abandoning
     // the runner's state: take one more URL as in flight, then start a new runner on the same store.
     first.requestHalt('paused', 'simulated');
@@ -107,13 +107,13 @@ describe('a crawl of the demo site', () => {
 
   it('pauses and resumes through the service', async () => {
     const store = freshStore();
-    const service = new CrawlService({ store, fetch: (u, i) => fetch(u, i), clock });
+    const service = new CrawlService({ store, fetch: (u, i) => fetch(u, i), clock: realClock });
     const { crawlId } = await service.handlers.start({ ...demoConfig(site.origin), budget: { maxPages: 12 }, politeness: { delayMs: 20, concurrency: 1 } });
-    while (((await store.getCrawl(crawlId))!.stats.attempts) < 3) await clock.sleep(5);
+    while (((await store.getCrawl(crawlId))!.stats.attempts) < 3) await realClock.sleep(5);
     const paused = await service.handlers.pause({ crawlId });
     expect(paused.state).toBe('paused');
     const at = paused.stats.attempts;
-    await clock.sleep(100);
+    await realClock.sleep(100);
     expect((await store.getCrawl(crawlId))!.stats.attempts).toBe(at);
     await service.handlers.resume({ crawlId });
     await service.settled(crawlId);
@@ -134,7 +134,7 @@ describe('a crawl of the demo site', () => {
       pagesWritten += cs.length;
       return commit(cs, now);
     };
-    const ports = { store, fetch: (u: string, i: RequestInit) => fetch(u, i), clock };
+    const ports = { store, fetch: (u: string, i: RequestInit) => fetch(u, i), clock: realClock };
     const full = await new CrawlRunner(ports, crawlId).run();
     expect(full.state).toBe('paused');
     expect(full.message).toMatch(/storage is full.*resume/);
@@ -189,11 +189,11 @@ describe('a crawl of the demo site', () => {
       const config = parseConfig({ ...demoConfig(o), training, budget: { maxPages: 10 }, politeness: { delayMs: 0, concurrency: 2 } });
       const crawlId = await crawlOf(store, config);
       await store.frontier.enqueue(crawlId, seedCandidates(config), Date.now());
-      const ports = { store, fetch: (u: string, i: RequestInit) => fetch(u, i), clock };
+      const ports = { store, fetch: (u: string, i: RequestInit) => fetch(u, i), clock: realClock };
       if (interruptAfter) {
         const first = new CrawlRunner(ports, crawlId);
         const done = first.run();
-        while (((await store.getCrawl(crawlId))!.stats.trainPages) < interruptAfter) await clock.sleep(2);
+        while (((await store.getCrawl(crawlId))!.stats.trainPages) < interruptAfter) await realClock.sleep(2);
         first.requestHalt('paused', 'simulated stop');
         expect((await done).state).toBe('paused');
         await store.updateCrawl(crawlId, { state: 'training' });

@@ -8,10 +8,10 @@ import { exportCrawl, type ExportRequest } from '../../lib/export/export-crawl';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import type { PageRecord } from '../../lib/types';
-import { demoConfig, startDemoServer, type DemoServer } from '../../scripts/lib/demo-site';
+import { realClock } from '../../lib/fetch/fetcher';
+import { demoConfig, startDemoServer, type DemoServer } from '../fixtures/sites/demo-site';
 import { httpPayload, parseWarc, sha256, unzip } from '../support/archive-readers';
 
-const clock = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
 let site: DemoServer;
 let store: CrawlStore;
 let crawlId: number;
@@ -20,7 +20,7 @@ let pages: PageRecord[];
 beforeAll(async () => {
   site = await startDemoServer();
   store = new CrawlStore(new CrawlerDB(`t${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
-  const service = new CrawlService({ store, fetch: (u, i) => fetch(u, i), clock });
+  const service = new CrawlService({ store, fetch: (u, i) => fetch(u, i), clock: realClock });
   ({ crawlId } = await service.handlers.start({ ...demoConfig(site.origin), politeness: { delayMs: 0, concurrency: 2 } }));
   await service.settled(crawlId);
   pages = await store.pages.pagesAfter(crawlId, 0, 1000);
@@ -118,7 +118,7 @@ describe('exports, read back by independent readers', { timeout: 60_000 }, () =>
   });
 
   it('exports only what is new since the last export of the format, and only the sites chosen', async () => {
-    const service = new CrawlService({ store, fetch: (u, i) => fetch(u, i), clock });
+    const service = new CrawlService({ store, fetch: (u, i) => fetch(u, i), clock: realClock });
     const count = async (req: ExportRequest) => (await run(req)).toString().trim().split('\n').filter(Boolean).length - 1; // less the header
     const all = await count({ format: 'csv' });
     expect(all).toBe(pages.length);

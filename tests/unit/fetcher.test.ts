@@ -2,12 +2,10 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchOnce, type Clock, type FetchOutcome, type FetchPort, type HopOptions } from '../../lib/fetch/fetcher';
+import { fetchOnce, type FetchOutcome, type FetchPort, type HopOptions, realClock } from '../../lib/fetch/fetcher';
 
 const GBK_PAGE = readFileSync(new URL('../fixtures/gbk-page.html', import.meta.url));
 const HUGE_TOTAL = 8 * 1024 * 1024;
-
-const realClock: Clock = { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
 
 let server: Server;
 let origin = '';

@@ -7,11 +7,11 @@ import { parseConfig } from '../../lib/crawl/config';
 import { CrawlService } from '../../lib/crawl/service';
 import { CrawlStore, type Candidate } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
-import { startTreeSite, type TreeSite } from '../../scripts/lib/tree-site';
+import { startTreeSite, type TreeSite } from '../fixtures/sites/tree-site';
 import { mulberry32 } from '../../lib/random';
+import { realClock } from '../../lib/fetch/fetcher';
 
 const freshStore = () => new CrawlStore(new CrawlerDB(`t${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
-const clock = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let tree: TreeSite;
@@ -82,7 +82,7 @@ describe('crawls of a generated tree at concurrency 4 to 8, random latencies', (
     for (let run = 0; run < 8; run++) {
       tree.hits.clear();
       const store = freshStore();
-      const service = new CrawlService({ store, fetch: (u, i) => fetch(u, i), clock });
+      const service = new CrawlService({ store, fetch: (u, i) => fetch(u, i), clock: realClock });
       const concurrency = 4 + (run % 5);
       const { crawlId } = await service.handlers.start({
         name: `tree ${run}`, seeds: [`${tree.origin}/p/0`], topic: { keywords: ['astronomy', 'planets'] },

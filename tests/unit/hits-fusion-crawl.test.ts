@@ -7,9 +7,8 @@ import { parseConfig } from '../../lib/crawl/config';
 import { CrawlRunner } from '../../lib/crawl/crawler';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
-import { demoConfig, startDemoServer, type DemoServer } from '../../scripts/lib/demo-site';
-
-const clock = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
+import { realClock } from '../../lib/fetch/fetcher';
+import { demoConfig, startDemoServer, type DemoServer } from '../fixtures/sites/demo-site';
 
 let site: DemoServer;
 beforeAll(async () => {
@@ -30,10 +29,10 @@ describe('hits-fusion across a stopped worker', { timeout: 60_000 }, () => {
       const topic = await store.topics.createTopic(config.name, config.topic.keywords, Date.now());
       const crawlId = await store.createCrawl(config, topic.id!, Date.now());
       await store.frontier.enqueue(crawlId, seedCandidates(config), Date.now());
-      const ports = { store, fetch: (u: string, i: RequestInit) => fetch(u, i), clock };
+      const ports = { store, fetch: (u: string, i: RequestInit) => fetch(u, i), clock: realClock };
       const first = new CrawlRunner(ports, crawlId);
       const done = first.run();
-      while ((await store.getCrawl(crawlId))!.stats.attempts < 22) await clock.sleep(5);
+      while ((await store.getCrawl(crawlId))!.stats.attempts < 22) await realClock.sleep(5);
       first.requestHalt('paused', 'the worker stopped');
       await done;
       const before = await store.strategyMemory(crawlId);
@@ -64,7 +63,7 @@ describe('hits-fusion across a stopped worker', { timeout: 60_000 }, () => {
     const topic = await store.topics.createTopic(config.name, config.topic.keywords, Date.now());
     const crawlId = await store.createCrawl(config, topic.id!, Date.now());
     await store.frontier.enqueue(crawlId, seedCandidates(config), Date.now());
-    await new CrawlRunner({ store, fetch: (u: string, i: RequestInit) => fetch(u, i), clock }, crawlId).run();
+    await new CrawlRunner({ store, fetch: (u: string, i: RequestInit) => fetch(u, i), clock: realClock }, crawlId).run();
     expect((await store.strategyMemory(crawlId)).graph.length).toBeGreaterThan(0);
     await store.deleteCrawl(crawlId);
     expect(await store.strategyMemory(crawlId)).toEqual({ graph: [], saved: undefined });

@@ -14,12 +14,11 @@ import { extractLinks } from '../../lib/parse/link-context';
 import { parseHtml } from '../../lib/parse/html';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
-
-const clock = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
+import { realClock } from '../../lib/fetch/fetcher';
 
 function fresh() {
   const store = new CrawlStore(new CrawlerDB(`t${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
-  const service = new CrawlService({ store, fetch: () => Promise.reject(new Error('no network in this test')), clock });
+  const service = new CrawlService({ store, fetch: () => Promise.reject(new Error('no network in this test')), clock: realClock });
   return { store, h: service.handlers };
 }
 

@@ -8,6 +8,7 @@ import { CrawlService } from '../../lib/crawl/service';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import { configToForm, defaultFormValues, formErrorOf, formToConfig, identityText } from '../../lib/ui/config-form';
+import { realClock } from '../../lib/fetch/fetcher';
 
 const config = (over: Record<string, unknown> = {}): CrawlConfig =>
   parseConfig({ seeds: ['https://www.a.example/wiki/'], topic: { keywords: ['moss'] }, ...over });
@@ -68,7 +69,6 @@ describe('the identity plan of the crawls running at once', () => {
 });
 
 describe('the service', () => {
-  const clock = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
   const store = () => new CrawlStore(new CrawlerDB(`id${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
   const page = '<html><head><title>Moss</title></head><body><p>moss grows on stones</p><a href="/next">moss</a></body></html>';
 
@@ -86,7 +86,7 @@ describe('the service', () => {
 
   it('applies the plan before the first request (a training read, robots.txt) and removes it when the crawl ends', async () => {
     const r = recorder();
-    const service = new CrawlService({ store: store(), fetch: r.fetch, clock, identity: r.identity });
+    const service = new CrawlService({ store: store(), fetch: r.fetch, clock: realClock, identity: r.identity });
     const { crawlId } = await service.handlers.start({
       seeds: ['http://moss.test/'], topic: { keywords: ['moss'] }, training: { linkSources: ['http://moss.test/links'] },
       budget: { maxPages: 2 }, politeness: { delayMs: 0 },
@@ -101,7 +101,7 @@ describe('the service', () => {
   it('follows two crawls with different choices, and a worker start clears a rule left with nothing running', async () => {
     const r = recorder();
     const s = store();
-    const service = new CrawlService({ store: s, fetch: r.fetch, clock, identity: r.identity });
+    const service = new CrawlService({ store: s, fetch: r.fetch, clock: realClock, identity: r.identity });
     const a = await service.handlers.start({ seeds: ['http://moss.test/'], topic: { keywords: ['moss'] }, budget: { maxPages: 2 }, politeness: { delayMs: 0 } });
     const b = await service.handlers.start({
       seeds: ['http://ferns.test/'], topic: { keywords: ['moss'] }, budget: { maxPages: 2 }, politeness: { delayMs: 0, identify: false },
@@ -110,7 +110,7 @@ describe('the service', () => {
     const plans = r.events.filter((e) => !e.startsWith('GET'));
     expect(plans.slice(0, 2)).toEqual(['on except []', 'on except [ferns.test]']);
     expect(plans.at(-1)).toBe('off');
-    const restarted = new CrawlService({ store: s, fetch: r.fetch, clock, identity: r.identity });
+    const restarted = new CrawlService({ store: s, fetch: r.fetch, clock: realClock, identity: r.identity });
     r.events.length = 0;
     expect(await restarted.resumeUnfinished()).toEqual([]);
     expect(r.events).toEqual(['off']);

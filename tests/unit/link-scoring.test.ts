@@ -12,6 +12,7 @@ import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB, type CrawlRecord } from '../../lib/store/db';
 import { planUpserts, type Candidate } from '../../lib/store/frontier-store';
 import type { FrontierEntry } from '../../lib/types';
+import { realClock } from '../../lib/fetch/fetcher';
 
 const BASE_RATE: LinkScoring = { smoothing: 'base-rate', parentPage: false, everyLink: false, contextDamping: 1, parentHub: false, targetAuthority: false, anchorShape: false };
 const PARENT: LinkScoring = { smoothing: 'laplace', parentPage: true, everyLink: false, contextDamping: 1, parentHub: false, targetAuthority: false, anchorShape: false };
@@ -20,7 +21,7 @@ const PARENT: LinkScoring = { smoothing: 'laplace', parentPage: true, everyLink:
 function serviceOn(site: Record<string, string>) {
   const store = new CrawlStore(new CrawlerDB(`t${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
   const service = new CrawlService({
-    store, clock: { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) },
+    store, clock: realClock,
     fetch: async (url: string) => {
       const html = site[new URL(url).pathname];
       return html === undefined ? new Response('no', { status: 404 }) : new Response(html, { status: 200, headers: { 'content-type': 'text/html' } });

@@ -10,20 +10,21 @@ import { CrawlRunner } from '../../lib/crawl/crawler';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import { buildCounts } from '../../lib/store/fifo-queues';
-import { forumConfig, startForumSite, type ForumSite } from '../../scripts/lib/forum-site';
+import { realClock } from '../../lib/fetch/fetcher';
+import { forumConfig, startForumSite, type ForumSite } from '../fixtures/sites/forum-site';
 import { loopbackFetch } from '../support/loopback-fetch';
+import { VirtualClock } from '../support/virtual-clock';
 
-const clock = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
 let site: ForumSite | undefined;
 afterEach(() => site?.close());
 
-async function crawl(site: ForumSite, raw: Record<string, unknown>) {
+async function crawl(site: ForumSite, raw: Record<string, unknown>, clock?: VirtualClock) {
   const store = new CrawlStore(new CrawlerDB(`f${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
   const config = parseConfig(raw);
   const topic = await store.topics.createTopic(config.name, config.topic.keywords, Date.now());
   const crawlId = await store.createCrawl(config, topic.id!, Date.now());
   await store.frontier.enqueue(crawlId, seedCandidates(config), Date.now());
-  const runner = new CrawlRunner({ store, fetch: loopbackFetch(site.port), clock }, crawlId);
+  const runner = new CrawlRunner({ store, fetch: clock ? clock.hold(loopbackFetch(site.port)) : loopbackFetch(site.port), clock: clock ?? realClock }, crawlId);
   return { store, crawlId, runner };
 }
 
@@ -66,10 +67,14 @@ describe('multi-queue over a forum', { timeout: 120_000 }, () => {
   });
 
   it('with perHost 1 and a delay, no host is asked twice within the delay, and the other host is served meanwhile', async () => {
-    site = await startForumSite({ boards: 1, boardPages: 2, threadsPerPage: 3, threadPages: 3, members: 12 });
+    // The delays are waited out in virtual time; the server stamps its log with the same clock.
+    const clock = new VirtualClock();
+    site = await startForumSite({ boards: 1, boardPages: 2, threadsPerPage: 3, threadPages: 3, members: 12 }, () => clock.now());
     const delayMs = 150;
-    const { runner } = await crawl(site, { ...forumConfig(), politeness: { delayMs, concurrency: 2, perHost: 1 } });
-    expect((await runner.run()).state).toBe('finished');
+    const { runner } = await crawl(site, { ...forumConfig(), politeness: { delayMs, concurrency: 2, perHost: 1 } }, clock);
+    const end = runner.run();
+    await clock.runUntilIdle();
+    expect((await end).state).toBe('finished');
     const log = site.requests.filter((r) => r.path !== '/robots.txt');
     for (const host of ['forum.test', 'people.test']) {
       const at = log.filter((r) => r.host === host).map((r) => r.at);
@@ -84,15 +89,21 @@ describe('multi-queue over a forum', { timeout: 120_000 }, () => {
 
   it('refreshes a board and queues again only the thread whose reply count changed', async () => {
     site = await startForumSite({ boards: 1, boardPages: 1, threadsPerPage: 3, threadPages: 1, members: 2 });
+    // The board's refreshes, 0.6 s apart, come in virtual time.
+    const clock = new VirtualClock();
     const { runner } = await crawl(site, {
       ...forumConfig('http://forum.test', { refreshMinutes: 0.01 }), budget: { maxPages: 40 }, politeness: { delayMs: 0, concurrency: 1, perHost: 1 },
-    });
+    }, clock);
     const running = runner.run();
-    // After the first reading of the board and its threads, a reply arrives in thread 1-1-1.
-    while (forumRequests(site).filter((p) => p.startsWith('/thread/')).length < 3) await clock.sleep(10);
-    site.addReply('1-1-1');
-    while (forumRequests(site).filter((p) => p === '/board/1').length < 4) await clock.sleep(10);
-    runner.requestHalt('stopped', 'enough');
+    const forumLife = (async () => {
+      // After the first reading of the board and its threads, a reply arrives in thread 1-1-1.
+      while (forumRequests(site).filter((p) => p.startsWith('/thread/')).length < 3) await clock.sleep(10);
+      site.addReply('1-1-1');
+      while (forumRequests(site).filter((p) => p === '/board/1').length < 4) await clock.sleep(10);
+      runner.requestHalt('stopped', 'enough');
+    })();
+    await clock.runUntilIdle();
+    await forumLife;
     await running;
     const asked = forumRequests(site);
     expect(asked.filter((p) => p === '/thread/1-1-1')).toHaveLength(2);

@@ -7,10 +7,9 @@ import { CrawlService } from '../../lib/crawl/service';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import { normalizeUrl, requestUrl } from '../../lib/url';
-import { listenOnLoopback } from '../../scripts/lib/loopback';
+import { realClock } from '../../lib/fetch/fetcher';
+import { listenOnLoopback } from '../fixtures/sites/loopback';
 import { loopbackFetch } from '../support/loopback-fetch';
-
-const clock = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
 
 describe('requestUrl: the URL as the site spelled it', () => {
   it.each([
@@ -67,7 +66,7 @@ describe('a crawl requests what the site spelled and obeys its rules as written'
 
   it('checks robots.txt against the spelling it requests, and requests a page once under two spellings', async () => {
     const store = new CrawlStore(new CrawlerDB(`t${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
-    const service = new CrawlService({ store, fetch: loopbackFetch(port), clock });
+    const service = new CrawlService({ store, fetch: loopbackFetch(port), clock: realClock });
     const { crawlId } = await service.handlers.start({
       name: 'cal', seeds: ['http://cal.test/'], topic: { keywords: ['astronomy', 'planets'] }, budget: { maxPages: 20 }, politeness: { delayMs: 0 },
     });

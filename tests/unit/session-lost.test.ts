@@ -7,10 +7,10 @@ import { clearedCookies, cookieNames, isLoginUrl, sessionLoss } from '../../lib/
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import { keptFromRequesting } from '../../lib/ui/queries';
+import { realClock } from '../../lib/fetch/fetcher';
 import { loopbackFetch } from '../support/loopback-fetch';
-import { SHOP_COOKIE, startSessionSite, type SessionSite } from '../support/session-site';
+import { SHOP_COOKIE, startSessionSite, type SessionSite } from '../fixtures/sites/session-site';
 
-const clock = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
 const NOW = Date.parse('2026-11-26T12:00:00Z');
 
 describe('what an answer does to the session', () => {
@@ -63,7 +63,7 @@ describe('a crawl that loses the session', { timeout: 60_000 }, () => {
   afterEach(() => site.close());
 
   const newService = (store: CrawlStore, session = true) =>
-    new CrawlService({ store, fetch: loopbackFetch(site.port, session ? { host: 'shop.test', cookie: SHOP_COOKIE } : undefined), clock });
+    new CrawlService({ store, fetch: loopbackFetch(site.port, session ? { host: 'shop.test', cookie: SHOP_COOKIE } : undefined), clock: realClock });
   const config = (concurrency: number) => ({
     name: 'shop', seeds: ['http://shop.test/'], topic: { keywords: ['astronomy', 'telescopes', 'galaxies'] },
     budget: { maxPages: 30 }, politeness: { delayMs: 0, concurrency },

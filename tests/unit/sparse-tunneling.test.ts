@@ -7,10 +7,10 @@ import { ConfigError, parseConfig } from '../../lib/crawl/config';
 import { CrawlService } from '../../lib/crawl/service';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
-import { startTrapSite, type TrapSite } from '../../scripts/lib/trap-site';
+import { realClock } from '../../lib/fetch/fetcher';
+import { startTrapSite, type TrapSite } from '../fixtures/sites/trap-site';
 import { loopbackFetch } from '../support/loopback-fetch';
 
-const clock = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
 let site: TrapSite;
 beforeAll(async () => {
   site = await startTrapSite();
@@ -20,7 +20,7 @@ afterAll(() => site.close());
 async function crawl(strategy: Record<string, unknown>, extra: Record<string, unknown> = {}) {
   site.requests.length = 0;
   const store = new CrawlStore(new CrawlerDB(`t${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
-  const service = new CrawlService({ store, fetch: loopbackFetch(site.port), clock });
+  const service = new CrawlService({ store, fetch: loopbackFetch(site.port), clock: realClock });
   const { crawlId } = await service.handlers.start({
     name: 'sky', seeds: ['http://sky.test/'], topic: { keywords: ['astronomy', 'planets', 'telescope', 'galaxies'] },
     scope: { mode: 'anywhere' }, budget: { maxPages: 300 }, politeness: { delayMs: 0, concurrency: 3, perHost: 3 },

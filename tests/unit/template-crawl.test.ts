@@ -5,17 +5,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CrawlService } from '../../lib/crawl/service';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
-import { companies, companyAt, companyConfig, contactUrl, expectedRecords, startCompanyWorld, type CompanyWorld } from '../../scripts/lib/company-sites';
+import { realClock } from '../../lib/fetch/fetcher';
+import { companies, companyAt, companyConfig, contactUrl, expectedRecords, startCompanyWorld, type CompanyWorld } from '../fixtures/sites/company-sites';
 import { loopbackFetch } from '../support/loopback-fetch';
 
-const clock = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
 let world: CompanyWorld | undefined;
 afterEach(async () => world?.close());
 
 async function setup(count = 20) {
   world = await startCompanyWorld(companies(count));
   const store = new CrawlStore(new CrawlerDB(`t${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
-  const service = new CrawlService({ store, fetch: loopbackFetch(world.port), clock });
+  const service = new CrawlService({ store, fetch: loopbackFetch(world.port), clock: realClock });
   return { store, service, w: world };
 }
 

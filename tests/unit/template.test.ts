@@ -14,7 +14,7 @@ import { nextInterval, nextRecrawlAt } from '../../lib/template/schedule';
 import { resultLinks } from '../../lib/template/search';
 import type { FrontierEntry } from '../../lib/types';
 import type { FieldRecord } from '../../lib/store/db';
-import { companyTemplate } from '../../scripts/lib/company-sites';
+import { companyTemplate } from '../fixtures/sites/company-sites';
 
 const refusal = (config: unknown): string => {
   try {

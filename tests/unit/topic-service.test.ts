@@ -5,9 +5,9 @@ import { CrawlService } from '../../lib/crawl/service';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import { nextUp } from '../../lib/ui/queries';
-import { demoConfig, startDemoServer, type DemoServer } from '../../scripts/lib/demo-site';
+import { realClock } from '../../lib/fetch/fetcher';
+import { demoConfig, startDemoServer, type DemoServer } from '../fixtures/sites/demo-site';
 
-const clock = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
 let site: DemoServer;
 beforeAll(async () => {
   site = await startDemoServer();
@@ -16,7 +16,7 @@ afterAll(() => site.close());
 
 function fresh() {
   const store = new CrawlStore(new CrawlerDB(`t${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
-  const service = new CrawlService({ store, fetch: (u, i) => fetch(u, i), clock });
+  const service = new CrawlService({ store, fetch: (u, i) => fetch(u, i), clock: realClock });
   return { store, service, h: service.handlers };
 }
 
@@ -125,7 +125,7 @@ describe('labeling through the service', () => {
     });
     let queued = await nextUp(store.db, crawlId, 50);
     while (queued.length < 10) {
-      await clock.sleep(20);
+      await realClock.sleep(20);
       queued = await nextUp(store.db, crawlId, 50);
     }
     const topicId = (await store.getCrawl(crawlId))!.topicId;
@@ -135,7 +135,7 @@ describe('labeling through the service', () => {
     const report = await h.retrain({ topicId });
     expect(report.rescoring).toEqual([crawlId]);
     expect(report.examples).toEqual({ pos: 4, neg: 4 });
-    while (!(await store.getCrawl(crawlId))!.lastRescore) await clock.sleep(10);
+    while (!(await store.getCrawl(crawlId))!.lastRescore) await realClock.sleep(10);
     const after = await nextUp(store.db, crawlId, 50);
     const rank = (url: string, list: typeof after) => list.findIndex((e) => e.url === url);
     // Every link labeled on topic moved up, every one labeled off topic moved down (among those still queued).

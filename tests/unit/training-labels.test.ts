@@ -8,6 +8,7 @@ import { CrawlRunner } from '../../lib/crawl/crawler';
 import { PageJudge } from '../../lib/classifier/page-judge';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
+import { realClock } from '../../lib/fetch/fetcher';
 
 const o = 'http://sky.test';
 const page = (title: string, links: [string, string][]) =>
@@ -36,8 +37,7 @@ it('labels a training page\'s links by the URL the crawl keys, not as written (f
     const html = SITE[new URL(url).pathname];
     return html === undefined ? new Response('no', { status: 404 }) : new Response(html, { status: 200, headers: { 'content-type': 'text/html' } });
   };
-  const clock = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
-  const end = await new CrawlRunner({ store, fetch, clock }, crawlId).run();
+  const end = await new CrawlRunner({ store, fetch, clock: realClock }, crawlId).run();
   expect(end.state).toBe('finished');
 
   const labels = (await store.topics.allLabels(topic.id!)).filter((l) => l.source === 'auto');

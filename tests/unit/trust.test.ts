@@ -5,10 +5,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CrawlService } from '../../lib/crawl/service';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
-import { NEVER_REQUESTED, NOT_WEB, SESSION_COOKIE, startHostileSite, type HostileSite } from '../../scripts/lib/hostile-site';
+import { NEVER_REQUESTED, NOT_WEB, SESSION_COOKIE, startHostileSite, type HostileSite } from '../fixtures/sites/hostile-site';
 import { loopbackFetch } from '../support/loopback-fetch';
-
-const clock = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
+import { VirtualClock } from '../support/virtual-clock';
 
 let site: HostileSite;
 beforeEach(async () => {
@@ -18,7 +17,9 @@ afterEach(() => site.close());
 
 async function crawlHostile(extra: Record<string, unknown> = {}) {
   const store = new CrawlStore(new CrawlerDB(`t${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
-  const fetch = loopbackFetch(site.port, { host: 'club.test', cookie: SESSION_COOKIE });
+  // Robots.txt outages, retries and Retry-After are waited out in virtual time.
+  const clock = new VirtualClock();
+  const fetch = clock.hold(loopbackFetch(site.port, { host: 'club.test', cookie: SESSION_COOKIE }));
   const service = new CrawlService({ store, fetch, clock });
   const { crawlId } = await service.handlers.start({
     name: 'club', seeds: ['http://club.test/', 'http://flaky.test/'],
@@ -26,6 +27,7 @@ async function crawlHostile(extra: Record<string, unknown> = {}) {
     budget: { maxPages: 60 }, politeness: { delayMs: 0, concurrency: 4 }, fetch: { retryBaseMs: 200 },
     ...extra,
   });
+  await clock.runUntilIdle();
   await service.settled(crawlId);
   return { store, crawlId, crawl: (await store.getCrawl(crawlId))!, pages: await store.pages.pagesAfter(crawlId, 0, 1000) };
 }

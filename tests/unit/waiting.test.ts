@@ -7,8 +7,8 @@ import { CrawlService } from '../../lib/crawl/service';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import { waitingText } from '../../lib/ui/format';
+import { VirtualClock } from '../support/virtual-clock';
 
-const clock = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
 let server: Server;
 let origin: string;
 let busyOnce = true;
@@ -27,19 +27,24 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-it('says what an idle crawl waits for: the politeness delay, then the server\'s Retry-After', { timeout: 30_000 }, async () => {
+it('says what an idle crawl waits for: the politeness delay, then the server\'s Retry-After', async () => {
   const store = new CrawlStore(new CrawlerDB(`t${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
-  const service = new CrawlService({ store, fetch: (u, i) => fetch(u, i), clock });
+  const clock = new VirtualClock();
+  const service = new CrawlService({ store, fetch: clock.hold((u, i) => fetch(u, i)), clock });
   const { crawlId } = await service.handlers.start({
     seeds: [`${origin}/`], topic: { keywords: ['astronomy'] }, budget: { maxPages: 5 },
     politeness: { delayMs: 700, concurrency: 1, perHost: 1 }, fetch: { retryBaseMs: 1000 },
   });
   const seen = new Set<string>();
-  while (!['finished', 'failed', 'paused'].includes((await store.getCrawl(crawlId))!.state)) {
-    const c = (await store.getCrawl(crawlId))!;
-    if (c.waiting) seen.add(waitingText(c));
-    await clock.sleep(20);
-  }
+  const watch = (async () => {
+    while (!['finished', 'failed', 'paused'].includes((await store.getCrawl(crawlId))!.state)) {
+      const c = (await store.getCrawl(crawlId))!;
+      if (c.waiting) seen.add(waitingText(c));
+      await clock.sleep(20);
+    }
+  })();
+  await clock.runUntilIdle();
+  await watch;
   const texts = [...seen].join('\n');
   expect(texts).toMatch(/^Waiting for the politeness delay for 127\.0\.0\.1:\d+ \(0\.7 s between requests\)/m);
   expect(texts).toMatch(/^Waiting for 127\.0\.0\.1:\d+: HTTP 503.*asked again in 2 s/m);

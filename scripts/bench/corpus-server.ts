@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { listenOnLoopback } from './loopback';
+import { listenOnLoopback } from '../../tests/fixtures/sites/loopback';
 
 export interface CorpusServer {
   origin: string;

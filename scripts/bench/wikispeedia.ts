@@ -1,6 +1,6 @@
 // Benchmark: a focused crawl of the Wikispeedia corpus (shared/corpora/wikispeedia), served on loopback and
 // crawled by the real extension in Chromium, scored against the corpus's hand-made topic labels.
-//   npx tsx scripts/wikispeedia.ts [--corpus DIR] [--topic Science] [--seed English_language] [--budget 1000]
+//   npx tsx scripts/bench/wikispeedia.ts [--corpus DIR] [--topic Science] [--seed English_language] [--budget 1000]
 //     [--strategy best-first|breadth-first] [--train-fraction 0.3] [--max-sources N (default: every training page)] [--split-seed 1]
 //     [--keywords w1,w2,...] [--learning off|verdicts|rescore] [--user-labels N [--label-at PAGES]] [--out DIR]
 //     [--classifier '{"smoothing":"laplace","parentPage":false}']
@@ -12,13 +12,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { rocAuc } from '../lib/classifier/evaluate';
-import { STRATEGIES } from '../lib/crawl/config';
-import { mulberry32, shuffled } from './lib/random';
-import { formatSummary, runCrawl, type Summary } from './crawl';
+import { rocAuc } from '../../lib/classifier/evaluate';
+import { STRATEGIES } from '../../lib/crawl/config';
+import { mulberry32, shuffled } from '../../lib/random';
+import { formatSummary, runCrawl, type Summary } from '../crawl';
 import type { Page } from 'playwright-core';
-import { ROOT, send, workerHeapUsed } from './lib/browser';
-import { articleOfUrl, articleUrl, loadArticles, loadLabels, loadLinks, loadSites, startCorpusServer } from './lib/corpus-server';
+import { ROOT, send, workerHeapUsed } from '../lib/browser';
+import { articleOfUrl, articleUrl, loadArticles, loadLabels, loadLinks, loadSites, startCorpusServer } from './corpus-server';
 
 /** A handful of words per top-level topic: the crawl's `topic.keywords` (its domain dictionary). */
 export const TOPIC_KEYWORDS: Record<string, string[]> = {

@@ -19,12 +19,12 @@ import {
   type LabeledLinkText,
   type ReadableFeature,
   type TestResult,
-} from '../lib/classifier/evaluate';
-import type { Evidence } from '../lib/classifier/link-classifier';
-import type { FeatureGroup } from '../lib/classifier/link-features';
-import { parseHtml } from '../lib/parse/html';
-import { mulberry32 } from '../lib/random';
-import { articleOfUrl, loadArticles, loadCorpusPages } from './lib/corpus-server';
+} from '../../lib/classifier/evaluate';
+import type { Evidence } from '../../lib/classifier/link-classifier';
+import type { FeatureGroup } from '../../lib/classifier/link-features';
+import { parseHtml } from '../../lib/parse/html';
+import { mulberry32 } from '../../lib/random';
+import { articleOfUrl, loadArticles, loadCorpusPages } from './corpus-server';
 import { caseGroundTruth, DEFAULT_CORPUS, TOPIC_KEYWORDS } from './wikispeedia';
 
 const EVIDENCE: readonly Evidence[] = ['context-mean', 'independent'];
