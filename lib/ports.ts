@@ -139,6 +139,7 @@ export interface CrawlStorePort {
 export interface RunStorePort extends CrawlStorePort {
   readonly pages: CrawlStorePort['pages'] & {
     getPage(crawlId: number, seq: number): Promise<PageRecord | undefined>;
+    storedCopy(crawlIds: number[], url: string): Promise<PageRecord | undefined>;
     pagesAfter(crawlId: number, afterSeq: number, limit: number): Promise<PageRecord[]>;
     trainedUrls(crawlId: number): Promise<Set<string>>;
     trainingCopies(crawlId: number): Promise<{ url: string; finalUrl: string; seq: number }[]>;

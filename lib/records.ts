@@ -31,6 +31,14 @@ export interface CrawlStats {
    * absent in older rows.
    */
   copies?: number;
+  /** Requests made with a stored copy's validators, and those answered 304 (no body); absent in older rows. */
+  conditional?: number;
+  notModified?: number;
+  /** Pages the crawl had a stored copy of, found changed or unchanged (by a 304 or the same bytes). */
+  changed?: number;
+  unchanged?: number;
+  /** The stored copies' sizes for the pages answered 304: what was not downloaded again. */
+  bytesSaved?: number;
 }
 
 export interface CrawlRecord {
@@ -90,6 +98,8 @@ export interface TemplateRun {
   tried: string[];
   searchPages: number;
   searchErrors: string[];
+  /** The cycle before, whose stored pages this one asks for again with their validators. */
+  previousCrawlId?: number;
   /** What this cycle did to the records (counts of changes.jsonl), once it finished. */
   changes?: Record<RecordChangeKind, number>;
   /** When the template is due again (SPEC E.6 with the adaptive interval), once this cycle finished. */

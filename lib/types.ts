@@ -147,12 +147,29 @@ export interface PageRecord {
    * read: no request was made for it, and its body is a copy of that read's.
    */
   copyOf?: number;
+  /** The answer's validators, which a later request of the page asks with (If-None-Match, If-Modified-Since). */
+  etag?: string;
+  lastModified?: string;
+  /** The page was asked for again and found unchanged: its body is the stored copy, and an archive says so. */
+  revisit?: Revisit;
   /** The Pages table's filter keys (lib/store/page-keys.ts), set when the row is written; indexed from schema v7. */
   kind?: PageKind;
   site?: string;
 }
 
 /** Bulky payload kept apart from the page rows that are listed and sorted. */
+/**
+ * How a page asked for again was found unchanged (WARC 1.1 6.7.2's revisit profiles): the server answered 304 to the
+ * stored copy's validators, or sent the same bytes again. `url` and `date` name the capture with the full answer.
+ */
+export interface Revisit {
+  profile: 'server-not-modified' | 'identical-payload-digest';
+  url: string;
+  date: number;
+  /** The 304's own headers (server-not-modified): what the archive's revisit record holds. */
+  headers?: Record<string, string>;
+}
+
 export interface PageBody {
   crawlId: number;
   seq: number;

@@ -1,9 +1,10 @@
 // WARC 1.1 of a crawl, one gzip member per record (so a reader can seek to any record by its offset): a
 // `warcinfo`, then for each fetched page a `request` and a `response` record with the HTTP status line, the
-// response headers the browser exposed and the payload bytes as received. Written with Webrecorder's warcio,
-// which also computes the SHA-256 block and payload digests.
+// response headers the browser exposed and the payload bytes as received; a page asked for again and found
+// unchanged is a `revisit` record instead (WARC 1.1 6.7.2), pointing at the capture that holds its payload.
+// Written with Webrecorder's warcio, which also computes the SHA-256 block and payload digests.
 import { WARCRecord, WARCSerializer, getSurt } from 'warcio';
-import type { PageBody, PageRecord } from '../types';
+import type { PageBody, PageRecord, Revisit } from '../types';
 import { utf8 } from './bytes';
 import { statusLine } from './http-status';
 import { hasBody, type ExportPage } from './selection';
@@ -62,7 +63,9 @@ export async function* writeWarc(
       const hops = redirectHops(page).map((hop) => ({ hop, record: responseRecord(hop.url, date, statusLine(hop.status), [['location', hop.location]], new Uint8Array(0)) }));
       const url = page.finalUrl || page.url;
       const { payload, headers } = storedPayload(body);
-      const response = responseRecord(url, date, statusLine(page.status), headers, payload, page.truncated);
+      const response = page.revisit
+        ? await revisitRecord(url, date, page.revisit, page.status, headers, payload)
+        : responseRecord(url, date, statusLine(page.status), headers, payload, page.truncated);
       const request = requestRecord(url, date, response);
       const [hopBytes, responseBytes, requestBytes] = await Promise.all([
         Promise.all(hops.map((h) => serialize(h.record))), serialize(response), serialize(request),
@@ -78,7 +81,8 @@ export async function* writeWarc(
       }
       const start = offset;
       const bytes = emit(r.responseBytes);
-      onRecord?.(entryOf(r.response, r.url, r.date, r.page.status, mimeOf(r.headers), start, bytes.byteLength, r.page, false));
+      const mime = r.page.revisit ? 'warc/revisit' : mimeOf(r.headers);
+      onRecord?.(entryOf(r.response, r.url, r.date, r.page.status, mime, start, bytes.byteLength, r.page, false));
       yield bytes;
       yield emit(r.requestBytes);
     }
@@ -113,6 +117,36 @@ function responseRecord(url: string, date: string, statusline: string, headers: 
     },
     [payload],
   );
+}
+
+const PROFILES: Record<Revisit['profile'], string> = {
+  'server-not-modified': 'http://netpreserve.org/warc/1.1/revisit/server-not-modified',
+  'identical-payload-digest': 'http://netpreserve.org/warc/1.1/revisit/identical-payload-digest',
+};
+
+/**
+ * A page found unchanged: no payload, and WARC-Refers-To-Target-URI / -Date name the capture that holds it. A 304
+ * (server-not-modified) keeps the 304's own status line and headers; the same bytes sent again
+ * (identical-payload-digest) keep the answer's headers and the digest of the payload it did not repeat.
+ */
+async function revisitRecord(url: string, date: string, revisit: Revisit, status: number, headers: [string, string][], payload: Uint8Array): Promise<WARCRecord> {
+  const notModified = revisit.profile === 'server-not-modified';
+  const record = WARCRecord.create(
+    {
+      url, date, type: 'revisit', warcVersion: WARC_1_1, refersToUrl: revisit.url, refersToDate: new Date(revisit.date).toISOString(),
+      statusline: notModified ? statusLine(304) : statusLine(status),
+      httpHeaders: notModified ? Object.entries(revisit.headers ?? {}) : headers,
+    },
+    [],
+  );
+  record.warcHeaders.headers.set('WARC-Profile', PROFILES[revisit.profile]);
+  if (!notModified) record.warcHeaders.headers.set('WARC-Payload-Digest', await sha256(payload));
+  return record;
+}
+
+async function sha256(bytes: Uint8Array): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>);
+  return `sha256:${[...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
 /**

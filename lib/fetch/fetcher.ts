@@ -51,7 +51,26 @@ export interface HopOptions {
   credentials: RequestCredentials;
   /** 'text': read any 2xx body as UTF-8 text into `text` (robots.txt); default 'html'. */
   body?: 'html' | 'text';
+  /**
+   * The stored copy's validators: the request asks with If-None-Match / If-Modified-Since, and a 304 is the
+   * outcome `notModified`. Without them a 304 is an error like any other status outside 2xx.
+   */
+  validators?: Validators;
   signal?: AbortSignal;
+}
+
+/** What a stored copy's answer said to identify its version (RFC 9110 8.8). */
+export interface Validators {
+  etag?: string;
+  lastModified?: string;
+}
+
+/** The validators an answer's headers carry; undefined when it sent none. */
+export function validatorsOf(headers: Record<string, string>): Validators | undefined {
+  const etag = headers['etag'];
+  const lastModified = headers['last-modified'];
+  if (!etag && !lastModified) return undefined;
+  return { ...(etag ? { etag } : {}), ...(lastModified ? { lastModified } : {}) };
 }
 
 export interface FetchOutcome {
@@ -84,7 +103,9 @@ export type HopOutcome =
   /** A 3xx: `location` is absolute (resolved against the request URL), or null when the server gave none. */
   | { kind: 'redirect'; out: FetchOutcome; location: string | null }
   /** A passing fault (429, 502-504, a network error or a timeout): worth asking again later. */
-  | { kind: 'retry'; out: FetchOutcome; afterMs?: number };
+  | { kind: 'retry'; out: FetchOutcome; afterMs?: number }
+  /** A 304 to a request made with the stored copy's validators: the copy is current, and no body came. */
+  | { kind: 'notModified'; out: FetchOutcome };
 
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 /** Statuses that say "not now" rather than "not at all". */
@@ -105,11 +126,23 @@ export async function fetchOnce(url: string, opts: HopOptions): Promise<HopOutco
   const onAbort = (): void => controller.abort();
   if (opts.signal?.aborted) controller.abort();
   opts.signal?.addEventListener('abort', onAbort, { once: true });
-  const init: RequestInit = { credentials: opts.credentials, redirect: 'manual', signal: controller.signal };
+  // Every request says how it uses the browser's HTTP cache: not at all. 'no-store' neither reads the cache nor
+  // writes it, so an answer is always the server's, never a copy the browser kept under heuristic freshness
+  // (a page whose Last-Modified is a day old is "fresh" for hours to a 'default' fetch). Focus keeps its own
+  // copies and validators, and sends them itself: with 'no-cache' Chrome would revalidate with its own cache's
+  // validators and hand the extension the cached body as a 200 after a 304, hiding whether anything changed.
+  const init: RequestInit = {
+    credentials: opts.credentials, redirect: 'manual', cache: 'no-store', signal: controller.signal,
+    ...(opts.validators ? { headers: conditionalHeaders(opts.validators) } : {}),
+  };
   // Held outside the try so that a failure while reading the body still reports the status and headers.
   const got: { res?: Response } = {};
   try {
     got.res = await opts.fetch(url, init);
+    if (got.res.status === 304 && opts.validators) {
+      got.res.body?.cancel().catch(() => {});
+      return done({ kind: 'notModified', out: outcomeOf(url, got.res) });
+    }
     return done(await readResponse(url, got.res, opts.maxBytes, opts.body ?? 'html'));
   } catch (err) {
     if (err instanceof NonWebRedirect) {
@@ -122,6 +155,11 @@ export async function fetchOnce(url: string, opts: HopOptions): Promise<HopOutco
     clearTimeout(timer);
     opts.signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/** RFC 9110 13.1: If-None-Match wins where both are sent; If-Modified-Since serves servers without ETags. */
+function conditionalHeaders(v: Validators): Record<string, string> {
+  return { ...(v.etag ? { 'If-None-Match': v.etag } : {}), ...(v.lastModified ? { 'If-Modified-Since': v.lastModified } : {}) };
 }
 
 async function readResponse(url: string, res: Response, maxBytes: number, want: 'html' | 'text'): Promise<HopOutcome> {

@@ -5,7 +5,7 @@
 // user's session). Nothing else in the crawler holds the FetchPort.
 import type { RobotsCache, RobotsLoader } from './robots';
 import type { Politeness } from './politeness';
-import { fetchOnce, type Clock, type FetchOutcome, type FetchPort } from './fetcher';
+import { fetchOnce, type Clock, type FetchOutcome, type FetchPort, type Validators } from './fetcher';
 import { sessionLoss, type SessionLoss } from './session';
 import { requestUrl } from '../url';
 
@@ -55,6 +55,8 @@ export interface Hop {
 export type GateResult =
   /** The final answer (HTML, or an error status / not HTML, in `out.error`); `out.finalUrl` is its URL. */
   | { kind: 'response'; out: FetchOutcome; chain: Hop[] }
+  /** A 304 to the page asked for with its stored copy's validators: the copy is current (`out` has no body). */
+  | { kind: 'notModified'; out: FetchOutcome; chain: Hop[] }
   /**
    * The URL (or, after `chain`, a redirect's target) was not requested. `record`: the target is a URL the crawl
    * should list as skipped with `reason` (unsafe, robots, out of scope), not one it already knows.
@@ -111,6 +113,7 @@ export class RequestGate {
         fetch: this.port, clock: this.clock, timeoutMs: this.opts.timeoutMs, maxBytes: 500 * 1024, credentials: 'omit', body: 'text',
       });
       if (h.kind === 'retry') return { error: h.out.error ?? 'failed' };
+      if (h.kind === 'notModified') return { error: 'HTTP 304 to a request that asked for none' };
       if (h.kind === 'response') return h.out.status === 0 ? { error: h.out.error ?? 'failed' } : { status: h.out.status, text: h.out.text ?? '', url, hops };
       const next = robotsHop(h.location);
       if (next === null || hops.length === 5) return { status: h.out.status, text: '', url, hops };
@@ -124,8 +127,12 @@ export class RequestGate {
   /**
    * Requests a page with the user's session. Its host's politeness slot is already reserved by the frontier's
    * take; the gate releases it when the answer is in, and reserves the slot of each redirect hop's host itself.
+   * `validators`: the stored copy's, for a page the crawl has one of; only the first request asks with them (a
+   * redirect's target is another page, whose copy they do not describe).
    */
-  async page(url: string, link: PageLink | undefined, claim: ClaimTarget): Promise<GateResult> {
+  page(url: string, link: PageLink | undefined, claim: ClaimTarget): Promise<Exclude<GateResult, { kind: 'notModified' }>>;
+  page(url: string, link: PageLink | undefined, claim: ClaimTarget, validators: Validators | undefined): Promise<GateResult>;
+  async page(url: string, link: PageLink | undefined, claim: ClaimTarget, validators?: Validators): Promise<GateResult> {
     const chain: Hop[] = [];
     let current = url;
     let slotHeld = true;
@@ -138,7 +145,7 @@ export class RequestGate {
           if (!(await this.acquire(host))) return { kind: 'retry', reason: 'paused before a redirect was followed', chain, robots: false, afterMs: 0 };
           slotHeld = true;
         }
-        const hop = await this.request(current);
+        const hop = await this.request(current, chain.length === 0 ? validators : undefined);
         slotHeld = false;
         const loss = sessionLoss(hop.out.cookies, hop.kind === 'redirect' ? hop.location : null, link?.expectsSession ?? false);
         if (loss) {
@@ -147,6 +154,7 @@ export class RequestGate {
         }
         if (hop.kind === 'retry') return { kind: 'retry', reason: hop.out.error ?? 'failed', afterMs: hop.afterMs, chain, robots: false, out: hop.out };
         if (hop.kind === 'response') return { kind: 'response', out: hop.out, chain };
+        if (hop.kind === 'notModified') return { kind: 'notModified', out: hop.out, chain };
         chain.push({ url: current, status: hop.out.status });
         const next = hop.location === null ? null : this.policy.canonical(hop.location);
         if (next === null || hop.location === null) {
@@ -216,11 +224,12 @@ export class RequestGate {
   }
 
   /** The only call of the FetchPort for pages. Releases the host slot when the answer is in. */
-  private async request(url: string) {
+  private async request(url: string, validators?: Validators) {
     const host = new URL(url).host;
     try {
       return await fetchOnce(url, {
         fetch: this.port, clock: this.clock, timeoutMs: this.opts.timeoutMs, maxBytes: this.opts.maxBytes, credentials: 'include',
+        ...(validators ? { validators } : {}),
       });
     } finally {
       this.politeness.end(host, this.clock.now());

@@ -62,7 +62,12 @@ export class RunContext {
    * the stored copy when it reaches them, without a request.
    */
   copies = new Map<string, number>();
-  /** Crawl-phase requests made or in flight: the budget counts these. */
+  /**
+   * The crawls whose stored pages a request is compared with: this one (a page asked for again, as a list page's
+   * refresh) and, for a template's recrawl, the cycle before. A page with a stored copy is asked for with its validators.
+   */
+  readonly revisits: number[];
+    /** Crawl-phase requests made or in flight: the budget counts these. */
   reserved: number;
   /** Pages judged since the model was last saved. */
   sinceSave = 0;
@@ -88,6 +93,8 @@ export class RunContext {
     this.activeMsBase = crawl.activeMs;
     this.startedAt = ports.clock.now();
     this.reserved = crawl.stats.attempts;
+    const previous = crawl.templateRun?.previousCrawlId;
+    this.revisits = previous === undefined ? [crawlId] : [crawlId, previous];
     this.commits = new CommitQueue(ports.store, () => ports.clock.now());
   }
 

@@ -1,7 +1,7 @@
 // How a gated request's result becomes a page commit: what the frontier entry becomes, the page row the user
 // sees, and what the counters say. Pure; a page that was judged has its commit made in page-commit.ts.
 import type { GateResult, Hop } from '../fetch/request-gate';
-import type { FetchOutcome } from '../fetch/fetcher';
+import { validatorsOf, type FetchOutcome } from '../fetch/fetcher';
 import type { Candidate, PageCommit } from '../ports';
 import type { FrontierEntry } from '../types';
 import { hostOf, siteOf } from '../url';
@@ -24,11 +24,14 @@ export function pageRow(url: string, taken: Taken, now: number, out: FetchOutcom
     relevant: null, relevance: null, title: '', textLength: 0, contentType: out?.contentType ?? '', bytes: out?.bytes ?? 0,
     truncated: out?.truncated ?? false, linkCount: 0, fetchedAt: now - (out?.durationMs ?? 0), durationMs: out?.durationMs ?? 0,
     ...(chain.length ? { redirects: chain } : {}),
+    ...(out ? validatorsOf(out.headers) : {}),
     ...extra,
   };
 }
 
 type SessionLost = Extract<GateResult, { kind: 'sessionLost' }>;
+/** A gated request's result that is no page to judge. */
+export type NonPage = Exclude<GateResult, { kind: 'response' | 'notModified' }>;
 
 /**
  * The sentence a crawl pauses with when a request ended the user's session: which URL, how the session ended, what
@@ -61,7 +64,7 @@ export interface RetryPolicy {
  * time until the URL may be taken again (the host waits as long).
  */
 export function commitForNonPage(
-  crawlId: number, entry: FrontierEntry, result: Exclude<GateResult, { kind: 'response' }>, now: number, policy: RetryPolicy, activeMs: number,
+  crawlId: number, entry: FrontierEntry, result: NonPage, now: number, policy: RetryPolicy, activeMs: number,
 ): { commit: PageCommit; requested: boolean; retryInMs?: number } {
   const base = { crawlId, aliases: [] as string[], labels: [], children: [] as Candidate[], site: siteOf(entry.url), activeMs };
   const taken = takenFrom(entry);

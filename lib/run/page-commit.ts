@@ -6,9 +6,10 @@ import type { FetchOutcome } from '../fetch/fetcher';
 import type { Hop } from '../fetch/request-gate';
 import type { Candidate, PageCommit } from '../ports';
 import type { PageRole, Strategy } from '../strategies/types';
-import type { FrontierEntry, LabeledLink, ParsedPage } from '../types';
+import type { FrontierEntry, LabeledLink, ParsedPage, Revisit } from '../types';
 import { siteOf } from '../url';
 import type { CrawlConfig } from '../crawl/config';
+import type { CrawlStats } from '../records';
 import { pageRow, takenFrom, type PageRow } from './outcome';
 
 export type NewLinkLabel = Omit<LabeledLink, 'id' | 'crawlId' | 'topicId'>;
@@ -37,6 +38,28 @@ export interface PageOutcome {
   aliases: string[];
   /** The training read the page was judged from, when no request was made for it. */
   copy?: { seq: number; fetchedAt: number };
+  /** The page was asked for again, against a stored copy: what that found. */
+  recheck?: Recheck;
+}
+
+/**
+ * A page asked for again against its stored copy: whether the request carried the copy's validators, the revisit
+ * when it was found unchanged (absent: changed), and the bytes a 304 saved.
+ */
+export interface Recheck {
+  conditional: boolean;
+  revisit?: Revisit;
+  savedBytes: number;
+}
+
+/** A recheck's counters: conditional requests, 304s, changed or unchanged pages and bytes saved. */
+function recheckStats(r: Recheck | undefined): Partial<CrawlStats> {
+  if (!r) return {};
+  const notModified = r.revisit?.profile === 'server-not-modified';
+  return {
+    ...(r.conditional ? { conditional: 1 } : {}), ...(notModified ? { notModified: 1, bytesSaved: r.savedBytes } : {}),
+    ...(r.revisit ? { unchanged: 1 } : { changed: 1 }),
+  };
 }
 
 /** What a page's commit takes from the run. */
@@ -53,15 +76,15 @@ export interface CommitTerms {
 
 /** The commit of a page that was parsed: judged (or listed), its links planned. */
 export function pageCommit(page: PageOutcome, run: CommitTerms): PageCommit {
-  const { entry, out, chain, parsed, role, verdict, children, copy } = page;
+  const { entry, out, chain, parsed, role, verdict, children, copy, recheck } = page;
   const { config, strategy, now } = run;
   const relevant = verdict?.relevant ?? false;
   const { fromVerdicts, linksToJudged } = config.learning;
   const teaches = verdict !== null && fromVerdicts && learnable(verdict);
   const outlinks = strategy.keepsGraph && relevant ? children.filter((c) => !c.skip).map((c) => c.url) : undefined;
-  // A copy made no request and downloaded nothing.
-  const [requests, downloaded] = copy ? [0, 0] : [1, out.bytes];
-  const copies = copy ? { copies: 1 } : {};
+  // A copy made no request and downloaded nothing; a 304 downloaded no body.
+  const [requests, downloaded] = copy ? [0, 0] : [1, recheck?.revisit?.profile === 'server-not-modified' ? 0 : out.bytes];
+  const copies = { ...(copy ? { copies: 1 } : {}), ...recheckStats(recheck) };
   return {
     crawlId: run.crawlId, entry, site: siteOf(entry.url), outcome: 'done',
     labels: teaches ? verdictLabels(entry, verdict, now) : [], children, aliases: page.aliases, dropped: page.dropped, admission: run.admission,
@@ -71,7 +94,7 @@ export function pageCommit(page: PageOutcome, run: CommitTerms): PageCommit {
     ...(config.classifier.everyLink && strategy.followsModel ? { everyLink: (e: FrontierEntry, lo: number) => strategy.rerank(e, lo) } : {}),
     // A copy's content is as fetched when training read it: it carries that time (an archive dates it so).
     page: { ...judgedRow(entry.url, out, parsed, { ...takenFrom(entry), ...(role ? { urlClass: role.urlClass } : {}) }, verdict, chain, now),
-      ...(copy ? { copyOf: copy.seq, fetchedAt: copy.fetchedAt } : {}) },
+      ...(copy ? { copyOf: copy.seq, fetchedAt: copy.fetchedAt } : {}), ...(recheck?.revisit ? { revisit: recheck.revisit } : {}) },
     // A copy keeps the body too, so a page of the crawl can be labeled and exported like any other.
     body: bodyOf(out),
     stats: verdict

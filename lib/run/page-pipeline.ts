@@ -1,7 +1,7 @@
 // The life of one taken URL, after the crawl loop took it and reserved its host: request it through the gate
 // (or read the copy training kept), then either record a non-page (a block, a retry, a failure) or judge the page
 // and plan its links; commit what the page changed in one transaction; then tell the learner and the strategy.
-import type { FetchOutcome } from '../fetch/fetcher';
+import { validatorsOf, type FetchOutcome } from '../fetch/fetcher';
 import type { GateResult } from '../fetch/request-gate';
 import { parseHtml } from '../parse/html';
 import type { Candidate, PageCommit } from '../ports';
@@ -9,12 +9,12 @@ import type { PageRole } from '../strategies/types';
 import { isFinalPage, layerOf } from '../strategies/template';
 import { everyOf, specsOf } from '../template/cycle';
 import { planRecord } from '../template/harvest';
-import type { FrontierEntry, ParsedPage } from '../types';
+import type { FrontierEntry, PageRecord, ParsedPage, Revisit } from '../types';
 import { hostOf } from '../url';
 import { planChildren } from '../crawl/children';
 import type { RunContext } from './context';
-import { commitForNonPage } from './outcome';
-import { copyGoneCommit, pageCommit, unparsedCommit, type PageOutcome } from './page-commit';
+import { commitForNonPage, type NonPage } from './outcome';
+import { copyGoneCommit, pageCommit, unparsedCommit, type PageOutcome, type Recheck } from './page-commit';
 
 const MODEL_SAVE_EVERY = 25;
 
@@ -27,9 +27,13 @@ export async function processEntry(ctx: RunContext, entry: FrontierEntry): Promi
     // Requested as the site spelled it; known by its canonical form. A seed, or a page asked for before, is expected
     // to open with the user's session (`attempts` counts this take too).
     const expectsSession = entry.depth === 0 || entry.attempts > 1;
-    const result = await ctx.gate.page(entry.href ?? entry.url, { anchor: entry.anchor, expectsSession }, (url) => claim(ctx, url, held));
+    // A page the crawl (or the template's cycle before) kept is asked for with its validators: "send it only if changed".
+    const stored = await ctx.ports.store.pages.storedCopy(ctx.revisits, entry.url);
+    const validators = stored && validatorsOf({ etag: stored.etag ?? '', 'last-modified': stored.lastModified ?? '' });
+    const result = await ctx.gate.page(entry.href ?? entry.url, { anchor: entry.anchor, expectsSession }, (url) => claim(ctx, url, held), validators);
     if (result.kind === 'sessionLost') await ctx.loseSession(result);
-    if (result.kind === 'response') await recordResponse(ctx, entry, result);
+    if (result.kind === 'notModified') await recordNotModified(ctx, entry, result, stored!);
+    else if (result.kind === 'response') await recordResponse(ctx, entry, result, undefined, stored && (await recheck(ctx, result.out, stored, !!validators)));
     else await recordNonPage(ctx, entry, result);
   } finally {
     for (const url of held) ctx.claimed.delete(url);
@@ -56,6 +60,45 @@ export async function processCopy(ctx: RunContext, entry: FrontierEntry, seq: nu
   await recordResponse(ctx, entry, { kind: 'response', out, chain: [] }, { seq, fetchedAt: row.fetchedAt });
 }
 
+/**
+ * A 304 to the stored copy's validators: the page is that copy, judged and planned from it as if it had just been
+ * fetched (its links are the same, and a template's record is found unchanged by its hash), with no body downloaded.
+ */
+async function recordNotModified(ctx: RunContext, entry: FrontierEntry, result: Extract<GateResult, { kind: 'notModified' }>, stored: PageRecord): Promise<void> {
+  const [body] = await ctx.ports.store.pages.bodies([{ crawlId: stored.crawlId, seq: stored.seq }]);
+  if (!body) {
+    const out = { ...result.out, error: 'HTTP 304, and the stored copy it refers to is gone' };
+    await ctx.commits.submit(unparsedCommit(ctx.crawlId, entry, out, result.chain, out.error, ctx.ports.clock.now(), ctx.activeMs()));
+    return;
+  }
+  // The 304 may carry new validators; the next request asks with those.
+  const fresh = validatorsOf(result.out.headers);
+  const headers = { ...body.headers, ...(fresh?.etag ? { etag: fresh.etag } : {}), ...(fresh?.lastModified ? { 'last-modified': fresh.lastModified } : {}) };
+  const out: FetchOutcome = {
+    ...result.out, contentType: stored.contentType, headers, html: body.html, payload: body.payload ?? null, bytes: stored.bytes, truncated: stored.truncated,
+  };
+  const revisit: Revisit = { profile: 'server-not-modified', ...capturedAs(stored), headers: result.out.headers };
+  await recordResponse(ctx, entry, { kind: 'response', out, chain: result.chain }, undefined, { conditional: true, revisit, savedBytes: stored.bytes });
+}
+
+/** A full answer for a page with a stored copy: unchanged when it brought the same bytes (WARC's identical payload). */
+async function recheck(ctx: RunContext, out: FetchOutcome, stored: PageRecord, conditional: boolean): Promise<Recheck> {
+  if (out.error || !out.payload) return { conditional, savedBytes: 0 };
+  const [body] = await ctx.ports.store.pages.bodies([{ crawlId: stored.crawlId, seq: stored.seq }]);
+  const same = body?.payload !== undefined && sameBytes(body.payload, out.payload);
+  return { conditional, savedBytes: 0, ...(same ? { revisit: { profile: 'identical-payload-digest', ...capturedAs(stored) } } : {}) };
+}
+
+/** The capture that holds a stored copy's full answer: the copy itself, or the one it was a revisit of. */
+const capturedAs = (stored: PageRecord): { url: string; date: number } =>
+  stored.revisit ? { url: stored.revisit.url, date: stored.revisit.date } : { url: stored.finalUrl, date: stored.fetchedAt };
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.byteLength !== b.byteLength) return false;
+  for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /** Dedup of a redirect target met under another entry: null when it may be requested now (and is held). */
 async function claim(ctx: RunContext, url: string, held: string[]): Promise<string | null> {
   if (ctx.claimed.has(url) || ctx.active.has(url)) return 'the target is being fetched right now';
@@ -70,7 +113,7 @@ async function claim(ctx: RunContext, url: string, held: string[]): Promise<stri
 }
 
 /** A block, a retry or a failure for good: nothing to judge. */
-async function recordNonPage(ctx: RunContext, entry: FrontierEntry, result: Exclude<GateResult, { kind: 'response' }>): Promise<void> {
+async function recordNonPage(ctx: RunContext, entry: FrontierEntry, result: NonPage): Promise<void> {
   const { clock } = ctx.ports;
   const { commit, requested, retryInMs } = commitForNonPage(ctx.crawlId, entry, result, clock.now(), ctx.config.fetch, ctx.activeMs());
   if (!requested) ctx.reserved--; // the budget counts requests made
@@ -85,8 +128,11 @@ async function recordNonPage(ctx: RunContext, entry: FrontierEntry, result: Excl
   await ctx.commits.submit(commit);
 }
 
-/** Parse, judge, plan, commit, then learn. `copy`: the training read the page was judged from, when no request was made. */
-async function recordResponse(ctx: RunContext, entry: FrontierEntry, result: Response, copy?: PageOutcome['copy']): Promise<void> {
+/**
+ * Parse, judge, plan, commit, then learn. `copy`: the training read the page was judged from, when no request was made;
+ * `rechecked`: what asking again for a page the crawl had a stored copy of found.
+ */
+async function recordResponse(ctx: RunContext, entry: FrontierEntry, result: Response, copy?: PageOutcome['copy'], rechecked?: Recheck): Promise<void> {
   const { out, chain } = result;
   const parsed = out.html !== null && !out.error ? safeParse(out.html, out.finalUrl) : null;
   if (!parsed || 'error' in parsed) {
@@ -95,6 +141,7 @@ async function recordResponse(ctx: RunContext, entry: FrontierEntry, result: Res
     return;
   }
   const page = judgeAndPlan(ctx, entry, result, parsed, copy);
+  if (rechecked) page.recheck = rechecked;
   const commit = pageCommit(page, {
     crawlId: ctx.crawlId, config: ctx.config, strategy: ctx.strategy, admission: ctx.admission,
     now: ctx.ports.clock.now(), activeMs: ctx.activeMs(), strategyReport: ctx.liveReport(),

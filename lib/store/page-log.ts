@@ -59,6 +59,19 @@ export class PageLog {
     return this.db.pages.where('[crawlId+url]').equals([crawlId, url]).first();
   }
 
+  /**
+   * The newest page of `url` kept by the first of `crawlIds` that has one, fetched without a redirect (a redirect's
+   * validators are another URL's): the stored copy a recrawl asks for the page against.
+   */
+  async storedCopy(crawlIds: number[], url: string): Promise<PageRecord | undefined> {
+    for (const crawlId of crawlIds) {
+      const row = await this.db.pages.where('[crawlId+url]').equals([crawlId, url])
+        .filter((p) => p.outcome === 'done' && !p.redirects?.length).last();
+      if (row) return row;
+    }
+    return undefined;
+  }
+
   getPage(crawlId: number, seq: number): Promise<PageRecord | undefined> {
     return this.db.pages.get([crawlId, seq]);
   }

@@ -28,7 +28,7 @@ export function firstRun(): TemplateRun {
 /** The cycle after `previous`: it owes the seeds `previous` skipped and knows which it tried. */
 export function nextCycle(previous: CrawlRecord): TemplateRun {
   const run = previous.templateRun ?? firstRun();
-  return { ...firstRun(), cycle: run.cycle + 1, owed: run.skipped, tried: previous.config.seeds };
+  return { ...firstRun(), cycle: run.cycle + 1, owed: run.skipped, tried: previous.config.seeds, ...(previous.id === undefined ? {} : { previousCrawlId: previous.id }) };
 }
 
 /**

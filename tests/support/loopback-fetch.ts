@@ -18,6 +18,10 @@ export function loopbackFetch(port: number, session?: { host: string; cookie: st
     new Promise<PortResponse>((resolve, reject) => {
       const u = new URL(url);
       const headers: Record<string, string> = { host: u.host };
+      // What the request asks with (the crawl's If-None-Match / If-Modified-Since), as a browser sends it.
+      new Headers(init.headers).forEach((value, name) => {
+        headers[name] = value;
+      });
       const withJar = session !== undefined && init.credentials === 'include' && u.hostname === session.host;
       const sent = withJar ? [...jar.keys()] : [];
       if (sent.length) headers.cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
