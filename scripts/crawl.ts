@@ -60,6 +60,11 @@ export interface Summary {
   strategyReport?: Record<string, unknown>;
   /** Set when a request ended the user's session and the crawl paused for it: the URL, and how. */
   sessionLost?: { url: string; by: 'cookie' | 'login'; what: string };
+  /**
+   * Pages the crawl had a stored copy of (a template's recrawl, a list page's refresh): requests made, those asked
+   * with validators, 304s, pages found changed and unchanged, body bytes downloaded, and bytes the 304s saved.
+   */
+  recheck?: { requests: number; conditional: number; notModified: number; changed: number; unchanged: number; bytesDownloaded: number; bytesSaved: number };
   /** A template crawl: its cycle, records after the run, and what the run changed. */
   template?: { cycle: number; searchResults: number; seedsCrawled: number; records: number; changes: Record<string, number> | null; nextRecrawl: string | null };
 }
@@ -195,11 +200,18 @@ function summarize(s: CrawlStatus, crawlId: number): Summary {
     blacklistedSites: s.blacklistedSites ?? 0, dropped: c.dropped ?? {},
     durationSeconds: round(c.activeMs / 1000), pagesPerMinute: round(minutes > 0 ? c.stats.fetched / minutes : 0),
     ...(c.strategyReport ? { strategyReport: c.strategyReport } : {}),
+    ...((c.stats.changed ?? 0) + (c.stats.unchanged ?? 0) > 0
+      ? { recheck: {
+        requests: c.stats.attempts, conditional: c.stats.conditional ?? 0, notModified: c.stats.notModified ?? 0,
+        changed: c.stats.changed ?? 0, unchanged: c.stats.unchanged ?? 0, bytesDownloaded: c.stats.bytes, bytesSaved: c.stats.bytesSaved ?? 0,
+      } }
+      : {}),
     ...(c.sessionLost ? { sessionLost: { url: c.sessionLost.url, by: c.sessionLost.by, what: c.sessionLost.what } } : {}),
   };
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
 
 export function formatSummary(s: Summary): string {
   return [
@@ -210,6 +222,10 @@ export function formatSummary(s: Summary): string {
       ? [`  blacklisted sites ${s.blacklistedSites}; links dropped: ${Object.entries(s.dropped).map(([why, n]) => `${why} ${n}`).join(', ') || 'none'}`]
       : []),
     `  ${s.durationSeconds.toFixed(1)} s, ${s.pagesPerMinute.toFixed(0)} pages/minute`,
+    ...(s.recheck
+      ? [`  asked again: ${s.recheck.requests} requests, ${s.recheck.conditional} conditional, ${s.recheck.notModified} not modified (304); ` +
+        `${s.recheck.changed} changed, ${s.recheck.unchanged} unchanged; ${kb(s.recheck.bytesDownloaded)} downloaded, ${kb(s.recheck.bytesSaved)} saved`]
+      : []),
     ...(s.template
       ? [`  template cycle ${s.template.cycle}: ${s.template.searchResults} search results, ${s.template.seedsCrawled} crawled, ${s.template.records} records` +
         (s.template.changes ? ` (${Object.entries(s.template.changes).map(([k, n]) => `${n} ${k}`).join(', ')})` : '') +

@@ -59,6 +59,15 @@ const counters: Counter[] = [
   { label: 'Labeled links', testid: 'detail-labels', title: 'Links this crawl learned from: training pages\' links to labeled pages, and links to pages the judge has judged', value: (c) => formatCount(c.stats.labels) },
   { label: 'Labeled pages', testid: 'detail-page-labels', title: 'Pages of this crawl you labeled on or off topic', value: (_c, pages) => formatCount(pages) },
   { label: 'Downloaded', testid: 'detail-bytes', value: (c) => formatBytes(c.stats.bytes) },
+  {
+    label: 'Changed / unchanged', testid: 'detail-rechecked', value: (c) => `${formatCount(c.stats.changed ?? 0)} / ${formatCount(c.stats.unchanged ?? 0)}`,
+    title: 'Pages asked for again that the crawl had a stored copy of (a recrawl, a list page\'s refresh): found changed, or unchanged by a 304 or the same bytes',
+  },
+  {
+    label: 'Not modified (304)', testid: 'detail-not-modified',
+    value: (c) => `${formatCount(c.stats.notModified ?? 0)} of ${formatCount(c.stats.conditional ?? 0)}, ${formatBytes(c.stats.bytesSaved ?? 0)} saved`,
+    title: 'Requests asked with the stored copy\'s ETag / Last-Modified, those the server answered 304 with no body, and the stored copies\' size not downloaded again',
+  },
   { label: 'Running time', testid: 'detail-active', value: (c) => formatDuration(c.activeMs) },
 ];
 
