@@ -28,7 +28,9 @@ export async function processEntry(ctx: RunContext, entry: FrontierEntry): Promi
     // to open with the user's session (`attempts` counts this take too).
     const expectsSession = entry.depth === 0 || entry.attempts > 1;
     // A page the crawl (or the template's cycle before) kept is asked for with its validators: "send it only if changed".
-    const stored = await ctx.ports.store.pages.storedCopy(ctx.revisits, entry.url);
+    // Only an entry taken before (a list page's refresh) can have a copy in this crawl; a first take in a crawl that
+    // follows no other reads nothing.
+    const stored = entry.attempts > 1 || ctx.revisits.length > 1 ? await ctx.ports.store.pages.storedCopy(ctx.revisits, entry.url) : undefined;
     const validators = stored && validatorsOf({ etag: stored.etag ?? '', 'last-modified': stored.lastModified ?? '' });
     const result = await ctx.gate.page(entry.href ?? entry.url, { anchor: entry.anchor, expectsSession }, (url) => claim(ctx, url, held), validators);
     if (result.kind === 'sessionLost') await ctx.loseSession(result);
