@@ -109,5 +109,10 @@ describe('multi-queue over a forum', { timeout: 120_000 }, () => {
     expect(asked.filter((p) => p === '/thread/1-1-1')).toHaveLength(2);
     expect(asked.filter((p) => p === '/thread/1-1-0')).toHaveLength(1);
     expect(asked.filter((p) => p === '/thread/1-1-2')).toHaveLength(1);
+    // Each refresh asks with the board's ETag: a 304 while the board is as it was, the full board once after the reply.
+    const refreshes = site.requests.filter((r) => r.host === 'forum.test' && r.path === '/board/1').slice(1);
+    expect(refreshes.every((r) => r.conditional)).toBe(true);
+    expect(refreshes.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(refreshes.filter((r) => r.status === 304).length).toBeGreaterThanOrEqual(2);
   });
 });
