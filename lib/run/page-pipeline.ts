@@ -1,6 +1,6 @@
 // The life of one taken URL, after the crawl loop took it and reserved its host: request it through the gate
-// (or read the copy training kept), then either record a non-page (a block, a retry, a failure) or judge the page
-// and plan its links; commit what the page changed in one transaction; then tell the learner and the strategy.
+// (with its stored copy's validators, when the crawl kept one; or read the copy training kept), then either record a
+// non-page (a block, a retry, a failure) or judge the page (the stored copy, after a 304) and plan its links; commit what the page changed in one transaction; then tell the learner and the strategy.
 import { validatorsOf, type FetchOutcome } from '../fetch/fetcher';
 import type { GateResult } from '../fetch/request-gate';
 import { parseHtml } from '../parse/html';
