@@ -134,7 +134,7 @@ describe('the topic of a new crawl', () => {
     expect(choices).toEqual([
       { value: '1', text: 'Birds' },
       { value: '2', text: 'Solar (solar, photovoltaic, inverter, …)' },
-      { value: '', text: 'New topic (named after the crawl)' },
+      { value: '', text: 'New topic (named after the crawl or its keywords)' },
     ]);
     expect(keywordsText(topic(2, 'Solar', ['solar', 'photovoltaic']))).toBe('solar, photovoltaic');
   });
