@@ -1,4 +1,5 @@
-// The toolbar popup: the running crawls and the latest other one (or only ?crawl=ID), live, with their controls.
+// The toolbar popup: the running crawls and the latest other one (or only ?crawl=ID), live, with their
+// controls; "Crawl this site" for the tab it was opened over.
 import '@/lib/ui/base.css';
 import './style.css';
 import { CrawlerDB } from '@/lib/store/db';
@@ -8,6 +9,7 @@ import { popupCrawls, type PopupCrawl } from '@/lib/ui/popup-crawls';
 import { watch } from '@/lib/ui/queries';
 import { CrawlCard } from './crawl-card';
 import { labelActiveTab } from './label-page';
+import { setupSiteStart } from './site-start';
 
 const db = new CrawlerDB();
 const requestedId = crawlIdFromUrl();
@@ -37,7 +39,7 @@ function render(crawls: PopupCrawl[]): void {
   const empty = byId('empty');
   empty.hidden = crawls.length > 0;
   empty.firstElementChild!.textContent = requestedId === undefined
-    ? 'No crawl yet. Start one from the dashboard: give a few start URLs and say what the topic is.'
+    ? 'No crawl yet. Crawl the site you are on (below), or start one from the dashboard: give a few start URLs and say what the topic is.'
     : `There is no crawl #${requestedId}. It may have been deleted.`;
   const seen = new Set<number>();
   let previous: Element | null = null;
@@ -80,6 +82,8 @@ byId('label-page').addEventListener('click', () => {
     },
   );
 });
+
+setupSiteStart(db).catch((err: unknown) => showError(`Could not read this tab: ${errorText(err)}`));
 
 watch(
   () => popupCrawls(db, requestedId),

@@ -1,5 +1,5 @@
-// The popup lists the running crawls before the latest finished one, and unnamed crawls get names that say
-// what they are, and one topic.
+// The popup lists the running crawls before the latest finished one, starts a crawl of the site in the tab
+// it is about ("Crawl this site"), and unnamed crawls get names that say what they are, and one topic.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
@@ -13,6 +13,15 @@ const SHOTS = join(ROOT, 'docs', 'images');
 
 const status = (crawlId: number) => send<CrawlStatus>(env.browser.page, 'status', { crawlId });
 const start = (config: object) => send<{ crawlId: number }>(env.browser.page, 'start', config);
+
+async function tabIdOf(url: string): Promise<number> {
+  const tabs = await env.browser.page.evaluate(() =>
+    (globalThis as unknown as { chrome: { tabs: { query(q: object): Promise<{ id?: number; url?: string }[]> } } }).chrome.tabs.query({}),
+  );
+  const tab = tabs.find((t) => t.url === url);
+  if (tab?.id === undefined) throw new Error(`no tab shows ${url}`);
+  return tab.id;
+}
 
 async function screenshot(popup: PopupPage, file: string): Promise<void> {
   if (!process.env.FOCUS_SCREENSHOTS) return;
@@ -45,6 +54,45 @@ it('shows the running crawl before a newer finished one, and pauses it', async (
   expect((await popup.crawls()).map((c) => c.id)).toEqual([slow.crawlId, quick.crawlId]);
   expect(await running.card().getByTestId('resume').isEnabled()).toBe(true);
   await send(env.browser.page, 'stop', { crawlId: slow.crawlId });
+  await popup.page.close();
+});
+
+it('crawls the site of the tab it is about: its address, its host, keywords from its title', async () => {
+  const site = await env.browser.context.newPage();
+  const url = `${env.site.origin}/space/telescopes`;
+  await site.goto(url);
+  const popup = await new PopupPage(await env.browser.context.newPage(), env.browser.extensionId).open(`tab=${await tabIdOf(url)}`);
+  expect(await popup.page.getByTestId('site-host').innerText()).toBe(new URL(url).host);
+  await popup.page.getByTestId('crawl-site').click();
+  const keywords = popup.page.getByTestId('site-keywords');
+  await expect.poll(() => keywords.inputValue()).toBe('choosing, first, telescope');
+  await keywords.fill('telescope, refractor, reflector');
+  expect(await popup.page.getByTestId('site-topic').inputValue()).toBe(''); // a new topic
+  await popup.page.getByTestId('site-open-dashboard').check();
+  await screenshot(popup, 'popup-crawl-this-site.png');
+
+  const dashboardOpens = env.browser.context.waitForEvent('page', (p) => p.url().includes('/dashboard.html'));
+  await popup.page.getByTestId('site-start-button').click();
+  const dashboard = await dashboardOpens;
+  const crawlId = Number(new URL(dashboard.url()).searchParams.get('crawl'));
+  expect(crawlId).toBeGreaterThan(0);
+  const { crawl } = (await status(crawlId))!;
+  expect(crawl.config.seeds).toEqual([url]);
+  expect(crawl.config.scope.mode).toBe('seed-hosts');
+  expect(crawl.config.topic.keywords).toEqual(['telescope', 'refractor', 'reflector']);
+  expect(crawl.config.budget.maxPages).toBe(100);
+  expect(crawl.name).toMatch(/^telescope, refractor, reflector on 127\.0\.0\.1, \d{1,2} [A-Z][a-z]{2}$/);
+  // The dashboard shows it, and the popup lists it first while it runs.
+  await expect.poll(() => dashboard.getByTestId('detail-name').innerText()).toBe(crawl.name);
+  await expect.poll(async () => (await popup.crawls())[0]).toEqual({ id: crawlId, name: crawl.name, state: 'running' });
+  await send(env.browser.page, 'stop', { crawlId });
+  await Promise.all([site.close(), dashboard.close()]);
+
+  // Not for a page that is not a web page: it says why, and offers no Start.
+  await popup.open(`tab=${await tabIdOf(popup.page.url())}`);
+  await popup.page.getByTestId('crawl-site').click();
+  await expect.poll(() => popup.page.getByTestId('site-problem').innerText()).toMatch(/chrome-extension: page; Focus crawls web sites \(http and https addresses\) only/);
+  expect(await popup.page.getByTestId('site-start-button').isVisible()).toBe(false);
   await popup.page.close();
 });
 
