@@ -12,7 +12,7 @@ import {
   splitUrl,
   waitingText,
 } from '@/lib/ui/format';
-import type { PopupCrawl } from '@/lib/ui/popup-crawls';
+import { isActive, type PopupCrawl } from '@/lib/ui/popup-crawls';
 
 type StatId = 'fetched' | 'relevant' | 'harvest' | 'frontier' | 'ppm' | 'failed';
 
@@ -33,6 +33,8 @@ export class CrawlCard {
   private readonly buttons: Record<CrawlControl, HTMLButtonElement>;
   private readonly inFlight = h('ul', { class: 'url-list', 'data-testid': 'inflight' });
   private readonly errors = h('ol', { class: 'url-list errors', 'data-testid': 'errors' });
+  private readonly inFlightPart = h('div', null, h('h3', null, 'Fetching now'), this.inFlight);
+  private readonly errorsPart = h('div', null, h('h3', null, 'Recent failures'), this.errors);
   private busy = false;
   private last: PopupCrawl | undefined;
 
@@ -54,8 +56,8 @@ export class CrawlCard {
         stat('frontier', 'in frontier'), stat('ppm', 'pages / min'), stat('failed', 'failed', 'bad')),
       this.training,
       h('div', { class: 'controls' }, this.buttons.pause, this.buttons.resume, this.buttons.stop),
-      h('h3', null, 'Fetching now'), this.inFlight,
-      h('h3', null, 'Recent failures'), this.errors,
+      this.inFlightPart,
+      this.errorsPart,
     );
   }
 
@@ -86,6 +88,10 @@ export class CrawlCard {
     this.training.textContent = `Training the link classifier: ${formatCount(stats.trainPages)} pages read, ${formatCount(stats.labels)} labeled links.`;
     this.showButtons();
 
+    // A crawl that does not run fetches nothing: its card keeps to its numbers, and its failures if it had some.
+    const active = isActive(crawl);
+    this.inFlightPart.hidden = !active;
+    this.errorsPart.hidden = !active && !snap.errors.length;
     fill(this.inFlight, ...(snap.inFlight.length
       ? snap.inFlight.map((e) => h('li', { title: e.url }, urlText(e.url)))
       : [h('li', { class: 'empty', 'data-testid': 'waiting' }, waitingText(crawl))]));
