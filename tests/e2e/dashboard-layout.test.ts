@@ -26,14 +26,30 @@ const placeOf = (page: Page, testid: string) => page.getByTestId(testid).evaluat
   return { top: r.top, bottom: r.bottom, inView: r.top >= 0 && r.bottom <= innerHeight, focused: document.activeElement === el };
 });
 
-async function screenshot(page: Page, file: string): Promise<void> {
+/**
+ * Set FOCUS_SCREENSHOTS=1 to keep, in docs/images, the sample's running crawl as the dashboard shows it at 800
+ * and 1,280 px (taken first, while the database holds only the sample's three crawls).
+ */
+async function screenshots(): Promise<void> {
   if (!process.env.FOCUS_SCREENSHOTS) return;
   mkdirSync(join(ROOT, 'docs', 'images'), { recursive: true });
-  await page.screenshot({ path: join(ROOT, 'docs', 'images', file) });
+  for (const width of [800, 1280]) {
+    const { dash } = await openDashboard(env.browser.context, env.browser.extensionId, 'crawl=1', { width, height: 900 });
+    await seedDatabase(dash, sampleFixture());
+    await expect.poll(() => dash.getByTestId('detail-name').innerText()).toBe('Solar power');
+    await dash.evaluate(() => window.scrollTo(0, 0));
+    await dash.waitForTimeout(500);
+    // On one column, the top of the page: the list, the folded form's button, the crawl's detail after them.
+    const path = join(ROOT, 'docs', 'images', `dashboard-${width}.png`);
+    if (width < 900) await dash.screenshot({ path, fullPage: true, clip: { x: 0, y: 0, width, height: 1300 } });
+    else await dash.screenshot({ path });
+    await dash.close();
+  }
 }
 
 for (const width of [800, 1280]) {
   it(`at ${width} px, a click on a crawl in the list brings its detail into view`, async () => {
+    if (width === 800) await screenshots();
     const { dash, errors } = await openDashboard(env.browser.context, env.browser.extensionId, '', { width, height: 720 });
     await seedDatabase(dash, manyCrawls());
     await expect.poll(() => dash.getByTestId('crawl-item').count()).toBe(12);
@@ -45,7 +61,6 @@ for (const width of [800, 1280]) {
     await item.getByTestId('crawl-select').click();
     await expect.poll(() => dash.getByTestId('detail-name').innerText()).toBe(name);
     await expect.poll(() => placeOf(dash, 'detail-name')).toMatchObject({ inView: true, focused: true });
-    await screenshot(dash, `dashboard-${width}.png`);
 
     // "New crawl" opens the form (on one column right after the list) with its first field focused.
     await dash.getByTestId('new-crawl-toggle').click();
@@ -58,6 +73,12 @@ for (const width of [800, 1280]) {
       expect(await dash.getByTestId('form-name').isVisible()).toBe(false);
     }
     expect(errors).toEqual([]);
+    if (width < 900) {
+      // Opened on a crawl (the popup's link), the page starts at that crawl's detail, not at the list.
+      await dash.goto(dash.url().replace(/\?.*$/, '?crawl=8'));
+      await expect.poll(() => dash.getByTestId('detail-name').innerText()).toBe('Lichens');
+      await expect.poll(() => placeOf(dash, 'detail-name')).toMatchObject({ inView: true });
+    }
     await dash.close();
   });
 }
