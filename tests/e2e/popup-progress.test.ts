@@ -29,7 +29,7 @@ it('a start whose seeds all fail leaves no extra topic behind, and the form offe
   }
   const choices = await dashboard.topicChoices();
   expect(choices.filter((c) => c.startsWith('Nowhere'))).toHaveLength(1);
-  expect(choices.at(-1)).toBe('New topic (named after the crawl or its keywords)');
+  expect(choices.at(-1)).toBe('New topic');
   expect(choices[0]).toMatch(/^Nowhere/);
 });
 
