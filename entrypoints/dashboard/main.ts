@@ -25,7 +25,10 @@ let selectedId = crawlIdFromUrl();
 let justStarted: number | undefined;
 
 const list = new CrawlList({
-  select: (id) => select(id),
+  select: (id) => {
+    select(id);
+    showDetail();
+  },
   deleted: (id) => {
     if (id === selectedId) select(undefined);
   },
@@ -60,6 +63,35 @@ function render(): void {
   records.show(crawl);
 }
 
+/** One column (the window at most 900 px wide): the form folds away, the detail comes after the list. */
+const oneColumn = matchMedia('(max-width: 900px)');
+
+/** Brings the selected crawl's detail into view and puts the focus on its heading, so a click in the list shows it. */
+function showDetail(): void {
+  const detail = byId('crawl-detail');
+  // A crawl just started is selected before its row arrives: its place is shown until then.
+  if (detail.hidden) return byId('main').scrollIntoView({ block: 'start' });
+  detail.scrollIntoView({ block: 'start' });
+  byId('detail-name').focus({ preventScroll: true });
+}
+
+/** Folds or opens the New crawl form (folded, it shows only on two columns, beside the list). */
+function foldForm(folded: boolean): void {
+  byId('crawls-view').classList.toggle('form-folded', folded);
+  byId('new-crawl-toggle').setAttribute('aria-expanded', String(!folded || !oneColumn.matches));
+}
+/** Set once the first crawls are read: folded when there are some, open on a first visit. */
+let formFoldChosen = false;
+
+byId('new-crawl-toggle').addEventListener('click', () => {
+  const opening = !oneColumn.matches || byId('crawls-view').classList.contains('form-folded');
+  foldForm(!opening);
+  if (!opening) return;
+  byId('form-panel').scrollIntoView({ block: 'start' });
+  byId<HTMLFormElement>('new-crawl-form').querySelector<HTMLInputElement>('input[name=name]')?.focus({ preventScroll: true });
+});
+oneColumn.addEventListener('change', () => foldForm(byId('crawls-view').classList.contains('form-folded')));
+
 function showDetailError(message: string | null): void {
   const el = byId('detail-error');
   el.hidden = !message;
@@ -68,9 +100,10 @@ function showDetailError(message: string | null): void {
 
 setupNewCrawlForm((crawlId) => {
   justStarted = crawlId;
+  foldForm(true);
   select(crawlId);
   // Bring the new crawl into view: the top of the page on two columns, the detail below the list on one.
-  if (matchMedia('(max-width: 900px)').matches) byId('main').scrollIntoView({ block: 'start' });
+  if (oneColumn.matches) showDetail();
   else window.scrollTo({ top: 0 });
 }, db);
 const exportPanel = new ExportPanel(db, showDetailError);
@@ -80,7 +113,14 @@ watch(
   () => allCrawls(db),
   (rows) => {
     crawls = rows;
+    const first = !formFoldChosen;
+    if (first) {
+      formFoldChosen = true;
+      foldForm(rows.length > 0);
+    }
     render();
+    // Opened on a crawl (from the popup) on one column: its detail, not the list, is what the user came for.
+    if (first && crawlIdFromUrl() !== undefined && oneColumn.matches) showDetail();
   },
   (err) => {
     const el = byId('list-error');

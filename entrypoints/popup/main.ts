@@ -1,17 +1,20 @@
-// The toolbar popup: live numbers of one crawl (the newest, or ?crawl=ID) and its controls.
+// The toolbar popup: the running crawls and the latest other one (or only ?crawl=ID), live, with their
+// controls; "Crawl this site" for the tab it was opened over.
 import '@/lib/ui/base.css';
 import './style.css';
 import { CrawlerDB } from '@/lib/store/db';
-import { controlCrawl, isToolbarPopup, openDashboard, type CrawlControl } from '@/lib/platform/actions';
+import { isToolbarPopup, openDashboard } from '@/lib/platform/actions';
 import { byId, crawlIdFromUrl, errorText } from '@/lib/platform/dom';
-import { crawlOrNewest, inFlight, recentErrors, watch } from '@/lib/ui/queries';
+import { popupCrawls, type PopupCrawl } from '@/lib/ui/popup-crawls';
+import { watch } from '@/lib/ui/queries';
+import { CrawlCard } from './crawl-card';
 import { labelActiveTab } from './label-page';
-import { renderPopup, type PopupSnapshot } from './render';
+import { setupSiteStart } from './site-start';
 
 const db = new CrawlerDB();
 const requestedId = crawlIdFromUrl();
-let snapshot: PopupSnapshot = { crawl: undefined, inFlight: [], errors: [] };
-let busy = false;
+const cards = new Map<number, CrawlCard>();
+let shown: PopupCrawl[] = [];
 
 function showError(message: string | null): void {
   const el = byId('popup-error');
@@ -19,42 +22,45 @@ function showError(message: string | null): void {
   el.textContent = message ?? '';
 }
 
-async function readSnapshot(): Promise<PopupSnapshot> {
-  const crawl = await crawlOrNewest(db, requestedId);
-  if (!crawl) return { crawl, inFlight: [], errors: [] };
-  const [flying, errors] = await Promise.all([inFlight(db, crawl.id!), recentErrors(db, crawl, 5)]);
-  return { crawl, inFlight: flying, errors };
-}
-
-async function control(action: CrawlControl): Promise<void> {
-  const id = snapshot.crawl?.id;
-  if (id === undefined) return;
-  busy = true;
-  renderPopup(snapshot, requestedId, busy);
-  try {
-    await controlCrawl(action, id);
-    showError(null);
-  } catch (err) {
-    showError(`Could not ${action} the crawl: ${errorText(err)}`);
-  } finally {
-    busy = false;
-    renderPopup(snapshot, requestedId, busy);
-  }
-}
-
-for (const action of ['pause', 'resume', 'stop'] as const) {
-  byId(action).addEventListener('click', () => void control(action));
-}
-
-byId('open-dashboard').addEventListener('click', () => {
+function open(crawlId: number | undefined): void {
   const popup = isToolbarPopup();
-  openDashboard(snapshot.crawl?.id).then(
+  openDashboard(crawlId).then(
     () => {
       if (popup) window.close();
     },
     (err) => showError(`Could not open the dashboard: ${errorText(err)}`),
   );
-});
+}
+
+/** One card per crawl, kept across updates and put in the order given. */
+function render(crawls: PopupCrawl[]): void {
+  shown = crawls;
+  const list = byId('crawls');
+  const empty = byId('empty');
+  empty.hidden = crawls.length > 0;
+  empty.firstElementChild!.textContent = requestedId === undefined
+    ? 'No crawl yet. Crawl the site you are on (below), or start one from the dashboard: give a few start URLs and say what the topic is.'
+    : `There is no crawl #${requestedId}. It may have been deleted.`;
+  const seen = new Set<number>();
+  let previous: Element | null = null;
+  for (const snap of crawls) {
+    const id = snap.crawl.id!;
+    seen.add(id);
+    let card = cards.get(id);
+    if (!card) cards.set(id, (card = new CrawlCard(id, { openDashboard: open, error: showError })));
+    card.update(snap);
+    const expected: Element | null = previous ? previous.nextElementSibling : list.firstElementChild;
+    if (expected !== card.root) list.insertBefore(card.root, expected);
+    previous = card.root;
+  }
+  for (const [id, card] of cards) {
+    if (seen.has(id)) continue;
+    card.root.remove();
+    cards.delete(id);
+  }
+}
+
+byId('open-dashboard').addEventListener('click', () => open(shown[0]?.crawl.id));
 
 byId('label-page').addEventListener('click', () => {
   const button = byId<HTMLButtonElement>('label-page');
@@ -77,11 +83,10 @@ byId('label-page').addEventListener('click', () => {
   );
 });
 
+setupSiteStart(db).catch((err: unknown) => showError(`Could not read this tab: ${errorText(err)}`));
+
 watch(
-  readSnapshot,
-  (snap) => {
-    snapshot = snap;
-    renderPopup(snap, requestedId, busy);
-  },
+  () => popupCrawls(db, requestedId),
+  render,
   (err) => showError(`Could not read the crawl database: ${errorText(err)}`),
 );

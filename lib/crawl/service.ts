@@ -11,6 +11,23 @@ import { identityPlan, type IdentityPort } from './identity';
 import { TopicService } from './topic-service';
 import { siteOfHostOrUrl } from '../url';
 import { firstRun, nextCycle } from '../template/cycle';
+import type { Topic } from '../types';
+
+const DAY_MONTH = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short' });
+
+/**
+ * What an unnamed crawl is called: its topic, the host it starts on and the day, "astronomy on example.org,
+ * 26 Nov", so that crawls of one site or one topic can be told apart in the list.
+ */
+export function describedCrawlName(topicName: string, seed: string, now: number): string {
+  return `${topicName} on ${new URL(seed).hostname}, ${DAY_MONTH.format(now)}`;
+}
+
+/** The name of the topic an unnamed crawl makes: its first keywords, else the host of its first seed. */
+export function newTopicName(config: Pick<CrawlConfig, 'topic' | 'seeds'>): string {
+  const words = config.topic.keywords.slice(0, 3).join(', ');
+  return words || new URL(config.seeds[0]!).hostname;
+}
 
 /** Every request but `setLabeler`, which needs the browser's tabs and is answered by lib/platform. */
 export type ServiceHandlers = { [K in Exclude<keyof ProtocolMap, 'setLabeler'>]: (data: Request<K>) => Promise<ReturnType<ProtocolMap[K]>> };
@@ -44,43 +61,47 @@ export class CrawlService {
     return [...this.runners.values()].filter((r) => r.topicId === topicId).map((r) => r.runner);
   }
 
-  /** The crawl's topic: the one its config names (taking its keywords when given), or a new one. */
   /**
-   * The topic a new crawl learns from: the one named, or a new one named after the crawl. A topic of that name
-   * that never learned anything (no labels, and none of its crawls fetched a page: a start whose seeds all
-   * failed) is taken again rather than piling up another of the same name.
+   * The topic a new crawl learns from: the one chosen by id, or the topic of the name a new one would get (the
+   * crawl's name, or for an unnamed crawl its keywords), or a new one. One name is one topic: a second crawl
+   * "for a new topic" of a name already taken learns from that topic, as if the user had chosen it, rather than
+   * piling up another entry the topic list cannot tell apart.
    */
-  private async topicFor(config: CrawlConfig): Promise<{ topicId: number; created: boolean }> {
+  private async topicFor(config: CrawlConfig, unnamed: boolean): Promise<{ topic: Topic; created: boolean }> {
     const { store, clock } = this.ports;
     if (config.topic.id === undefined) {
-      const unused = await this.unusedTopicNamed(config.name);
-      if (unused !== undefined) {
-        await store.topics.updateTopic(unused, { keywords: config.topic.keywords }, clock.now());
-        return { topicId: unused, created: false };
-      }
-      return { topicId: (await store.topics.createTopic(config.name, config.topic.keywords, clock.now())).id!, created: true };
+      const name = unnamed ? newTopicName(config) : config.name;
+      const same = await this.topicNamed(name);
+      if (same) return { topic: await this.takeTopic(same, config), created: false };
+      return { topic: await store.topics.createTopic(name, config.topic.keywords, clock.now()), created: true };
     }
     const topic = await store.topics.getTopic(config.topic.id);
     if (!topic) throw new ConfigError(`topic.id: there is no topic ${config.topic.id}`);
-    if (config.topic.keywords.length) await store.topics.updateTopic(topic.id!, { keywords: config.topic.keywords }, clock.now());
-    else if (!topic.keywords.length && !config.training.positive.length && !(await store.topics.labelsAfter(topic.id!, 0)).length) {
-      throw new ConfigError(`topic "${topic.name}" has no keywords and no labels yet: give keywords, or label some links first`);
-    }
-    return { topicId: topic.id!, created: false };
+    return { topic: await this.takeTopic(topic, config), created: false };
   }
 
-  private async unusedTopicNamed(name: string): Promise<number | undefined> {
-    const { store } = this.ports;
-    const db = store.db;
-    for (const t of (await store.topics.listTopics()).filter((x) => x.name === name)) {
-      const [labels, pageLabels, crawls] = await Promise.all([
-        db.labels.where('[topicId+id]').between([t.id!, 0], [t.id!, Infinity]).count(),
-        db.pageLabels.where('topicId').equals(t.id!).count(),
-        db.crawls.where('topicId').equals(t.id!).toArray(),
-      ]);
-      if (labels === 0 && pageLabels === 0 && crawls.every((c) => c.state === 'failed' && c.stats.fetched === 0 && c.stats.trainPages === 0)) return t.id!;
+  /** An existing topic for a crawl: the crawl's keywords, when it gives some, become the topic's. */
+  private async takeTopic(topic: Topic, config: CrawlConfig): Promise<Topic> {
+    const { store, clock } = this.ports;
+    if (config.topic.keywords.length) return store.topics.updateTopic(topic.id!, { keywords: config.topic.keywords }, clock.now());
+    if (!topic.keywords.length && !config.training.positive.length && !(await store.topics.labelsAfter(topic.id!, 0)).length) {
+      throw new ConfigError(`topic "${topic.name}" has no keywords and no labels yet: give keywords, or label some links first`);
     }
-    return undefined;
+    return topic;
+  }
+
+  /** The oldest topic of that name, letter case and spaces aside. */
+  private async topicNamed(name: string): Promise<Topic | undefined> {
+    const key = name.trim().toLowerCase();
+    return (await this.ports.store.topics.listTopics()).find((t) => t.name.trim().toLowerCase() === key);
+  }
+
+  /** A name no other crawl has: the described name, then "(2)", "(3)"... */
+  private async freeCrawlName(base: string): Promise<string> {
+    const taken = new Set((await this.ports.store.db.crawls.toArray()).map((c) => c.name));
+    let name = base;
+    for (let n = 2; taken.has(name); n++) name = `${base} (${n})`;
+    return name;
   }
 
   /** Called whenever the worker starts or an alarm fires: crawls that were running continue by themselves. */
@@ -147,9 +168,13 @@ export class CrawlService {
 
   private readonly crawlHandlers: Omit<ServiceHandlers, keyof TopicService['handlers']> = {
     start: async (raw) => {
-      const config = parseConfig(raw);
+      const parsed = parseConfig(raw);
       const { store, clock } = this.ports;
-      const { topicId, created } = await this.topicFor(config);
+      // A template's name keys its records across cycles, so only a topic crawl gets a described name.
+      const unnamed = (raw as { name?: unknown }).name === undefined && !parsed.template;
+      const { topic, created } = await this.topicFor(parsed, unnamed);
+      const topicId = topic.id!;
+      const config = unnamed ? { ...parsed, name: await this.freeCrawlName(describedCrawlName(topic.name, parsed.seeds[0]!, clock.now())) } : parsed;
       let crawlId: number | undefined;
       try {
         crawlId = await store.createCrawl(config, topicId, clock.now());

@@ -10,7 +10,7 @@ import type { Topic } from '../types';
 export interface CrawlFormValues {
   name: string;
   seeds: string;
-  /** The id of the topic to crawl for, as text; empty for a new topic named after the crawl. */
+  /** The id of the topic to crawl for, as text; empty for a new topic named after the crawl, or its keywords when unnamed. */
   topicId: string;
   /** Comma or newline separated. */
   keywords: string;
@@ -182,7 +182,7 @@ export function formToConfig(v: CrawlFormValues, base: Json = {}): Json {
   }
   const name = v.name.trim();
   if (name) config.name = name;
-  else delete config.name; // the worker names it after the first seed's host
+  else delete config.name; // the worker names it after its topic, first host and day
   return dropUndefined(config);
 }
 
@@ -224,10 +224,17 @@ export const keywordsText = (topic: Pick<Topic, 'keywords'>): string => topic.ke
 export function topicChoices(topics: readonly Topic[]): { value: string; text: string }[] {
   const named = topics
     .filter((t) => t.id !== undefined)
-    .map((t) => ({ value: String(t.id), text: t.keywords.length ? `${t.name} (${t.keywords.slice(0, 3).join(', ')}${t.keywords.length > 3 ? ', …' : ''})` : t.name }))
+    .map((t) => ({ value: String(t.id), text: topicChoiceText(t) }))
     .sort((a, b) => a.text.localeCompare(b.text));
   // The user's topics first: a crawl for a topic already taught learns from its labels (and adds no new topic).
-  return [...named, { value: '', text: 'New topic (named after the crawl)' }];
+  return [...named, { value: '', text: 'New topic' }];
+}
+
+/** A topic's name and its first keywords, unless they are its name (a topic an unnamed crawl made). */
+function topicChoiceText(t: Pick<Topic, 'name' | 'keywords'>): string {
+  const first = t.keywords.slice(0, 3).join(', ');
+  if (!first || first === t.name) return t.name;
+  return `${t.name} (${first}${t.keywords.length > 3 ? ', …' : ''})`;
 }
 
 function dropUndefined(o: Json): Json {

@@ -1,5 +1,5 @@
 // Page objects for the extension's popup and dashboard: what a user reads and clicks, by data-testid.
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 
 /**
  * A new tab on the dashboard (`query`: `crawl=3`, `view=topics&topic=1`), at a desktop size; `errors` collects
@@ -16,16 +16,38 @@ export async function openDashboard(
   return { dash, errors };
 }
 
+/** The popup; its numbers are read from one crawl's card: the first (the newest running crawl) unless `crawl(id)`. */
 export class PopupPage {
-  constructor(readonly page: Page, private readonly extensionId: string) {}
+  constructor(readonly page: Page, private readonly extensionId: string, private readonly crawlId?: number) {}
 
-  async open(): Promise<this> {
-    await this.page.goto(`chrome-extension://${this.extensionId}/popup.html`);
+  /** `query`: `tab=7` (the tab "Crawl this site" is about), `crawl=3`. */
+  async open(query = ''): Promise<this> {
+    await this.page.goto(`chrome-extension://${this.extensionId}/popup.html${query ? `?${query}` : ''}`);
     return this;
   }
 
+  /** The same popup, reading the card of crawl `id`. */
+  crawl(id: number): PopupPage {
+    return new PopupPage(this.page, this.extensionId, id);
+  }
+
+  /** The crawls the popup shows, in its order: [id, name, state]. */
+  async crawls(): Promise<{ id: number; name: string; state: string }[]> {
+    const cards = this.page.getByTestId('popup-crawl');
+    const out = [];
+    for (const card of await cards.all()) {
+      out.push({ id: Number(await card.getAttribute('data-crawl-id')), name: await card.getByTestId('crawl-name').innerText(), state: (await card.getByTestId('state').textContent()) ?? '' });
+    }
+    return out;
+  }
+
+  card(): Locator {
+    const cards = this.page.getByTestId('popup-crawl');
+    return this.crawlId === undefined ? cards.first() : cards.and(this.page.locator(`[data-crawl-id="${this.crawlId}"]`));
+  }
+
   private text(id: string): Promise<string> {
-    return this.page.getByTestId(id).innerText();
+    return this.card().getByTestId(id).innerText();
   }
 
   async number(id: 'fetched' | 'relevant' | 'frontier' | 'failed' | 'ppm'): Promise<number> {
@@ -34,10 +56,10 @@ export class PopupPage {
 
   harvest = () => this.text('harvest');
   state = () => this.text('state');
-  inFlight = () => this.page.getByTestId('inflight').locator('li').allInnerTexts();
+  inFlight = () => this.card().getByTestId('inflight').locator('li').allInnerTexts();
 
   async press(button: 'pause' | 'resume' | 'stop'): Promise<void> {
-    await this.page.getByTestId(button).click();
+    await this.card().getByTestId(button).click();
   }
 
   async waitFor(predicate: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {

@@ -29,7 +29,7 @@ it('a start whose seeds all fail leaves no extra topic behind, and the form offe
   }
   const choices = await dashboard.topicChoices();
   expect(choices.filter((c) => c.startsWith('Nowhere'))).toHaveLength(1);
-  expect(choices.at(-1)).toBe('New topic (named after the crawl)');
+  expect(choices.at(-1)).toBe('New topic');
   expect(choices[0]).toMatch(/^Nowhere/);
 });
 
@@ -57,7 +57,7 @@ it('shows live progress of a running crawl, with pause and resume', async () => 
   const failed = await popup.number('failed');
   // The budget counts requests: pages, failures, and redirects not followed (here a moved page whose target was
   // already fetched), which are skipped, not failed.
-  expect(await popup.page.getByTestId('budget').textContent()).toBe('25 / 25');
+  expect(await popup.card().getByTestId('budget').textContent()).toBe('25 / 25');
   expect(fetched + failed).toBeGreaterThanOrEqual(23);
   expect(fetched + failed).toBeLessThanOrEqual(25);
   expect(fetched).toBeGreaterThan(pausedAt);

@@ -130,11 +130,13 @@ describe('the topic of a new crawl', () => {
   });
 
   it('offers the existing topics first, by name with their first keywords, then a new topic', () => {
-    const choices = topicChoices([topic(2, 'Solar', ['solar', 'photovoltaic', 'inverter', 'battery']), topic(1, 'Birds', [])]);
+    const choices = topicChoices([topic(2, 'Solar', ['solar', 'photovoltaic', 'inverter', 'battery']), topic(1, 'Birds', []), topic(3, 'moon, lunar', ['moon', 'lunar'])]);
     expect(choices).toEqual([
       { value: '1', text: 'Birds' },
+      // A topic an unnamed crawl made is named after its keywords: they are not said twice.
+      { value: '3', text: 'moon, lunar' },
       { value: '2', text: 'Solar (solar, photovoltaic, inverter, …)' },
-      { value: '', text: 'New topic (named after the crawl)' },
+      { value: '', text: 'New topic' },
     ]);
     expect(keywordsText(topic(2, 'Solar', ['solar', 'photovoltaic']))).toBe('solar, photovoltaic');
   });

@@ -1,0 +1,41 @@
+// The tab "Crawl this site" is about, and what its page shows: its address, title and headings, read in the
+// tab itself (what the user sees, logged in or not) by a tiny injected function.
+import { browser } from 'wxt/browser';
+import { isToolbarPopup } from '@/lib/platform/actions';
+import type { TabPage } from '@/lib/ui/site-start';
+
+export type TabTarget = { tabId: number; url: string | undefined; title: string } | { problem: string };
+
+/**
+ * The toolbar popup's tab is the active one of its window. Opened in a tab of its own (`popup.html?tab=ID`, as
+ * the tests do), the popup is about the tab named; with no tab named there is no page to crawl from.
+ */
+export async function targetTab(search = location.search): Promise<TabTarget> {
+  const named = Number(new URLSearchParams(search).get('tab'));
+  let tab: { id?: number; url?: string; title?: string } | undefined;
+  if (Number.isInteger(named) && named > 0) tab = await browser.tabs.get(named).catch(() => undefined);
+  else if (isToolbarPopup()) [tab] = await browser.tabs.query({ active: true, currentWindow: true });
+  else return { problem: 'Open this from the Focus toolbar button while the site you want to crawl is showing.' };
+  if (tab?.id === undefined) return { problem: 'There is no page in this window to crawl from.' };
+  // Without the `tabs` permission the address shows only where Focus has host access: web pages, not the browser's own.
+  return { tabId: tab.id, url: tab.url, title: tab.title ?? '' };
+}
+
+/** The page's title and headings as the tab shows them; the tab's title alone where no script may run. */
+export async function readTabPage(tabId: number, url: string, title: string): Promise<TabPage> {
+  try {
+    const [injection] = await browser.scripting.executeScript({ target: { tabId }, func: pageOutline });
+    const outline = injection?.result as { title: string; headings: string[] } | undefined;
+    if (outline) return { url, title: outline.title || title, headings: outline.headings };
+  } catch {
+    // A page the browser keeps scripts from (the web store, a PDF viewer): its title still says something.
+  }
+  return { url, title, headings: [] };
+}
+
+/** Runs in the tab: it is serialised, so it uses nothing from this file. */
+function pageOutline(): { title: string; headings: string[] } {
+  const text = (el: Element) => (el.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 200);
+  const headings = [...document.querySelectorAll('h1'), ...document.querySelectorAll('h2')].map(text).filter(Boolean).slice(0, 12);
+  return { title: document.title, headings };
+}

@@ -1,0 +1,35 @@
+// What the toolbar popup shows: every crawl that runs, then those paused (each waits for the user's Resume or
+// Stop), then the newest crawl that ended; each with what it is fetching and its latest failures.
+import type { CrawlRecord } from '../records';
+import type { CrawlerDB } from '../store/db';
+import type { FrontierEntry, PageRecord } from '../types';
+import { inFlight, recentErrors } from './queries';
+
+export interface PopupCrawl {
+  crawl: CrawlRecord;
+  inFlight: FrontierEntry[];
+  errors: PageRecord[];
+}
+
+/** A crawl that is working now: the popup's controls matter most for these. */
+export const isActive = (c: Pick<CrawlRecord, 'state'>): boolean => c.state === 'running' || c.state === 'training';
+
+/**
+ * The crawls the popup lists, in its order: the running ones, newest first; the paused ones (a crawl paused in
+ * the popup stays there to be resumed); then the newest crawl that ended (finished, stopped or failed).
+ */
+export function popupOrder(newestFirst: readonly CrawlRecord[]): CrawlRecord[] {
+  const ended = newestFirst.find((c) => !isActive(c) && c.state !== 'paused');
+  return [...newestFirst.filter(isActive), ...newestFirst.filter((c) => c.state === 'paused'), ...(ended ? [ended] : [])];
+}
+
+/** The popup's crawls (or the one of `?crawl=ID`), each with its fetches in flight and its latest failures. */
+export async function popupCrawls(db: CrawlerDB, crawlId?: number): Promise<PopupCrawl[]> {
+  const rows = crawlId === undefined
+    ? popupOrder(await db.crawls.orderBy('createdAt').reverse().toArray())
+    : [await db.crawls.get(crawlId)].filter((c): c is CrawlRecord => c !== undefined);
+  return Promise.all(rows.map(async (crawl) => {
+    const [flying, errors] = await Promise.all([inFlight(db, crawl.id!), recentErrors(db, crawl, 5)]);
+    return { crawl, inFlight: flying, errors };
+  }));
+}
