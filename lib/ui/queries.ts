@@ -40,6 +40,17 @@ export function recentErrors(db: CrawlerDB, crawl: CrawlRecord, limit = 5): Prom
     .toArray();
 }
 
+/**
+ * Page rows of a crawl without counting them: each row takes the crawl's next seq in turn and none is removed
+ * while the crawl is kept, so they are the seqs from the first row's to `nextSeq - 1` (a crawl's first seq is
+ * 1; `nextSeq` itself is one more than its rows). One key read, where a count walks 100,000 index entries.
+ */
+export async function pageRowCount(db: CrawlerDB, crawl: Pick<CrawlRecord, 'id' | 'nextSeq'>): Promise<number> {
+  const id = crawl.id!;
+  const first = await db.pages.where('[crawlId+seq]').between([id, Dexie.minKey], [id, Dexie.maxKey]).first();
+  return first ? crawl.nextSeq - first.seq : 0;
+}
+
 /** Number of page rows of a crawl, counted on the index. */
 export const pageCount = (db: CrawlerDB, crawlId: number): Promise<number> =>
   db.pages.where('[crawlId+seq]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).count();
@@ -252,6 +263,63 @@ export function sampleCurves(curves: readonly HarvestCurve[], maxPoints = 2000):
 export function watch<T>(query: () => Promise<T>, render: (value: T) => void, onError: (err: unknown) => void): () => void {
   const sub = liveQuery(query).subscribe({ next: render, error: onError });
   return () => sub.unsubscribe();
+}
+
+/** How often a view that follows a running crawl reads again, at most: a crawl commits many pages a second. */
+export const REREAD_MS = 500;
+
+/** How often reads may run, and when the last began: one pace can be handed on from one watch to the next. */
+export interface Pace {
+  everyMs: number;
+  last: number;
+}
+
+/**
+ * Runs `read` now and again whenever the rows `changes` reads are written, at most once every `pace.everyMs`,
+ * handing each result to `render`; returns the unsubscribe function.
+ *
+ * `changes` must start all its reads before it awaits anything: liveQuery records the ranges a query reads
+ * through Dexie's async context, which does not survive every await (after an await of an async function of
+ * our own, a read is not recorded, and a change to its rows never runs the query again). `read` runs outside
+ * that context, from a timer: what it reads is not watched, so it can read a window of 100 rows out of a
+ * crawl of 100,000 pages while `changes` watches only the range that window can change in.
+ */
+export function watchThrottled<T>(
+  changes: () => Promise<unknown>,
+  read: () => Promise<T>,
+  render: (value: T) => void,
+  onError: (err: unknown) => void,
+  pace: Pace = { everyMs: REREAD_MS, last: -Infinity },
+): () => void {
+  let stopped = false;
+  let reading = false;
+  let again = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const run = async () => {
+    timer = undefined;
+    reading = true;
+    again = false;
+    pace.last = Date.now();
+    try {
+      const value = await read();
+      if (!stopped) render(value);
+    } catch (err) {
+      if (!stopped) onError(err);
+    } finally {
+      reading = false;
+      if (again && !stopped) schedule();
+    }
+  };
+  const schedule = () => {
+    if (reading) again = true;
+    else if (timer === undefined) timer = setTimeout(run, Math.max(0, pace.last + pace.everyMs - Date.now()));
+  };
+  const unwatch = watch(changes, schedule, onError);
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    unwatch();
+  };
 }
 
 /** How the crawl's verdicts stand against the pages the user labeled in it. */
