@@ -143,6 +143,18 @@ export const nextUp = (db: CrawlerDB, crawlId: number, limit = 10): Promise<Fron
     .limit(limit)
     .toArray();
 
+/** One row of the crawl's queue, read to watch it (watchThrottled): any entry queued or taken changes it. */
+export const queueChanges = (db: CrawlerDB, crawlId: number): Promise<unknown> =>
+  db.frontier
+    .where('[crawlId+state+priority+order]')
+    .between([crawlId, 'queued', Dexie.minKey, Dexie.minKey], [crawlId, 'queued', Dexie.maxKey, Dexie.maxKey])
+    .limit(1)
+    .toArray();
+
+/** One of the crawl's skipped frontier entries, read to watch them (watchThrottled). */
+export const skippedChanges = (db: CrawlerDB, crawlId: number): Promise<unknown> =>
+  db.frontier.where('[crawlId+state]').equals([crawlId, 'skipped']).limit(1).toArray();
+
 /** A link the safety guard kept the crawl from requesting, with the rule that caught it. */
 export interface KeptLink {
   url: string;
