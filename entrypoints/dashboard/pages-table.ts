@@ -2,11 +2,12 @@
 // read from the indexes a window at a time (lib/ui/page-query.ts), never the whole crawl, and read again while
 // the crawl runs when a page lands in the window's range. Each fetched
 // page can be labeled on or off topic beside the judge's verdict (the worker does the labeling).
+import Dexie from 'dexie';
 import type { CrawlerDB } from '@/lib/store/db';
 import type { PageKind, PageLabel, PageRecord } from '@/lib/types';
 import { byId, errorText, fill, h } from '@/lib/platform/dom';
 import { formatCount, formatScore, priorityText } from '@/lib/ui/format';
-import { pageRowCount, REREAD_MS, watch, watchThrottled } from '@/lib/ui/queries';
+import { pageRowCount, REREAD_MS, watchThrottled } from '@/lib/ui/queries';
 import {
   ALL_PAGES,
   keyOf,
@@ -31,6 +32,8 @@ export const PAGE_SIZE = 100;
 const COLUMNS = 5;
 /** A read that takes longer than this says how many pages it has read so far. */
 const PROGRESS_AFTER_MS = 400;
+/** How often the site filter's counts are read again while the crawl runs, at most. */
+const SITES_EVERY_MS = 2000;
 /** How long typing pauses before the search runs. */
 const SEARCH_DELAY_MS = 250;
 
@@ -119,7 +122,10 @@ export class PagesTable {
     this.unsubscribeSites = undefined;
     const id = this.crawlId;
     if (id === undefined) return;
-    this.unsubscribeSites = watch(
+    this.unsubscribeSites = watchThrottled(
+      // Every page commits its site's row: the list is counted again as the crawl goes, at most every 2 s
+      // (it counts up to 300 sites' rows).
+      () => this.db.sites.where('[crawlId+site]').between([id, Dexie.minKey], [id, Dexie.maxKey]).limit(1).toArray(),
       () => pageSites(this.db, id),
       (sites) => {
         const chosen = this.site.value;
@@ -137,6 +143,7 @@ export class PagesTable {
         this.site.value = chosen;
       },
       () => undefined,
+      { everyMs: SITES_EVERY_MS, last: -Infinity },
     );
   }
 

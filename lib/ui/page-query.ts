@@ -278,12 +278,23 @@ function labelsOf(rows: readonly PageRecord[], labels: Map<number, PageLabel>): 
   return shown;
 }
 
-/** The sites of a crawl with pages, most pages first, at most `limit` (the site filter's choices). */
+/**
+ * The sites of a crawl with pages, most pages first, at most `limit` (the site filter's and the export's
+ * choices), each with its page rows counted on the [crawlId+site+seq] index: the rows the Pages table shows
+ * for that site and an export of it holds (failed, skipped and training reads included). The site rows'
+ * counters pick which sites to count when there are more than `limit`.
+ */
 export async function pageSites(db: CrawlerDB, crawlId: number, limit = 300): Promise<{ site: string; pages: number }[]> {
   const rows = await db.sites.where('[crawlId+site]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).toArray();
-  return rows
-    .map((s) => ({ site: s.site, pages: s.fetched + s.failed }))
+  const chosen = rows
+    .sort((a, b) => b.fetched + b.failed - (a.fetched + a.failed) || a.site.localeCompare(b.site))
+    .slice(0, limit)
+    .map((s) => s.site);
+  const counts = await Promise.all(
+    chosen.map((site) => db.pages.where('[crawlId+site+seq]').between([crawlId, site, Dexie.minKey], [crawlId, site, Dexie.maxKey]).count()),
+  );
+  return chosen
+    .map((site, i) => ({ site, pages: counts[i]! }))
     .filter((s) => s.pages > 0)
-    .sort((a, b) => b.pages - a.pages || a.site.localeCompare(b.site))
-    .slice(0, limit);
+    .sort((a, b) => b.pages - a.pages || a.site.localeCompare(b.site));
 }
