@@ -270,11 +270,52 @@ export function sampleCurves(curves: readonly HarvestCurve[], maxPoints = 2000):
 
 /**
  * Runs `query` now and again whenever the rows it read change (Dexie liveQuery; the worker's writes reach
- * the pages), handing each result to `render`. Returns the unsubscribe function.
+ * the pages), handing each result to `render`, at most about twice every `everyMs`. Returns the unsubscribe
+ * function.
+ *
+ * A running crawl writes its crawl row, its queue and its pages with every page it commits, many times a
+ * second, and a liveQuery runs its query again after each write it read: a dashboard of a dozen views would
+ * make hundreds of reads a second against the database the crawl writes to. So once a change has been
+ * rendered, the liveQuery is let go and subscribed again `everyMs` later (which runs the query once, on
+ * whatever changed meanwhile); between changes it stays subscribed, and a view whose rows do not change is
+ * not read again at all.
  */
-export function watch<T>(query: () => Promise<T>, render: (value: T) => void, onError: (err: unknown) => void): () => void {
-  const sub = liveQuery(query).subscribe({ next: render, error: onError });
-  return () => sub.unsubscribe();
+export function watch<T>(
+  query: () => Promise<T>,
+  render: (value: T) => void,
+  onError: (err: unknown) => void,
+  everyMs = REREAD_MS,
+): () => void {
+  let stopped = false;
+  let sub: { unsubscribe(): void } | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const subscribe = () => {
+    timer = undefined;
+    // The first value of a subscription is what the rows are now; a second one is a change.
+    let first = true;
+    sub = liveQuery(query).subscribe({
+      next: (value) => {
+        if (stopped) return;
+        render(value);
+        if (first) {
+          first = false;
+          return;
+        }
+        sub?.unsubscribe();
+        sub = undefined;
+        timer = setTimeout(subscribe, everyMs);
+      },
+      error: (err) => {
+        if (!stopped) onError(err);
+      },
+    });
+  };
+  subscribe();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    sub?.unsubscribe();
+  };
 }
 
 /** How often a view that follows a running crawl reads again, at most: a crawl commits many pages a second. */
