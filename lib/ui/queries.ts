@@ -268,6 +268,22 @@ export function sampleCurves(curves: readonly HarvestCurve[], maxPoints = 2000):
   return [xs, ...curves.map((c) => xs.map((n) => c.rateAt(n)))];
 }
 
+/** How often a view that follows a running crawl reads again, at most: a crawl commits many pages a second. */
+export const REREAD_MS = 500;
+/** How often a watched query whose rows have not changed is run anew all the same while others are written (see `watch`). */
+const RENEW_MS = 10_000;
+
+/** Writes this page has heard of (its own and, through Dexie's broadcast, the service worker's). */
+let writesHeard = 0;
+let listening = false;
+function hearWrites(): void {
+  if (listening) return;
+  listening = true;
+  Dexie.on('storagemutated', () => {
+    writesHeard++;
+  });
+}
+
 /**
  * Runs `query` now and again whenever the rows it read change (Dexie liveQuery; the worker's writes reach
  * the pages), handing each result to `render`, at most about twice every `everyMs`. Returns the unsubscribe
@@ -278,7 +294,7 @@ export function sampleCurves(curves: readonly HarvestCurve[], maxPoints = 2000):
  * make hundreds of reads a second against the database the crawl writes to. So once a change has been
  * rendered, the liveQuery is let go and subscribed again `everyMs` later (which runs the query once, on
  * whatever changed meanwhile); between changes it stays subscribed, and a view whose rows do not change is
- * not read again at all.
+ * read again only every RENEW_MS while other rows are written.
  */
 export function watch<T>(
   query: () => Promise<T>,
@@ -286,9 +302,22 @@ export function watch<T>(
   onError: (err: unknown) => void,
   everyMs = REREAD_MS,
 ): () => void {
+  hearWrites();
   let stopped = false;
   let sub: { unsubscribe(): void } | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  const again = (ms: number) => {
+    sub?.unsubscribe();
+    sub = undefined;
+    clearTimeout(timer);
+    timer = setTimeout(subscribe, ms);
+  };
+  // A liveQuery keeps every write it hears of until its query runs again: one whose rows do not change while a
+  // crawl writes 100,000 pages would hold them all and check each new write against them. So it is run anew
+  // every RENEW_MS while writes are heard.
+  const renewLater = (heard: number) => {
+    timer = setTimeout(() => (writesHeard === heard ? renewLater(heard) : again(0)), RENEW_MS);
+  };
   const subscribe = () => {
     timer = undefined;
     // The first value of a subscription is what the rows are now; a second one is a change.
@@ -299,11 +328,10 @@ export function watch<T>(
         render(value);
         if (first) {
           first = false;
+          renewLater(writesHeard);
           return;
         }
-        sub?.unsubscribe();
-        sub = undefined;
-        timer = setTimeout(subscribe, everyMs);
+        again(everyMs);
       },
       error: (err) => {
         if (!stopped) onError(err);
@@ -318,8 +346,6 @@ export function watch<T>(
   };
 }
 
-/** How often a view that follows a running crawl reads again, at most: a crawl commits many pages a second. */
-export const REREAD_MS = 500;
 
 /** How often reads may run, and when the last began: one pace can be handed on from one watch to the next. */
 export interface Pace {
