@@ -151,7 +151,7 @@ export class PagesTable {
    * Reads a window at `cursor` and follows it while the crawl runs: the window is read again (at most every
    * REREAD_MS) when a page row lands in the index range it can change in, or a label of one of its pages changes.
    * The first window takes new rows at its open edge (the newest at the top in newest-first order); a window the
-   * user paged to stays where it starts, takes rows only at an open end, and its counts move.
+   * user paged to, or a search's, stays where it starts, takes rows only at an open end, and its counts move.
    */
   private go(cursor: PageCursor): void {
     this.unsubscribe?.();
@@ -186,9 +186,12 @@ export class PagesTable {
           // Counted once the rows are up: IndexedDB answers a database's requests in turn, and a count of a
           // broad filter walks tens of thousands of index entries.
           this.watchCounts(id, query);
-          // Past the first window, the window keeps its first row while pages are added before it.
+          // Past the first window, or with a search, the window keeps its first row while pages are added
+          // before it: the rows the user is reading do not move, the counts do.
           const first = window.rows[0];
-          const next: PageCursor = window.hasPrev && first ? { from: keyOf(first, query.sort) } : { at: 'start' };
+          const next: PageCursor = (window.hasPrev || query.search) && first
+            ? { from: keyOf(first, query.sort), hasPrev: window.hasPrev }
+            : { at: 'start' };
           if (JSON.stringify([next, window.watch]) !== JSON.stringify([at, watched])) follow(next, window.watch);
         },
         (err) => this.renderError(errorText(err)),

@@ -26,9 +26,15 @@ export type PageKey = (number | string)[];
 
 /**
  * Where a window starts: the first or last rows in the chosen order, just after / before a row, or at a row
- * (`from`, which a window past the first keeps while the crawl adds pages, so it does not move under the user).
+ * (`from`, which a window the user paged to, or searched, keeps while the crawl adds pages, so it does not move
+ * under the user; `hasPrev`, what the window said before, true unless given).
  */
-export type PageCursor = { at: 'start' } | { at: 'end' } | { after: PageKey } | { before: PageKey } | { from: PageKey };
+export type PageCursor =
+  | { at: 'start' }
+  | { at: 'end' }
+  | { after: PageKey }
+  | { before: PageKey }
+  | { from: PageKey; hasPrev?: boolean };
 
 /**
  * What a window's rows can change with: new page rows in one index range (its rows' span, open at an edge the
@@ -167,8 +173,15 @@ export async function pageWindow(
   if ('from' in cursor) {
     const rows = await readRun(db, walk, q.sort, cursor.from, true, size + 1, progress, true);
     if (rows.length === 0) return pageWindow(db, crawlId, q, { at: 'end' }, size, progress);
-    // Only a window the user paged to starts at a row: there are rows before it.
-    return shown(rows.slice(0, size), true, rows.length > size);
+    // Matching rows added before a window that had none before it (newer pages, newest first) enable First and
+    // Prev. Up to FIRST_CHUNK rows before it are checked; past that many, Prev may show the first window again.
+    const before = cursor.hasPrev ?? true
+      ? true
+      : await (async () => {
+        const rows = await rangeOf(db, walk, cursor.from, descending(q.sort)).limit(FIRST_CHUNK).toArray();
+        return rows.length === FIRST_CHUNK || rows.some((p) => walk.exact || walk.check(p));
+      })();
+    return shown(rows.slice(0, size), before, rows.length > size);
   }
   if ('at' in cursor && cursor.at === 'start') {
     const rows = await readRun(db, walk, q.sort, undefined, true, size + 1, progress);
@@ -192,6 +205,8 @@ export async function pageWindow(
  * its key falls between the first and last rows shown, or past an edge where the window is open (the first
  * window before its top row, the last one after its bottom row). New pages of a crawl come in at the newest
  * end, so a full first window in time order, or any window in the middle, is not re-read as the crawl goes on.
+ * A search's first window keeps its rows (a `from` cursor) but watches above them until a row comes in there,
+ * so that First and Prev then offer it.
  */
 function watchOf(walk: Walk, q: PageQuery, rows: readonly PageRecord[], hasPrev: boolean, hasNext: boolean): WindowWatch {
   const first = rows[0], last = rows.at(-1);

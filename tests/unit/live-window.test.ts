@@ -1,5 +1,5 @@
 // A window of the Pages table follows the crawl: it is read again when a page row lands in the range it can
-// change in, and not when one lands elsewhere; a window the user paged to keeps its first row.
+// change in, and not when one lands elsewhere; a window the user paged to, or a search's, keeps its first row.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import Dexie from 'dexie';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -38,7 +38,7 @@ describe('a live window of pages', () => {
       stop = watchThrottled(() => windowChanges(db, 1, watched), () => pageWindow(db, 1, q, at, size), (w) => {
         seen.push(w);
         const first = w.rows[0];
-        const next: PageCursor = w.hasPrev && first ? { from: keyOf(first, q.sort) } : { at: 'start' };
+        const next: PageCursor = (w.hasPrev || q.search) && first ? { from: keyOf(first, q.sort), hasPrev: w.hasPrev } : { at: 'start' };
         if (JSON.stringify([next, w.watch]) !== JSON.stringify([at, watched])) go(next, w.watch);
       }, (err) => { throw err; }, pace);
     };
@@ -73,6 +73,20 @@ describe('a live window of pages', () => {
     // Nothing landed in either window's range: neither was read again, and the later window did not move.
     expect([first.length, later.length]).toEqual([firstReads, laterReads]);
     expect(seqs(later.at(-1)!.rows)).toEqual(seqs(pages.slice(20, 30)).reverse());
+  });
+
+  it('a search keeps its rows while newer matching pages come in, and then offers them through First', async () => {
+    await db.pages.bulkPut(pages.slice(0, 40));
+    const q: PageQuery = { ...ALL_PAGES, search: 'saturn', sort: 'newest' };
+    const saturn = (rows: PageRecord[]) => seqs(rows.filter((p) => /saturn/i.test(p.title + p.url))).reverse();
+    const seen = follow(q, { at: 'start' }, 3);
+    await settle(150);
+    const before = saturn(pages.slice(0, 40)).slice(0, 3);
+    expect([seqs(seen.at(-1)!.rows), seen.at(-1)!.hasPrev]).toEqual([before, false]);
+    for (const p of pages.slice(40, 60)) await db.pages.add(p);
+    await settle(600);
+    expect(saturn(pages.slice(40, 60)).length).toBeGreaterThan(0);
+    expect([seqs(seen.at(-1)!.rows), seen.at(-1)!.hasPrev]).toEqual([before, true]);
   });
 
   it('a plain liveQuery of the window loses track of the rows past its first await (why the table was frozen)', async () => {
