@@ -24,7 +24,7 @@ import { engineUrl } from '@/lib/template/config';
 import { queueWeight } from '@/lib/strategies/multi-queue/weights';
 import { queueLoads } from '@/lib/store/fifo-queues';
 import { allTopics } from '@/lib/ui/label-queries';
-import { keptFromRequesting, nextUp, watch, type KeptLink } from '@/lib/ui/queries';
+import { keptFromRequesting, nextUp, queueChanges, skippedChanges, watch, watchThrottled, type KeptLink } from '@/lib/ui/queries';
 import { HarvestChart } from './harvest-chart';
 import { SitesPanel } from './sites-panel';
 import './learning.css';
@@ -33,13 +33,34 @@ const NEXT_UP = 10;
 /** Kept links shown; the total is counted past it. */
 const KEPT_SHOWN = 200;
 
+/** What the tiles count apart from the crawl row, from the page rows. */
+interface RowCounts {
+  /** Pages of the crawl the user labeled. */
+  pageLabels: number;
+  /** Page rows of URLs the crawl took and did not fetch (a redirect not followed, robots.txt). */
+  skippedPages: number;
+}
+
 interface Counter {
   label: string;
   testid: string;
-  /** `pageLabels`: the pages of the crawl the user labeled (read apart from the crawl row). */
-  value: (c: CrawlRecord, pageLabels: number) => string;
+  value: (c: CrawlRecord, rows: RowCounts) => string;
+  /** A line under the value that says what it is made of. */
+  parts?: (c: CrawlRecord, rows: RowCounts) => string;
   tone?: 'good' | 'bad';
   title?: string;
+}
+
+/**
+ * "2 pages, 2 links kept from requesting": the crawl's skipped count is its skipped page rows (in the Pages
+ * table) and the links it recorded as skipped without a request, which have no page row (unsafe links, and
+ * redirect targets it would not follow).
+ */
+export function skippedParts(skipped: number, skippedPages: number): string {
+  const links = Math.max(0, skipped - skippedPages);
+  if (skipped === 0) return '';
+  const pages = `${formatCount(skippedPages)} page${skippedPages === 1 ? '' : 's'}`;
+  return links === 0 ? pages : `${pages}, ${formatCount(links)} link${links === 1 ? '' : 's'} kept from requesting`;
 }
 
 const counters: Counter[] = [
@@ -49,7 +70,11 @@ const counters: Counter[] = [
   { label: 'In frontier', testid: 'detail-frontier', value: (c) => formatCount(c.stats.queued) },
   { label: 'Pages / min', testid: 'detail-ppm', value: (c) => formatRate(pagesPerMinute(c)) },
   { label: 'Failed', testid: 'detail-failed', value: (c) => formatCount(c.stats.failed), tone: 'bad' },
-  { label: 'Skipped', testid: 'detail-skipped', value: (c) => formatCount(c.stats.skipped), title: 'URLs dropped before fetching: out of scope, robots.txt, too deep, unsafe' },
+  {
+    label: 'Skipped', testid: 'detail-skipped', value: (c) => formatCount(c.stats.skipped),
+    parts: (c, rows) => skippedParts(c.stats.skipped, rows.skippedPages),
+    title: 'URLs the crawl chose not to fetch. Pages: taken but not fetched (robots.txt, a redirect not followed), listed in the Pages table. Links kept from requesting: unsafe links and redirect targets recorded without a request, with no page row',
+  },
   { label: 'Budget used', testid: 'detail-budget', value: (c) => `${formatCount(c.stats.attempts)} / ${formatCount(c.config.budget.maxPages)}` },
   { label: 'Training pages', testid: 'detail-train-pages', value: (c) => formatCount(c.stats.trainPages) },
   {
@@ -57,7 +82,7 @@ const counters: Counter[] = [
     title: 'Pages the crawl reached that training had already read: judged from that copy, with no request and not counted in the budget',
   },
   { label: 'Labeled links', testid: 'detail-labels', title: 'Links this crawl learned from: training pages\' links to labeled pages, and links to pages the judge has judged', value: (c) => formatCount(c.stats.labels) },
-  { label: 'Labeled pages', testid: 'detail-page-labels', title: 'Pages of this crawl you labeled on or off topic', value: (_c, pages) => formatCount(pages) },
+  { label: 'Labeled pages', testid: 'detail-page-labels', title: 'Pages of this crawl you labeled on or off topic', value: (_c, rows) => formatCount(rows.pageLabels) },
   { label: 'Downloaded', testid: 'detail-bytes', value: (c) => formatBytes(c.stats.bytes) },
   {
     label: 'Changed / unchanged', testid: 'detail-rechecked', value: (c) => `${formatCount(c.stats.changed ?? 0)} / ${formatCount(c.stats.unchanged ?? 0)}`,
@@ -73,6 +98,7 @@ const counters: Counter[] = [
 
 export class CrawlDetail {
   private readonly values = new Map<Counter, HTMLElement>();
+  private readonly parts = new Map<Counter, HTMLElement>();
   private readonly chart: HarvestChart;
   private readonly sites: SitesPanel;
   private readonly nextUpList: HTMLElement;
@@ -84,9 +110,9 @@ export class CrawlDetail {
   private keptFor: number | undefined;
   private unwatchNextUp: (() => void) | undefined;
   private unwatchKept: (() => void) | undefined;
-  private unwatchPageLabels: (() => void) | undefined;
-  private pageLabelsFor: number | undefined;
-  private pageLabels = 0;
+  private unwatchRowCounts: (() => void) | undefined;
+  private rowCountsFor: number | undefined;
+  private rowCounts: RowCounts = { pageLabels: 0, skippedPages: 0 };
 
   /** `db`: the page's database connection; one of its own when not given. */
   constructor(private readonly db: CrawlerDB) {
@@ -100,7 +126,9 @@ export class CrawlDetail {
       h(
         'section',
         { class: 'learning-block', 'data-testid': 'next-up' },
-        h('h3', null, 'Next up ', h('small', { class: 'muted' }, 'the best queued links, in the order the crawl takes them')),
+        // The page cannot know a site's robots.txt before the crawl asks for it: a queued link is checked against
+        // robots.txt, scope and safety when its turn comes, and may still be skipped then.
+        h('h3', null, 'Next up ', h('small', { class: 'muted', 'data-testid': 'next-up-note' }, 'the best queued links, in the order the crawl takes them; each is checked against robots.txt when its turn comes, and may be skipped then')),
         this.nextUpList,
       ),
       h(
@@ -124,7 +152,9 @@ export class CrawlDetail {
       ...counters.map((c) => {
         const value = h('span', { class: 'value', 'data-testid': c.testid });
         this.values.set(c, value);
-        return h('div', { class: `counter ${c.tone ?? ''}`, title: c.title }, value, h('span', { class: 'label' }, c.label));
+        const parts = c.parts ? h('span', { class: 'muted small', 'data-testid': `${c.testid}-parts` }) : null;
+        if (parts) this.parts.set(c, parts);
+        return h('div', { class: `counter ${c.tone ?? ''}`, title: c.title }, value, h('span', { class: 'label' }, c.label), parts);
       }),
     );
   }
@@ -138,7 +168,7 @@ export class CrawlDetail {
     this.chart.show(crawl);
     this.watchNextUp(crawl?.id);
     this.watchKept(crawl?.id);
-    this.watchPageLabels(crawl?.id);
+    this.watchRowCounts(crawl?.id);
     this.sites.show(crawl);
     if (!crawl) return;
     byId('detail-name').textContent = crawl.name;
@@ -153,7 +183,8 @@ export class CrawlDetail {
     message.setAttribute('role', crawl.sessionLost ? 'alert' : 'status');
     const ended = crawl.finishedAt ? ` · ended ${formatDateTime(crawl.finishedAt)}` : '';
     byId('detail-sub').textContent = `#${crawl.id} · started ${formatDateTime(crawl.createdAt)}${ended}`;
-    for (const [counter, el] of this.values) el.textContent = counter.value(crawl, this.pageLabels);
+    for (const [counter, el] of this.values) el.textContent = counter.value(crawl, this.rowCounts);
+    for (const [counter, el] of this.parts) el.textContent = counter.parts!(crawl, this.rowCounts);
     this.renderConfig(crawl);
   }
 
@@ -181,7 +212,7 @@ export class CrawlDetail {
     fill(byId('detail-config'), ...rows.flatMap(([k, v]) => [h('dt', null, k), h('dd', null, v)]));
   }
 
-  /** Follows the best queued links of the selected crawl (a few index reads each time its frontier changes). */
+  /** Follows the best queued links of the selected crawl (a few index reads when its queue changes, at most every REREAD_MS). */
   private watchNextUp(crawlId: number | undefined): void {
     if (crawlId === this.nextUpFor) return;
     this.nextUpFor = crawlId;
@@ -189,31 +220,39 @@ export class CrawlDetail {
     this.unwatchNextUp = undefined;
     fill(this.nextUpList);
     if (crawlId === undefined) return;
-    this.unwatchNextUp = watch(
+    this.unwatchNextUp = watchThrottled(
+      () => queueChanges(this.db, crawlId),
       () => nextUp(this.db, crawlId, NEXT_UP),
       (entries) => this.renderNextUp(entries),
       (err) => fill(this.nextUpList, h('li', { class: 'error-text' }, `Could not read the frontier: ${errorText(err)}`)),
     );
   }
 
-  /** Follows the links the safety guard kept the selected crawl from requesting. */
-  /** The page labels of the crawl, counted live: labeling a page in the table moves the Labels counter. */
-  private watchPageLabels(crawlId: number | undefined): void {
-    if (crawlId === this.pageLabelsFor) return;
-    this.pageLabelsFor = crawlId;
-    this.unwatchPageLabels?.();
-    this.pageLabels = 0;
+  /**
+   * The page labels of the crawl and its skipped page rows, counted live: labeling a page in the table moves the
+   * Labeled pages counter; the Skipped tile says how many of its skipped are page rows. Both counts are started
+   * together (see watchThrottled on why a watched read must not wait behind another).
+   */
+  private watchRowCounts(crawlId: number | undefined): void {
+    if (crawlId === this.rowCountsFor) return;
+    this.rowCountsFor = crawlId;
+    this.unwatchRowCounts?.();
+    this.rowCounts = { pageLabels: 0, skippedPages: 0 };
     if (crawlId === undefined) return;
-    this.unwatchPageLabels = watch(
-      () => this.db.pageLabels.where('[crawlId+seq]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).count(),
-      (n) => {
-        this.pageLabels = n;
+    this.unwatchRowCounts = watch(
+      () => Promise.all([
+        this.db.pageLabels.where('[crawlId+seq]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).count(),
+        this.db.pages.where('[crawlId+kind+seq]').between([crawlId, 'skipped', Dexie.minKey], [crawlId, 'skipped', Dexie.maxKey]).count(),
+      ]),
+      ([pageLabels, skippedPages]) => {
+        this.rowCounts = { pageLabels, skippedPages };
         if (this.crawl?.id === crawlId) this.render(this.crawl);
       },
-      () => {}, // the counter then shows the link labels with no page labels
+      () => {}, // the counters then show the crawl row's counts alone
     );
   }
 
+  /** Follows the links the safety guard kept the selected crawl from requesting. */
   private watchKept(crawlId: number | undefined): void {
     if (crawlId === this.keptFor) return;
     this.keptFor = crawlId;
@@ -222,7 +261,8 @@ export class CrawlDetail {
     fill(this.keptList);
     this.keptCount.textContent = '';
     if (crawlId === undefined) return;
-    this.unwatchKept = watch(
+    this.unwatchKept = watchThrottled(
+      () => skippedChanges(this.db, crawlId),
       () => keptFromRequesting(this.db, crawlId, KEPT_SHOWN),
       ({ links, total }) => this.renderKept(links, total),
       (err) => fill(this.keptList, h('li', { class: 'error-text' }, `Could not read the skipped links: ${errorText(err)}`)),

@@ -11,7 +11,8 @@ import { byId, errorText, h } from '@/lib/platform/dom';
 import { sendMessage } from '@/lib/platform/messaging';
 import type { CrawlerDB } from '@/lib/store/db';
 import type { CrawlRecord } from '@/lib/records';
-import { formatBytes } from '@/lib/ui/format';
+import { formatBytes, formatCount } from '@/lib/ui/format';
+import { pageSites } from '@/lib/ui/page-query';
 
 /** Bytes gathered before they are folded into the Blob. */
 const BLOB_STEP = 8 * 1024 * 1024;
@@ -45,9 +46,10 @@ export class ExportPanel {
     this.crawl = crawl;
     if (!crawl || crawl.id === this.shownFor) return;
     this.shownFor = crawl.id;
-    void this.db.sites.where('[crawlId+site]').between([crawl.id!, ''], [crawl.id!, '\uffff']).toArray().then((rows) => {
+    // Each site with the page rows an export of it holds (the Pages table's site filter counts the same rows).
+    void pageSites(this.db, crawl.id!, Infinity).then((rows) => {
       if (this.shownFor !== crawl.id) return;
-      this.sites.replaceChildren(...rows.filter((r) => r.fetched > 0).map((r) => h('option', { value: r.site }, `${r.site} (${r.fetched})`)));
+      this.sites.replaceChildren(...rows.map((r) => h('option', { value: r.site }, `${r.site} (${formatCount(r.pages)})`)));
     });
     void this.refresh();
   }

@@ -1,22 +1,26 @@
 // The selected crawl's pages, 100 a window, found by search, site, verdict and label, in time or score order;
-// read live from the indexes a window at a time (lib/ui/page-query.ts), never the whole crawl. Each fetched
+// read from the indexes a window at a time (lib/ui/page-query.ts), never the whole crawl, and read again while
+// the crawl runs when a page lands in the window's range. Each fetched
 // page can be labeled on or off topic beside the judge's verdict (the worker does the labeling).
+import Dexie from 'dexie';
 import type { CrawlerDB } from '@/lib/store/db';
 import type { PageKind, PageLabel, PageRecord } from '@/lib/types';
 import { byId, errorText, fill, h } from '@/lib/platform/dom';
 import { formatCount, formatScore, priorityText } from '@/lib/ui/format';
-import { watch } from '@/lib/ui/queries';
+import { pageRowCount, REREAD_MS, watchThrottled } from '@/lib/ui/queries';
 import {
   ALL_PAGES,
   keyOf,
   matchingCount,
   pageSites,
   pageWindow,
+  windowChanges,
   type LabelFilter,
   type PageCursor,
   type PageQuery,
   type PageSort,
   type PageWindow,
+  type WindowWatch,
 } from '@/lib/ui/page-query';
 import { PAGE_LABEL_HELP, PageLabelCell } from './page-label-cell';
 import { SHOW_SITE_PAGES } from './sites-panel';
@@ -28,6 +32,8 @@ export const PAGE_SIZE = 100;
 const COLUMNS = 5;
 /** A read that takes longer than this says how many pages it has read so far. */
 const PROGRESS_AFTER_MS = 400;
+/** How often the site filter's counts are read again while the crawl runs, at most. */
+const SITES_EVERY_MS = 2000;
 /** How long typing pauses before the search runs. */
 const SEARCH_DELAY_MS = 250;
 
@@ -116,7 +122,10 @@ export class PagesTable {
     this.unsubscribeSites = undefined;
     const id = this.crawlId;
     if (id === undefined) return;
-    this.unsubscribeSites = watch(
+    this.unsubscribeSites = watchThrottled(
+      // Every page commits its site's row: the list is counted again as the crawl goes, at most every 2 s
+      // (it counts up to 300 sites' rows).
+      () => this.db.sites.where('[crawlId+site]').between([id, Dexie.minKey], [id, Dexie.maxKey]).limit(1).toArray(),
       () => pageSites(this.db, id),
       (sites) => {
         const chosen = this.site.value;
@@ -134,9 +143,16 @@ export class PagesTable {
         this.site.value = chosen;
       },
       () => undefined,
+      { everyMs: SITES_EVERY_MS, last: -Infinity },
     );
   }
 
+  /**
+   * Reads a window at `cursor` and follows it while the crawl runs: the window is read again (at most every
+   * REREAD_MS) when a page row lands in the index range it can change in, or a label of one of its pages changes.
+   * The first window takes new rows at its open edge (the newest at the top in newest-first order); a window the
+   * user paged to, or a search's, stays where it starts, takes rows only at an open end, and its counts move.
+   */
   private go(cursor: PageCursor): void {
     this.unsubscribe?.();
     this.unsubscribe = undefined;
@@ -156,22 +172,39 @@ export class PagesTable {
     const progress = (read: number) => {
       if (!shown && performance.now() - started > PROGRESS_AFTER_MS) byId('page-range').textContent = `Searching… ${formatCount(read)} pages read`;
     };
-    this.unsubscribe = watch(
-      () => pageWindow(this.db, id, query, cursor, PAGE_SIZE, progress),
-      (window) => {
-        shown = true;
-        this.render(window, performance.now() - started);
-        // Counted once the rows are up: IndexedDB answers a database's requests in turn, and a count of a
-        // broad filter walks tens of thousands of index entries.
-        this.watchCounts(id, query);
-      },
-      (err) => this.renderError(errorText(err)),
-    );
+    // One pace for the window's reads, whichever range they watch: a window that moves watches a new range.
+    const pace = { everyMs: REREAD_MS, last: -Infinity };
+    const follow = (at: PageCursor, watched: WindowWatch | undefined) => {
+      this.unsubscribe?.();
+      this.unsubscribe = watchThrottled(
+        () => windowChanges(this.db, id, watched),
+        () => pageWindow(this.db, id, query, at, PAGE_SIZE, progress),
+        (window) => {
+          const ms = performance.now() - started;
+          shown = true;
+          this.render(window, ms);
+          // Counted once the rows are up: IndexedDB answers a database's requests in turn, and a count of a
+          // broad filter walks tens of thousands of index entries.
+          this.watchCounts(id, query);
+          // Past the first window, or with a search, the window keeps its first row while pages are added
+          // before it: the rows the user is reading do not move, the counts do.
+          const first = window.rows[0];
+          const next: PageCursor = (window.hasPrev || query.search) && first
+            ? { from: keyOf(first, query.sort), hasPrev: window.hasPrev }
+            : { at: 'start' };
+          if (JSON.stringify([next, window.watch]) !== JSON.stringify([at, watched])) follow(next, window.watch);
+        },
+        (err) => this.renderError(errorText(err)),
+        pace,
+      );
+    };
+    follow(cursor, undefined);
   }
 
   /**
    * The counts under the table, read apart from the rows: counting walks an index range (tens of thousands of
-   * entries for a broad filter), and the rows must not wait for it.
+   * entries for a broad filter), and the rows must not wait for it. Read again when the crawl row changes (every
+   * page it commits), at most every REREAD_MS.
    */
   private watchCounts(id: number, query: PageQuery): void {
     const key = countsKeyOf(id, query);
@@ -179,11 +212,13 @@ export class PagesTable {
     this.unsubscribeCounts?.();
     this.countsKey = key;
     this.counts = undefined;
-    this.unsubscribeCounts = watch(
+    this.unsubscribeCounts = watchThrottled(
+      () => this.db.crawls.get(id),
       async () => {
-        // Every page row takes the crawl's next seq, from 0: the crawl row knows how many there are, and an
-        // unfiltered table needs no count (counting 100,000 index entries would hold up the next read).
-        const total = (await this.db.crawls.get(id))?.nextSeq ?? 0;
+        const crawl = await this.db.crawls.get(id);
+        // An unfiltered table needs no count: the crawl row gives its rows (counting 100,000 index entries
+        // would hold up the next read).
+        const total = crawl ? await pageRowCount(this.db, crawl) : 0;
         const unfiltered = countsKeyOf(id, query) === countsKeyOf(id, ALL_PAGES);
         return { matching: unfiltered ? total : await matchingCount(this.db, id, query), total };
       },

@@ -9,7 +9,7 @@ import type { CrawlerDB } from '@/lib/store/db';
 import type { CrawlRecord, FieldRecord, RecordChange } from '@/lib/records';
 import { fieldColumns, recordsCsv, recordsJsonl } from '@/lib/export/records';
 import { formatCount, formatDateTime } from '@/lib/ui/format';
-import { watch } from '@/lib/ui/queries';
+import { watchThrottled } from '@/lib/ui/queries';
 
 const SHOWN = 500;
 
@@ -22,6 +22,14 @@ async function readView(db: CrawlerDB, name: string, crawlId: number): Promise<V
   const records = await db.records.where('crawlName').equals(name).toArray();
   const changes = await db.recordChanges.where('[crawlId+url]').between([crawlId, ''], [crawlId, '\uffff']).toArray();
   return { records: records.sort((a, b) => a.site.localeCompare(b.site) || a.url.localeCompare(b.url)), changes: new Map(changes.map((c) => [c.url, c.change])) };
+}
+
+/** One row of each table the view reads, both started at once, to watch them (see watchThrottled). */
+function recordsChanges(db: CrawlerDB, name: string, crawlId: number): Promise<unknown> {
+  return Promise.all([
+    db.records.where('crawlName').equals(name).limit(1).toArray(),
+    db.recordChanges.where('[crawlId+url]').between([crawlId, ''], [crawlId, '\uffff']).limit(1).toArray(),
+  ]);
 }
 
 export class RecordsPanel {
@@ -56,7 +64,7 @@ export class RecordsPanel {
     this.unwatch?.();
     this.unwatch = undefined;
     if (id === undefined || !crawl) return;
-    this.unwatch = watch(() => readView(this.db, crawl.name, id), (v) => {
+    this.unwatch = watchThrottled(() => recordsChanges(this.db, crawl.name, id), () => readView(this.db, crawl.name, id), (v) => {
       this.view = v;
       this.render();
     }, (err) => this.say(`Could not read the records: ${errorText(err)}`));

@@ -1,13 +1,14 @@
 // The Sites panel of a crawl: each site's fetched, relevant and off-topic pages, its queued URLs and its state
 // (on topic / unknown / blacklisted and why), with Blacklist and Unblock, which a running crawl obeys at its
-// next page (SPEC B.4, B.5). Live: it re-reads when the crawl's site rows change.
+// next page (SPEC B.4, B.5). Live: it re-reads as the crawl goes, at most every REREAD_MS (lib/ui/queries.ts).
+import Dexie from 'dexie';
 import { sendMessage } from '@/lib/platform/messaging';
 import type { CrawlerDB } from '@/lib/store/db';
 import type { CrawlRecord } from '@/lib/records';
 import { sitesOf } from '@/lib/store/site-book';
 import { errorText, fill, h } from '@/lib/platform/dom';
 import { formatCount } from '@/lib/ui/format';
-import { watch } from '@/lib/ui/queries';
+import { watchThrottled } from '@/lib/ui/queries';
 
 /** Sites listed; a crawl of the open web can touch thousands. */
 const SHOWN = 100;
@@ -44,7 +45,12 @@ export class SitesPanel {
     this.unwatch = undefined;
     fill(this.body);
     if (id === undefined) return;
-    this.unwatch = watch(
+    this.unwatch = watchThrottled(
+      // The crawl row changes with every page and every URL queued; a site row when it is blacklisted or unblocked.
+      () => Promise.all([
+        this.db.crawls.get(id),
+        this.db.sites.where('[crawlId+site]').between([id, Dexie.minKey], [id, Dexie.maxKey]).limit(1).toArray(),
+      ]),
       () => sitesOf(this.db, id),
       (rows) => this.render(rows),
       (err) => fill(this.body, h('tr', null, h('td', { colspan: '7', class: 'error-text' }, `Could not read the sites: ${errorText(err)}`))),

@@ -12,7 +12,7 @@ export const isExportFormat = (s: string): s is ExportFormat => (EXPORT_FORMATS 
 export interface ExportSelection {
   /** Only pages the page judge found on topic (training reads included when judged so). */
   relevantOnly?: boolean;
-  /** Only pages of these sites (registrable domains, as `siteOf` gives them); all sites when empty or absent. */
+  /** Only pages of these sites (registrable domains of the URLs requested, as `siteOf` gives them); all sites when empty or absent. */
   sites?: string[];
   /** Only pages fetched after this sequence number: "new since the last export" passes the one remembered. */
   afterSeq?: number;
@@ -27,18 +27,23 @@ export interface ExportPage {
   label?: LabelValue;
 }
 
+/**
+ * The site a page row is listed under: the site of the URL requested, kept on the row (the Pages table's site
+ * filter and the export's Sites list count rows by it, so a site's export holds the rows they count).
+ */
+function siteOfRow(p: PageRecord): string {
+  if (p.site !== undefined) return p.site;
+  try {
+    return siteOf(p.url);
+  } catch {
+    return '';
+  }
+}
+
 /** Whether a page row belongs in the export. `afterSeq` is applied by the reader, as a key range. */
 export function selects(sel: ExportSelection, p: PageRecord): boolean {
   if (sel.relevantOnly && p.relevant !== true) return false;
-  if (sel.sites?.length) {
-    let site: string;
-    try {
-      site = siteOf(p.finalUrl || p.url);
-    } catch {
-      return false;
-    }
-    if (!sel.sites.includes(site)) return false;
-  }
+  if (sel.sites?.length && !sel.sites.includes(siteOfRow(p))) return false;
   return true;
 }
 

@@ -24,8 +24,26 @@ export const ALL_PAGES: PageQuery = { search: '', site: '', kind: 'all', label: 
 /** A row's place in the chosen order: [seq] or [score, seq]. */
 export type PageKey = (number | string)[];
 
-/** Where a window starts: the first or last rows in the chosen order, or just after / before a row. */
-export type PageCursor = { at: 'start' } | { at: 'end' } | { after: PageKey } | { before: PageKey };
+/**
+ * Where a window starts: the first or last rows in the chosen order, just after / before a row, or at a row
+ * (`from`, which a window the user paged to, or searched, keeps while the crawl adds pages, so it does not move
+ * under the user; `hasPrev`, what the window said before, true unless given).
+ */
+export type PageCursor =
+  | { at: 'start' }
+  | { at: 'end' }
+  | { after: PageKey }
+  | { before: PageKey }
+  | { from: PageKey; hasPrev?: boolean };
+
+/**
+ * What a window's rows can change with: new page rows in one index range (its rows' span, open at an edge the
+ * window could still grow or move at), and labels of pages in a seq range. Undefined parts: the whole crawl.
+ */
+export interface WindowWatch {
+  pages?: { index: string; lower: PageKey; upper: PageKey };
+  labelSeqs?: [number, number];
+}
 
 export interface PageWindow {
   rows: PageRecord[];
@@ -33,6 +51,7 @@ export interface PageWindow {
   hasNext: boolean;
   /** The newest label of each page shown (user's or a training read's), by seq. */
   labels: Map<number, PageLabel>;
+  watch: WindowWatch;
 }
 
 /** Rows read from the index in the first step while a search or label filter skips rows; each later step reads twice as many, up to MAX_CHUNK. */
@@ -95,13 +114,13 @@ async function chooseWalk(db: CrawlerDB, crawlId: number, q: PageQuery, labels: 
   return { index: `[crawlId+${tail}]`, prefix: [crawlId], check, exact };
 }
 
-/** The walk's rows strictly past `from` in the index's own order (ascending or not), or all of them. */
-function rangeOf(db: CrawlerDB, walk: Walk, from?: PageKey, ascending = true) {
+/** The walk's rows past `from` (strictly, unless `inclusive`) in the index's own order (ascending or not), or all of them. */
+function rangeOf(db: CrawlerDB, walk: Walk, from?: PageKey, ascending = true, inclusive = false) {
   const lo = [...walk.prefix, Dexie.minKey];
   const hi = [...walk.prefix, Dexie.maxKey];
   const where = db.pages.where(walk.index);
   if (!from) return where.between(lo, hi, true, true);
-  return ascending ? where.between([...walk.prefix, ...from], hi, false, true) : where.between(lo, [...walk.prefix, ...from], true, false);
+  return ascending ? where.between([...walk.prefix, ...from], hi, inclusive, true) : where.between(lo, [...walk.prefix, ...from], true, inclusive);
 }
 
 /** Told how many rows a search or filter has read so far, while it reads more than one chunk. */
@@ -116,12 +135,13 @@ async function readRun(
   forward: boolean,
   want: number,
   progress?: ReadProgress,
+  inclusive = false,
 ): Promise<PageRecord[]> {
   const ascending = forward !== descending(sort);
   const out: PageRecord[] = [];
   let chunk = walk.exact ? want : Math.max(want, FIRST_CHUNK);
-  for (let read = 0; ; chunk = walk.exact ? chunk : Math.min(2 * chunk, MAX_CHUNK)) {
-    const range = rangeOf(db, walk, from, ascending);
+  for (let read = 0; ; chunk = walk.exact ? chunk : Math.min(2 * chunk, MAX_CHUNK), inclusive = false) {
+    const range = rangeOf(db, walk, from, ascending, inclusive);
     const rows = await (ascending ? range : range.reverse()).limit(chunk).toArray();
     for (const p of rows) if (walk.exact || walk.check(p)) out.push(p);
     if (out.length >= want || rows.length < chunk) return out.slice(0, want);
@@ -142,9 +162,27 @@ export async function pageWindow(
 ): Promise<PageWindow> {
   const labels = await crawlPageLabels(db, crawlId);
   const walk = await chooseWalk(db, crawlId, q, labels);
-  const shown = (rows: PageRecord[], hasPrev: boolean, hasNext: boolean): PageWindow => ({ rows, hasPrev, hasNext, labels: labelsOf(rows, labels) });
+  const shown = (rows: PageRecord[], hasPrev: boolean, hasNext: boolean): PageWindow =>
+    ({ rows, hasPrev, hasNext, labels: labelsOf(rows, labels), watch: watchOf(walk, q, rows, hasPrev, hasNext) });
 
-  if (q.label === 'on' || q.label === 'off') return shown(...(await labeledWindow(db, crawlId, q, walk, labels, cursor, size)));
+  if (q.label === 'on' || q.label === 'off') {
+    // Labeled pages are written before they are labeled: such a window changes with the labels alone.
+    const [rows, hasPrev, hasNext] = await labeledWindow(db, crawlId, q, walk, labels, cursor, size);
+    return { rows, hasPrev, hasNext, labels: labelsOf(rows, labels), watch: {} };
+  }
+  if ('from' in cursor) {
+    const rows = await readRun(db, walk, q.sort, cursor.from, true, size + 1, progress, true);
+    if (rows.length === 0) return pageWindow(db, crawlId, q, { at: 'end' }, size, progress);
+    // Matching rows added before a window that had none before it (newer pages, newest first) enable First and
+    // Prev. Up to FIRST_CHUNK rows before it are checked; past that many, Prev may show the first window again.
+    const before = cursor.hasPrev ?? true
+      ? true
+      : await (async () => {
+        const rows = await rangeOf(db, walk, cursor.from, descending(q.sort)).limit(FIRST_CHUNK).toArray();
+        return rows.length === FIRST_CHUNK || rows.some((p) => walk.exact || walk.check(p));
+      })();
+    return shown(rows.slice(0, size), before, rows.length > size);
+  }
   if ('at' in cursor && cursor.at === 'start') {
     const rows = await readRun(db, walk, q.sort, undefined, true, size + 1, progress);
     return shown(rows.slice(0, size), false, rows.length > size);
@@ -160,6 +198,44 @@ export async function pageWindow(
   // Paging back into the first rows shows a full first window rather than a short one.
   if (rows.length <= size && before) return pageWindow(db, crawlId, q, { at: 'start' }, size, progress);
   return shown(rows.slice(0, size).reverse(), rows.length > size, before !== undefined);
+}
+
+/**
+ * The index range a window's rows can change in. Page rows are only ever added: a row lands in the window when
+ * its key falls between the first and last rows shown, or past an edge where the window is open (the first
+ * window before its top row, the last one after its bottom row). New pages of a crawl come in at the newest
+ * end, so a full first window in time order, or any window in the middle, is not re-read as the crawl goes on.
+ * A search's first window keeps its rows (a `from` cursor) but watches above them until a row comes in there,
+ * so that First and Prev then offer it.
+ */
+function watchOf(walk: Walk, q: PageQuery, rows: readonly PageRecord[], hasPrev: boolean, hasNext: boolean): WindowWatch {
+  const first = rows[0], last = rows.at(-1);
+  // An edge of the display order: the row there, or open (null).
+  const top = hasPrev && first ? keyOf(first, q.sort) : null;
+  const bottom = hasNext && last ? keyOf(last, q.sort) : null;
+  const low: PageKey = [Dexie.minKey as number], high: PageKey = [Dexie.maxKey as string];
+  // In the index's own order: a descending display runs from the high end down.
+  const [lower, upper] = descending(q.sort) ? [bottom ?? low, top ?? high] : [top ?? low, bottom ?? high];
+  const seqs = rows.map((p) => p.seq);
+  return {
+    pages: { index: walk.index, lower: [...walk.prefix, ...lower], upper: [...walk.prefix, ...upper] },
+    // A label changes the rows shown with a label filter; otherwise only the shown rows' label cells.
+    ...(q.label === 'any' && seqs.length ? { labelSeqs: [Math.min(...seqs), Math.max(...seqs)] as [number, number] } : {}),
+  };
+}
+
+/**
+ * Reads one row of each range a window watches, all started at once: liveQuery records the ranges a query
+ * reads through Dexie's async context, which does not outlive every await, so a watched read must not wait
+ * behind another. The window itself is read again apart (`pageWindow`), when one of these ranges changes.
+ */
+export function windowChanges(db: CrawlerDB, crawlId: number, watch: WindowWatch | undefined): Promise<unknown> {
+  const pages = watch?.pages
+    ? db.pages.where(watch.pages.index).between(watch.pages.lower, watch.pages.upper, true, true)
+    : db.pages.where('[crawlId+seq]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey], true, true);
+  const [from, to] = watch?.labelSeqs ?? [Dexie.minKey, Dexie.maxKey];
+  const labels = db.pageLabels.where('[crawlId+seq]').between([crawlId, from], [crawlId, to], true, true);
+  return Promise.all([pages.limit(1).toArray(), labels.limit(1).toArray()]);
 }
 
 /**
@@ -196,6 +272,9 @@ async function labeledWindow(
   else if ('before' in cursor) {
     const end = pages.findIndex((p) => sign * compareKeys(keyOf(p, q.sort), cursor.before) >= 0);
     start = Math.max(0, (end < 0 ? pages.length : end) - size);
+  } else if ('from' in cursor) {
+    const at = pages.findIndex((p) => sign * compareKeys(keyOf(p, q.sort), cursor.from) >= 0);
+    start = Math.min(Math.max(0, pages.length - size), at < 0 ? pages.length : at);
   } else if (cursor.at === 'end') start = Math.max(0, pages.length - size);
   return [pages.slice(start, start + size), start > 0, start + size < pages.length];
 }
@@ -214,12 +293,23 @@ function labelsOf(rows: readonly PageRecord[], labels: Map<number, PageLabel>): 
   return shown;
 }
 
-/** The sites of a crawl with pages, most pages first, at most `limit` (the site filter's choices). */
+/**
+ * The sites of a crawl with pages, most pages first, at most `limit` (the site filter's and the export's
+ * choices), each with its page rows counted on the [crawlId+site+seq] index: the rows the Pages table shows
+ * for that site and an export of it holds (failed, skipped and training reads included). The site rows'
+ * counters pick which sites to count when there are more than `limit`.
+ */
 export async function pageSites(db: CrawlerDB, crawlId: number, limit = 300): Promise<{ site: string; pages: number }[]> {
   const rows = await db.sites.where('[crawlId+site]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).toArray();
-  return rows
-    .map((s) => ({ site: s.site, pages: s.fetched + s.failed }))
+  const chosen = rows
+    .sort((a, b) => b.fetched + b.failed - (a.fetched + a.failed) || a.site.localeCompare(b.site))
+    .slice(0, limit)
+    .map((s) => s.site);
+  const counts = await Promise.all(
+    chosen.map((site) => db.pages.where('[crawlId+site+seq]').between([crawlId, site, Dexie.minKey], [crawlId, site, Dexie.maxKey]).count()),
+  );
+  return chosen
+    .map((site, i) => ({ site, pages: counts[i]! }))
     .filter((s) => s.pages > 0)
-    .sort((a, b) => b.pages - a.pages || a.site.localeCompare(b.site))
-    .slice(0, limit);
+    .sort((a, b) => b.pages - a.pages || a.site.localeCompare(b.site));
 }

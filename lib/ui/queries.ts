@@ -40,6 +40,17 @@ export function recentErrors(db: CrawlerDB, crawl: CrawlRecord, limit = 5): Prom
     .toArray();
 }
 
+/**
+ * Page rows of a crawl without counting them: each row takes the crawl's next seq in turn and none is removed
+ * while the crawl is kept, so they are the seqs from the first row's to `nextSeq - 1` (a crawl's first seq is
+ * 1; `nextSeq` itself is one more than its rows). One key read, where a count walks 100,000 index entries.
+ */
+export async function pageRowCount(db: CrawlerDB, crawl: Pick<CrawlRecord, 'id' | 'nextSeq'>): Promise<number> {
+  const id = crawl.id!;
+  const first = await db.pages.where('[crawlId+seq]').between([id, Dexie.minKey], [id, Dexie.maxKey]).first();
+  return first ? crawl.nextSeq - first.seq : 0;
+}
+
 /** Number of page rows of a crawl, counted on the index. */
 export const pageCount = (db: CrawlerDB, crawlId: number): Promise<number> =>
   db.pages.where('[crawlId+seq]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).count();
@@ -131,6 +142,18 @@ export const nextUp = (db: CrawlerDB, crawlId: number, limit = 10): Promise<Fron
     .filter((e) => e.state === 'queued')
     .limit(limit)
     .toArray();
+
+/** One row of the crawl's queue, read to watch it (watchThrottled): any entry queued or taken changes it. */
+export const queueChanges = (db: CrawlerDB, crawlId: number): Promise<unknown> =>
+  db.frontier
+    .where('[crawlId+state+priority+order]')
+    .between([crawlId, 'queued', Dexie.minKey, Dexie.minKey], [crawlId, 'queued', Dexie.maxKey, Dexie.maxKey])
+    .limit(1)
+    .toArray();
+
+/** One of the crawl's skipped frontier entries, read to watch them (watchThrottled). */
+export const skippedChanges = (db: CrawlerDB, crawlId: number): Promise<unknown> =>
+  db.frontier.where('[crawlId+state]').equals([crawlId, 'skipped']).limit(1).toArray();
 
 /** A link the safety guard kept the crawl from requesting, with the rule that caught it. */
 export interface KeptLink {
@@ -245,13 +268,137 @@ export function sampleCurves(curves: readonly HarvestCurve[], maxPoints = 2000):
   return [xs, ...curves.map((c) => xs.map((n) => c.rateAt(n)))];
 }
 
+/** How often a view that follows a running crawl reads again, at most: a crawl commits many pages a second. */
+export const REREAD_MS = 500;
+/** How often a watched query whose rows have not changed is run anew all the same while others are written (see `watch`). */
+const RENEW_MS = 10_000;
+
+/** Writes this page has heard of (its own and, through Dexie's broadcast, the service worker's). */
+let writesHeard = 0;
+let listening = false;
+function hearWrites(): void {
+  if (listening) return;
+  listening = true;
+  Dexie.on('storagemutated', () => {
+    writesHeard++;
+  });
+}
+
 /**
  * Runs `query` now and again whenever the rows it read change (Dexie liveQuery; the worker's writes reach
- * the pages), handing each result to `render`. Returns the unsubscribe function.
+ * the pages), handing each result to `render`, at most about twice every `everyMs`. Returns the unsubscribe
+ * function.
+ *
+ * A running crawl writes its crawl row, its queue and its pages with every page it commits, many times a
+ * second, and a liveQuery runs its query again after each write it read: a dashboard of a dozen views would
+ * make hundreds of reads a second against the database the crawl writes to. So once a change has been
+ * rendered, the liveQuery is let go and subscribed again `everyMs` later (which runs the query once, on
+ * whatever changed meanwhile); between changes it stays subscribed, and a view whose rows do not change is
+ * read again only every RENEW_MS while other rows are written.
  */
-export function watch<T>(query: () => Promise<T>, render: (value: T) => void, onError: (err: unknown) => void): () => void {
-  const sub = liveQuery(query).subscribe({ next: render, error: onError });
-  return () => sub.unsubscribe();
+export function watch<T>(
+  query: () => Promise<T>,
+  render: (value: T) => void,
+  onError: (err: unknown) => void,
+  everyMs = REREAD_MS,
+): () => void {
+  hearWrites();
+  let stopped = false;
+  let sub: { unsubscribe(): void } | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const again = (ms: number) => {
+    sub?.unsubscribe();
+    sub = undefined;
+    clearTimeout(timer);
+    timer = setTimeout(subscribe, ms);
+  };
+  // A liveQuery keeps every write it hears of until its query runs again: one whose rows do not change while a
+  // crawl writes 100,000 pages would hold them all and check each new write against them. So it is run anew
+  // every RENEW_MS while writes are heard.
+  const renewLater = (heard: number) => {
+    timer = setTimeout(() => (writesHeard === heard ? renewLater(heard) : again(0)), RENEW_MS);
+  };
+  const subscribe = () => {
+    timer = undefined;
+    // The first value of a subscription is what the rows are now; a second one is a change.
+    let first = true;
+    sub = liveQuery(query).subscribe({
+      next: (value) => {
+        if (stopped) return;
+        render(value);
+        if (first) {
+          first = false;
+          renewLater(writesHeard);
+          return;
+        }
+        again(everyMs);
+      },
+      error: (err) => {
+        if (!stopped) onError(err);
+      },
+    });
+  };
+  subscribe();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    sub?.unsubscribe();
+  };
+}
+
+
+/** How often reads may run, and when the last began: one pace can be handed on from one watch to the next. */
+export interface Pace {
+  everyMs: number;
+  last: number;
+}
+
+/**
+ * Runs `read` now and again whenever the rows `changes` reads are written, at most once every `pace.everyMs`,
+ * handing each result to `render`; returns the unsubscribe function.
+ *
+ * `changes` must start all its reads before it awaits anything: liveQuery records the ranges a query reads
+ * through Dexie's async context, which does not survive every await (after an await of an async function of
+ * our own, a read is not recorded, and a change to its rows never runs the query again). `read` runs outside
+ * that context, from a timer: what it reads is not watched, so it can read a window of 100 rows out of a
+ * crawl of 100,000 pages while `changes` watches only the range that window can change in.
+ */
+export function watchThrottled<T>(
+  changes: () => Promise<unknown>,
+  read: () => Promise<T>,
+  render: (value: T) => void,
+  onError: (err: unknown) => void,
+  pace: Pace = { everyMs: REREAD_MS, last: -Infinity },
+): () => void {
+  let stopped = false;
+  let reading = false;
+  let again = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const run = async () => {
+    timer = undefined;
+    reading = true;
+    again = false;
+    pace.last = Date.now();
+    try {
+      const value = await read();
+      if (!stopped) render(value);
+    } catch (err) {
+      if (!stopped) onError(err);
+    } finally {
+      reading = false;
+      if (again && !stopped) schedule();
+    }
+  };
+  const schedule = () => {
+    if (reading) again = true;
+    else if (timer === undefined) timer = setTimeout(run, Math.max(0, pace.last + pace.everyMs - Date.now()));
+  };
+  const unwatch = watch(changes, schedule, onError);
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    unwatch();
+  };
 }
 
 /** How the crawl's verdicts stand against the pages the user labeled in it. */
