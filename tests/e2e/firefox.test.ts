@@ -1,0 +1,118 @@
+// The same extension in a real Firefox (Debian's firefox-esr, or FIREFOX_PATH), loaded as a temporary add-on over
+// WebDriver BiDi by the command-line runner's Firefox path. What the servers saw is the evidence: the demo crawl
+// finds every astronomy page and never requests the log-out, delete or robots-closed pages; a profile logged in to
+// a hostile site keeps its session while redirects to unsafe, closed or off-scope targets are never requested; the
+// exports read back as they do from Chromium.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Papa from 'papaparse';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCrawl } from '../../scripts/crawl';
+import { ensureBuilt } from '../../scripts/lib/browser';
+import { firefoxPath, hasFirefox, launchFirefoxWithExtension } from '../../scripts/lib/firefox';
+import type { PageRecord } from '../../lib/types';
+import { ON_TOPIC_PATHS, demoConfig, startDemoServer, type DemoServer } from '../fixtures/sites/demo-site';
+import { NEVER_REQUESTED, startHostileSite, type HostileSite } from '../fixtures/sites/hostile-site';
+import { httpPayload, parseWarc, unzip } from '../support/archive-readers';
+
+if (!hasFirefox()) {
+  console.warn(`tests/e2e/firefox.test.ts skipped: no Firefox at ${process.env.FIREFOX_PATH || '/usr/bin/firefox-esr'} (apt-get install firefox-esr, or set FIREFOX_PATH)`);
+}
+
+describe.skipIf(!hasFirefox())('Focus in Firefox', () => {
+  beforeAll(() => {
+    firefoxPath();
+    ensureBuilt(undefined, 'firefox');
+  });
+
+  describe('the demo site', () => {
+    let site: DemoServer;
+    beforeAll(async () => {
+      site = await startDemoServer();
+    });
+    afterAll(() => site.close());
+
+    it('finds every astronomy page, never requests the unsafe or robots-closed ones, and exports every format', async () => {
+      const out = mkdtempSync(join(tmpdir(), 'focus-firefox-demo-'));
+      const summary = await runCrawl({
+        config: demoConfig(site.origin), out, browser: 'firefox', log: () => {}, exports: ['warc', 'wacz', 'jsonl', 'csv', 'zip'],
+      });
+      expect(summary.state).toBe('finished');
+      for (const p of ON_TOPIC_PATHS) expect(site.hits.has(p), p).toBe(true);
+      for (const p of ['/account/logout', '/account/delete', '/staff/rota']) expect(site.hits.has(p), p).toBe(false);
+
+      const lines = readFileSync(join(out, 'pages.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as PageRecord & { text?: string });
+      // The moved page's redirect was seen (webRequest) and passed the gate: recorded, not followed blind.
+      const moved = lines.find((p) => p.url.endsWith('/old/telescope-guide'))!;
+      expect(moved.redirects?.[0]?.status).toBe(301);
+      expect(moved.error).toMatch(/^redirect to .*\/space\/telescopes not followed: the target was already fetched/);
+      const fetched = lines.filter((p) => p.outcome === 'done' && p.status === 200);
+      expect(fetched.length).toBe(summary.fetched);
+      expect(fetched.every((p) => typeof p.text === 'string' && p.text.length > 0)).toBe(true);
+
+      // WARC: every fetched page's payload exactly as the server sends it.
+      const records = await parseWarc(readFileSync(join(out, 'crawl.warc.gz')));
+      const responses = new Map(records.filter((r) => r.headers['WARC-Type'] === 'response').map((r) => [r.headers['WARC-Target-URI']!, r]));
+      for (const p of fetched) {
+        const sent = Buffer.from(await (await fetch(p.finalUrl)).arrayBuffer());
+        expect(httpPayload(responses.get(p.finalUrl)!.content).equals(sent), p.finalUrl).toBe(true);
+      }
+      const wacz = await unzip(readFileSync(join(out, 'crawl.wacz')));
+      expect(wacz.has('datapackage.json') && wacz.has('archive/data.warc.gz')).toBe(true);
+      const csv = Papa.parse<Record<string, string>>(readFileSync(join(out, 'pages.csv'), 'utf8'), { header: true, skipEmptyLines: true });
+      expect(csv.errors).toEqual([]);
+      expect(csv.data.length).toBe(lines.length);
+      expect((await unzip(readFileSync(join(out, 'pages.zip')))).size).toBe(fetched.length);
+    });
+  });
+
+  describe('the trust site, logged in', () => {
+    let site: HostileSite;
+    beforeAll(async () => {
+      site = await startHostileSite({ robotsOutages: 2, retryAfterSeconds: 3 });
+    });
+    afterAll(() => site.close());
+
+    it('keeps the session and never requests an unsafe, robots-closed or off-scope redirect target', async () => {
+      const profileDir = mkdtempSync(join(tmpdir(), 'focus-firefox-trust-'));
+      const hostRules = `MAP *.test 127.0.0.1:${site.port}`;
+      // The user logs in in a tab of the same profile, then the crawl runs in it.
+      const first = await launchFirefoxWithExtension({ profileDir, hostRules });
+      const tab = await first.browser.newPage();
+      await tab.goto('http://club.test/login');
+      await first.close();
+      expect(site.sessionValid()).toBe(true);
+      site.requests.length = 0;
+
+      const out = mkdtempSync(join(tmpdir(), 'focus-firefox-trust-out-'));
+      const summary = await runCrawl({
+        config: {
+          name: 'club', seeds: ['http://club.test/', 'http://flaky.test/'],
+          topic: { keywords: ['astronomy', 'telescope', 'planet', 'galaxy', 'orbit'] },
+          budget: { maxPages: 60 }, politeness: { delayMs: 0, concurrency: 4 }, fetch: { retryBaseMs: 500 },
+        },
+        out, profileDir, hostRules, browser: 'firefox', log: () => {},
+      });
+      const pages = readFileSync(join(out, 'pages.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as PageRecord);
+
+      const paths = site.requests.map((r) => r.path);
+      for (const p of NEVER_REQUESTED) expect(paths, p).not.toContain(p);
+      expect(site.requests.some((r) => r.host === 'elsewhere.test')).toBe(false);
+      expect(site.sessionValid()).toBe(true);
+      const clubPages = site.requests.filter((r) => r.host === 'club.test' && r.path !== '/robots.txt');
+      expect(clubPages.length).toBeGreaterThan(5);
+      expect(clubPages.every((r) => r.withSession && r.sessionValid)).toBe(true);
+      expect(site.requests.filter((r) => r.path === '/robots.txt').every((r) => !r.withSession)).toBe(true);
+      expect(site.requests.filter((r) => r.path === '/busy')).toHaveLength(2); // 503 + Retry-After, then the page
+      expect(site.requests.filter((r) => r.host === 'flaky.test' && r.path === '/robots.txt')).toHaveLength(3);
+
+      expect(summary.state).toBe('finished');
+      const go1 = pages.find((p) => p.url === 'http://club.test/go/1')!;
+      expect(go1.redirects).toEqual([{ url: 'http://club.test/go/1', status: 302 }]);
+      expect(go1.error).toMatch(/^redirect to http:\/\/club\.test\/signout\?next=\/ not followed: unsafe link/);
+      expect(pages.find((p) => p.url === 'http://club.test/go/3')!.error).toMatch(/robots\.txt/);
+      expect(pages.find((p) => p.url === 'http://club.test/go/4')!.error).toMatch(/outside the crawl's scope/);
+    });
+  });
+});
