@@ -1,7 +1,7 @@
 // The runner's view of a browser with Focus loaded: send a protocol message, open one of the extension's pages,
 // close. Chromium through playwright-core (browser.ts), Firefox through puppeteer-core over WebDriver BiDi (firefox.ts).
 import { ensureBuilt, launchWithExtension, send, type Launched, type LaunchOptions } from './browser';
-import { launchFirefoxWithExtension, type ExtensionTab } from './firefox';
+import { launchFirefoxWithExtension, type ExtensionTab, type FirefoxLaunched } from './firefox';
 
 export const BROWSERS = ['chromium', 'firefox'] as const;
 export type BrowserName = (typeof BROWSERS)[number];
@@ -21,6 +21,8 @@ export interface ExtensionSession {
   openExtensionPage(path: string): Promise<ExtensionPage>;
   /** The Chromium launch, for callers that reach into it (the service worker, DevTools); absent in Firefox. */
   chromium?: Launched;
+  /** The Firefox launch (its puppeteer Browser opens web tabs); absent in Chromium. */
+  firefox?: FirefoxLaunched;
   profileDir: string;
   close(): Promise<void>;
 }
@@ -31,7 +33,7 @@ export async function openSession(name: BrowserName, opts: LaunchOptions, log?: 
   if (name === 'firefox') {
     const ff = await launchFirefoxWithExtension(opts);
     return {
-      browserName: name, extensionId: ff.extensionId, profileDir: ff.profileDir,
+      browserName: name, extensionId: ff.extensionId, profileDir: ff.profileDir, firefox: ff,
       send: (type, data) => sendFrom(ff.tab, type, data),
       openExtensionPage: (path) => ff.openExtensionPage(path),
       close: () => ff.close(),

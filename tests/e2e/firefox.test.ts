@@ -3,17 +3,21 @@
 // finds every astronomy page and never requests the log-out, delete or robots-closed pages; a profile logged in to
 // a hostile site keeps its session while redirects to unsafe, closed or off-scope targets are never requested; the
 // exports read back as they do from Chromium.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCrawl } from '../../scripts/crawl';
-import { ensureBuilt } from '../../scripts/lib/browser';
+import { ensureBuilt, ROOT } from '../../scripts/lib/browser';
 import { firefoxPath, hasFirefox, launchFirefoxWithExtension } from '../../scripts/lib/firefox';
+import { openSession } from '../../scripts/lib/session';
+import type { CrawlStatus } from '../../lib/protocol';
 import type { PageRecord } from '../../lib/types';
 import { ON_TOPIC_PATHS, demoConfig, startDemoServer, type DemoServer } from '../fixtures/sites/demo-site';
 import { NEVER_REQUESTED, startHostileSite, type HostileSite } from '../fixtures/sites/hostile-site';
+import { startSessionSite, type SessionSite } from '../fixtures/sites/session-site';
 import { httpPayload, parseWarc, unzip } from '../support/archive-readers';
 
 if (!hasFirefox()) {
@@ -113,6 +117,67 @@ describe.skipIf(!hasFirefox())('Focus in Firefox', () => {
       expect(go1.error).toMatch(/^redirect to http:\/\/club\.test\/signout\?next=\/ not followed: unsafe link/);
       expect(pages.find((p) => p.url === 'http://club.test/go/3')!.error).toMatch(/robots\.txt/);
       expect(pages.find((p) => p.url === 'http://club.test/go/4')!.error).toMatch(/outside the crawl's scope/);
+    });
+  });
+
+  describe('a session the crawl ends', () => {
+    let site: SessionSite;
+    beforeAll(async () => {
+      site = await startSessionSite();
+    });
+    afterAll(() => site.close());
+
+    // Firefox shows Cookie and Set-Cookie to webRequest without Chrome's 'extraHeaders': the cookie trace is what
+    // tells a request logged the user out.
+    it('pauses on the request that ended the session (the command exits 3), and a resume never asks it again', async () => {
+      const profileDir = mkdtempSync(join(tmpdir(), 'focus-firefox-session-'));
+      const hostRules = `MAP *.test 127.0.0.1:${site.port}`;
+      const login = async (session: Awaited<ReturnType<typeof openSession>>) => {
+        const tab = await session.firefox!.browser.newPage();
+        await tab.goto('http://shop.test/login?as=member');
+        await tab.close();
+      };
+      const first = await openSession('firefox', { profileDir, hostRules });
+      await login(first);
+      await first.close();
+      site.requests.length = 0;
+
+      const dir = mkdtempSync(join(tmpdir(), 'focus-firefox-session-out-'));
+      const configFile = join(dir, 'config.json');
+      writeFileSync(configFile, JSON.stringify({
+        name: 'shop', seeds: ['http://shop.test/'], topic: { keywords: ['astronomy', 'telescopes', 'galaxies'] },
+        budget: { maxPages: 30 }, politeness: { delayMs: 0, concurrency: 2 },
+      }));
+      const cli = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
+        const args = ['tsx', 'scripts/crawl.ts', '--browser', 'firefox', '--config', configFile, '--out', join(dir, 'out'), '--profile', profileDir, '--host-rules', hostRules];
+        const child = spawn('npx', args, { cwd: ROOT });
+        let stderr = '';
+        child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+        child.on('close', (status) => resolve({ status, stderr }));
+      });
+      expect(cli.status, cli.stderr).toBe(3);
+      expect(cli.stderr).toContain('focus: paused: requesting http://shop.test/x7 ended your session on shop.test (the site cleared the cookie "shop_sid")');
+      const at = site.requests.findIndex((r) => r.path === '/x7');
+      expect(at).toBeGreaterThan(0);
+      expect(site.requests[at].withSession).toBe(true);
+      expect(site.requests.length - 1 - at).toBeLessThanOrEqual(1);
+      expect(site.sessionValid()).toBe(false);
+
+      // The user logs in again in the same profile and resumes; the crawl's database outlived the restart.
+      const { crawlId } = JSON.parse(readFileSync(join(dir, 'out', 'summary.json'), 'utf8')) as { crawlId: number };
+      const again = await openSession('firefox', { profileDir, hostRules });
+      try {
+        expect((await again.send<CrawlStatus>('status', { crawlId })).crawl.state).toBe('paused');
+        await login(again);
+        await again.send('resume', { crawlId });
+        await expect.poll(async () => (await again.send<CrawlStatus>('status', { crawlId })).crawl.state, { timeout: 60_000, interval: 250 }).toBe('finished');
+      } finally {
+        await again.close();
+      }
+      expect(site.requests.filter((r) => r.path === '/x7')).toHaveLength(1);
+      for (let i = 0; i < 6; i++) expect(site.requests.filter((r) => r.path === `/p/${i}`), `/p/${i}`).toHaveLength(1);
+      expect(site.requests.filter((r) => r.path.startsWith('/p/')).every((r) => r.withSession)).toBe(true);
+      expect(site.sessionValid()).toBe(true);
     });
   });
 });
