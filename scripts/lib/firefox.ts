@@ -50,6 +50,8 @@ export interface FirefoxLaunchOptions {
   /** As Chromium's --host-resolver-rules: "MAP *.test 127.0.0.1:8080" (turned into a PAC script). */
   hostRules?: string;
   extensionDir?: string;
+  /** More Firefox preferences (tests shorten the background's idle timeout with them). */
+  prefs?: Record<string, unknown>;
 }
 
 /** An extension page (moz-extension://) open in a tab. */
@@ -80,6 +82,7 @@ export async function launchFirefoxWithExtension(opts: FirefoxLaunchOptions = {}
     'extensions.webextensions.keepStorageOnUninstall': true,
     // manifest.json as plain text rather than in the JSON viewer's page.
     'devtools.jsonview.enabled': false,
+    ...opts.prefs,
   };
   if (opts.hostRules) {
     prefs['network.proxy.type'] = 2;

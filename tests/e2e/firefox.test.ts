@@ -180,4 +180,45 @@ describe.skipIf(!hasFirefox())('Focus in Firefox', () => {
       expect(site.sessionValid()).toBe(true);
     });
   });
+
+  describe('the background suspended mid-crawl', () => {
+    let site: DemoServer;
+    beforeAll(async () => {
+      site = await startDemoServer();
+    });
+    afterAll(() => site.close());
+
+    // Firefox's MV3 background is an event page, suspended after `extensions.background.idle.timeout` (30 s) without
+    // an event or an extension API call. Here it is 1 s while the crawl waits 4 s between pages, so the page is
+    // suspended mid-crawl; the resume alarm starts it again and the crawl goes on by itself.
+    it('resumes by its alarm and fetches each page once', { timeout: 240_000 }, async () => {
+      const ff = await launchFirefoxWithExtension({ prefs: { 'extensions.background.idle.timeout': 1000 } });
+      try {
+        const config = { ...demoConfig(site.origin), budget: { maxPages: 2 }, politeness: { delayMs: 4000, concurrency: 1 } };
+        const reply = await ff.tab.evaluate((c) => (globalThis as unknown as Sender).browser.runtime.sendMessage({ type: 'start', data: c }), config);
+        const crawlId = (reply as { result: { crawlId: number } }).result.crawlId;
+        // Read IndexedDB from the extension's tab: unlike a message, that does not wake the background.
+        const state = () => ff.tab.evaluate((id) => new Promise<string>((resolve, reject) => {
+          const open = indexedDB.open('focus');
+          open.onerror = () => reject(open.error);
+          open.onsuccess = () => {
+            const get = open.result.transaction('crawls').objectStore('crawls').get(id);
+            get.onsuccess = () => {
+              open.result.close();
+              resolve((get.result as { state: string }).state);
+            };
+          };
+        }), crawlId);
+        await expect.poll(state, { timeout: 200_000, interval: 1000 }).toBe('finished');
+      } finally {
+        await ff.close();
+      }
+      // The background lost its memory (robots.txt asked again after each start) and no page was asked twice.
+      expect(site.hits.get('/robots.txt')).toBeGreaterThan(1);
+      expect([...site.hits].filter(([p, n]) => p !== '/robots.txt' && n > 1)).toEqual([]);
+      expect([...site.hits.keys()].filter((p) => p !== '/robots.txt')).toHaveLength(2);
+    });
+  });
 });
+
+type Sender = { browser: { runtime: { sendMessage(m: unknown): Promise<unknown> } } };
