@@ -4,7 +4,7 @@
 // a hostile site keeps its session while redirects to unsafe, closed or off-scope targets are never requested; the
 // exports read back as they do from Chromium.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Papa from 'papaparse';
@@ -14,10 +14,11 @@ import { ensureBuilt, ROOT } from '../../scripts/lib/browser';
 import { firefoxPath, hasFirefox, launchFirefoxWithExtension } from '../../scripts/lib/firefox';
 import { openSession } from '../../scripts/lib/session';
 import type { CrawlStatus } from '../../lib/protocol';
-import type { PageRecord } from '../../lib/types';
+import type { LabeledLink, PageRecord } from '../../lib/types';
 import { ON_TOPIC_PATHS, demoConfig, startDemoServer, type DemoServer } from '../fixtures/sites/demo-site';
 import { NEVER_REQUESTED, startHostileSite, type HostileSite } from '../fixtures/sites/hostile-site';
 import { startSessionSite, type SessionSite } from '../fixtures/sites/session-site';
+import { startNightSkySite } from './labeler-page';
 import { httpPayload, parseWarc, unzip } from '../support/archive-readers';
 
 if (!hasFirefox()) {
@@ -39,9 +40,11 @@ describe.skipIf(!hasFirefox())('Focus in Firefox', () => {
 
     it('finds every astronomy page, never requests the unsafe or robots-closed ones, and exports every format', async () => {
       const out = mkdtempSync(join(tmpdir(), 'focus-firefox-demo-'));
+      const profileDir = mkdtempSync(join(tmpdir(), 'focus-firefox-demo-profile-'));
       const summary = await runCrawl({
-        config: demoConfig(site.origin), out, browser: 'firefox', log: () => {}, exports: ['warc', 'wacz', 'jsonl', 'csv', 'zip'],
+        config: demoConfig(site.origin), out, profileDir, browser: 'firefox', log: () => {}, exports: ['warc', 'wacz', 'jsonl', 'csv', 'zip'],
       });
+      if (process.env.FOCUS_SCREENSHOTS) await screenshotPages(profileDir, summary.crawlId);
       expect(summary.state).toBe('finished');
       for (const p of ON_TOPIC_PATHS) expect(site.hits.has(p), p).toBe(true);
       for (const p of ['/account/logout', '/account/delete', '/staff/rota']) expect(site.hits.has(p), p).toBe(false);
@@ -219,6 +222,76 @@ describe.skipIf(!hasFirefox())('Focus in Firefox', () => {
       expect([...site.hits.keys()].filter((p) => p !== '/robots.txt')).toHaveLength(2);
     });
   });
+
+  describe('the on-page labeler', () => {
+    // Switched on by the popup's message; the content script is injected with scripting.executeScript, which the
+    // host access granted at install allows on any page.
+    it('marks the links of a page, stores a label given by key, and leaves the page as it was when switched off', async () => {
+      const site = await startNightSkySite();
+      const session = await openSession('firefox', {});
+      try {
+        const ff = session.firefox!;
+        const page = await ff.browser.newPage();
+        await page.goto(site.url);
+        const before = await page.evaluate(() => document.documentElement.outerHTML);
+        const tabs = await ff.tab.evaluate(() => (globalThis as unknown as Tabs).browser.tabs.query({}), null);
+        const tabId = tabs.find((t) => t.url === site.url)!.id;
+        const hosts = () => page.evaluate(() => document.querySelectorAll('focus-labeler').length);
+        expect(await session.send('setLabeler', { tabId, on: true })).toEqual({ on: true });
+        expect(await session.send('setLabeler', { tabId, on: true })).toEqual({ on: true });
+        expect(await hosts()).toBe(1);
+        if (process.env.FOCUS_SCREENSHOTS) {
+          await page.setViewport({ width: 1100, height: 700 });
+          await new Promise((r) => setTimeout(r, 1000));
+          await page.screenshot({ path: join(screenshotDir(), 'labeler.png') });
+          await page.setViewport({ width: 800, height: 600 });
+        }
+
+        await page.hover('a[href="/kitchen/lentil-soup"]');
+        await page.keyboard.press('2');
+        const userLabels = () => ff.tab.evaluate(() => new Promise<LabeledLink[]>((resolve, reject) => {
+          const open = indexedDB.open('focus');
+          open.onerror = () => reject(open.error);
+          open.onsuccess = () => {
+            const all = open.result.transaction('labels').objectStore('labels').getAll();
+            all.onsuccess = () => (open.result.close(), resolve(all.result as LabeledLink[]));
+          };
+        }), null);
+        await expect.poll(async () => (await userLabels()).filter((l) => l.source === 'user').map(({ url, label, pageUrl }) => ({ url, label, pageUrl })))
+          .toEqual([{ url: `${site.origin}/kitchen/lentil-soup`, label: 0, pageUrl: site.url }]);
+
+        expect(await session.send('setLabeler', { tabId, on: false })).toEqual({ on: false });
+        expect(await hosts()).toBe(0);
+        expect(await page.evaluate(() => document.documentElement.outerHTML)).toBe(before);
+      } finally {
+        await session.close();
+        await site.close();
+      }
+    });
+  });
 });
 
+
 type Sender = { browser: { runtime: { sendMessage(m: unknown): Promise<unknown> } } };
+type Tabs = { browser: { tabs: { query(q: object): Promise<{ id: number; url?: string }[]> } } };
+
+const screenshotDir = () => {
+  const dir = join(ROOT, 'results', new Date().toISOString().slice(0, 10), 'firefox');
+  mkdirSync(dir, { recursive: true });
+  return dir;
+};
+
+/** The dashboard and the popup of a finished crawl, in Firefox, opened again in the crawl's profile. */
+async function screenshotPages(profileDir: string, crawlId: number): Promise<void> {
+  const ff = await launchFirefoxWithExtension({ profileDir });
+  try {
+    for (const [name, path, width, height] of [['dashboard', `dashboard.html?crawl=${crawlId}`, 1280, 900], ['popup', 'popup.html', 380, 600]] as const) {
+      const tab = await ff.openExtensionPage(path);
+      await tab.page.setViewport({ width, height });
+      await new Promise((r) => setTimeout(r, 2000)); // the live queries' first answer and the chart
+      await tab.page.screenshot({ path: join(screenshotDir(), `${name}.png`) });
+    }
+  } finally {
+    await ff.close();
+  }
+}
