@@ -269,6 +269,26 @@ describe.skipIf(!hasFirefox())('Focus in Firefox', () => {
       }
     });
   });
+
+  describe('without host access', () => {
+    // A user can take the access back in Firefox's Extensions menu; the background then refuses to start a crawl,
+    // saying where to give it, rather than retrying requests the browser refuses.
+    it('refuses to start a crawl and says where to allow it; nothing is requested', async () => {
+      const site = await startDemoServer();
+      const session = await openSession('firefox', {});
+      try {
+        const removed = await session.firefox!.tab.evaluate(
+          () => (globalThis as unknown as Permissions).browser.permissions.remove({ origins: ['<all_urls>'] }), null);
+        expect(removed).toBe(true);
+        await expect(session.send('start', demoConfig(site.origin))).rejects.toThrow(
+          /^Focus may not read websites: allow "Access your data for all websites" for Focus in Firefox's Extensions menu/);
+        expect(site.hits.size).toBe(0);
+      } finally {
+        await session.close();
+        await site.close();
+      }
+    });
+  });
 });
 
 
@@ -295,3 +315,4 @@ async function screenshotPages(profileDir: string, crawlId: number): Promise<voi
     await ff.close();
   }
 }
+type Permissions = { browser: { permissions: { remove(p: { origins: string[] }): Promise<boolean> } } };
