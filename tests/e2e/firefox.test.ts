@@ -16,7 +16,7 @@ import { openSession } from '../../scripts/lib/session';
 import type { CrawlStatus } from '../../lib/protocol';
 import type { LabeledLink, PageRecord } from '../../lib/types';
 import { ON_TOPIC_PATHS, demoConfig, startDemoServer, type DemoServer } from '../fixtures/sites/demo-site';
-import { NEVER_REQUESTED, startHostileSite, type HostileSite } from '../fixtures/sites/hostile-site';
+import { NEVER_REQUESTED, NOT_WEB, startHostileSite, type HostileSite } from '../fixtures/sites/hostile-site';
 import { startSessionSite, type SessionSite } from '../fixtures/sites/session-site';
 import { startNightSkySite } from './labeler-page';
 import { httpPayload, parseWarc, unzip } from '../support/archive-readers';
@@ -120,6 +120,15 @@ describe.skipIf(!hasFirefox())('Focus in Firefox', () => {
       expect(go1.error).toMatch(/^redirect to http:\/\/club\.test\/signout\?next=\/ not followed: unsafe link/);
       expect(pages.find((p) => p.url === 'http://club.test/go/3')!.error).toMatch(/robots\.txt/);
       expect(pages.find((p) => p.url === 'http://club.test/go/4')!.error).toMatch(/outside the crawl's scope/);
+      // A redirect to javascript:, data:, file: or chrome: is recorded as not followed, and asked once. Firefox shows
+      // webRequest where each led, so the sentence names it.
+      NOT_WEB.forEach((target, i) => {
+        const path = `/away/${i}`;
+        expect(site.requests.filter((r) => r.path === path), path).toHaveLength(1);
+        const row = pages.find((p) => p.url === `http://club.test${path}`)!;
+        expect(row.outcome, path).toBe('skipped');
+        expect(row.error, path).toBe(`redirect to ${target} not followed: not a web address (${target.split(':')[0]}:), never requested`);
+      });
     });
   });
 
