@@ -125,7 +125,8 @@ type ExtensionGlobal = { browser: { permissions: { contains(p: { origins: string
  */
 async function openTab(browser: Browser, url: string): Promise<ExtensionTab> {
   const page = await browser.newPage();
-  const navigation = page.goto(url, { timeout: 15_000 }).catch(() => undefined);
+  // goto's own promise only times out here (no load is reported); the loop below decides.
+  void page.goto(url, { timeout: 15_000 }).catch(() => undefined);
   const deadline = Date.now() + 15_000;
   for (;;) {
     const at = await page.evaluate(() => (document.readyState === 'complete' ? location.href : '')).catch(() => '');
@@ -133,7 +134,6 @@ async function openTab(browser: Browser, url: string): Promise<ExtensionTab> {
     if (Date.now() > deadline) throw new Error(`Firefox did not open ${url}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  void navigation;
   return {
     page,
     evaluate: <R, A>(fn: (arg: A) => R | Promise<R>, arg: A) => page.evaluate(fn as (arg: unknown) => R | Promise<R>, arg) as Promise<R>,
