@@ -1,5 +1,5 @@
-// The command-line runner: drives the real extension in Chromium through its own message protocol.
-//   npm run crawl -- --config FILE --out DIR [--profile DIR] [--headed] [--host-rules RULES] [--export warc,wacz,jsonl,csv,zip]
+// The command-line runner: drives the real extension in Chromium or Firefox through its own message protocol.
+//   npm run crawl -- --config FILE --out DIR [--browser chromium|firefox] [--profile DIR] [--headed] [--host-rules RULES] [--export warc,wacz,jsonl,csv,zip]
 //   npm run crawl -- --recrawl --config FILE --profile DIR --out DIR     (the next cycle of a template crawl)
 // A template crawl also writes records.jsonl (its records after the run) and changes.jsonl (what the run changed).
 // Exit status: 0 done, 1 nothing could be fetched or an error, 2 a bad command line or config, 3 a request ended your
@@ -16,7 +16,8 @@ import type { CrawlStatus } from '../lib/protocol';
 import type { PageRecord } from '../lib/types';
 import type { FieldRecord, RecordChange } from '../lib/records';
 import { changesJsonl, recordsJsonl } from '../lib/export/records';
-import { ensureBuilt, launchWithExtension, send, type Launched } from './lib/browser';
+import type { Launched } from './lib/browser';
+import { BROWSERS, isBrowserName, openSession, waitInPage, type BrowserName, type ExtensionSession } from './lib/session';
 
 export interface RunOptions {
   config: unknown;
@@ -24,15 +25,17 @@ export interface RunOptions {
   profileDir?: string;
   headed?: boolean;
   hostRules?: string;
+  /** The browser to crawl in (default chromium). */
+  browser?: BrowserName;
   /** Progress lines; the default writes to stderr. */
   log?: (line: string) => void;
-  /** Called once the crawl has started, with the live browser (tests use it to stop the service worker). */
+  /** Called once the crawl has started, with the live browser (tests use it to stop the service worker). Chromium only. */
   onStarted?: (launched: Launched, crawlId: number) => Promise<void> | void;
   /** Formats to export into `out` once the crawl has ended (crawl.warc.gz, crawl.wacz, pages.jsonl with content, pages.csv, pages.zip). */
   exports?: ExportFormat[];
   /** Runs the next cycle of the template crawl of the config's name in the same profile (SPEC E.6). */
   recrawl?: boolean;
-  /** Called once the crawl has ended, before the browser closes (tests look at the dashboard then). */
+  /** Called once the crawl has ended, before the browser closes (tests look at the dashboard then). Chromium only. */
   onFinished?: (launched: Launched, crawlId: number) => Promise<void> | void;
 }
 
@@ -80,26 +83,27 @@ export async function runCrawl(opts: RunOptions): Promise<Summary> {
   mkdirSync(opts.out, { recursive: true });
   const pagesFile = join(opts.out, 'pages.jsonl');
   writeFileSync(pagesFile, '');
-  ensureBuilt(log);
-  const launched = await launchWithExtension({ profileDir: opts.profileDir, headed: opts.headed, hostRules: opts.hostRules });
+  const browser = opts.browser ?? 'chromium';
+  if (browser !== 'chromium' && (opts.onStarted || opts.onFinished)) throw new Error('onStarted and onFinished are given the Chromium launch: not in Firefox');
+  const session = await openSession(browser, { profileDir: opts.profileDir, headed: opts.headed, hostRules: opts.hostRules }, log);
   let interrupted = false;
   const onSigint = () => {
     interrupted = true;
   };
   process.once('SIGINT', onSigint);
   try {
-    const { page } = launched;
+    const send = session.send;
     const { crawlId } = opts.recrawl
-      ? await send<{ crawlId: number }>(page, 'recrawl', { name: parsed.name, config: opts.config })
-      : await send<{ crawlId: number }>(page, 'start', opts.config);
-    log(`crawl ${crawlId} started in the extension ${launched.extensionId}`);
-    await opts.onStarted?.(launched, crawlId);
+      ? await send<{ crawlId: number }>('recrawl', { name: parsed.name, config: opts.config })
+      : await send<{ crawlId: number }>('start', opts.config);
+    log(`crawl ${crawlId} started in the extension ${session.extensionId} (${browser})`);
+    if (session.chromium) await opts.onStarted?.(session.chromium, crawlId);
     let afterSeq = 0;
     let status: CrawlStatus | null = null;
     let lastLine = 0;
     const drainPages = async () => {
       for (;;) {
-        const rows = await send<PageRecord[]>(page, 'pages', { crawlId, afterSeq, limit: 1000 });
+        const rows = await send<PageRecord[]>('pages', { crawlId, afterSeq, limit: 1000 });
         if (rows.length === 0) return;
         appendFileSync(pagesFile, rows.map((p) => pageLine(p)).join('\n') + '\n');
         afterSeq = rows[rows.length - 1].seq;
@@ -108,10 +112,10 @@ export async function runCrawl(opts: RunOptions): Promise<Summary> {
     for (;;) {
       if (interrupted) {
         log('interrupted: pausing the crawl (resume it from the dashboard)');
-        await send(page, 'pause', { crawlId });
+        await send('pause', { crawlId });
         interrupted = false;
       }
-      status = await send<CrawlStatus | null>(page, 'status', { crawlId });
+      status = await send<CrawlStatus | null>('status', { crawlId });
       await drainPages();
       if (!status) throw new Error(`crawl ${crawlId} disappeared`);
       const now = Date.now();
@@ -123,15 +127,15 @@ export async function runCrawl(opts: RunOptions): Promise<Summary> {
       await new Promise((r) => setTimeout(r, 500));
     }
     await drainPages();
-    if (opts.exports?.length) await exportInto(launched, crawlId, opts.exports, opts.out, log);
-    const template = parsed.template ? await writeRecords(launched, parsed.name, crawlId, opts.out) : undefined;
-    await opts.onFinished?.(launched, crawlId);
+    if (opts.exports?.length) await exportInto(session, crawlId, opts.exports, opts.out, log);
+    const template = parsed.template ? await writeRecords(session, parsed.name, crawlId, opts.out) : undefined;
+    if (session.chromium) await opts.onFinished?.(session.chromium, crawlId);
     const summary = { ...summarize(status, crawlId), ...(template ? { template } : {}) };
     writeFileSync(join(opts.out, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
     return summary;
   } finally {
     process.off('SIGINT', onSigint);
-    await launched.close();
+    await session.close();
   }
 }
 
@@ -140,11 +144,10 @@ export async function runCrawl(opts: RunOptions): Promise<Summary> {
  * (about 1 MiB) at a time, appended here, so neither side holds the crawl. `pages.jsonl` is then the full
  * export (text and labels), replacing the metadata lines written while crawling.
  */
-async function exportInto(launched: Launched, crawlId: number, formats: ExportFormat[], out: string, log: (line: string) => void): Promise<void> {
-  const page = await launched.context.newPage();
+async function exportInto(session: ExtensionSession, crawlId: number, formats: ExportFormat[], out: string, log: (line: string) => void): Promise<void> {
+  const page = await session.openExtensionPage(`dashboard.html?crawl=${crawlId}`);
   try {
-    await page.goto(`chrome-extension://${launched.extensionId}/dashboard.html?crawl=${crawlId}`);
-    await page.waitForFunction(() => 'focusExport' in globalThis);
+    await waitInPage(page, () => 'focusExport' in globalThis);
     for (const format of formats) {
       const file = join(out, FORMATS[format].fileName);
       const started = Date.now();
@@ -166,12 +169,12 @@ async function exportInto(launched: Launched, crawlId: number, formats: ExportFo
 }
 
 /** records.jsonl (the template's records now) and changes.jsonl (what this run changed), and their counts. */
-async function writeRecords(launched: Launched, name: string, crawlId: number, out: string): Promise<Summary['template']> {
-  const records = await send<FieldRecord[]>(launched.page, 'records', { name });
-  const changes = await send<RecordChange[]>(launched.page, 'recordChanges', { crawlId });
+async function writeRecords(session: ExtensionSession, name: string, crawlId: number, out: string): Promise<Summary['template']> {
+  const records = await session.send<FieldRecord[]>('records', { name });
+  const changes = await session.send<RecordChange[]>('recordChanges', { crawlId });
   writeFileSync(join(out, 'records.jsonl'), recordsJsonl(records));
   writeFileSync(join(out, 'changes.jsonl'), changesJsonl(changes));
-  const run = (await send<CrawlStatus | null>(launched.page, 'status', { crawlId }))?.crawl.templateRun;
+  const run = (await session.send<CrawlStatus | null>('status', { crawlId }))?.crawl.templateRun;
   return {
     cycle: run?.cycle ?? 1, searchResults: run?.results.length ?? 0, seedsCrawled: (run?.results.length ?? 0) - (run?.skipped.length ?? 0),
     records: records.length, changes: run?.changes ?? null, nextRecrawl: run?.nextAt ? new Date(run.nextAt).toISOString() : null,
@@ -239,12 +242,16 @@ async function main(): Promise<number> {
     options: {
       config: { type: 'string' }, out: { type: 'string' }, profile: { type: 'string' },
       headed: { type: 'boolean', default: false }, 'host-rules': { type: 'string' }, help: { type: 'boolean', short: 'h' },
-      export: { type: 'string' }, recrawl: { type: 'boolean', default: false },
+      export: { type: 'string' }, recrawl: { type: 'boolean', default: false }, browser: { type: 'string', default: 'chromium' },
     },
   });
   if (values.help || !values.config || !values.out) {
-    console.error('usage: npm run crawl -- [--recrawl] --config FILE --out DIR [--profile DIR] [--headed] [--host-rules RULES] [--export warc,wacz,jsonl,csv,zip]');
+    console.error('usage: npm run crawl -- [--recrawl] --config FILE --out DIR [--browser chromium|firefox] [--profile DIR] [--headed] [--host-rules RULES] [--export warc,wacz,jsonl,csv,zip]');
     return values.help ? 0 : 2;
+  }
+  if (!isBrowserName(values.browser)) {
+    console.error(`focus: --browser: "${values.browser}" is not a browser (the browsers are ${BROWSERS.join(', ')})`);
+    return 2;
   }
   let config: unknown;
   try {
@@ -261,7 +268,7 @@ async function main(): Promise<number> {
   }
   const summary = await runCrawl({
     config, out: values.out, profileDir: values.profile, headed: values.headed, hostRules: values['host-rules'], exports: exports as ExportFormat[],
-    recrawl: values.recrawl,
+    recrawl: values.recrawl, browser: values.browser,
   });
   console.log(formatSummary(summary));
   console.log(`  pages: ${join(values.out, 'pages.jsonl')}  summary: ${join(values.out, 'summary.json')}`);

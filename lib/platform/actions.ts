@@ -42,8 +42,9 @@ export function downloadFile(parts: BlobPart[], fileName: string, type = 'applic
 
 
 /**
- * Firefox grants an MV3 extension's host access only when the user allows it; ask on "Start crawl" (a user
- * gesture, which Firefox requires, so nothing may be awaited before this call). Chrome grants it at install.
+ * Firefox grants an MV3 extension's host access at install from version 127, before that only when the user allows
+ * it, and the user may take it back; ask on "Start crawl" (a user gesture, which Firefox requires, so nothing may
+ * be awaited before this call; granted already, it resolves at once without a prompt). Chrome grants it at install.
  */
 export function requestHostAccess(): Promise<boolean> {
   if (!import.meta.env.FIREFOX) return Promise.resolve(true);

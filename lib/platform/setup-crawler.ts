@@ -5,6 +5,7 @@ import { CrawlStore } from '../store/crawl-store';
 import { CrawlerDB } from '../store/db';
 import { makeCrawlIdentity } from './crawl-identity';
 import { makeExtensionFetch } from './extension-fetch';
+import { requireHostAccess } from './host-access';
 import { armResumeAlarm, disarmResumeAlarm, onResumeAlarm, touchExtensionApi } from './keep-alive';
 import { setupLabeler } from './labeler';
 import { onMessages } from './messaging';
@@ -56,6 +57,7 @@ export function setupCrawler(): CrawlService {
     watch(req.crawlId);
     return r;
   };
+  requireHostAccess(handlers, ['start', 'resume', 'recrawl']);
   onMessages(handlers);
   onResumeAlarm(() => void wake());
   setupRecrawlAlarms(service, (crawlId) => {

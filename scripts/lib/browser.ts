@@ -1,4 +1,5 @@
 // Launches Debian's (or the user's) Chromium with the built Focus extension, through playwright-core.
+// Firefox has its own launcher beside this one (firefox.ts); session.ts gives the runner one face for both.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,15 +26,17 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-/** Builds the Chrome extension when the build is missing or older than its sources. */
-export function ensureBuilt(log: (s: string) => void = () => {}): string {
-  const manifest = join(EXTENSION_DIR, 'manifest.json');
+/** Builds the extension for Chromium (or Firefox) when its build is missing or older than its sources. */
+export function ensureBuilt(log: (s: string) => void = () => {}, target: 'chromium' | 'firefox' = 'chromium'): string {
+  const dir = target === 'firefox' ? join(ROOT, '.output', 'firefox-mv3') : EXTENSION_DIR;
+  const manifest = join(dir, 'manifest.json');
   const sources = Math.max(...['entrypoints', 'lib', 'public'].map((d) => newestMtime(join(ROOT, d))), statSync(join(ROOT, 'wxt.config.ts')).mtimeMs);
   if (!existsSync(manifest) || statSync(manifest).mtimeMs < sources) {
-    log('building the extension (wxt build)...');
-    execFileSync(process.execPath, [join(ROOT, 'node_modules', 'wxt', 'bin', 'wxt.mjs'), 'build'], { cwd: ROOT, stdio: 'pipe' });
+    log(`building the extension (wxt build${target === 'firefox' ? ' -b firefox --mv3' : ''})...`);
+    const args = target === 'firefox' ? ['build', '-b', 'firefox', '--mv3'] : ['build'];
+    execFileSync(process.execPath, [join(ROOT, 'node_modules', 'wxt', 'bin', 'wxt.mjs'), ...args], { cwd: ROOT, stdio: 'pipe' });
   }
-  return EXTENSION_DIR;
+  return dir;
 }
 
 export interface LaunchOptions {

@@ -1,0 +1,327 @@
+// The same extension in a real Firefox (Debian's firefox-esr, or FIREFOX_PATH), loaded as a temporary add-on over
+// WebDriver BiDi by the command-line runner's Firefox path. What the servers saw is the evidence: the demo crawl
+// finds every astronomy page and never requests the log-out, delete or robots-closed pages; a profile logged in to
+// a hostile site keeps its session while redirects to unsafe, closed or off-scope targets are never requested; the
+// exports read back as they do from Chromium.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Papa from 'papaparse';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCrawl } from '../../scripts/crawl';
+import { ensureBuilt, ROOT } from '../../scripts/lib/browser';
+import { firefoxPath, hasFirefox, launchFirefoxWithExtension } from '../../scripts/lib/firefox';
+import { openSession } from '../../scripts/lib/session';
+import type { CrawlStatus } from '../../lib/protocol';
+import type { LabeledLink, PageRecord } from '../../lib/types';
+import { ON_TOPIC_PATHS, demoConfig, startDemoServer, type DemoServer } from '../fixtures/sites/demo-site';
+import { NEVER_REQUESTED, NOT_WEB, startHostileSite, type HostileSite } from '../fixtures/sites/hostile-site';
+import { startSessionSite, type SessionSite } from '../fixtures/sites/session-site';
+import { startNightSkySite } from './labeler-page';
+import { httpPayload, parseWarc, unzip } from '../support/archive-readers';
+
+if (!hasFirefox()) {
+  console.warn(`tests/e2e/firefox.test.ts skipped: no Firefox at ${process.env.FIREFOX_PATH || '/usr/bin/firefox-esr'} (apt-get install firefox-esr, or set FIREFOX_PATH)`);
+}
+
+describe.skipIf(!hasFirefox())('Focus in Firefox', () => {
+  beforeAll(() => {
+    firefoxPath();
+    ensureBuilt(undefined, 'firefox');
+  });
+
+  describe('the demo site', () => {
+    let site: DemoServer;
+    beforeAll(async () => {
+      site = await startDemoServer();
+    });
+    afterAll(() => site.close());
+
+    it('finds every astronomy page, never requests the unsafe or robots-closed ones, and exports every format', async () => {
+      const out = mkdtempSync(join(tmpdir(), 'focus-firefox-demo-'));
+      const profileDir = mkdtempSync(join(tmpdir(), 'focus-firefox-demo-profile-'));
+      const summary = await runCrawl({
+        config: demoConfig(site.origin), out, profileDir, browser: 'firefox', log: () => {}, exports: ['warc', 'wacz', 'jsonl', 'csv', 'zip'],
+      });
+      if (process.env.FOCUS_SCREENSHOTS) await screenshotPages(profileDir, summary.crawlId);
+      expect(summary.state).toBe('finished');
+      for (const p of ON_TOPIC_PATHS) expect(site.hits.has(p), p).toBe(true);
+      for (const p of ['/account/logout', '/account/delete', '/staff/rota']) expect(site.hits.has(p), p).toBe(false);
+
+      const lines = readFileSync(join(out, 'pages.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as PageRecord & { text?: string });
+      // The moved page's redirect was seen (webRequest) and passed the gate: recorded, not followed blind.
+      const moved = lines.find((p) => p.url.endsWith('/old/telescope-guide'))!;
+      expect(moved.redirects?.[0]?.status).toBe(301);
+      expect(moved.error).toMatch(/^redirect to .*\/space\/telescopes not followed: the target was already fetched/);
+      const fetched = lines.filter((p) => p.outcome === 'done' && p.status === 200);
+      expect(fetched.length).toBe(summary.fetched);
+      expect(fetched.every((p) => typeof p.text === 'string' && p.text.length > 0)).toBe(true);
+
+      // WARC: every fetched page's payload exactly as the server sends it.
+      const records = await parseWarc(readFileSync(join(out, 'crawl.warc.gz')));
+      const responses = new Map(records.filter((r) => r.headers['WARC-Type'] === 'response').map((r) => [r.headers['WARC-Target-URI']!, r]));
+      for (const p of fetched) {
+        const sent = Buffer.from(await (await fetch(p.finalUrl)).arrayBuffer());
+        expect(httpPayload(responses.get(p.finalUrl)!.content).equals(sent), p.finalUrl).toBe(true);
+      }
+      const wacz = await unzip(readFileSync(join(out, 'crawl.wacz')));
+      expect(wacz.has('datapackage.json') && wacz.has('archive/data.warc.gz')).toBe(true);
+      const csv = Papa.parse<Record<string, string>>(readFileSync(join(out, 'pages.csv'), 'utf8'), { header: true, skipEmptyLines: true });
+      expect(csv.errors).toEqual([]);
+      expect(csv.data.length).toBe(lines.length);
+      expect((await unzip(readFileSync(join(out, 'pages.zip')))).size).toBe(fetched.length);
+    });
+  });
+
+  describe('the trust site, logged in', () => {
+    let site: HostileSite;
+    beforeAll(async () => {
+      site = await startHostileSite({ robotsOutages: 2, retryAfterSeconds: 3 });
+    });
+    afterAll(() => site.close());
+
+    it('keeps the session and never requests an unsafe, robots-closed or off-scope redirect target', async () => {
+      const profileDir = mkdtempSync(join(tmpdir(), 'focus-firefox-trust-'));
+      const hostRules = `MAP *.test 127.0.0.1:${site.port}`;
+      // The user logs in in a tab of the same profile, then the crawl runs in it.
+      const first = await launchFirefoxWithExtension({ profileDir, hostRules });
+      const tab = await first.browser.newPage();
+      await tab.goto('http://club.test/login');
+      await first.close();
+      expect(site.sessionValid()).toBe(true);
+      site.requests.length = 0;
+
+      const out = mkdtempSync(join(tmpdir(), 'focus-firefox-trust-out-'));
+      const summary = await runCrawl({
+        config: {
+          name: 'club', seeds: ['http://club.test/', 'http://flaky.test/'],
+          topic: { keywords: ['astronomy', 'telescope', 'planet', 'galaxy', 'orbit'] },
+          budget: { maxPages: 60 }, politeness: { delayMs: 0, concurrency: 4 }, fetch: { retryBaseMs: 500 },
+        },
+        out, profileDir, hostRules, browser: 'firefox', log: () => {},
+      });
+      const pages = readFileSync(join(out, 'pages.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as PageRecord);
+
+      const paths = site.requests.map((r) => r.path);
+      for (const p of NEVER_REQUESTED) expect(paths, p).not.toContain(p);
+      expect(site.requests.some((r) => r.host === 'elsewhere.test')).toBe(false);
+      expect(site.sessionValid()).toBe(true);
+      const clubPages = site.requests.filter((r) => r.host === 'club.test' && r.path !== '/robots.txt');
+      expect(clubPages.length).toBeGreaterThan(5);
+      expect(clubPages.every((r) => r.withSession && r.sessionValid)).toBe(true);
+      expect(site.requests.filter((r) => r.path === '/robots.txt').every((r) => !r.withSession)).toBe(true);
+      expect(site.requests.filter((r) => r.path === '/busy')).toHaveLength(2); // 503 + Retry-After, then the page
+      expect(site.requests.filter((r) => r.host === 'flaky.test' && r.path === '/robots.txt')).toHaveLength(3);
+
+      expect(summary.state).toBe('finished');
+      const go1 = pages.find((p) => p.url === 'http://club.test/go/1')!;
+      expect(go1.redirects).toEqual([{ url: 'http://club.test/go/1', status: 302 }]);
+      expect(go1.error).toMatch(/^redirect to http:\/\/club\.test\/signout\?next=\/ not followed: unsafe link/);
+      expect(pages.find((p) => p.url === 'http://club.test/go/3')!.error).toMatch(/robots\.txt/);
+      expect(pages.find((p) => p.url === 'http://club.test/go/4')!.error).toMatch(/outside the crawl's scope/);
+      // A redirect to javascript:, data:, file: or chrome: is recorded as not followed, and asked once. Firefox shows
+      // webRequest where each led, so the sentence names it.
+      NOT_WEB.forEach((target, i) => {
+        const path = `/away/${i}`;
+        expect(site.requests.filter((r) => r.path === path), path).toHaveLength(1);
+        const row = pages.find((p) => p.url === `http://club.test${path}`)!;
+        expect(row.outcome, path).toBe('skipped');
+        expect(row.error, path).toBe(`redirect to ${target} not followed: not a web address (${target.split(':')[0]}:), never requested`);
+      });
+    });
+  });
+
+  describe('a session the crawl ends', () => {
+    let site: SessionSite;
+    beforeAll(async () => {
+      site = await startSessionSite();
+    });
+    afterAll(() => site.close());
+
+    // Firefox shows Cookie and Set-Cookie to webRequest without Chrome's 'extraHeaders': the cookie trace is what
+    // tells a request logged the user out.
+    it('pauses on the request that ended the session (the command exits 3), and a resume never asks it again', async () => {
+      const profileDir = mkdtempSync(join(tmpdir(), 'focus-firefox-session-'));
+      const hostRules = `MAP *.test 127.0.0.1:${site.port}`;
+      const login = async (session: Awaited<ReturnType<typeof openSession>>) => {
+        const tab = await session.firefox!.browser.newPage();
+        await tab.goto('http://shop.test/login?as=member');
+        await tab.close();
+      };
+      const first = await openSession('firefox', { profileDir, hostRules });
+      await login(first);
+      await first.close();
+      site.requests.length = 0;
+
+      const dir = mkdtempSync(join(tmpdir(), 'focus-firefox-session-out-'));
+      const configFile = join(dir, 'config.json');
+      writeFileSync(configFile, JSON.stringify({
+        name: 'shop', seeds: ['http://shop.test/'], topic: { keywords: ['astronomy', 'telescopes', 'galaxies'] },
+        budget: { maxPages: 30 }, politeness: { delayMs: 0, concurrency: 2 },
+      }));
+      const cli = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
+        const args = ['tsx', 'scripts/crawl.ts', '--browser', 'firefox', '--config', configFile, '--out', join(dir, 'out'), '--profile', profileDir, '--host-rules', hostRules];
+        const child = spawn('npx', args, { cwd: ROOT });
+        let stderr = '';
+        child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+        child.on('close', (status) => resolve({ status, stderr }));
+      });
+      expect(cli.status, cli.stderr).toBe(3);
+      expect(cli.stderr).toContain('focus: paused: requesting http://shop.test/x7 ended your session on shop.test (the site cleared the cookie "shop_sid")');
+      const at = site.requests.findIndex((r) => r.path === '/x7');
+      expect(at).toBeGreaterThan(0);
+      expect(site.requests[at].withSession).toBe(true);
+      expect(site.requests.length - 1 - at).toBeLessThanOrEqual(1);
+      expect(site.sessionValid()).toBe(false);
+
+      // The user logs in again in the same profile and resumes; the crawl's database outlived the restart.
+      const { crawlId } = JSON.parse(readFileSync(join(dir, 'out', 'summary.json'), 'utf8')) as { crawlId: number };
+      const again = await openSession('firefox', { profileDir, hostRules });
+      try {
+        expect((await again.send<CrawlStatus>('status', { crawlId })).crawl.state).toBe('paused');
+        await login(again);
+        await again.send('resume', { crawlId });
+        await expect.poll(async () => (await again.send<CrawlStatus>('status', { crawlId })).crawl.state, { timeout: 60_000, interval: 250 }).toBe('finished');
+      } finally {
+        await again.close();
+      }
+      expect(site.requests.filter((r) => r.path === '/x7')).toHaveLength(1);
+      for (let i = 0; i < 6; i++) expect(site.requests.filter((r) => r.path === `/p/${i}`), `/p/${i}`).toHaveLength(1);
+      expect(site.requests.filter((r) => r.path.startsWith('/p/')).every((r) => r.withSession)).toBe(true);
+      expect(site.sessionValid()).toBe(true);
+    });
+  });
+
+  describe('the background suspended mid-crawl', () => {
+    let site: DemoServer;
+    beforeAll(async () => {
+      site = await startDemoServer();
+    });
+    afterAll(() => site.close());
+
+    // Firefox's MV3 background is an event page, suspended after `extensions.background.idle.timeout` (30 s) without
+    // an event or an extension API call. Here it is 1 s while the crawl waits 4 s between pages, so the page is
+    // suspended mid-crawl; the resume alarm starts it again and the crawl goes on by itself.
+    it('resumes by its alarm and fetches each page once', { timeout: 240_000 }, async () => {
+      const ff = await launchFirefoxWithExtension({ prefs: { 'extensions.background.idle.timeout': 1000 } });
+      try {
+        const config = { ...demoConfig(site.origin), budget: { maxPages: 2 }, politeness: { delayMs: 4000, concurrency: 1 } };
+        const reply = await ff.tab.evaluate((c) => (globalThis as unknown as Sender).browser.runtime.sendMessage({ type: 'start', data: c }), config);
+        const crawlId = (reply as { result: { crawlId: number } }).result.crawlId;
+        // Read IndexedDB from the extension's tab: unlike a message, that does not wake the background.
+        const state = () => ff.tab.evaluate((id) => new Promise<string>((resolve, reject) => {
+          const open = indexedDB.open('focus');
+          open.onerror = () => reject(open.error);
+          open.onsuccess = () => {
+            const get = open.result.transaction('crawls').objectStore('crawls').get(id);
+            get.onsuccess = () => {
+              open.result.close();
+              resolve((get.result as { state: string }).state);
+            };
+          };
+        }), crawlId);
+        await expect.poll(state, { timeout: 200_000, interval: 1000 }).toBe('finished');
+      } finally {
+        await ff.close();
+      }
+      // The background lost its memory (robots.txt asked again after each start) and no page was asked twice.
+      expect(site.hits.get('/robots.txt')).toBeGreaterThan(1);
+      expect([...site.hits].filter(([p, n]) => p !== '/robots.txt' && n > 1)).toEqual([]);
+      expect([...site.hits.keys()].filter((p) => p !== '/robots.txt')).toHaveLength(2);
+    });
+  });
+
+  describe('the on-page labeler', () => {
+    // Switched on by the popup's message; the content script is injected with scripting.executeScript, which the
+    // host access granted at install allows on any page.
+    it('marks the links of a page, stores a label given by key, and leaves the page as it was when switched off', async () => {
+      const site = await startNightSkySite();
+      const session = await openSession('firefox', {});
+      try {
+        const ff = session.firefox!;
+        const page = await ff.browser.newPage();
+        await page.goto(site.url);
+        const before = await page.evaluate(() => document.documentElement.outerHTML);
+        const tabs = await ff.tab.evaluate(() => (globalThis as unknown as Tabs).browser.tabs.query({}), null);
+        const tabId = tabs.find((t) => t.url === site.url)!.id;
+        const hosts = () => page.evaluate(() => document.querySelectorAll('focus-labeler').length);
+        expect(await session.send('setLabeler', { tabId, on: true })).toEqual({ on: true });
+        expect(await session.send('setLabeler', { tabId, on: true })).toEqual({ on: true });
+        expect(await hosts()).toBe(1);
+        if (process.env.FOCUS_SCREENSHOTS) {
+          await page.setViewport({ width: 1100, height: 700 });
+          await new Promise((r) => setTimeout(r, 1000));
+          await page.screenshot({ path: join(screenshotDir(), 'labeler.png') });
+          await page.setViewport({ width: 800, height: 600 });
+        }
+
+        await page.hover('a[href="/kitchen/lentil-soup"]');
+        await page.keyboard.press('2');
+        const userLabels = () => ff.tab.evaluate(() => new Promise<LabeledLink[]>((resolve, reject) => {
+          const open = indexedDB.open('focus');
+          open.onerror = () => reject(open.error);
+          open.onsuccess = () => {
+            const all = open.result.transaction('labels').objectStore('labels').getAll();
+            all.onsuccess = () => (open.result.close(), resolve(all.result as LabeledLink[]));
+          };
+        }), null);
+        await expect.poll(async () => (await userLabels()).filter((l) => l.source === 'user').map(({ url, label, pageUrl }) => ({ url, label, pageUrl })))
+          .toEqual([{ url: `${site.origin}/kitchen/lentil-soup`, label: 0, pageUrl: site.url }]);
+
+        expect(await session.send('setLabeler', { tabId, on: false })).toEqual({ on: false });
+        expect(await hosts()).toBe(0);
+        expect(await page.evaluate(() => document.documentElement.outerHTML)).toBe(before);
+      } finally {
+        await session.close();
+        await site.close();
+      }
+    });
+  });
+
+  describe('without host access', () => {
+    // A user can take the access back in Firefox's Extensions menu; the background then refuses to start a crawl,
+    // saying where to give it, rather than retrying requests the browser refuses.
+    it('refuses to start a crawl and says where to allow it; nothing is requested', async () => {
+      const site = await startDemoServer();
+      const session = await openSession('firefox', {});
+      try {
+        const removed = await session.firefox!.tab.evaluate(
+          () => (globalThis as unknown as Permissions).browser.permissions.remove({ origins: ['<all_urls>'] }), null);
+        expect(removed).toBe(true);
+        await expect(session.send('start', demoConfig(site.origin))).rejects.toThrow(
+          /^Focus may not read websites: allow "Access your data for all websites" for Focus in Firefox's Extensions menu/);
+        expect(site.hits.size).toBe(0);
+      } finally {
+        await session.close();
+        await site.close();
+      }
+    });
+  });
+});
+
+
+type Sender = { browser: { runtime: { sendMessage(m: unknown): Promise<unknown> } } };
+type Tabs = { browser: { tabs: { query(q: object): Promise<{ id: number; url?: string }[]> } } };
+
+const screenshotDir = () => {
+  const dir = join(ROOT, 'results', new Date().toISOString().slice(0, 10), 'firefox');
+  mkdirSync(dir, { recursive: true });
+  return dir;
+};
+
+/** The dashboard and the popup of a finished crawl, in Firefox, opened again in the crawl's profile. */
+async function screenshotPages(profileDir: string, crawlId: number): Promise<void> {
+  const ff = await launchFirefoxWithExtension({ profileDir });
+  try {
+    for (const [name, path, width, height] of [['dashboard', `dashboard.html?crawl=${crawlId}`, 1280, 900], ['popup', 'popup.html', 380, 600]] as const) {
+      const tab = await ff.openExtensionPage(path);
+      await tab.page.setViewport({ width, height });
+      await new Promise((r) => setTimeout(r, 2000)); // the live queries' first answer and the chart
+      await tab.page.screenshot({ path: join(screenshotDir(), `${name}.png`) });
+    }
+  } finally {
+    await ff.close();
+  }
+}
+type Permissions = { browser: { permissions: { remove(p: { origins: string[] }): Promise<boolean> } } };
