@@ -11,6 +11,10 @@ import { crawlOf, realisticPages } from '../e2e/pages-fixture';
 
 const seqs = (rows: PageRecord[]) => rows.map((p) => p.seq);
 const settle = (ms = 60) => new Promise((r) => setTimeout(r, ms));
+/** Waits until `done()` holds (a live read arrives later on a busy machine), for 5 s at most. */
+async function until(done: () => boolean, what: string): Promise<void> {
+  for (const end = Date.now() + 5000; !done(); await settle(10)) if (Date.now() > end) throw new Error(`never: ${what}`);
+}
 
 describe('a live window of pages', () => {
   let db: CrawlerDB;
@@ -55,7 +59,7 @@ describe('a live window of pages', () => {
       await db.pages.add(p);
       await settle(20);
     }
-    await settle();
+    await until(() => newest.at(-1)?.rows[0]?.seq === pages[13]!.seq && oldest.at(-1)?.hasNext === true, 'both windows read the new rows');
     expect(seqs(oldest.at(-1)!.rows)).toEqual(seqs(pages.slice(0, 10)));
     expect(oldest.at(-1)!.hasNext).toBe(true);
     expect(seqs(newest.at(-1)!.rows)).toEqual(seqs(pages.slice(4, 14)).reverse());
@@ -65,6 +69,7 @@ describe('a live window of pages', () => {
     await db.pages.bulkPut(pages.slice(0, 40));
     const first = follow(ALL_PAGES, { at: 'start' }, 10);
     const later = follow({ ...ALL_PAGES, sort: 'newest' }, { after: [pages[30]!.seq] }, 10);
+    await until(() => first.length > 0 && later.length > 0, 'both windows read');
     await settle(150);
     const [firstReads, laterReads] = [first.length, later.length];
     expect(seqs(later.at(-1)!.rows)).toEqual(seqs(pages.slice(20, 30)).reverse());
@@ -80,11 +85,11 @@ describe('a live window of pages', () => {
     const q: PageQuery = { ...ALL_PAGES, search: 'saturn', sort: 'newest' };
     const saturn = (rows: PageRecord[]) => seqs(rows.filter((p) => /saturn/i.test(p.title + p.url))).reverse();
     const seen = follow(q, { at: 'start' }, 3);
-    await settle(150);
+    await until(() => seen.length > 0, 'the search read');
     const before = saturn(pages.slice(0, 40)).slice(0, 3);
     expect([seqs(seen.at(-1)!.rows), seen.at(-1)!.hasPrev]).toEqual([before, false]);
     for (const p of pages.slice(40, 60)) await db.pages.add(p);
-    await settle(600);
+    await until(() => seen.at(-1)?.hasPrev === true, 'the search offers the newer pages');
     expect(saturn(pages.slice(40, 60)).length).toBeGreaterThan(0);
     expect([seqs(seen.at(-1)!.rows), seen.at(-1)!.hasPrev]).toEqual([before, true]);
   });
