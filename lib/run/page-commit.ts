@@ -6,7 +6,7 @@ import type { FetchOutcome } from '../fetch/fetcher';
 import type { Hop } from '../fetch/request-gate';
 import type { Candidate, PageCommit } from '../ports';
 import type { PageRole, Strategy } from '../strategies/types';
-import type { FrontierEntry, LabeledLink, ParsedPage } from '../types';
+import type { FrontierEntry, LabeledLink, ParsedPage, RenderNote } from '../types';
 import { siteOf } from '../url';
 import type { CrawlConfig } from '../crawl/config';
 import { pageRow, takenFrom, type PageRow } from './outcome';
@@ -37,6 +37,8 @@ export interface PageOutcome {
   aliases: string[];
   /** The training read the page was judged from, when no request was made for it. */
   copy?: { seq: number; fetchedAt: number };
+  /** How `fetch.render` treated the page, and the DOM it was read from when rendered. */
+  render?: { note: RenderNote; html?: string };
 }
 
 /** What a page's commit takes from the run. */
@@ -71,9 +73,10 @@ export function pageCommit(page: PageOutcome, run: CommitTerms): PageCommit {
     ...(config.classifier.everyLink && strategy.followsModel ? { everyLink: (e: FrontierEntry, lo: number) => strategy.rerank(e, lo) } : {}),
     // A copy's content is as fetched when training read it: it carries that time (an archive dates it so).
     page: { ...judgedRow(entry.url, out, parsed, { ...takenFrom(entry), ...(role ? { urlClass: role.urlClass } : {}) }, verdict, chain, now),
-      ...(copy ? { copyOf: copy.seq, fetchedAt: copy.fetchedAt } : {}) },
-    // A copy keeps the body too, so a page of the crawl can be labeled and exported like any other.
-    body: bodyOf(out),
+      ...(copy ? { copyOf: copy.seq, fetchedAt: copy.fetchedAt } : {}), ...(page.render ? { render: page.render.note } : {}) },
+    // A copy keeps the body too, so a page of the crawl can be labeled and exported like any other. A rendered page
+    // keeps what the server sent and, beside it, the DOM it was read from.
+    body: { ...bodyOf(out), ...(page.render?.html !== undefined ? { rendered: page.render.html } : {}) },
     stats: verdict
       ? { attempts: requests, fetched: 1, relevant: relevant ? 1 : 0, bytes: downloaded, ...(verdict.by === 'keywords' ? { keywordVerdicts: 1 } : {}), ...copies }
       : { attempts: requests, listPages: 1, bytes: downloaded, ...copies },
