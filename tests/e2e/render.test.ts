@@ -1,0 +1,85 @@
+// Pages built by scripts, crawled from the command line through the real extension in Chromium: a star catalogue
+// whose every page the server sends as the same shell (tests/fixtures/sites/script-site.ts). With `render: auto` the
+// crawl reads what a reader sees (a JSON-filled list, a delayed link, a shadow-root widget, a same-origin frame, a
+// pushState-routed app) and the page's own `fetch('/logout')` is stopped before it reaches the server; with
+// `render: never` it finds none of the script-made links. The server's log says what was requested.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { runCrawl } from '../../scripts/crawl';
+import { ensureBuilt, type Launched } from '../../scripts/lib/browser';
+import { SCRIPT_MADE, startScriptSite, type ScriptSite } from '../fixtures/sites/script-site';
+
+interface Line {
+  url: string;
+  finalUrl: string;
+  status: number;
+  outcome?: string;
+  render?: { rendered: boolean; why: string; settled?: boolean; changed?: string; blocked?: number; error?: string };
+}
+
+let site: ScriptSite;
+beforeAll(async () => {
+  ensureBuilt();
+  site = await startScriptSite();
+});
+afterAll(() => site.close());
+
+async function crawl(render: 'auto' | 'never', onStarted?: (l: Launched) => Promise<void>) {
+  site.requests.length = 0;
+  const out = mkdtempSync(join(tmpdir(), `focus-render-${render}-`));
+  const summary = await runCrawl({
+    config: {
+      name: `stars-${render}`, seeds: [`${site.origin}/`], topic: { keywords: ['star', 'stars', 'constellation'] },
+      budget: { maxPages: 40 }, politeness: { delayMs: 0, concurrency: 2 }, fetch: { render },
+    },
+    out, log: () => {}, ...(onStarted ? { onStarted } : {}),
+  });
+  const lines = readFileSync(join(out, 'pages.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Line);
+  const fetched = lines.filter((l) => l.status === 200 && l.outcome === 'done').map((l) => new URL(l.finalUrl).pathname);
+  return { summary, lines, fetched };
+}
+
+it('with render: auto, reads what a reader sees and stops the page asking for /logout', async () => {
+  let userTabFocused = true;
+  const { summary, lines, fetched } = await crawl('auto', async ({ context }) => {
+    // The user's own tab stays in front while pages render in the background.
+    const mine = await context.newPage();
+    await mine.goto('about:blank');
+    await mine.bringToFront();
+    const start = Date.now();
+    while (Date.now() - start < 3000) {
+      userTabFocused &&= await mine.evaluate(() => document.visibilityState === 'visible');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  });
+  expect(summary.state).toBe('finished');
+  for (const path of SCRIPT_MADE) expect(fetched, path).toContain(path);
+  // /app/item/8 is linked only from item 7 as the app draws it: fetched, item 7 is the shell.
+  expect(fetched).toContain('/app/item/8');
+
+  const home = lines.find((l) => new URL(l.finalUrl).pathname === '/')!;
+  expect(home.render).toMatchObject({ rendered: true, settled: true, blocked: 1 });
+  expect(home.render!.why).toContain('empty application root (#root)');
+  expect(home.render!.changed).toMatch(/rendering found \d+ more links/);
+  // After the home page the site is known to be built by scripts: every page of it is rendered.
+  const item = lines.find((l) => new URL(l.finalUrl).pathname === '/app/item/7')!;
+  expect(item.render).toMatchObject({ rendered: true });
+  // The frame is a plain page: still rendered, as its site is.
+  expect(lines.every((l) => l.status !== 200 || l.render?.rendered)).toBe(true);
+
+  // The page's own fetch('/logout') never reached the server; its script and JSON calls did.
+  expect(site.requests).not.toContain('/logout');
+  expect(site.requests).toContain('/api/stars');
+  expect(userTabFocused).toBe(true);
+});
+
+it('with render: never, finds none of the script-made links', async () => {
+  const { summary, fetched, lines } = await crawl('never');
+  expect(summary.state).toBe('finished');
+  expect(fetched).toEqual(['/']);
+  for (const path of [...SCRIPT_MADE, '/app/item/8']) expect(site.requests).not.toContain(path);
+  expect(site.requests).not.toContain('/app.js');
+  expect(lines.every((l) => l.render === undefined)).toBe(true);
+});
