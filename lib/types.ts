@@ -147,7 +147,10 @@ export interface PageRecord {
    * read: no request was made for it, and its body is a copy of that read's.
    */
   copyOf?: number;
-  /** Whether the page was rendered in a browser tab before it was read, and why (absent when `fetch.render` is never). */
+  /**
+   * Whether the page was rendered in a browser tab before it was read, and why. Absent when it was not and its HTML
+   * gave no reason to (rendering is off, or the page read as a whole page).
+   */
   render?: RenderNote;
   /** The Pages table's filter keys (lib/store/page-keys.ts), set when the row is written; indexed from schema v7. */
   kind?: PageKind;

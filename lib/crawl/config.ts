@@ -91,7 +91,7 @@ export const DEFAULTS: Omit<CrawlConfig, 'name' | 'seeds'> = {
   budget: { maxPages: 100, maxDepth: 50 },
   scope: { mode: 'seed-hosts', sites: [] },
   politeness: { delayMs: 1000, concurrency: 2, perHost: 1, robots: true, identify: true },
-  fetch: { timeoutMs: 30_000, maxBytes: 5 * 1024 * 1024, retries: 3, retryBaseMs: 10_000, render: 'never', renderTabs: 2, renderTimeoutMs: 15_000 },
+  fetch: { timeoutMs: 30_000, maxBytes: 5 * 1024 * 1024, retries: 3, retryBaseMs: 10_000, render: 'auto', renderTabs: 2, renderTimeoutMs: 15_000 },
   safety: { avoid: [], disabledRules: [] },
   judge: { threshold: 0.5, smoothing: DEFAULT_JUDGE_SMOOTHING },
   learning: { fromVerdicts: true, linksToJudged: true, rescoreEveryPages: 500, rescoreEveryLabels: 10 },

@@ -48,7 +48,7 @@ export interface RenderRun {
 export interface RenderStep {
   /** The page as the crawl reads it: rendered, or as fetched. */
   parsed: ParsedPage;
-  /** Absent when rendering is off. */
+  /** Absent when the page was not rendered and its HTML gave no reason to: rendering is off, or it read as a whole page. */
   note?: RenderNote;
   /** The serialized DOM, when rendered. */
   html?: string;
@@ -60,8 +60,10 @@ export async function renderStep(run: RenderRun, out: FetchOutcome, fetched: Par
   const asFetched = (note?: RenderNote, blocked: BlockedRequest[] = []): RenderStep => ({ parsed: fetched, ...(note ? { note } : {}), blocked });
   if (run.mode === 'never') return asFetched();
   const host = hostOf(out.finalUrl);
-  const decision = decideRender(run.mode, run.mode === 'auto' ? scriptShell(out.html ?? '', fetched) : null, run.sites.get(host));
-  if (!decision.render) return asFetched({ rendered: false, why: decision.why });
+  const shell = run.mode === 'auto' ? scriptShell(out.html ?? '', fetched) : null;
+  const decision = decideRender(run.mode, shell, run.sites.get(host));
+  // A page whose HTML reads as a whole page says nothing: rows of a static site stay as they were without rendering.
+  if (!decision.render) return asFetched(shell ? { rendered: false, why: `${shell}, but ${decision.why}` } : undefined);
   if (!run.port) return asFetched({ rendered: false, why: decision.why, error: 'this browser cannot render pages' });
   const release = await run.slots.take();
   let result;
