@@ -12,6 +12,7 @@ import type { RenderPort, RenderRequest } from '../../lib/fetch/render';
 import { parseHtml } from '../../lib/parse/html';
 import { scriptShell } from '../../lib/parse/script-shell';
 import { RenderSlots } from '../../lib/run/render';
+import { configToForm, defaultFormValues, formErrorOf, formToConfig } from '../../lib/ui/config-form';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import { demoConfig, startDemoServer, type DemoServer } from '../fixtures/sites/demo-site';
@@ -104,6 +105,19 @@ it('fetch.render is validated', () => {
   expect(() => parseConfig({ ...base, fetch: { render: 'sometimes' } })).toThrow(ConfigError);
   expect(() => parseConfig({ ...base, fetch: { render: 'sometimes' } })).toThrow('fetch.render must be one of "never", "auto", "always" (got "sometimes")');
   expect(() => parseConfig({ ...base, fetch: { renderTabs: 0 } })).toThrow(/fetch.renderTabs/);
+});
+
+it('the New crawl form carries fetch.render both ways, and names its field in a refusal', () => {
+  const v = defaultFormValues();
+  expect(v.render).toBe('auto');
+  const fromFile = configToForm({ fetch: { render: 'never', renderTabs: 1 } }, v);
+  expect(fromFile.render).toBe('never');
+  expect(configToForm({ fetch: { render: 'sometimes' } }, v).render).toBe('auto');
+  // Settings the form has no field for come from the imported file.
+  expect(formToConfig({ ...fromFile, seeds: 'http://s.test/', keywords: 'star' }, { fetch: { renderTabs: 1 } }).fetch).toEqual({ renderTabs: 1, render: 'never' });
+  expect(formErrorOf('fetch.render must be one of "never", "auto", "always" (got "x")')).toEqual({
+    field: 'render', message: 'Pages built by scripts must be one of "never", "auto", "always" (you wrote x).',
+  });
 });
 
 it('render slots let at most their size through at once', async () => {
