@@ -116,7 +116,7 @@ it('the New crawl form carries fetch.render both ways, and names its field in a 
   // Settings the form has no field for come from the imported file.
   expect(formToConfig({ ...fromFile, seeds: 'http://s.test/', keywords: 'star' }, { fetch: { renderTabs: 1 } }).fetch).toEqual({ renderTabs: 1, render: 'never' });
   expect(formErrorOf('fetch.render must be one of "never", "auto", "always" (got "x")')).toEqual({
-    field: 'render', message: 'Pages built by scripts must be one of "never", "auto", "always" (you wrote x).',
+    field: 'render', message: 'Pages built by scripts must be one of "never", "auto", "always" (you wrote x)',
   });
 });
 
