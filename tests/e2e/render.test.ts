@@ -7,9 +7,11 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { runCrawl } from '../../scripts/crawl';
-import { ensureBuilt, type Launched } from '../../scripts/lib/browser';
+import { ensureBuilt, launchWithExtension, send, type Launched } from '../../scripts/lib/browser';
 import { SCRIPT_MADE, startScriptSite, type ScriptSite } from '../fixtures/sites/script-site';
+import { openDashboard } from './page-objects';
 
 interface Line {
   url: string;
@@ -26,15 +28,20 @@ beforeAll(async () => {
 });
 afterAll(() => site.close());
 
-async function crawl(render: 'auto' | 'never', onStarted?: (l: Launched) => Promise<void>) {
+interface Hooks {
+  onStarted?: (l: Launched) => Promise<void>;
+  onFinished?: (l: Launched, crawlId: number) => Promise<void>;
+}
+
+async function crawl(render: 'auto' | 'never', hooks: Hooks = {}, more: { seeds?: string[]; fetch?: Record<string, unknown> } = {}) {
   site.requests.length = 0;
   const out = mkdtempSync(join(tmpdir(), `focus-render-${render}-`));
   const summary = await runCrawl({
     config: {
-      name: `stars-${render}`, seeds: [`${site.origin}/`], topic: { keywords: ['star', 'stars', 'constellation'] },
-      budget: { maxPages: 40 }, politeness: { delayMs: 0, concurrency: 2 }, fetch: { render },
+      name: `stars-${render}`, seeds: more.seeds ?? [`${site.origin}/`], topic: { keywords: ['star', 'stars', 'constellation'] },
+      budget: { maxPages: 40 }, politeness: { delayMs: 0, concurrency: 2 }, fetch: { render, ...more.fetch },
     },
-    out, log: () => {}, ...(onStarted ? { onStarted } : {}),
+    out, log: () => {}, ...hooks,
   });
   const lines = readFileSync(join(out, 'pages.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Line);
   const fetched = lines.filter((l) => l.status === 200 && l.outcome === 'done').map((l) => new URL(l.finalUrl).pathname);
@@ -43,16 +50,29 @@ async function crawl(render: 'auto' | 'never', onStarted?: (l: Launched) => Prom
 
 it('with render: auto, reads what a reader sees and stops the page asking for /logout', async () => {
   let userTabFocused = true;
-  const { summary, lines, fetched } = await crawl('auto', async ({ context }) => {
-    // The user's own tab stays in front while pages render in the background.
-    const mine = await context.newPage();
-    await mine.goto('about:blank');
-    await mine.bringToFront();
-    const start = Date.now();
-    while (Date.now() - start < 3000) {
-      userTabFocused &&= await mine.evaluate(() => document.visibilityState === 'visible');
-      await new Promise((r) => setTimeout(r, 200));
-    }
+  let tags: { text: string; title: string | null }[] = [];
+  let leftOpen: string[] = [];
+  const { summary, lines, fetched } = await crawl('auto', {
+    onStarted: async ({ context }) => {
+      // The user's own tab stays in front while pages render in the background.
+      const mine = await context.newPage();
+      await mine.goto('about:blank');
+      await mine.bringToFront();
+      const start = Date.now();
+      while (Date.now() - start < 3000) {
+        userTabFocused &&= await mine.evaluate(() => document.visibilityState === 'visible');
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    },
+    onFinished: async ({ context, extensionId }, crawlId) => {
+      // Every render tab was closed when its page was read.
+      leftOpen = context.pages().map((p) => p.url()).filter((u) => u.startsWith(site.origin));
+      // The Pages table tags each rendered page, and says why in its title.
+      const { dash } = await openDashboard(context, extensionId, `crawl=${crawlId}`);
+      const tag = dash.getByTestId('page-render');
+      await expect.poll(() => tag.count()).toBeGreaterThan(5);
+      tags = await Promise.all((await tag.all()).map(async (t) => ({ text: (await t.textContent()) ?? '', title: await t.getAttribute('title') })));
+    },
   });
   expect(summary.state).toBe('finished');
   for (const path of SCRIPT_MADE) expect(fetched, path).toContain(path);
@@ -73,6 +93,42 @@ it('with render: auto, reads what a reader sees and stops the page asking for /l
   expect(site.requests).not.toContain('/logout');
   expect(site.requests).toContain('/api/stars');
   expect(userTabFocused).toBe(true);
+  expect(leftOpen).toEqual([]);
+  expect(tags.every((t) => t.text === 'rendered')).toBe(true);
+  expect(tags.map((t) => t.title)).toContainEqual(expect.stringContaining('Rendered in a background tab: an empty application root (#root).'));
+  expect(tags.map((t) => t.title)).toContainEqual(expect.stringContaining('1 request of the page stopped by the guard'));
+});
+
+it('reads a page that never settles at the time limit, says so, and goes on', async () => {
+  const { summary, lines, fetched } = await crawl('auto', {}, { seeds: [`${site.origin}/busy`], fetch: { renderTimeoutMs: 3000 } });
+  expect(summary.state).toBe('finished');
+  const busy = lines.find((l) => new URL(l.finalUrl).pathname === '/busy')!;
+  expect(busy.render).toMatchObject({ rendered: true, settled: false });
+  // Its link, drawn by the script, was read and followed.
+  expect(fetched).toContain('/star/1');
+});
+
+it('closes the tabs a stopped worker left behind when it starts again', async () => {
+  const launched = await launchWithExtension();
+  try {
+    const { context, page } = launched;
+    await send(page, 'start', {
+      name: 'orphans', seeds: [`${site.origin}/busy`], topic: { keywords: ['star'] },
+      budget: { maxPages: 1 }, politeness: { delayMs: 0 }, fetch: { render: 'always', renderTimeoutMs: 60_000 },
+    });
+    const renderTab = (): Page | undefined => context.pages().find((p) => p.url() === `${site.origin}/busy`);
+    await expect.poll(() => renderTab() !== undefined, { timeout: 20_000 }).toBe(true);
+    const orphan = renderTab()!;
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('ServiceWorker.enable');
+    await cdp.send('ServiceWorker.stopAllWorkers');
+    await new Promise((r) => setTimeout(r, 1000));
+    // A message starts the worker again; its start closes what the last one left.
+    await send(page, 'status', {});
+    await expect.poll(() => orphan.isClosed(), { timeout: 20_000 }).toBe(true);
+  } finally {
+    await launched.close();
+  }
 });
 
 it('with render: never, finds none of the script-made links', async () => {

@@ -13,6 +13,7 @@ import { parseHtml } from '../../lib/parse/html';
 import { scriptShell } from '../../lib/parse/script-shell';
 import { RenderSlots } from '../../lib/run/render';
 import { configToForm, defaultFormValues, formErrorOf, formToConfig } from '../../lib/ui/config-form';
+import { renderTag } from '../../lib/ui/render-note';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import { demoConfig, startDemoServer, type DemoServer } from '../fixtures/sites/demo-site';
@@ -117,6 +118,19 @@ it('the New crawl form carries fetch.render both ways, and names its field in a 
   expect(formToConfig({ ...fromFile, seeds: 'http://s.test/', keywords: 'star' }, { fetch: { renderTabs: 1 } }).fetch).toEqual({ renderTabs: 1, render: 'never' });
   expect(formErrorOf('fetch.render must be one of "never", "auto", "always" (got "x")')).toEqual({
     field: 'render', message: 'Pages built by scripts must be one of "never", "auto", "always" (you wrote x)',
+  });
+});
+
+it('the Pages table tags what rendering did and says why in the title', () => {
+  expect(renderTag(undefined)).toBeNull();
+  expect(renderTag({ rendered: true, why: 'an empty application root (#root)', settled: true, changed: 'rendering found 3 more links', blocked: 1, ms: 1234 })).toEqual({
+    text: 'rendered',
+    title: 'Rendered in a background tab: an empty application root (#root). Rendering found 3 more links. ' +
+      '1 request of the page stopped by the guard (listed as kept from requesting). 1.2 s.',
+  });
+  expect(renderTag({ rendered: true, why: 'every page is rendered', settled: false })!.text).toBe('rendered, unsettled');
+  expect(renderTag({ rendered: false, why: 'an empty application root (#root)', error: 'the tab crashed' })).toEqual({
+    text: 'render failed', title: 'Read from its HTML: rendering failed (the tab crashed); rendered because an empty application root (#root).',
   });
 });
 
