@@ -1,7 +1,7 @@
 // The RenderPort: loading a page in the user's browser, with the user's session, and reading the DOM its scripts
-// built. The crawl asks it only for a page the request gate already let through (the page was fetched first, so
-// safety, scope, robots.txt, dedup and redirects hold), at that page's final URL. The browser implements it
-// (lib/platform/tab-render.ts); in Node there is none and no page is rendered.
+// built. Only the request gate holds it (request-gate.ts, `render`), and asks it only for a page the gate already
+// let through (the page was fetched first, so safety, scope, robots.txt, dedup and redirects hold), at that page's
+// final URL. The browser implements it (lib/platform/tab-render.ts); in Node there is none and no page is rendered.
 
 /** A request the rendered page makes by itself: its own scripts, images, frames, a navigation away. */
 export interface PageRequest {
@@ -24,7 +24,7 @@ export interface RenderRequest {
    * Why the page may not make this request (it is stopped before it leaves the browser and listed in `blocked`),
    * or null to let it go. Asked for every request the page makes, the first navigation excepted.
    */
-  guard(request: PageRequest): string | null;
+  guard(request: PageRequest): string | null | Promise<string | null>;
 }
 
 export interface BlockedRequest {

@@ -80,7 +80,7 @@ class TabWatch {
     // The page's own first load was let through by the request gate already.
     const first = navigation && this.firstDocument;
     if (navigation) this.firstDocument = false;
-    const reason = first ? null : this.req.guard({ url, method, type: p.resourceType.toLowerCase(), navigation });
+    const reason = first ? null : await this.req.guard({ url, method, type: p.resourceType.toLowerCase(), navigation });
     const target = { tabId: this.tabId };
     try {
       if (reason === null) await browser.debugger.sendCommand(target, 'Fetch.continueRequest', { requestId: p.requestId });

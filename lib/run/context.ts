@@ -17,7 +17,7 @@ import type { CrawlConfig } from '../crawl/config';
 import { CrawlLearner } from '../crawl/learner';
 import { loadModel } from '../crawl/model';
 import { Politeness } from '../fetch/politeness';
-import { renderGuard, type SiteRenders } from '../crawl/render-policy';
+import type { SiteRenders } from '../crawl/render-policy';
 import { makeGate } from './gate';
 import { RenderSlots, type RenderRun } from './render';
 import { sessionLostMessage } from './outcome';
@@ -100,12 +100,12 @@ export class RunContext {
     this.renderSlots = new RenderSlots(this.config.fetch.renderTabs);
   }
 
-  /** The rendering step's view of the run; the guard reads the rules in force (a template's reseed changes them). */
+  /** The rendering step's view of the run: through the gate in force (a template's reseed makes it anew). */
   renderRun(): RenderRun {
     const { fetch } = this.config;
     return {
-      port: this.ports.render, mode: fetch.render, timeoutMs: fetch.renderTimeoutMs, sites: this.renderSites, slots: this.renderSlots,
-      guard: (request) => renderGuard(this.rules.safety, this.rules.outOfScope)(request),
+      render: this.gate.canRender ? (req) => this.gate.render(req) : null,
+      mode: fetch.render, timeoutMs: fetch.renderTimeoutMs, sites: this.renderSites, slots: this.renderSlots,
     };
   }
 

@@ -2,7 +2,7 @@
 // in a browser tab too (render-policy.ts), wait for one of the crawl's tabs, and read the rendered DOM with the
 // same parser as a fetched page. A page that fails to render is read from its HTML, with the reason on its row.
 import type { FetchOutcome } from '../fetch/fetcher';
-import type { BlockedRequest, PageRequest, RenderPort } from '../fetch/render';
+import type { BlockedRequest, RenderRequest, RenderResult } from '../fetch/render';
 import { parseHtml } from '../parse/html';
 import { scriptShell } from '../parse/script-shell';
 import type { RenderMode } from '../crawl/config';
@@ -36,13 +36,13 @@ export class RenderSlots {
 
 /** What the rendering step needs of the run. */
 export interface RenderRun {
-  port: RenderPort | undefined;
+  /** The request gate's `render`; null when this browser cannot render (Node, Firefox). */
+  render: ((req: Omit<RenderRequest, 'guard'>) => Promise<RenderResult | null>) | null;
   mode: RenderMode;
   timeoutMs: number;
   /** What rendering did on each host so far (`auto` learns a site from its first rendered pages). */
   sites: Map<string, SiteRenders>;
   slots: RenderSlots;
-  guard(request: PageRequest): string | null;
 }
 
 export interface RenderStep {
@@ -64,16 +64,17 @@ export async function renderStep(run: RenderRun, out: FetchOutcome, fetched: Par
   const decision = decideRender(run.mode, shell, run.sites.get(host));
   // A page whose HTML reads as a whole page says nothing: rows of a static site stay as they were without rendering.
   if (!decision.render) return asFetched(shell ? { rendered: false, why: `${shell}, but ${decision.why}` } : undefined);
-  if (!run.port) return asFetched({ rendered: false, why: decision.why, error: 'this browser cannot render pages' });
+  if (!run.render) return asFetched({ rendered: false, why: decision.why, error: 'this browser cannot render pages' });
   const release = await run.slots.take();
-  let result;
+  let result: RenderResult | null;
   try {
-    result = await run.port.render({ url: out.finalUrl, timeoutMs: run.timeoutMs, quietMs: QUIET_MS, guard: run.guard });
+    result = await run.render({ url: out.finalUrl, timeoutMs: run.timeoutMs, quietMs: QUIET_MS });
   } catch (err) {
-    result = { kind: 'failed' as const, reason: err instanceof Error ? err.message : String(err), blocked: [], durationMs: 0 };
+    result = { kind: 'failed', reason: err instanceof Error ? err.message : String(err), blocked: [], durationMs: 0 };
   } finally {
     release();
   }
+  if (result === null) return asFetched({ rendered: false, why: decision.why, error: 'the crawl stopped before the page was rendered' });
   const blocked = result.blocked.length ? { blocked: result.blocked.length } : {};
   if (result.kind === 'failed') {
     return asFetched({ rendered: false, why: decision.why, error: result.reason, ...blocked, ms: result.durationMs }, result.blocked);

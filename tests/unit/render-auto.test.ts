@@ -8,6 +8,9 @@ import { decideRender, renderChange, renderGuard, siteVerdict, STATIC_AFTER } fr
 import { CrawlService } from '../../lib/crawl/service';
 import { makeSafetyGuard } from '../../lib/crawl/safety';
 import { realClock } from '../../lib/fetch/fetcher';
+import { Politeness } from '../../lib/fetch/politeness';
+import { RequestGate, type GatePolicy } from '../../lib/fetch/request-gate';
+import { RobotsCache } from '../../lib/fetch/robots';
 import type { RenderPort, RenderRequest } from '../../lib/fetch/render';
 import { parseHtml } from '../../lib/parse/html';
 import { scriptShell } from '../../lib/parse/script-shell';
@@ -134,6 +137,54 @@ it('the Pages table tags what rendering did and says why in the title', () => {
   });
 });
 
+describe('the request gate renders', () => {
+  const policy: GatePolicy = {
+    unsafe: () => null, outOfScope: () => null, privateTarget: () => null, canonical: (url) => url, halted: () => false,
+    pageRequest: renderGuard(makeSafetyGuard({ avoid: [], disabledRules: [] }), () => null),
+  };
+  const robotsTxt = async (url: string) =>
+    url.endsWith('/robots.txt') ? new Response('User-agent: *\nDisallow: /private', { status: 200, headers: { 'content-type': 'text/plain' } }) : new Response('', { status: 404 });
+  const gateWith = (port: RenderPort, p: Partial<GatePolicy> = {}, politeness = new Politeness({ delayMs: 0, perHost: 1 })) =>
+    new RequestGate(robotsTxt, realClock, { ...policy, ...p }, politeness, (load) => new RobotsCache(load, realClock), { timeoutMs: 2000, maxBytes: 1 << 16, maxRedirects: 3 }, port);
+  const asks = (req: RenderRequest) => Promise.all([
+    req.guard({ url: 'http://s.test/private/page', method: 'GET', type: 'document', navigation: true }),
+    req.guard({ url: 'http://s.test/private/app.js', method: 'GET', type: 'script', navigation: false }),
+    req.guard({ url: 'http://s.test/logout', method: 'GET', type: 'fetch', navigation: false }),
+  ]);
+
+  it("in the host's politeness slot, putting the page's requests to the guard and its navigations to robots.txt", async () => {
+    const politeness = new Politeness({ delayMs: 0, perHost: 1 });
+    let slot = 0;
+    let answers: (string | null)[] = [];
+    const gate = gateWith({
+      async render(req) {
+        slot = politeness.waitFor('s.test', Date.now());
+        answers = await asks(req);
+        return { kind: 'rendered', html: '', url: req.url, settled: true, blocked: [], durationMs: 1 };
+      },
+    }, {}, politeness);
+    expect(await gate.render({ url: 'http://s.test/', timeoutMs: 1000, quietMs: 10 })).toMatchObject({ kind: 'rendered' });
+    expect(slot).toBe(Infinity); // the host's one slot was the tab's
+    expect(politeness.waitFor('s.test', Date.now())).toBe(0);
+    expect(answers[0]).toMatch(/^blocked by robots\.txt/);
+    expect(answers[1]).toBeNull(); // a page's own script is not a page the crawl requests
+    expect(answers[2]).toMatch(/^unsafe link \(action verb "logout"\)/);
+  });
+
+  it('lets a rendered page make no request when its policy has no guard for them, and renders nothing once halted', async () => {
+    let answers: (string | null)[] = [];
+    const port: RenderPort = {
+      async render(req) {
+        answers = await asks(req);
+        return { kind: 'rendered', html: '', url: req.url, settled: true, blocked: [], durationMs: 1 };
+      },
+    };
+    await gateWith(port, { pageRequest: undefined }).render({ url: 'http://s.test/', timeoutMs: 1000, quietMs: 10 });
+    expect(answers.every((a) => a === 'no guard for the requests of a rendered page')).toBe(true);
+    expect(await gateWith(port, { halted: () => true }).render({ url: 'http://s.test/', timeoutMs: 1000, quietMs: 10 })).toBeNull();
+  });
+});
+
 it('render slots let at most their size through at once', async () => {
   const slots = new RenderSlots(2);
   let busy = 0;
@@ -167,8 +218,8 @@ function standIn(): RenderPort & { asked: RenderRequest[] } {
       const path = new URL(req.url).pathname;
       // The page's script asks for its list and, on the home page, for /logout: the guard says which may go.
       const requests = ['/api/stars', ...(path === '/' ? ['/logout'] : [])].map((p) => new URL(p, req.url).href);
-      const blocked = requests.map((url) => ({ url, reason: req.guard({ url, method: 'GET', type: 'fetch', navigation: false }) }))
-        .filter((b): b is { url: string; reason: string } => b.reason !== null);
+      const answers = await Promise.all(requests.map(async (url) => ({ url, reason: await req.guard({ url, method: 'GET', type: 'fetch', navigation: false }) })));
+      const blocked = answers.filter((b): b is { url: string; reason: string } => b.reason !== null);
       return { kind: 'rendered', html: `<html><body>${DRAWN[path] ?? ''}</body></html>`, url: req.url, settled: true, blocked, durationMs: 3 };
     },
   };
