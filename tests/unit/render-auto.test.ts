@@ -19,7 +19,9 @@ import { configToForm, defaultFormValues, formErrorOf, formToConfig } from '../.
 import { renderTag } from '../../lib/ui/render-note';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
+import { exportCrawl } from '../../lib/export/export-crawl';
 import { demoConfig, startDemoServer, type DemoServer } from '../fixtures/sites/demo-site';
+import { httpPayload, parseWarc } from '../support/archive-readers';
 import { listenOnLoopback } from '../fixtures/sites/loopback';
 
 const ARTICLE = '<p>' + 'Stars are luminous spheres of plasma held together by their own gravity. '.repeat(6) + '</p>';
@@ -266,6 +268,28 @@ describe('a crawl with a renderer', () => {
     expect(body!.html).toBe(SHELL);
     expect(body!.rendered).toContain('/star/1');
     expect(port.asked.every((r) => r.quietMs > 0 && r.timeoutMs === 15_000)).toBe(true);
+  });
+
+  it("archives what the server sent as the response and the rendered DOM as a conversion of it; JSON Lines carry the rendered text", async () => {
+    const config = { name: 'stars', seeds: [`${stars.origin}/`], topic: { keywords: ['star'] }, politeness: { delayMs: 0 } };
+    const { store, crawlId } = await crawlWith(standIn(), config);
+    const exported = async (format: 'warc' | 'jsonl') => {
+      const out = await exportCrawl(store.db, (await store.getCrawl(crawlId))!, { format }, { now: Date.now() });
+      const parts: Uint8Array[] = [];
+      for await (const c of out.chunks) parts.push(c);
+      return Buffer.concat(parts);
+    };
+    const records = await parseWarc(await exported('warc'));
+    const home = `${stars.origin}/`;
+    const response = records.find((r) => r.headers['WARC-Type'] === 'response' && r.headers['WARC-Target-URI'] === home)!;
+    expect(httpPayload(response.content).toString()).toBe(SHELL);
+    const conversion = records.find((r) => r.headers['WARC-Type'] === 'conversion' && r.headers['WARC-Target-URI'] === home)!;
+    expect(conversion.headers['WARC-Refers-To']).toBe(response.headers['WARC-Record-ID']);
+    expect(conversion.headers['Content-Type']).toBe('text/html; charset=utf-8');
+    expect(conversion.content.toString()).toContain('Sirius star');
+    expect(records.filter((r) => r.headers['WARC-Type'] === 'conversion')).toHaveLength(3);
+    const lines = (await exported('jsonl')).toString().trim().split('\n').map((l) => JSON.parse(l) as { url: string; text: string });
+    expect(lines.find((l) => l.url === home)!.text).toContain('Sirius star');
   });
 
   it('with render: never, reads the shell and finds nothing', async () => {
