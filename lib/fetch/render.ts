@@ -20,6 +20,8 @@ export interface RenderRequest {
   timeoutMs: number;
   /** The page counts as settled when neither its network nor its DOM changed for this long. */
   quietMs: number;
+  /** The tab's requests name the crawl in their User-Agent, as its own requests do (`politeness.identify`). */
+  identify: boolean;
   /**
    * Why the page may not make this request (it is stopped before it leaves the browser and listed in `blocked`),
    * or null to let it go. Asked for every request the page makes, the first navigation excepted.

@@ -16,6 +16,7 @@
 // browser closes, so an id can never name a user's tab of a later session), and the next start closes them.
 import { browser } from 'wxt/browser';
 import type { BlockedRequest, RenderPort, RenderRequest, RenderResult } from '../fetch/render';
+import { crawlUserAgent } from './crawl-identity';
 import { domQuietMs, serializeDom } from './serialize-dom';
 
 const OWNED_KEY = 'focusRenderTabs';
@@ -165,6 +166,7 @@ export function makeTabRender(): RenderPort {
         await send('Network.enable');
         // A service worker of the site would answer the page's requests out of the guard's sight.
         await send('Network.setBypassServiceWorker', { bypass: true });
+        if (req.identify) await send('Network.setUserAgentOverride', { userAgent: crawlUserAgent() });
         await send('Fetch.enable', { patterns: [{ urlPattern: '*', requestStage: 'Request' }] });
         const nav = (await send('Page.navigate', { url: req.url })) as { errorText?: string } | undefined;
         if (nav?.errorText) throw new Error(`the page did not load (${nav.errorText})`);

@@ -40,6 +40,7 @@ export interface RenderRun {
   render: ((req: Omit<RenderRequest, 'guard'>) => Promise<RenderResult | null>) | null;
   mode: RenderMode;
   timeoutMs: number;
+  identify: boolean;
   /** What rendering did on each host so far (`auto` learns a site from its first rendered pages). */
   sites: Map<string, SiteRenders>;
   slots: RenderSlots;
@@ -68,7 +69,7 @@ export async function renderStep(run: RenderRun, out: FetchOutcome, fetched: Par
   const release = await run.slots.take();
   let result: RenderResult | null;
   try {
-    result = await run.render({ url: out.finalUrl, timeoutMs: run.timeoutMs, quietMs: QUIET_MS });
+    result = await run.render({ url: out.finalUrl, timeoutMs: run.timeoutMs, quietMs: QUIET_MS, identify: run.identify });
   } catch (err) {
     result = { kind: 'failed', reason: err instanceof Error ? err.message : String(err), blocked: [], durationMs: 0 };
   } finally {

@@ -92,6 +92,8 @@ it('with render: auto, reads what a reader sees and stops the page asking for /l
   // The page's own fetch('/logout') never reached the server; its script and JSON calls did.
   expect(site.requests).not.toContain('/logout');
   expect(site.requests).toContain('/api/stars');
+  // The tab names the crawl, as the crawl's own requests do: /app.js is asked for by the page's tab only.
+  expect(site.agents.get('/app.js')).toMatch(/ FocusCrawler\/\d/);
   expect(userTabFocused).toBe(true);
   expect(leftOpen).toEqual([]);
   expect(tags.every((t) => t.text === 'rendered')).toBe(true);

@@ -165,7 +165,7 @@ describe('the request gate renders', () => {
         return { kind: 'rendered', html: '', url: req.url, settled: true, blocked: [], durationMs: 1 };
       },
     }, {}, politeness);
-    expect(await gate.render({ url: 'http://s.test/', timeoutMs: 1000, quietMs: 10 })).toMatchObject({ kind: 'rendered' });
+    expect(await gate.render({ url: 'http://s.test/', timeoutMs: 1000, quietMs: 10, identify: true })).toMatchObject({ kind: 'rendered' });
     expect(slot).toBe(Infinity); // the host's one slot was the tab's
     expect(politeness.waitFor('s.test', Date.now())).toBe(0);
     expect(answers[0]).toMatch(/^blocked by robots\.txt/);
@@ -181,9 +181,9 @@ describe('the request gate renders', () => {
         return { kind: 'rendered', html: '', url: req.url, settled: true, blocked: [], durationMs: 1 };
       },
     };
-    await gateWith(port, { pageRequest: undefined }).render({ url: 'http://s.test/', timeoutMs: 1000, quietMs: 10 });
+    await gateWith(port, { pageRequest: undefined }).render({ url: 'http://s.test/', timeoutMs: 1000, quietMs: 10, identify: true });
     expect(answers.every((a) => a === 'no guard for the requests of a rendered page')).toBe(true);
-    expect(await gateWith(port, { halted: () => true }).render({ url: 'http://s.test/', timeoutMs: 1000, quietMs: 10 })).toBeNull();
+    expect(await gateWith(port, { halted: () => true }).render({ url: 'http://s.test/', timeoutMs: 1000, quietMs: 10, identify: true })).toBeNull();
   });
 });
 
@@ -267,7 +267,7 @@ describe('a crawl with a renderer', () => {
     const [body] = await store.pages.bodies([{ crawlId, seq: byPath.get('/')!.seq }]);
     expect(body!.html).toBe(SHELL);
     expect(body!.rendered).toContain('/star/1');
-    expect(port.asked.every((r) => r.quietMs > 0 && r.timeoutMs === 15_000)).toBe(true);
+    expect(port.asked.every((r) => r.quietMs > 0 && r.timeoutMs === 15_000 && r.identify)).toBe(true);
   });
 
   it("archives what the server sent as the response and the rendered DOM as a conversion of it; JSON Lines carry the rendered text", async () => {
