@@ -34,6 +34,7 @@ interface FetchPaused {
   requestId: string;
   request: { url: string; method: string };
   resourceType: string;
+  frameId: string;
 }
 
 /** One page being rendered: the debugger's events for its tab. */
@@ -44,6 +45,9 @@ class TabWatch {
   detached: string | null = null;
   loaded = false;
   private firstDocument = true;
+  /** The tab's top frame, and the last document it was let load: the page read must be the page the gate fetched. */
+  mainFrame: string | null = null;
+  mainDocument: string | null = null;
 
   constructor(readonly tabId: number, private readonly req: RenderRequest) {}
 
@@ -82,6 +86,7 @@ class TabWatch {
     const first = navigation && this.firstDocument;
     if (navigation) this.firstDocument = false;
     const reason = first ? null : await this.req.guard({ url, method, type: p.resourceType.toLowerCase(), navigation });
+    if (navigation && reason === null && (first || p.frameId === this.mainFrame)) this.mainDocument = url;
     const target = { tabId: this.tabId };
     try {
       if (reason === null) await browser.debugger.sendCommand(target, 'Fetch.continueRequest', { requestId: p.requestId });
@@ -168,9 +173,14 @@ export function makeTabRender(): RenderPort {
         await send('Network.setBypassServiceWorker', { bypass: true });
         if (req.identify) await send('Network.setUserAgentOverride', { userAgent: crawlUserAgent() });
         await send('Fetch.enable', { patterns: [{ urlPattern: '*', requestStage: 'Request' }] });
+        const tree = (await send('Page.getFrameTree')) as { frameTree?: { frame?: { id?: string } } } | undefined;
+        watch.mainFrame = tree?.frameTree?.frame?.id ?? null;
         const nav = (await send('Page.navigate', { url: req.url })) as { errorText?: string } | undefined;
         if (nav?.errorText) throw new Error(`the page did not load (${nav.errorText})`);
         const settled = await settle(watch, req, started);
+        // A redirect of the tab's load, or a script sending it elsewhere (both guarded), is another page than the
+        // one the gate fetched: it is not read as this one. history.pushState loads no document and does not count.
+        if (watch.mainDocument !== null && watch.mainDocument !== req.url) throw new Error(`the page sent its tab to ${watch.mainDocument}`);
         const [read] = await browser.scripting.executeScript({ target: { tabId }, func: serializeDom });
         if (typeof read?.result !== 'string') throw new Error('the rendered page could not be read');
         const url = (await browser.tabs.get(tabId)).url ?? req.url;

@@ -101,13 +101,17 @@ it('with render: auto, reads what a reader sees and stops the page asking for /l
   expect(tags.map((t) => t.title)).toContainEqual(expect.stringContaining('1 request of the page stopped by the guard'));
 });
 
-it('reads a page that never settles at the time limit, says so, and goes on', async () => {
-  const { summary, lines, fetched } = await crawl('auto', {}, { seeds: [`${site.origin}/busy`], fetch: { renderTimeoutMs: 3000 } });
+it('reads a page that never settles at the time limit, does not read a page that sent its tab away, and goes on', async () => {
+  const seeds = [`${site.origin}/busy`, `${site.origin}/moved`];
+  const { summary, lines, fetched } = await crawl('auto', {}, { seeds, fetch: { renderTimeoutMs: 3000 } });
   expect(summary.state).toBe('finished');
   const busy = lines.find((l) => new URL(l.finalUrl).pathname === '/busy')!;
   expect(busy.render).toMatchObject({ rendered: true, settled: false });
   // Its link, drawn by the script, was read and followed.
   expect(fetched).toContain('/star/1');
+  // /moved is read as the server sent it, with the reason: what the tab showed was /star/2.
+  const moved = lines.find((l) => new URL(l.finalUrl).pathname === '/moved')!;
+  expect(moved.render).toMatchObject({ rendered: false, error: `the page sent its tab to ${site.origin}/star/2` });
 });
 
 it('closes the tabs a stopped worker left behind when it starts again', async () => {
