@@ -31,6 +31,7 @@ export interface RenderRequest {
 
 export interface BlockedRequest {
   url: string;
+  method: string;
   reason: string;
 }
 

@@ -91,7 +91,7 @@ class TabWatch {
     try {
       if (reason === null) await browser.debugger.sendCommand(target, 'Fetch.continueRequest', { requestId: p.requestId });
       else {
-        this.blocked.push({ url, reason });
+        this.blocked.push({ url, method, reason });
         await browser.debugger.sendCommand(target, 'Fetch.failRequest', { requestId: p.requestId, errorReason: 'BlockedByClient' });
       }
     } catch {

@@ -131,14 +131,20 @@ function judgeAndPlan(ctx: RunContext, entry: FrontierEntry, { out, chain }: Res
   return { entry, out, chain, parsed, ...(role ? { role } : {}), verdict, children, dropped, aliases, ...(copy ? { copy } : {}) };
 }
 
+/** Stopped requests of one rendered page listed as kept from requesting; a page that polls one gets one line. */
+const MAX_KEPT_PER_PAGE = 20;
+
 /**
- * The requests a rendered page made that its guard stopped: recorded as skipped under the page, with the reason, as
- * an unsafe link is, so they are listed as kept from requesting and never requested by the crawl either.
+ * The reads a rendered page made that its guard stopped: recorded as skipped under the page, with the reason, as an
+ * unsafe link is, so they are listed as kept from requesting and never requested by the crawl either. A write (a
+ * POST) was stopped for its method, not its URL, which a link may still read: it is only counted on the page row.
  */
 function keptFromRendering(ctx: RunContext, entry: FrontierEntry, blocked: BlockedRequest[], children: Candidate[]): Candidate[] {
   const known = new Set(children.map((c) => c.url));
   const kept: Candidate[] = [];
   for (const b of blocked) {
+    if (kept.length >= MAX_KEPT_PER_PAGE) break;
+    if (b.method !== 'GET' && b.method !== 'HEAD') continue;
     const url = ctx.canonical(b.url);
     if (url === null || url === entry.url || known.has(url)) continue;
     known.add(url);

@@ -220,8 +220,10 @@ function standIn(): RenderPort & { asked: RenderRequest[] } {
       const path = new URL(req.url).pathname;
       // The page's script asks for its list and, on the home page, for /logout: the guard says which may go.
       const requests = ['/api/stars', ...(path === '/' ? ['/logout'] : [])].map((p) => new URL(p, req.url).href);
-      const answers = await Promise.all(requests.map(async (url) => ({ url, reason: await req.guard({ url, method: 'GET', type: 'fetch', navigation: false }) })));
-      const blocked = answers.filter((b): b is { url: string; reason: string } => b.reason !== null);
+      // ... and posts its statistics to /stats, which is stopped for its method only.
+      const asks = [...requests.map((url) => ({ url, method: 'GET' })), { url: new URL('/stats', req.url).href, method: 'POST' }];
+      const answers = await Promise.all(asks.map(async ({ url, method }) => ({ url, method, reason: await req.guard({ url, method, type: 'fetch', navigation: false }) })));
+      const blocked = answers.filter((b): b is { url: string; method: string; reason: string } => b.reason !== null);
       return { kind: 'rendered', html: `<html><body>${DRAWN[path] ?? ''}</body></html>`, url: req.url, settled: true, blocked, durationMs: 3 };
     },
   };
@@ -256,13 +258,14 @@ describe('a crawl with a renderer', () => {
     const byPath = new Map(pages.map((p) => [new URL(p.url).pathname, p]));
     expect([...byPath.keys()].sort()).toEqual(['/', '/star/1', '/star/2']);
     expect(byPath.get('/')!.render).toEqual({
-      rendered: true, why: 'an empty application root (#root)', settled: true, changed: 'rendering found 2 more links', blocked: 1, ms: 3,
+      rendered: true, why: 'an empty application root (#root)', settled: true, changed: 'rendering found 2 more links', blocked: 2, ms: 3,
     });
     expect(byPath.get('/star/1')!.render?.rendered).toBe(true);
     // The page's /logout is listed as kept from requesting, under the page, with the guard's reason.
     const logout = await store.frontier.getEntry(crawlId, `${stars.origin}/logout`);
     expect(logout).toMatchObject({ state: 'skipped', parentUrl: `${stars.origin}/` });
     expect(logout!.reason).toMatch(/^unsafe link \(action verb "logout"\)/);
+    expect(await store.frontier.getEntry(crawlId, `${stars.origin}/stats`)).toBeUndefined();
     // The body keeps what the server sent, and the DOM beside it.
     const [body] = await store.pages.bodies([{ crawlId, seq: byPath.get('/')!.seq }]);
     expect(body!.html).toBe(SHELL);
