@@ -177,6 +177,8 @@ export interface RenderNote {
   why: string;
   /** Rendered: false when the page was still busy at the timeout (what it showed then was read). */
   settled?: boolean;
+  /** Rendered: times scrolling to the page's end made it grow (an endless feed), when it did. */
+  scrolled?: number;
   /** Rendered: what rendering added (more links, more text), when it added anything. */
   changed?: string;
   /** Why rendering failed; the page was then read from its HTML. */

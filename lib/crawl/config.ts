@@ -45,11 +45,12 @@ export interface CrawlConfig {
    * failed; `retryBaseMs`: the first wait when the server names none (doubled each time; robots.txt outages
    * wait three times longer each time). `render`: whether a fetched page is also loaded in a background tab and read
    * from the DOM its scripts built (`auto`: when its HTML looks like a script's shell, or its site turned out to be
-   * built by scripts); `renderTabs` tabs at most at once, each given `renderTimeoutMs` to settle.
+   * built by scripts); `renderTabs` tabs at most at once, each given `renderTimeoutMs` to settle; a page that grows
+   * as it is scrolled (an endless feed) is scrolled to its end at most `renderScrolls` times.
    */
   fetch: {
     timeoutMs: number; maxBytes: number; retries: number; retryBaseMs: number;
-    render: RenderMode; renderTabs: number; renderTimeoutMs: number;
+    render: RenderMode; renderTabs: number; renderTimeoutMs: number; renderScrolls: number;
   };
   /**
    * Session safety (lib/crawl/safety.ts). `avoid`: the user's own words, added to the default rules;
@@ -91,7 +92,7 @@ export const DEFAULTS: Omit<CrawlConfig, 'name' | 'seeds'> = {
   budget: { maxPages: 100, maxDepth: 50 },
   scope: { mode: 'seed-hosts', sites: [] },
   politeness: { delayMs: 1000, concurrency: 2, perHost: 1, robots: true, identify: true },
-  fetch: { timeoutMs: 30_000, maxBytes: 5 * 1024 * 1024, retries: 3, retryBaseMs: 10_000, render: 'auto', renderTabs: 2, renderTimeoutMs: 15_000 },
+  fetch: { timeoutMs: 30_000, maxBytes: 5 * 1024 * 1024, retries: 3, retryBaseMs: 10_000, render: 'auto', renderTabs: 2, renderTimeoutMs: 15_000, renderScrolls: 5 },
   safety: { avoid: [], disabledRules: [] },
   judge: { threshold: 0.5, smoothing: DEFAULT_JUDGE_SMOOTHING },
   learning: { fromVerdicts: true, linksToJudged: true, rescoreEveryPages: 500, rescoreEveryLabels: 10 },
@@ -246,6 +247,7 @@ export function parseConfig(input: unknown): CrawlConfig {
       render: renderMode(fetchCfg.render),
       renderTabs: num(fetchCfg.renderTabs, 'fetch.renderTabs', DEFAULTS.fetch.renderTabs, 1, 8, true),
       renderTimeoutMs: num(fetchCfg.renderTimeoutMs, 'fetch.renderTimeoutMs', DEFAULTS.fetch.renderTimeoutMs, 1000, 120_000),
+      renderScrolls: num(fetchCfg.renderScrolls, 'fetch.renderScrolls', DEFAULTS.fetch.renderScrolls, 0, 100, true),
     },
     safety: safetyOf(safety),
     judge: {

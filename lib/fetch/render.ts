@@ -22,6 +22,8 @@ export interface RenderRequest {
   quietMs: number;
   /** The tab's requests name the crawl in their User-Agent, as its own requests do (`politeness.identify`). */
   identify: boolean;
+  /** Times a page that grows when scrolled to its end (an endless feed) is scrolled again, within the timeout. */
+  scrolls: number;
   /**
    * Why the page may not make this request (it is stopped before it leaves the browser and listed in `blocked`),
    * or null to let it go. Asked for every request the page makes, the first navigation excepted.
@@ -44,6 +46,8 @@ export type RenderResult =
       url: string;
       /** False when the page was still busy at the timeout: `html` is what it showed then. */
       settled: boolean;
+      /** Times scrolling to its end made the page grow. */
+      scrolled: number;
       blocked: BlockedRequest[];
       durationMs: number;
     }

@@ -52,6 +52,23 @@ export function serializeDom(): string {
 }
 
 /**
+ * Scrolls the page to its end as a reader would, and tells the page so: a `scroll` event is sent too, as a page in
+ * a minimized window gets none until it is shown. Returns the page's height before the scroll.
+ */
+export function scrollToEnd(): number {
+  const root = document.scrollingElement ?? document.documentElement;
+  const height = root.scrollHeight;
+  window.scrollTo(0, height);
+  window.dispatchEvent(new Event('scroll'));
+  return height;
+}
+
+/** The page's height, to tell whether a scroll made it grow. */
+export function pageHeight(): number {
+  return (document.scrollingElement ?? document.documentElement).scrollHeight;
+}
+
+/**
  * How long the page's DOM has been quiet, in ms: the first call starts watching (a MutationObserver in the
  * extension's isolated world, which the page cannot see), later calls read it. Attribute changes do not count
  * (spinners and carousels change them for ever); added or removed nodes and changed text do.

@@ -17,7 +17,7 @@
 import { browser } from 'wxt/browser';
 import type { BlockedRequest, RenderPort, RenderRequest, RenderResult } from '../fetch/render';
 import { crawlUserAgent } from './crawl-identity';
-import { domQuietMs, serializeDom } from './serialize-dom';
+import { domQuietMs, pageHeight, scrollToEnd, serializeDom } from './serialize-dom';
 
 const OWNED_KEY = 'focusRenderTabs';
 /** The render window is closed when no page has rendered for this long. */
@@ -177,14 +177,23 @@ export function makeTabRender(): RenderPort {
         watch.mainFrame = tree?.frameTree?.frame?.id ?? null;
         const nav = (await send('Page.navigate', { url: req.url })) as { errorText?: string } | undefined;
         if (nav?.errorText) throw new Error(`the page did not load (${nav.errorText})`);
-        const settled = await settle(watch, req, started);
+        let settled = await settle(watch, req, started);
+        let scrolled = 0;
+        // An endless feed: scrolled to its end while it grows, up to the cap and within the timeout.
+        while (settled && scrolled < req.scrolls) {
+          const [before] = await browser.scripting.executeScript({ target: { tabId }, func: scrollToEnd });
+          settled = await settle(watch, req, started, Date.now());
+          const [after] = await browser.scripting.executeScript({ target: { tabId }, func: pageHeight });
+          if (typeof before?.result !== 'number' || typeof after?.result !== 'number' || after.result <= before.result) break;
+          scrolled++;
+        }
         // A redirect of the tab's load, or a script sending it elsewhere (both guarded), is another page than the
         // one the gate fetched: it is not read as this one. history.pushState loads no document and does not count.
         if (watch.mainDocument !== null && watch.mainDocument !== req.url) throw new Error(`the page sent its tab to ${watch.mainDocument}`);
         const [read] = await browser.scripting.executeScript({ target: { tabId }, func: serializeDom });
         if (typeof read?.result !== 'string') throw new Error('the rendered page could not be read');
         const url = (await browser.tabs.get(tabId)).url ?? req.url;
-        return { kind: 'rendered', html: read.result, url, settled, blocked: watch.blocked, durationMs: Date.now() - started };
+        return { kind: 'rendered', html: read.result, url, settled, scrolled, blocked: watch.blocked, durationMs: Date.now() - started };
       } catch (err) {
         const reason = watch?.detached ?? (err instanceof Error ? err.message : String(err));
         return { kind: 'failed', reason, blocked: watch?.blocked ?? [], durationMs: Date.now() - started };
@@ -204,15 +213,16 @@ export function makeTabRender(): RenderPort {
 
 /**
  * Waits until the page has loaded and both its network and its DOM have been quiet for `quietMs`, or the timeout;
- * true when it settled.
+ * true when it settled. `since`: what the page was just asked to do (a scroll) counts as activity, as the requests it
+ * starts are told to the worker a moment later.
  */
-async function settle(watch: TabWatch, req: RenderRequest, started: number): Promise<boolean> {
+async function settle(watch: TabWatch, req: RenderRequest, started: number, since = 0): Promise<boolean> {
   const deadline = started + req.timeoutMs;
   const sleep = () => new Promise((r) => setTimeout(r, POLL_MS));
   for (;;) {
     if (watch.detached) throw new Error(watch.detached);
     if (Date.now() >= deadline) return false;
-    if (watch.loaded && watch.networkQuietMs >= req.quietMs) {
+    if (watch.loaded && watch.networkQuietMs >= req.quietMs && Date.now() - since >= req.quietMs) {
       const [dom] = await browser.scripting.executeScript({ target: { tabId: watch.tabId }, func: domQuietMs }).catch(() => []);
       if (typeof dom?.result === 'number' && dom.result >= req.quietMs) return true;
     }

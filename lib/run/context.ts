@@ -105,7 +105,8 @@ export class RunContext {
     const { fetch } = this.config;
     return {
       render: this.gate.canRender ? (req) => this.gate.render(req) : null,
-      mode: fetch.render, timeoutMs: fetch.renderTimeoutMs, identify: this.config.politeness.identify, sites: this.renderSites, slots: this.renderSlots,
+      mode: fetch.render, timeoutMs: fetch.renderTimeoutMs, identify: this.config.politeness.identify,
+      scrolls: fetch.renderScrolls, sites: this.renderSites, slots: this.renderSlots,
     };
   }
 

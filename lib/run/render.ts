@@ -41,6 +41,7 @@ export interface RenderRun {
   mode: RenderMode;
   timeoutMs: number;
   identify: boolean;
+  scrolls: number;
   /** What rendering did on each host so far (`auto` learns a site from its first rendered pages). */
   sites: Map<string, SiteRenders>;
   slots: RenderSlots;
@@ -69,7 +70,7 @@ export async function renderStep(run: RenderRun, out: FetchOutcome, fetched: Par
   const release = await run.slots.take();
   let result: RenderResult | null;
   try {
-    result = await run.render({ url: out.finalUrl, timeoutMs: run.timeoutMs, quietMs: QUIET_MS, identify: run.identify });
+    result = await run.render({ url: out.finalUrl, timeoutMs: run.timeoutMs, quietMs: QUIET_MS, identify: run.identify, scrolls: run.scrolls });
   } catch (err) {
     result = { kind: 'failed', reason: err instanceof Error ? err.message : String(err), blocked: [], durationMs: 0 };
   } finally {
@@ -96,7 +97,8 @@ export async function renderStep(run: RenderRun, out: FetchOutcome, fetched: Par
   }
   run.sites.set(host, site);
   const note: RenderNote = {
-    rendered: true, why: decision.why, settled: result.settled, ...(changed ? { changed } : {}), ...blocked, ms: result.durationMs,
+    rendered: true, why: decision.why, settled: result.settled, ...(result.scrolled ? { scrolled: result.scrolled } : {}),
+    ...(changed ? { changed } : {}), ...blocked, ms: result.durationMs,
   };
   return { parsed, note, html: result.html, blocked: result.blocked };
 }

@@ -18,7 +18,7 @@ interface Line {
   finalUrl: string;
   status: number;
   outcome?: string;
-  render?: { rendered: boolean; why: string; settled?: boolean; changed?: string; blocked?: number; error?: string };
+  render?: { rendered: boolean; why: string; settled?: boolean; scrolled?: number; changed?: string; blocked?: number; error?: string };
 }
 
 let site: ScriptSite;
@@ -33,13 +33,13 @@ interface Hooks {
   onFinished?: (l: Launched, crawlId: number) => Promise<void>;
 }
 
-async function crawl(render: 'auto' | 'never', hooks: Hooks = {}, more: { seeds?: string[]; fetch?: Record<string, unknown> } = {}) {
+async function crawl(render: 'auto' | 'never', hooks: Hooks = {}, more: { seeds?: string[]; maxPages?: number; fetch?: Record<string, unknown> } = {}) {
   site.requests.length = 0;
   const out = mkdtempSync(join(tmpdir(), `focus-render-${render}-`));
   const summary = await runCrawl({
     config: {
       name: `stars-${render}`, seeds: more.seeds ?? [`${site.origin}/`], topic: { keywords: ['star', 'stars', 'constellation'] },
-      budget: { maxPages: 40 }, politeness: { delayMs: 0, concurrency: 2 }, fetch: { render, ...more.fetch },
+      budget: { maxPages: more.maxPages ?? 40 }, politeness: { delayMs: 0, concurrency: 2 }, fetch: { render, ...more.fetch },
     },
     out, log: () => {}, ...hooks,
   });
@@ -112,6 +112,18 @@ it('reads a page that never settles at the time limit, does not read a page that
   // /moved is read as the server sent it, with the reason: what the tab showed was /star/2.
   const moved = lines.find((l) => new URL(l.finalUrl).pathname === '/moved')!;
   expect(moved.render).toMatchObject({ rendered: false, error: `the page sent its tab to ${site.origin}/star/2` });
+});
+
+it('scrolls an endless feed to its end while it grows, up to the cap', async () => {
+  // The feed alone is crawled (a budget of one page): its row says how many links rendering found.
+  const feed = async (renderScrolls?: number) => {
+    const { lines } = await crawl('auto', {}, { seeds: [`${site.origin}/feed`], maxPages: 1, fetch: renderScrolls === undefined ? {} : { renderScrolls } });
+    return lines.find((l) => new URL(l.finalUrl).pathname === '/feed')!.render;
+  };
+  // Four batches of five: three scrolls made it grow, the fourth found the end.
+  expect(await feed()).toMatchObject({ rendered: true, scrolled: 3, changed: 'rendering found 20 more links' });
+  expect(await feed(1)).toMatchObject({ rendered: true, scrolled: 1, changed: 'rendering found 10 more links' });
+  expect(await feed(0)).toMatchObject({ rendered: true, changed: 'rendering found 5 more links' });
 });
 
 it('closes the tabs a stopped worker left behind when it starts again', async () => {

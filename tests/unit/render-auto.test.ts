@@ -106,7 +106,7 @@ describe("a rendered page's own requests", () => {
 
 it('fetch.render is validated', () => {
   const base = { name: 'x', seeds: ['http://s.test/'], topic: { keywords: ['star'] } };
-  expect(parseConfig(base).fetch).toMatchObject({ render: 'auto', renderTabs: 2, renderTimeoutMs: 15_000 });
+  expect(parseConfig(base).fetch).toMatchObject({ render: 'auto', renderTabs: 2, renderTimeoutMs: 15_000, renderScrolls: 5 });
   expect(parseConfig({ ...base, fetch: { render: 'never', renderTabs: 1 } }).fetch).toMatchObject({ render: 'never', renderTabs: 1 });
   expect(() => parseConfig({ ...base, fetch: { render: 'sometimes' } })).toThrow(ConfigError);
   expect(() => parseConfig({ ...base, fetch: { render: 'sometimes' } })).toThrow('fetch.render must be one of "never", "auto", "always" (got "sometimes")');
@@ -162,10 +162,10 @@ describe('the request gate renders', () => {
       async render(req) {
         slot = politeness.waitFor('s.test', Date.now());
         answers = await asks(req);
-        return { kind: 'rendered', html: '', url: req.url, settled: true, blocked: [], durationMs: 1 };
+        return { kind: 'rendered', html: '', url: req.url, settled: true, scrolled: 0, blocked: [], durationMs: 1 };
       },
     }, {}, politeness);
-    expect(await gate.render({ url: 'http://s.test/', timeoutMs: 1000, quietMs: 10, identify: true })).toMatchObject({ kind: 'rendered' });
+    expect(await gate.render({ url: 'http://s.test/', timeoutMs: 1000, quietMs: 10, identify: true, scrolls: 0 })).toMatchObject({ kind: 'rendered' });
     expect(slot).toBe(Infinity); // the host's one slot was the tab's
     expect(politeness.waitFor('s.test', Date.now())).toBe(0);
     expect(answers[0]).toMatch(/^blocked by robots\.txt/);
@@ -178,12 +178,12 @@ describe('the request gate renders', () => {
     const port: RenderPort = {
       async render(req) {
         answers = await asks(req);
-        return { kind: 'rendered', html: '', url: req.url, settled: true, blocked: [], durationMs: 1 };
+        return { kind: 'rendered', html: '', url: req.url, settled: true, scrolled: 0, blocked: [], durationMs: 1 };
       },
     };
-    await gateWith(port, { pageRequest: undefined }).render({ url: 'http://s.test/', timeoutMs: 1000, quietMs: 10, identify: true });
+    await gateWith(port, { pageRequest: undefined }).render({ url: 'http://s.test/', timeoutMs: 1000, quietMs: 10, identify: true, scrolls: 0 });
     expect(answers.every((a) => a === 'no guard for the requests of a rendered page')).toBe(true);
-    expect(await gateWith(port, { halted: () => true }).render({ url: 'http://s.test/', timeoutMs: 1000, quietMs: 10, identify: true })).toBeNull();
+    expect(await gateWith(port, { halted: () => true }).render({ url: 'http://s.test/', timeoutMs: 1000, quietMs: 10, identify: true, scrolls: 0 })).toBeNull();
   });
 });
 
@@ -224,7 +224,7 @@ function standIn(): RenderPort & { asked: RenderRequest[] } {
       const asks = [...requests.map((url) => ({ url, method: 'GET' })), { url: new URL('/stats', req.url).href, method: 'POST' }];
       const answers = await Promise.all(asks.map(async ({ url, method }) => ({ url, method, reason: await req.guard({ url, method, type: 'fetch', navigation: false }) })));
       const blocked = answers.filter((b): b is { url: string; method: string; reason: string } => b.reason !== null);
-      return { kind: 'rendered', html: `<html><body>${DRAWN[path] ?? ''}</body></html>`, url: req.url, settled: true, blocked, durationMs: 3 };
+      return { kind: 'rendered', html: `<html><body>${DRAWN[path] ?? ''}</body></html>`, url: req.url, settled: true, scrolled: 0, blocked, durationMs: 3 };
     },
   };
 }
