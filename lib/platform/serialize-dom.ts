@@ -53,11 +53,13 @@ export function serializeDom(): string {
 
 /**
  * Scrolls the page to its end as a reader would, and tells the page so: a `scroll` event is sent too, as a page in
- * a minimized window gets none until it is shown. Returns the page's height before the scroll.
+ * a minimized window gets none until it is shown. Returns the page's height before the scroll, or -1 when the page
+ * fits its window and there is nothing to scroll.
  */
 export function scrollToEnd(): number {
   const root = document.scrollingElement ?? document.documentElement;
   const height = root.scrollHeight;
+  if (window.innerHeight > 0 && height <= window.innerHeight + 1) return -1;
   window.scrollTo(0, height);
   window.dispatchEvent(new Event('scroll'));
   return height;

@@ -182,6 +182,7 @@ export function makeTabRender(): RenderPort {
         // An endless feed: scrolled to its end while it grows, up to the cap and within the timeout.
         while (settled && scrolled < req.scrolls) {
           const [before] = await browser.scripting.executeScript({ target: { tabId }, func: scrollToEnd });
+          if (before?.result === -1) break; // the page fits its window
           settled = await settle(watch, req, started, Date.now());
           const [after] = await browser.scripting.executeScript({ target: { tabId }, func: pageHeight });
           if (typeof before?.result !== 'number' || typeof after?.result !== 'number' || after.result <= before.result) break;
