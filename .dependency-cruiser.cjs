@@ -16,7 +16,7 @@ const LAYERS = [
     // lib/ports.ts declares the decisions policy makes and the store applies, and what the run and learning
     // ask of the store: above the policy it carries, below everything that uses or implements it.
     path: [
-      '^lib/crawl/(safety|safety-words|safety-lexicon|scope|children)\\.ts$',
+      '^lib/crawl/(safety|safety-words|safety-lexicon|scope|children|render-policy)\\.ts$',
       '^lib/strategies/',
       '^lib/template/(?!config\\.ts$|cycle\\.ts$|harvest\\.ts$)',
       '^lib/ports\\.ts$',

@@ -6,13 +6,15 @@ export default defineConfig({
   manifest: ({ browser }) => ({
     name: 'Focus: topical crawler',
     description: 'Crawls the web for one topic from your own browser, guided by a link classifier you train.',
-    // No `storage`: everything lives in IndexedDB. `activeTab` only in Firefox, where host access is not granted
+    // No `storage` for data: everything lives in IndexedDB. `activeTab` only in Firefox, where host access is not granted
     // at install and the labeler may be switched on before the user allows it; in Chrome <all_urls> covers it.
     // `declarativeNetRequestWithHostAccess`: one session rule names the crawl in the User-Agent of the extension's
     // own requests (lib/platform/crawl-identity.ts); it acts only where host access is granted, and adds no warning.
+    // Chrome only: `debugger` guards each request of a page rendered in a tab (`fetch.render`), and `storage` keeps
+    // that tab's id for the session, so a restarted worker closes it (lib/platform/tab-render.ts).
     permissions: [
       'unlimitedStorage', 'alarms', 'scripting', 'contextMenus', 'webRequest', 'declarativeNetRequestWithHostAccess',
-      ...(browser === 'firefox' ? ['activeTab'] : []),
+      ...(browser === 'firefox' ? ['activeTab'] : ['debugger', 'storage']),
     ],
     host_permissions: ['<all_urls>'],
     // 'wasm-unsafe-eval' lets the extension's pages compile the WebAssembly it ships (hash-wasm's SHA-256, which

@@ -152,6 +152,11 @@ export interface PageRecord {
   lastModified?: string;
   /** The page was asked for again and found unchanged: its body is the stored copy, and an archive says so. */
   revisit?: Revisit;
+  /**
+   * Whether the page was rendered in a browser tab before it was read, and why. Absent when it was not and its HTML
+   * gave no reason to (rendering is off, or the page read as a whole page).
+   */
+  render?: RenderNote;
   /** The Pages table's filter keys (lib/store/page-keys.ts), set when the row is written; indexed from schema v7. */
   kind?: PageKind;
   site?: string;
@@ -178,6 +183,27 @@ export interface PageBody {
   html: string;
   /** The body bytes exactly as received (up to the size cap); absent in rows stored before it was kept. */
   payload?: Uint8Array;
+  /** The DOM the page's scripts built, serialized, when the page was rendered: what its text and links were read from. */
+  rendered?: string;
+}
+
+/** How `fetch.render` treated a page (lib/crawl/render-policy.ts). */
+export interface RenderNote {
+  rendered: boolean;
+  /** Why it was rendered or not: the sign its HTML showed, what its site showed, the mode. */
+  why: string;
+  /** Rendered: false when the page was still busy at the timeout (what it showed then was read). */
+  settled?: boolean;
+  /** Rendered: times scrolling to the page's end made it grow (an endless feed), when it did. */
+  scrolled?: number;
+  /** Rendered: what rendering added (more links, more text), when it added anything. */
+  changed?: string;
+  /** Why rendering failed; the page was then read from its HTML. */
+  error?: string;
+  /** Requests the rendered page made that were stopped (each is listed as kept from requesting). */
+  blocked?: number;
+  /** How long the tab took. */
+  ms?: number;
 }
 
 export type LabelValue = 1 | 0; // 1 on topic, 0 off topic

@@ -12,6 +12,7 @@ import {
   formToConfig,
   keywordsText,
   safetyRuleChoices,
+  RENDER_CHOICES,
   SCOPE_CHOICES,
   scopeWarning,
   templateJsonProblem,
@@ -31,7 +32,7 @@ type TextKey = Exclude<keyof CrawlFormValues, 'robots' | 'identify' | 'safetyOff
 
 const textKeys: TextKey[] = [
   'name', 'seeds', 'topicId', 'keywords', 'linkSources', 'positive', 'negative', 'strategy',
-  'maxPages', 'maxDepth', 'scopeMode', 'scopeSites', 'delayMs', 'concurrency', 'safetyAvoid', 'siteBlacklist', 'template',
+  'maxPages', 'maxDepth', 'scopeMode', 'scopeSites', 'delayMs', 'concurrency', 'render', 'safetyAvoid', 'siteBlacklist', 'template',
 ];
 
 /** `db`: the page's database connection (the topic choices are read from it); one of its own when not given. */
@@ -129,6 +130,7 @@ export function setupNewCrawlForm(onStarted: (crawlId: number) => void, db: Craw
 
   renderTopics([]);
   fill(field('scopeMode') as HTMLSelectElement, ...SCOPE_CHOICES.map((c) => h('option', { value: c.value }, c.text)));
+  fill(field('render') as HTMLSelectElement, ...RENDER_CHOICES.map((c) => h('option', { value: c.value }, c.text)));
   write(defaultFormValues());
   field('scopeMode').addEventListener('change', showScope);
   watch(() => allTopics(db), renderTopics, (err) => say(`Could not read the topics: ${errorText(err)}`));

@@ -8,6 +8,7 @@ import type { PageKind, PageLabel, PageRecord } from '@/lib/types';
 import { byId, errorText, fill, h } from '@/lib/platform/dom';
 import { formatCount, formatScore, priorityText } from '@/lib/ui/format';
 import { pageRowCount, REREAD_MS, watchThrottled } from '@/lib/ui/queries';
+import { renderTag } from '@/lib/ui/render-note';
 import {
   ALL_PAGES,
   keyOf,
@@ -301,6 +302,7 @@ function pageRow(p: PageRecord): HTMLTableRowElement {
       h('span', null, p.seq),
       p.phase === 'train' ? h('span', { class: 'phase-tag', title: 'Read while training, before the crawl (not counted in the budget)' }, 'train') : null,
       p.copyOf !== undefined ? h('span', { class: 'phase-tag', 'data-testid': 'page-copy', title: `Judged from what training read (page ${p.copyOf}), with no request of its own; its time is that read's` }, 'copy') : null,
+      renderCell(p),
       h('time', { class: 'fetched-at', dateTime: new Date(p.fetchedAt).toISOString(), title: new Date(p.fetchedAt).toLocaleString() }, clock(p.fetchedAt))),
     h('td', { class: 'page-cell' },
       h('div', { class: p.title ? 'page-title' : 'page-title none', 'data-testid': 'page-title' }, p.title || '(no title)'),
@@ -312,6 +314,12 @@ function pageRow(p: PageRecord): HTMLTableRowElement {
     h('td', { class: 'num', 'data-testid': 'page-score' }, formatScore(p.score)),
     h('td', { class: `verdict ${kind}`, 'data-testid': 'page-verdict' }, verdictOf(p)),
   );
+}
+
+/** fetch.render: whether the page was read from the DOM its scripts built, and why (lib/ui/render-note.ts). */
+function renderCell(p: PageRecord): HTMLElement | null {
+  const tag = renderTag(p.render);
+  return tag && h('span', { class: 'phase-tag', 'data-testid': 'page-render', title: tag.title }, tag.text);
 }
 
 function verdictOf(p: PageRecord): Node | string {

@@ -11,6 +11,9 @@ import { parseTemplate, TemplateError, type TemplateConfig } from '../template/c
  */
 export const SCOPE_MODES = ['seed-hosts', 'seed-sites', 'listed-sites', 'anywhere'] as const;
 export type ScopeMode = (typeof SCOPE_MODES)[number];
+/** Whether pages are rendered in the user's browser before they are read (docs/rendering.md). */
+export const RENDER_MODES = ['never', 'auto', 'always'] as const;
+export type RenderMode = (typeof RENDER_MODES)[number];
 /**
  * The crawl strategies a topic crawl may choose (lib/strategies/registry.ts); the benchmark runs each of them.
  * "template" is not among them: a crawl runs it exactly when its config has a template (SPEC E).
@@ -40,9 +43,15 @@ export interface CrawlConfig {
   /**
    * `retries`: re-queues of a URL after a passing fault (429, 502-504, network error, timeout) before it is
    * failed; `retryBaseMs`: the first wait when the server names none (doubled each time; robots.txt outages
-   * wait three times longer each time).
+   * wait three times longer each time). `render`: whether a fetched page is also loaded in a background tab and read
+   * from the DOM its scripts built (`auto`: when its HTML looks like a script's shell, or its site turned out to be
+   * built by scripts); `renderTabs` tabs at most at once, each given `renderTimeoutMs` to settle; a page that grows
+   * as it is scrolled (an endless feed) is scrolled to its end at most `renderScrolls` times.
    */
-  fetch: { timeoutMs: number; maxBytes: number; retries: number; retryBaseMs: number };
+  fetch: {
+    timeoutMs: number; maxBytes: number; retries: number; retryBaseMs: number;
+    render: RenderMode; renderTabs: number; renderTimeoutMs: number; renderScrolls: number;
+  };
   /**
    * Session safety (lib/crawl/safety.ts). `avoid`: the user's own words, added to the default rules;
    * `disabledRules`: default rules turned off, by name (DEFAULT_SAFETY_RULES).
@@ -83,7 +92,7 @@ export const DEFAULTS: Omit<CrawlConfig, 'name' | 'seeds'> = {
   budget: { maxPages: 100, maxDepth: 50 },
   scope: { mode: 'seed-hosts', sites: [] },
   politeness: { delayMs: 1000, concurrency: 2, perHost: 1, robots: true, identify: true },
-  fetch: { timeoutMs: 30_000, maxBytes: 5 * 1024 * 1024, retries: 3, retryBaseMs: 10_000 },
+  fetch: { timeoutMs: 30_000, maxBytes: 5 * 1024 * 1024, retries: 3, retryBaseMs: 10_000, render: 'auto', renderTabs: 2, renderTimeoutMs: 15_000, renderScrolls: 5 },
   safety: { avoid: [], disabledRules: [] },
   judge: { threshold: 0.5, smoothing: DEFAULT_JUDGE_SMOOTHING },
   learning: { fromVerdicts: true, linksToJudged: true, rescoreEveryPages: 500, rescoreEveryLabels: 10 },
@@ -134,6 +143,12 @@ function num(v: unknown, field: string, fallback: number, min: number, max: numb
     throw new ConfigError(`${field} must be a ${integer ? 'whole number' : 'number'} between ${min} and ${max} (got ${JSON.stringify(v)})`);
   }
   return v;
+}
+
+function renderMode(v: unknown): RenderMode {
+  if (v === undefined) return DEFAULTS.fetch.render;
+  if (RENDER_MODES.includes(v as RenderMode)) return v as RenderMode;
+  throw new ConfigError(`fetch.render must be one of ${RENDER_MODES.map((m) => `"${m}"`).join(', ')} (got ${JSON.stringify(v)})`);
 }
 
 function bool(v: unknown, field: string, fallback: boolean): boolean {
@@ -229,6 +244,10 @@ export function parseConfig(input: unknown): CrawlConfig {
       maxBytes: num(fetchCfg.maxBytes, 'fetch.maxBytes', DEFAULTS.fetch.maxBytes, 1024, 512 * 1024 * 1024),
       retries: num(fetchCfg.retries, 'fetch.retries', DEFAULTS.fetch.retries, 0, 10, true),
       retryBaseMs: num(fetchCfg.retryBaseMs, 'fetch.retryBaseMs', DEFAULTS.fetch.retryBaseMs, 100, 3_600_000),
+      render: renderMode(fetchCfg.render),
+      renderTabs: num(fetchCfg.renderTabs, 'fetch.renderTabs', DEFAULTS.fetch.renderTabs, 1, 8, true),
+      renderTimeoutMs: num(fetchCfg.renderTimeoutMs, 'fetch.renderTimeoutMs', DEFAULTS.fetch.renderTimeoutMs, 1000, 120_000),
+      renderScrolls: num(fetchCfg.renderScrolls, 'fetch.renderScrolls', DEFAULTS.fetch.renderScrolls, 0, 100, true),
     },
     safety: safetyOf(safety),
     judge: {

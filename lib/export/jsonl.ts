@@ -43,6 +43,8 @@ export function pageLine(p: PageRecord, content?: PageContent): string {
   if (p.redirects?.length) line.redirects = p.redirects;
   // Judged from the copy training read (no request of its own): the seq of that read.
   if (p.copyOf !== undefined) line.copyOf = p.copyOf;
+  // Whether the page was rendered in a browser tab before it was read, and why (fetch.render).
+  if (p.render) line.render = p.render;
   if (content) {
     line.contentType = p.contentType;
     line.bytes = p.bytes;
@@ -62,9 +64,9 @@ export function pagesToJsonl(pages: Iterable<PageRecord>): string {
   return out;
 }
 
-/** The text of a stored page, extracted as the crawl extracted it (the text itself is not stored). */
+/** The text of a stored page, extracted as the crawl extracted it (the text itself is not stored): a rendered page's from its DOM. */
 export function pageText(x: ExportPage): string | null {
-  return x.body ? parseHtml(x.body.html, x.page.finalUrl || x.page.url).text : null;
+  return x.body ? parseHtml(x.body.rendered ?? x.body.html, x.page.finalUrl || x.page.url).text : null;
 }
 
 /** `pages.jsonl` with content, streamed: one line per page, UTF-8. */

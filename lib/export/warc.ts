@@ -1,8 +1,9 @@
 // WARC 1.1 of a crawl, one gzip member per record (so a reader can seek to any record by its offset): a
 // `warcinfo`, then for each fetched page a `request` and a `response` record with the HTTP status line, the
 // response headers the browser exposed and the payload bytes as received; a page asked for again and found
-// unchanged is a `revisit` record instead (WARC 1.1 6.7.2), pointing at the capture that holds its payload.
-// Written with Webrecorder's warcio, which also computes the SHA-256 block and payload digests.
+// unchanged is a `revisit` record instead (WARC 1.1 6.7.2), pointing at the capture that holds its payload; and for
+// a page rendered in a tab (fetch.render) a `conversion` record of the DOM its scripts built. Written with
+// Webrecorder's warcio, which also computes the SHA-256 block and payload digests.
 import { WARCRecord, WARCSerializer, getSurt } from 'warcio';
 import type { PageBody, PageRecord, Revisit } from '../types';
 import { utf8 } from './bytes';
@@ -67,10 +68,11 @@ export async function* writeWarc(
         ? await revisitRecord(url, date, page.revisit, page.status, headers, payload)
         : responseRecord(url, date, statusLine(page.status), headers, payload, page.truncated);
       const request = requestRecord(url, date, response);
-      const [hopBytes, responseBytes, requestBytes] = await Promise.all([
-        Promise.all(hops.map((h) => serialize(h.record))), serialize(response), serialize(request),
+      const rendered = body.rendered === undefined ? null : renderedRecord(url, date, body.rendered, response);
+      const [hopBytes, responseBytes, requestBytes, renderedBytes] = await Promise.all([
+        Promise.all(hops.map((h) => serialize(h.record))), serialize(response), serialize(request), rendered && serialize(rendered),
       ]);
-      return { page, date, url, hops, hopBytes, response, headers, responseBytes, requestBytes };
+      return { page, date, url, hops, hopBytes, response, headers, responseBytes, requestBytes, renderedBytes };
     }));
     for (const r of serialized) {
       for (const [i, { hop, record }] of r.hops.entries()) {
@@ -85,6 +87,7 @@ export async function* writeWarc(
       onRecord?.(entryOf(r.response, r.url, r.date, r.page.status, mime, start, bytes.byteLength, r.page, false));
       yield bytes;
       yield emit(r.requestBytes);
+      if (r.renderedBytes) yield emit(r.renderedBytes);
     }
   }
 }
@@ -147,6 +150,20 @@ async function revisitRecord(url: string, date: string, revisit: Revisit, status
 async function sha256(bytes: Uint8Array): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>);
   return `sha256:${[...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/**
+ * WARC 1.1 §6.8: the DOM a rendered page's scripts built, serialized, as an alternative version of its response
+ * (which keeps what the server sent). Replay shows the response; this record is what the crawl read.
+ */
+function renderedRecord(url: string, date: string, html: string, response: WARCRecord): WARCRecord {
+  return WARCRecord.create(
+    {
+      url, date, type: 'conversion', warcVersion: WARC_1_1,
+      warcHeaders: { 'Content-Type': 'text/html; charset=utf-8', 'WARC-Refers-To': response.warcHeader('WARC-Record-ID') ?? '' },
+    },
+    [utf8(html)],
+  );
 }
 
 /**

@@ -2,10 +2,13 @@
 // is requested only after it passes the session-safety guard, the crawl's scope, robots.txt, dedup and
 // politeness, and a redirect is never followed by the HTTP client: each hop is a new URL that passes the
 // same gates before it is requested (a link to /go/1 that answers "302 Location: /signout" must not end the
-// user's session). Nothing else in the crawler holds the FetchPort.
+// user's session). Nothing else in the crawler holds the FetchPort. A page rendered in the user's browser goes
+// through here too (`render`): its tab waits for the host's politeness slot, and every request the page makes
+// itself is put to the crawl's guard, a navigation also to robots.txt.
 import type { RobotsCache, RobotsLoader } from './robots';
 import type { Politeness } from './politeness';
 import { fetchOnce, type Clock, type FetchOutcome, type FetchPort, type Validators } from './fetcher';
+import type { PageRequest, RenderPort, RenderRequest, RenderResult } from './render';
 import { sessionLoss, type SessionLoss } from './session';
 import { requestUrl } from '../url';
 
@@ -21,6 +24,11 @@ export interface GatePolicy {
   canonical(url: string): string | null;
   /** True once the crawl is pausing or stopping: no new request starts. */
   halted(): boolean;
+  /**
+   * Why a page being rendered may not make this request of its own, or null when it may (render-policy.ts). A gate
+   * without it lets a rendered page make no request at all.
+   */
+  pageRequest?(request: PageRequest): string | null;
 }
 
 export interface GateOptions {
@@ -96,6 +104,7 @@ export class RequestGate {
     private readonly politeness: Politeness,
     robots: ((load: RobotsLoader) => RobotsCache) | null,
     private readonly opts: GateOptions,
+    private readonly renderer?: RenderPort,
   ) {
     this.robots = robots ? robots(this.robotsLoader) : null;
   }
@@ -183,6 +192,34 @@ export class RequestGate {
     } finally {
       if (slotHeld) this.politeness.end(new URL(current).host, this.clock.now());
     }
+  }
+
+  /** True when pages can be rendered here (the browser gave a RenderPort). */
+  get canRender(): boolean {
+    return this.renderer !== undefined;
+  }
+
+  /**
+   * Loads a page the gate already answered (its final URL) in the user's browser and reads its DOM. The tab waits for
+   * the host's politeness slot and holds it while the page loads; each request the page makes is put to the policy
+   * (`pageRequest`), a navigation also to robots.txt. Null when the crawl halted before it began.
+   */
+  async render(req: Omit<RenderRequest, 'guard'>): Promise<RenderResult | null> {
+    if (!this.renderer) return { kind: 'failed', reason: 'this browser cannot render pages', blocked: [], durationMs: 0 };
+    const host = new URL(req.url).host;
+    if (!(await this.acquire(host))) return null;
+    try {
+      return await this.renderer.render({ ...req, guard: (r) => this.pageRequestGuard(r) });
+    } finally {
+      this.politeness.end(host, this.clock.now());
+    }
+  }
+
+  private async pageRequestGuard(r: PageRequest): Promise<string | null> {
+    const refused = this.policy.pageRequest ? this.policy.pageRequest(r) : 'no guard for the requests of a rendered page';
+    if (refused || !r.navigation || !this.robots || !/^https?:/i.test(r.url)) return refused;
+    const verdict = await this.robots.check(r.url);
+    return verdict.kind === 'disallowed' ? verdict.reason : verdict.kind === 'allowed' ? null : `robots.txt could not be read (${verdict.reason})`;
   }
 
   /** Safety, scope and robots for a URL about to be requested; null when it may go. */

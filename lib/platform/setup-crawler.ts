@@ -1,4 +1,5 @@
 // Builds the crawl service for the extension's service worker and connects it to messages and alarms.
+import { browser } from 'wxt/browser';
 import { CrawlService } from '../crawl/service';
 import { realClock } from '../fetch/fetcher';
 import { CrawlStore } from '../store/crawl-store';
@@ -10,11 +11,14 @@ import { armResumeAlarm, disarmResumeAlarm, onResumeAlarm, touchExtensionApi } f
 import { setupLabeler } from './labeler';
 import { onMessages } from './messaging';
 import { registerRecrawls, setupRecrawlAlarms } from './recrawl-alarms';
+import { makeTabRender } from './tab-render';
 
 export function setupCrawler(): CrawlService {
   const service = new CrawlService({
     store: new CrawlStore(new CrawlerDB()),
     fetch: makeExtensionFetch(),
+    // Chrome renders pages in a tab it guards through the debugger; a browser without it renders none.
+    ...(browser.debugger ? { render: makeTabRender() } : {}),
     identity: makeCrawlIdentity(),
     clock: realClock,
     keepAlive: touchExtensionApi,

@@ -3,6 +3,7 @@
 // halt signal, the commit queue and the budget's counters. Training, template seeding, the crawl loop and the
 // page pipeline each take this context; none of them holds state of its own across pages.
 import type { Clock, FetchPort } from '../fetch/fetcher';
+import type { RenderPort } from '../fetch/render';
 import type { GateResult, RequestGate } from '../fetch/request-gate';
 import type { TargetAuthority } from '../classifier/authority';
 import type { CrawlRecord } from '../records';
@@ -16,13 +17,17 @@ import type { CrawlConfig } from '../crawl/config';
 import { CrawlLearner } from '../crawl/learner';
 import { loadModel } from '../crawl/model';
 import { Politeness } from '../fetch/politeness';
+import type { SiteRenders } from '../crawl/render-policy';
 import { makeGate } from './gate';
+import { RenderSlots, type RenderRun } from './render';
 import { sessionLostMessage } from './outcome';
 
 export interface CrawlerPorts {
   store: RunStorePort;
   fetch: FetchPort;
   clock: Clock;
+  /** Loads a page in the user's browser and reads its DOM (`fetch.render`); absent where there is no browser. */
+  render?: RenderPort;
   /** Called at least every 20 s while running: the extension uses it to keep its service worker alive. */
   keepAlive?: () => void;
   log?: (line: string) => void;
@@ -71,6 +76,9 @@ export class RunContext {
   reserved: number;
   /** Pages judged since the model was last saved. */
   sinceSave = 0;
+  /** What rendering did on each host so far, and the tabs the run may use at once (`fetch.render`). */
+  readonly renderSites = new Map<string, SiteRenders>();
+  readonly renderSlots: RenderSlots;
   private readonly activeMsBase: number;
   private readonly startedAt: number;
   private lastKeepAlive = 0;
@@ -96,6 +104,17 @@ export class RunContext {
     const previous = crawl.templateRun?.previousCrawlId;
     this.revisits = previous === undefined ? [crawlId] : [crawlId, previous];
     this.commits = new CommitQueue(ports.store, () => ports.clock.now());
+    this.renderSlots = new RenderSlots(this.config.fetch.renderTabs);
+  }
+
+  /** The rendering step's view of the run: through the gate in force (a template's reseed makes it anew). */
+  renderRun(): RenderRun {
+    const { fetch } = this.config;
+    return {
+      render: this.gate.canRender ? (req) => this.gate.render(req) : null,
+      mode: fetch.render, timeoutMs: fetch.renderTimeoutMs, identify: this.config.politeness.identify,
+      scrolls: fetch.renderScrolls, sites: this.renderSites, slots: this.renderSlots,
+    };
   }
 
   /** Asks the loop to stop taking URLs; in-flight fetches finish and are recorded. */

@@ -1,6 +1,7 @@
 // The crawl's one way to the network: every request of a run (training reads, search pages, frontier entries,
 // redirect hops, robots.txt) passes this gate's safety, scope, robots.txt, dedup and politeness checks.
 import type { Clock, FetchPort } from '../fetch/fetcher';
+import type { RenderPort } from '../fetch/render';
 import { RequestGate } from '../fetch/request-gate';
 import { normalizeUrl } from '../url';
 import type { CrawlRules } from '../crawl/children';
@@ -9,9 +10,10 @@ import type { Politeness } from '../fetch/politeness';
 import { isPrivateHost } from '../fetch/private-host';
 import { DEFAULT_ROBOTS_OPTIONS, RobotsCache } from '../fetch/robots';
 import { describeBlock } from '../crawl/safety';
+import { renderGuard } from '../crawl/render-policy';
 
 export function makeGate(
-  ports: { fetch: FetchPort; clock: Clock }, config: CrawlConfig, rules: CrawlRules, politeness: Politeness, halted: () => boolean,
+  ports: { fetch: FetchPort; clock: Clock; render?: RenderPort }, config: CrawlConfig, rules: CrawlRules, politeness: Politeness, halted: () => boolean,
 ): RequestGate {
   const { clock } = ports;
   const { outOfScope, safety } = rules;
@@ -26,7 +28,8 @@ export function makeGate(
     privateTarget: (url) => (isPrivateHost(new URL(url).hostname) ? outOfScope(url) : null),
     canonical: (url) => normalizeUrl(url, undefined, config.canonical),
     halted,
+    pageRequest: renderGuard(safety, outOfScope),
   }, politeness, robots ? (load) => new RobotsCache(load, clock, { ...DEFAULT_ROBOTS_OPTIONS, retryBaseMs: config.fetch.retryBaseMs }) : null, {
     timeoutMs: config.fetch.timeoutMs, maxBytes: config.fetch.maxBytes, maxRedirects: 10,
-  });
+  }, ports.render);
 }

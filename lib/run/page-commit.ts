@@ -6,7 +6,7 @@ import type { FetchOutcome } from '../fetch/fetcher';
 import type { Hop } from '../fetch/request-gate';
 import type { Candidate, PageCommit } from '../ports';
 import type { PageRole, Strategy } from '../strategies/types';
-import type { FrontierEntry, LabeledLink, ParsedPage, Revisit } from '../types';
+import type { FrontierEntry, LabeledLink, ParsedPage, RenderNote, Revisit } from '../types';
 import { siteOf } from '../url';
 import type { CrawlConfig } from '../crawl/config';
 import type { CrawlStats } from '../records';
@@ -40,6 +40,8 @@ export interface PageOutcome {
   copy?: { seq: number; fetchedAt: number };
   /** The page was asked for again, against a stored copy: what that found. */
   recheck?: Recheck;
+  /** How `fetch.render` treated the page, and the DOM it was read from when rendered. */
+  render?: { note: RenderNote; html?: string };
 }
 
 /**
@@ -94,9 +96,11 @@ export function pageCommit(page: PageOutcome, run: CommitTerms): PageCommit {
     ...(config.classifier.everyLink && strategy.followsModel ? { everyLink: (e: FrontierEntry, lo: number) => strategy.rerank(e, lo) } : {}),
     // A copy's content is as fetched when training read it: it carries that time (an archive dates it so).
     page: { ...judgedRow(entry.url, out, parsed, { ...takenFrom(entry), ...(role ? { urlClass: role.urlClass } : {}) }, verdict, chain, now),
-      ...(copy ? { copyOf: copy.seq, fetchedAt: copy.fetchedAt } : {}), ...(recheck?.revisit ? { revisit: recheck.revisit } : {}) },
-    // A copy keeps the body too, so a page of the crawl can be labeled and exported like any other.
-    body: bodyOf(out),
+      ...(copy ? { copyOf: copy.seq, fetchedAt: copy.fetchedAt } : {}), ...(recheck?.revisit ? { revisit: recheck.revisit } : {}),
+      ...(page.render ? { render: page.render.note } : {}) },
+    // A copy keeps the body too, so a page of the crawl can be labeled and exported like any other. A rendered page
+    // keeps what the server sent and, beside it, the DOM it was read from.
+    body: { ...bodyOf(out), ...(page.render?.html !== undefined ? { rendered: page.render.html } : {}) },
     stats: verdict
       ? { attempts: requests, fetched: 1, relevant: relevant ? 1 : 0, bytes: downloaded, ...(verdict.by === 'keywords' ? { keywordVerdicts: 1 } : {}), ...copies }
       : { attempts: requests, listPages: 1, bytes: downloaded, ...copies },

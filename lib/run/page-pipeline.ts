@@ -15,6 +15,8 @@ import { planChildren } from '../crawl/children';
 import type { RunContext } from './context';
 import { commitForNonPage, type NonPage } from './outcome';
 import { copyGoneCommit, pageCommit, unparsedCommit, type PageOutcome, type Recheck } from './page-commit';
+import { renderStep } from './render';
+import type { BlockedRequest } from '../fetch/render';
 
 const MODEL_SAVE_EVERY = 25;
 
@@ -142,8 +144,13 @@ async function recordResponse(ctx: RunContext, entry: FrontierEntry, result: Res
     await ctx.commits.submit(unparsedCommit(ctx.crawlId, entry, out, chain, error, ctx.ports.clock.now(), ctx.activeMs()));
     return;
   }
-  const page = judgeAndPlan(ctx, entry, result, parsed, copy);
+  // A copy is judged as training read it, and a page found unchanged as it was stored; any other page may be rendered
+  // first (fetch.render).
+  const shown = copy || rechecked?.revisit ? { parsed, blocked: [] } : await renderStep(ctx.renderRun(), out, parsed);
+  const page = judgeAndPlan(ctx, entry, result, shown.parsed, copy);
   if (rechecked) page.recheck = rechecked;
+  if ('note' in shown && shown.note) page.render = { note: shown.note, ...(shown.html !== undefined ? { html: shown.html } : {}) };
+  page.children.push(...keptFromRendering(ctx, entry, shown.blocked, page.children));
   const commit = pageCommit(page, {
     crawlId: ctx.crawlId, config: ctx.config, strategy: ctx.strategy, admission: ctx.admission,
     now: ctx.ports.clock.now(), activeMs: ctx.activeMs(), strategyReport: ctx.liveReport(),
@@ -152,7 +159,7 @@ async function recordResponse(ctx: RunContext, entry: FrontierEntry, result: Res
   await ctx.commits.submit(commit);
   // With links to judged pages learned, the store may have added labels of its own.
   ctx.learner.pageDone(commit.labels.length + (commit.learnLinksToJudged ? 1 : 0));
-  tellStrategy(ctx, entry.url, parsed.text, page.verdict?.relevant ?? false, page.children, page.role);
+  tellStrategy(ctx, entry.url, page.parsed.text, page.verdict?.relevant ?? false, page.children, page.role);
   if (++ctx.sinceSave >= MODEL_SAVE_EVERY) {
     ctx.sinceSave = 0;
     await ctx.learner.save();
@@ -174,12 +181,38 @@ function judgeAndPlan(ctx: RunContext, entry: FrontierEntry, { out, chain }: Res
   return { entry, out, chain, parsed, ...(role ? { role } : {}), verdict, children, dropped, aliases, ...(copy ? { copy } : {}) };
 }
 
+/** Stopped requests of one rendered page listed as kept from requesting; a page that polls one gets one line. */
+const MAX_KEPT_PER_PAGE = 20;
+
+/**
+ * The reads a rendered page made that its guard stopped: recorded as skipped under the page, with the reason, as an
+ * unsafe link is, so they are listed as kept from requesting and never requested by the crawl either. A write (a
+ * POST) was stopped for its method, not its URL, which a link may still read: it is only counted on the page row.
+ */
+function keptFromRendering(ctx: RunContext, entry: FrontierEntry, blocked: BlockedRequest[], children: Candidate[]): Candidate[] {
+  const known = new Set(children.map((c) => c.url));
+  const kept: Candidate[] = [];
+  for (const b of blocked) {
+    if (kept.length >= MAX_KEPT_PER_PAGE) break;
+    if (b.method !== 'GET' && b.method !== 'HEAD') continue;
+    const url = ctx.canonical(b.url);
+    if (url === null || url === entry.url || known.has(url)) continue;
+    known.add(url);
+    kept.push({
+      url, host: hostOf(url), score: 0, priority: -Number.MAX_VALUE, depth: entry.depth + 1, parentUrl: entry.url,
+      anchor: '', context: 'a request the rendered page made by itself', skip: b.reason,
+    });
+  }
+  return kept;
+}
+
 /** SPEC E.5: a template's final page: its fields become a record, committed with the page. */
-async function withRecord(ctx: RunContext, commit: PageCommit, { entry, out, parsed, children }: PageOutcome): Promise<void> {
+async function withRecord(ctx: RunContext, commit: PageCommit, page: PageOutcome): Promise<void> {
+  const { entry, out, parsed, children } = page;
   const { template } = ctx.config;
   if (!template || !isFinalPage(layerOf(entry.strategy), template.filters.length, children.filter((c) => !c.skip).map((c) => layerOf(c.strategy)))) return;
   const record = await planRecord(ctx.ports.store.records, specsOf(template), everyOf(template), {
-    crawlName: ctx.config.name, crawlId: ctx.crawlId, url: entry.url, html: out.html!, text: parsed.text, now: ctx.ports.clock.now(),
+    crawlName: ctx.config.name, crawlId: ctx.crawlId, url: entry.url, html: page.render?.html ?? out.html!, text: parsed.text, now: ctx.ports.clock.now(),
   });
   if (record) commit.record = record;
 }

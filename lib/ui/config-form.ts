@@ -1,6 +1,6 @@
 // The dashboard's "New crawl" form as plain values, and the two conversions it needs: form -> config
 // (sent to the worker, which validates it with parseConfig) and runner config file -> form. Pure: no DOM.
-import { DEFAULTS, SCOPE_MODES, type CrawlConfig, type ScopeMode, type StrategyName } from '../crawl/config';
+import { DEFAULTS, RENDER_MODES, SCOPE_MODES, type CrawlConfig, type RenderMode, type ScopeMode, type StrategyName } from '../crawl/config';
 import { DEFAULT_SAFETY_RULES, SAFETY_RULE_HELP } from '../crawl/safety-rules';
 import { STRATEGY_MODULES, strategyModule } from '../strategies/registry';
 import type { StrategyModule } from '../strategies/types';
@@ -31,6 +31,8 @@ export interface CrawlFormValues {
   robots: boolean;
   /** Name the crawl (FocusCrawler) in the User-Agent of its requests. */
   identify: boolean;
+  /** Whether pages are rendered in a background tab before they are read (fetch.render). */
+  render: RenderMode;
   /** The user's own words and phrases to keep from requesting, comma or newline separated; added to the rules. */
   safetyAvoid: string;
   /** Default safety rules turned off, by name. */
@@ -58,6 +60,7 @@ export const defaultFormValues = (): CrawlFormValues => ({
   concurrency: String(DEFAULTS.politeness.concurrency),
   robots: DEFAULTS.politeness.robots,
   identify: DEFAULTS.politeness.identify,
+  render: DEFAULTS.fetch.render,
   safetyAvoid: '',
   safetyOff: [],
   template: '',
@@ -67,6 +70,13 @@ export const defaultFormValues = (): CrawlFormValues => ({
 export function safetyRuleChoices(off: readonly string[]): { name: string; help: string; on: boolean }[] {
   return DEFAULT_SAFETY_RULES.map((name) => ({ name, help: SAFETY_RULE_HELP[name as keyof typeof SAFETY_RULE_HELP], on: !off.includes(name) }));
 }
+
+/** The rendering choices of the form (fetch.render), the default first. */
+export const RENDER_CHOICES: readonly { value: RenderMode; text: string }[] = [
+  { value: 'auto', text: 'Render those that need it' },
+  { value: 'always', text: 'Render every page' },
+  { value: 'never', text: 'Never render: read the HTML sent' },
+];
 
 /**
  * The scope choices of the form, in plain words short enough for its narrow select; the default (the
@@ -171,6 +181,7 @@ export function formToConfig(v: CrawlFormValues, base: Json = {}): Json {
       robots: v.robots,
       identify: v.identify,
     },
+    fetch: { ...section(base, 'fetch'), render: v.render },
     safety: { ...section(base, 'safety'), avoid: keywordList(v.safetyAvoid), disabledRules: [...v.safetyOff] },
   };
   // A template crawl runs the template strategy; its template is passed on as typed for the worker to check.
@@ -259,7 +270,7 @@ export function configToForm(input: unknown, current: CrawlFormValues): CrawlFor
   const c = input;
   const topic = section(c, 'topic'), training = section(c, 'training'), strategy = section(c, 'strategy');
   const budget = section(c, 'budget'), scope = section(c, 'scope'), politeness = section(c, 'politeness');
-  const safety = section(c, 'safety');
+  const safety = section(c, 'safety'), fetchCfg = section(c, 'fetch');
   const strategyName = typeof strategy.name === 'string' && strategyChoices().some((m) => m.name === strategy.name) ? strategy.name : undefined;
   const params = strategyModule(strategyName ?? '')?.params ?? [];
   const mode = SCOPE_MODES.find((m) => m === scope.mode);
@@ -284,6 +295,7 @@ export function configToForm(input: unknown, current: CrawlFormValues): CrawlFor
     concurrency: text(politeness.concurrency) ?? current.concurrency,
     robots: typeof politeness.robots === 'boolean' ? politeness.robots : current.robots,
     identify: typeof politeness.identify === 'boolean' ? politeness.identify : current.identify,
+    render: RENDER_MODES.find((m) => m === fetchCfg.render) ?? current.render,
     safetyAvoid: textLines(safety.avoid) ?? current.safetyAvoid,
     // Unknown names are kept: the worker refuses them with a sentence that names them, rather than the form dropping them silently.
     safetyOff: Array.isArray(safety.disabledRules) ? safety.disabledRules.filter((s): s is string => typeof s === 'string') : current.safetyOff,
@@ -308,6 +320,7 @@ const FORM_FIELDS: Record<string, { field: string; label: string }> = {
   'politeness.delayMs': { field: 'delayMs', label: 'Delay (ms)' },
   'politeness.concurrency': { field: 'concurrency', label: 'Fetches at once' },
   'politeness.identify': { field: 'identify', label: 'Name the crawl in its User-Agent' },
+  'fetch.render': { field: 'render', label: 'Pages built by scripts' },
   'safety.avoid': { field: 'safetyAvoid', label: 'Also keep from requesting' },
 };
 

@@ -1,0 +1,15 @@
+// How the Pages table shows what `fetch.render` did to a page: a short tag, and a title that says why.
+import type { RenderNote } from '../types';
+
+export function renderTag(note: RenderNote | undefined): { text: string; title: string } | null {
+  if (!note) return null;
+  const blocked = note.blocked ? ` ${note.blocked} request${note.blocked === 1 ? '' : 's'} of the page stopped by the guard (listed as kept from requesting).` : '';
+  if (!note.rendered) {
+    const text = note.error ? 'render failed' : 'not rendered';
+    return { text, title: `Read from its HTML: ${note.error ? `rendering failed (${note.error}); rendered because ` : ''}${note.why}.${blocked}` };
+  }
+  const settled = note.settled === false ? ' It was still busy at the time limit: what it showed then was read.' : '';
+  const changed = note.changed ? ` ${note.changed[0]!.toUpperCase()}${note.changed.slice(1)}.` : ' Rendering changed nothing.';
+  const took = note.ms === undefined ? '' : ` ${(note.ms / 1000).toFixed(1)} s.`;
+  return { text: note.settled === false ? 'rendered, unsettled' : 'rendered', title: `Rendered in a background tab: ${note.why}.${changed}${settled}${blocked}${took}` };
+}

@@ -1,0 +1,159 @@
+// Pages built by scripts, crawled from the command line through the real extension in Chromium: a star catalogue
+// whose every page the server sends as the same shell (tests/fixtures/sites/script-site.ts). With `render: auto` the
+// crawl reads what a reader sees (a JSON-filled list, a delayed link, a shadow-root widget, a same-origin frame, a
+// pushState-routed app) and the page's own `fetch('/logout')` is stopped before it reaches the server; with
+// `render: never` it finds none of the script-made links. The server's log says what was requested.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { runCrawl } from '../../scripts/crawl';
+import { ensureBuilt, launchWithExtension, send, type Launched } from '../../scripts/lib/browser';
+import { SCRIPT_MADE, startScriptSite, type ScriptSite } from '../fixtures/sites/script-site';
+import { openDashboard } from './page-objects';
+
+interface Line {
+  url: string;
+  finalUrl: string;
+  status: number;
+  outcome?: string;
+  render?: { rendered: boolean; why: string; settled?: boolean; scrolled?: number; changed?: string; blocked?: number; error?: string };
+}
+
+let site: ScriptSite;
+beforeAll(async () => {
+  ensureBuilt();
+  site = await startScriptSite();
+});
+afterAll(() => site.close());
+
+interface Hooks {
+  onStarted?: (l: Launched) => Promise<void>;
+  onFinished?: (l: Launched, crawlId: number) => Promise<void>;
+}
+
+async function crawl(render: 'auto' | 'never', hooks: Hooks = {}, more: { seeds?: string[]; maxPages?: number; fetch?: Record<string, unknown> } = {}) {
+  site.requests.length = 0;
+  const out = mkdtempSync(join(tmpdir(), `focus-render-${render}-`));
+  const summary = await runCrawl({
+    config: {
+      name: `stars-${render}`, seeds: more.seeds ?? [`${site.origin}/`], topic: { keywords: ['star', 'stars', 'constellation'] },
+      budget: { maxPages: more.maxPages ?? 40 }, politeness: { delayMs: 0, concurrency: 2 }, fetch: { render, ...more.fetch },
+    },
+    out, log: () => {}, ...hooks,
+  });
+  const lines = readFileSync(join(out, 'pages.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Line);
+  const fetched = lines.filter((l) => l.status === 200 && l.outcome === 'done').map((l) => new URL(l.finalUrl).pathname);
+  return { summary, lines, fetched };
+}
+
+it('with render: auto, reads what a reader sees and stops the page asking for /logout', async () => {
+  let userTabFocused = true;
+  let tags: { text: string; title: string | null }[] = [];
+  let leftOpen: string[] = [];
+  const { summary, lines, fetched } = await crawl('auto', {
+    onStarted: async ({ context }) => {
+      // The user's own tab stays in front while pages render in the background.
+      const mine = await context.newPage();
+      await mine.goto('about:blank');
+      await mine.bringToFront();
+      const start = Date.now();
+      while (Date.now() - start < 3000) {
+        userTabFocused &&= await mine.evaluate(() => document.visibilityState === 'visible');
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    },
+    onFinished: async ({ context, extensionId }, crawlId) => {
+      // Every render tab was closed when its page was read.
+      leftOpen = context.pages().map((p) => p.url()).filter((u) => u.startsWith(site.origin));
+      // The Pages table tags each rendered page, and says why in its title.
+      const { dash } = await openDashboard(context, extensionId, `crawl=${crawlId}`);
+      const tag = dash.getByTestId('page-render');
+      await expect.poll(() => tag.count()).toBeGreaterThan(5);
+      tags = await Promise.all((await tag.all()).map(async (t) => ({ text: (await t.textContent()) ?? '', title: await t.getAttribute('title') })));
+    },
+  });
+  expect(summary.state).toBe('finished');
+  for (const path of SCRIPT_MADE) expect(fetched, path).toContain(path);
+  // /app/item/8 is linked only from item 7 as the app draws it: fetched, item 7 is the shell.
+  expect(fetched).toContain('/app/item/8');
+
+  const home = lines.find((l) => new URL(l.finalUrl).pathname === '/')!;
+  expect(home.render).toMatchObject({ rendered: true, settled: true, blocked: 1 });
+  expect(home.render!.why).toContain('empty application root (#root)');
+  expect(home.render!.changed).toMatch(/rendering found \d+ more links/);
+  // After the home page the site is known to be built by scripts: every page of it is rendered.
+  const item = lines.find((l) => new URL(l.finalUrl).pathname === '/app/item/7')!;
+  expect(item.render).toMatchObject({ rendered: true });
+  // The frame is a plain page: still rendered, as its site is.
+  expect(lines.every((l) => l.status !== 200 || l.render?.rendered)).toBe(true);
+
+  // The page's own fetch('/logout') never reached the server; its script and JSON calls did.
+  expect(site.requests).not.toContain('/logout');
+  expect(site.requests).toContain('/api/stars');
+  // The tab names the crawl, as the crawl's own requests do: /app.js is asked for by the page's tab only.
+  expect(site.agents.get('/app.js')).toMatch(/ FocusCrawler\/\d/);
+  expect(userTabFocused).toBe(true);
+  expect(leftOpen).toEqual([]);
+  expect(tags.every((t) => t.text === 'rendered')).toBe(true);
+  expect(tags.map((t) => t.title)).toContainEqual(expect.stringContaining('Rendered in a background tab: an empty application root (#root).'));
+  expect(tags.map((t) => t.title)).toContainEqual(expect.stringContaining('1 request of the page stopped by the guard'));
+});
+
+it('reads a page that never settles at the time limit, does not read a page that sent its tab away, and goes on', async () => {
+  const seeds = [`${site.origin}/busy`, `${site.origin}/moved`];
+  const { summary, lines, fetched } = await crawl('auto', {}, { seeds, fetch: { renderTimeoutMs: 3000 } });
+  expect(summary.state).toBe('finished');
+  const busy = lines.find((l) => new URL(l.finalUrl).pathname === '/busy')!;
+  expect(busy.render).toMatchObject({ rendered: true, settled: false });
+  // Its link, drawn by the script, was read and followed.
+  expect(fetched).toContain('/star/1');
+  // /moved is read as the server sent it, with the reason: what the tab showed was /star/2.
+  const moved = lines.find((l) => new URL(l.finalUrl).pathname === '/moved')!;
+  expect(moved.render).toMatchObject({ rendered: false, error: `the page sent its tab to ${site.origin}/star/2` });
+});
+
+it('scrolls an endless feed to its end while it grows, up to the cap', async () => {
+  // The feed alone is crawled (a budget of one page): its row says how many links rendering found.
+  const feed = async (renderScrolls?: number) => {
+    const { lines } = await crawl('auto', {}, { seeds: [`${site.origin}/feed`], maxPages: 1, fetch: renderScrolls === undefined ? {} : { renderScrolls } });
+    return lines.find((l) => new URL(l.finalUrl).pathname === '/feed')!.render;
+  };
+  // Four batches of five: three scrolls made it grow, the fourth found the end.
+  expect(await feed()).toMatchObject({ rendered: true, scrolled: 3, changed: 'rendering found 20 more links' });
+  expect(await feed(1)).toMatchObject({ rendered: true, scrolled: 1, changed: 'rendering found 10 more links' });
+  expect(await feed(0)).toMatchObject({ rendered: true, changed: 'rendering found 5 more links' });
+});
+
+it('closes the tabs a stopped worker left behind when it starts again', async () => {
+  const launched = await launchWithExtension();
+  try {
+    const { context, page } = launched;
+    await send(page, 'start', {
+      name: 'orphans', seeds: [`${site.origin}/busy`], topic: { keywords: ['star'] },
+      budget: { maxPages: 1 }, politeness: { delayMs: 0 }, fetch: { render: 'always', renderTimeoutMs: 60_000 },
+    });
+    const renderTab = (): Page | undefined => context.pages().find((p) => p.url() === `${site.origin}/busy`);
+    await expect.poll(() => renderTab() !== undefined, { timeout: 20_000 }).toBe(true);
+    const orphan = renderTab()!;
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('ServiceWorker.enable');
+    await cdp.send('ServiceWorker.stopAllWorkers');
+    await new Promise((r) => setTimeout(r, 1000));
+    // A message starts the worker again; its start closes what the last one left.
+    await send(page, 'status', {});
+    await expect.poll(() => orphan.isClosed(), { timeout: 20_000 }).toBe(true);
+  } finally {
+    await launched.close();
+  }
+});
+
+it('with render: never, finds none of the script-made links', async () => {
+  const { summary, fetched, lines } = await crawl('never');
+  expect(summary.state).toBe('finished');
+  expect(fetched).toEqual(['/']);
+  for (const path of [...SCRIPT_MADE, '/app/item/8']) expect(site.requests).not.toContain(path);
+  expect(site.requests).not.toContain('/app.js');
+  expect(lines.every((l) => l.render === undefined)).toBe(true);
+});
