@@ -16,7 +16,8 @@ import { openSession } from '../../scripts/lib/session';
 import type { CrawlStatus } from '../../lib/protocol';
 import type { LabeledLink, PageRecord } from '../../lib/types';
 import { ON_TOPIC_PATHS, demoConfig, startDemoServer, type DemoServer } from '../fixtures/sites/demo-site';
-import { NEVER_REQUESTED, NOT_WEB, startHostileSite, type HostileSite } from '../fixtures/sites/hostile-site';
+import { crawlTrustSite, namedNotWeb, type LogIn } from './trust-scenario';
+import { startHostileSite, type HostileSite } from '../fixtures/sites/hostile-site';
 import { startSessionSite, type SessionSite } from '../fixtures/sites/session-site';
 import { startNightSkySite } from './labeler-page';
 import { httpPayload, parseWarc, unzip } from '../support/archive-readers';
@@ -82,53 +83,14 @@ describe.skipIf(!hasFirefox())('Focus in Firefox', () => {
     afterAll(() => site.close());
 
     it('keeps the session and never requests an unsafe, robots-closed or off-scope redirect target', async () => {
-      const profileDir = mkdtempSync(join(tmpdir(), 'focus-firefox-trust-'));
-      const hostRules = `MAP *.test 127.0.0.1:${site.port}`;
       // The user logs in in a tab of the same profile, then the crawl runs in it.
-      const first = await launchFirefoxWithExtension({ profileDir, hostRules });
-      const tab = await first.browser.newPage();
-      await tab.goto('http://club.test/login');
-      await first.close();
-      expect(site.sessionValid()).toBe(true);
-      site.requests.length = 0;
-
-      const out = mkdtempSync(join(tmpdir(), 'focus-firefox-trust-out-'));
-      const summary = await runCrawl({
-        config: {
-          name: 'club', seeds: ['http://club.test/', 'http://flaky.test/'],
-          topic: { keywords: ['astronomy', 'telescope', 'planet', 'galaxy', 'orbit'] },
-          budget: { maxPages: 60 }, politeness: { delayMs: 0, concurrency: 4 }, fetch: { retryBaseMs: 500 },
-        },
-        out, profileDir, hostRules, browser: 'firefox', log: () => {},
-      });
-      const pages = readFileSync(join(out, 'pages.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as PageRecord);
-
-      const paths = site.requests.map((r) => r.path);
-      for (const p of NEVER_REQUESTED) expect(paths, p).not.toContain(p);
-      expect(site.requests.some((r) => r.host === 'elsewhere.test')).toBe(false);
-      expect(site.sessionValid()).toBe(true);
-      const clubPages = site.requests.filter((r) => r.host === 'club.test' && r.path !== '/robots.txt');
-      expect(clubPages.length).toBeGreaterThan(5);
-      expect(clubPages.every((r) => r.withSession && r.sessionValid)).toBe(true);
-      expect(site.requests.filter((r) => r.path === '/robots.txt').every((r) => !r.withSession)).toBe(true);
-      expect(site.requests.filter((r) => r.path === '/busy')).toHaveLength(2); // 503 + Retry-After, then the page
-      expect(site.requests.filter((r) => r.host === 'flaky.test' && r.path === '/robots.txt')).toHaveLength(3);
-
-      expect(summary.state).toBe('finished');
-      const go1 = pages.find((p) => p.url === 'http://club.test/go/1')!;
-      expect(go1.redirects).toEqual([{ url: 'http://club.test/go/1', status: 302 }]);
-      expect(go1.error).toMatch(/^redirect to http:\/\/club\.test\/signout\?next=\/ not followed: unsafe link/);
-      expect(pages.find((p) => p.url === 'http://club.test/go/3')!.error).toMatch(/robots\.txt/);
-      expect(pages.find((p) => p.url === 'http://club.test/go/4')!.error).toMatch(/outside the crawl's scope/);
-      // A redirect to javascript:, data:, file: or chrome: is recorded as not followed, and asked once. Firefox shows
-      // webRequest where each led, so the sentence names it.
-      NOT_WEB.forEach((target, i) => {
-        const path = `/away/${i}`;
-        expect(site.requests.filter((r) => r.path === path), path).toHaveLength(1);
-        const row = pages.find((p) => p.url === `http://club.test${path}`)!;
-        expect(row.outcome, path).toBe('skipped');
-        expect(row.error, path).toBe(`redirect to ${target} not followed: not a web address (${target.split(':')[0]}:), never requested`);
-      });
+      const logIn: LogIn = async (profileDir, hostRules) => {
+        const first = await launchFirefoxWithExtension({ profileDir, hostRules });
+        await (await first.browser.newPage()).goto('http://club.test/login');
+        await first.close();
+      };
+      // Firefox's webRequest shows where a redirect to javascript:, data: or file: led, so the sentence names it.
+      await crawlTrustSite(site, 'firefox', logIn, (target) => [namedNotWeb(target)]);
     });
   });
 
