@@ -3,8 +3,7 @@
 // finds every astronomy page and never requests the log-out, delete or robots-closed pages; a profile logged in to
 // a hostile site keeps its session while redirects to unsafe, closed or off-scope targets are never requested; the
 // exports read back as they do from Chromium.
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Papa from 'papaparse';
@@ -17,6 +16,7 @@ import type { CrawlStatus } from '../../lib/protocol';
 import type { LabeledLink, PageRecord } from '../../lib/types';
 import { ON_TOPIC_PATHS, demoConfig, startDemoServer, type DemoServer } from '../fixtures/sites/demo-site';
 import { crawlTrustSite, namedNotWeb, type LogIn } from './trust-scenario';
+import { crawlUntilSessionLost, expectResumedWithoutIt } from './session-scenario';
 import { startHostileSite, type HostileSite } from '../fixtures/sites/hostile-site';
 import { startSessionSite, type SessionSite } from '../fixtures/sites/session-site';
 import { startNightSkySite } from './labeler-page';
@@ -114,31 +114,9 @@ describe.skipIf(!hasFirefox())('Focus in Firefox', () => {
       const first = await openSession('firefox', { profileDir, hostRules });
       await login(first);
       await first.close();
-      site.requests.length = 0;
-
-      const dir = mkdtempSync(join(tmpdir(), 'focus-firefox-session-out-'));
-      const configFile = join(dir, 'config.json');
-      writeFileSync(configFile, JSON.stringify({
-        name: 'shop', seeds: ['http://shop.test/'], topic: { keywords: ['astronomy', 'telescopes', 'galaxies'] },
-        budget: { maxPages: 30 }, politeness: { delayMs: 0, concurrency: 2 },
-      }));
-      const cli = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
-        const args = ['tsx', 'scripts/crawl.ts', '--browser', 'firefox', '--config', configFile, '--out', join(dir, 'out'), '--profile', profileDir, '--host-rules', hostRules];
-        const child = spawn('npx', args, { cwd: ROOT });
-        let stderr = '';
-        child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-        child.on('close', (status) => resolve({ status, stderr }));
-      });
-      expect(cli.status, cli.stderr).toBe(3);
-      expect(cli.stderr).toContain('focus: paused: requesting http://shop.test/x7 ended your session on shop.test (the site cleared the cookie "shop_sid")');
-      const at = site.requests.findIndex((r) => r.path === '/x7');
-      expect(at).toBeGreaterThan(0);
-      expect(site.requests[at].withSession).toBe(true);
-      expect(site.requests.length - 1 - at).toBeLessThanOrEqual(1);
-      expect(site.sessionValid()).toBe(false);
+      const crawlId = await crawlUntilSessionLost(site, 'firefox', profileDir, hostRules);
 
       // The user logs in again in the same profile and resumes; the crawl's database outlived the restart.
-      const { crawlId } = JSON.parse(readFileSync(join(dir, 'out', 'summary.json'), 'utf8')) as { crawlId: number };
       const again = await openSession('firefox', { profileDir, hostRules });
       try {
         expect((await again.send<CrawlStatus>('status', { crawlId })).crawl.state).toBe('paused');
@@ -148,10 +126,7 @@ describe.skipIf(!hasFirefox())('Focus in Firefox', () => {
       } finally {
         await again.close();
       }
-      expect(site.requests.filter((r) => r.path === '/x7')).toHaveLength(1);
-      for (let i = 0; i < 6; i++) expect(site.requests.filter((r) => r.path === `/p/${i}`), `/p/${i}`).toHaveLength(1);
-      expect(site.requests.filter((r) => r.path.startsWith('/p/')).every((r) => r.withSession)).toBe(true);
-      expect(site.sessionValid()).toBe(true);
+      expectResumedWithoutIt(site);
     });
   });
 

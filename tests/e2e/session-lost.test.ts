@@ -2,8 +2,7 @@
 // the real extension in Chromium: the request that expires the session pauses the crawl after that one request, the
 // command exits 3 with the sentence, the popup and the dashboard say it, and a resume after logging in again never
 // requests it again. The server's log says what was requested.
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -11,6 +10,7 @@ import type { CrawlStatus } from '../../lib/protocol';
 import { ensureBuilt, launchWithExtension, ROOT, send } from '../../scripts/lib/browser';
 import { startSessionSite, type SessionSite } from '../fixtures/sites/session-site';
 import { openDashboard, PopupPage } from './page-objects';
+import { crawlUntilSessionLost, expectResumedWithoutIt, SESSION_LOST_SENTENCE } from './session-scenario';
 
 let site: SessionSite;
 beforeAll(async () => {
@@ -28,35 +28,10 @@ it('pauses on the request that ended the session, says so everywhere, and a resu
     await l.close();
   };
   await login();
-  site.requests.length = 0;
-
   // The command a user types.
-  const dir = mkdtempSync(join(tmpdir(), 'focus-session-out-'));
-  const configFile = join(dir, 'config.json');
-  writeFileSync(configFile, JSON.stringify({
-    name: 'shop', seeds: ['http://shop.test/'], topic: { keywords: ['astronomy', 'telescopes', 'galaxies'] },
-    budget: { maxPages: 30 }, politeness: { delayMs: 0, concurrency: 2 },
-  }));
-  // Run apart, not synchronously: the site answers from this process.
-  const cli = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
-    const child = spawn('npx', ['tsx', 'scripts/crawl.ts', '--config', configFile, '--out', join(dir, 'out'), '--profile', profileDir, '--host-rules', hostRules], { cwd: ROOT });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (status) => resolve({ status, stderr }));
-  });
-  const sentence = 'paused: requesting http://shop.test/x7 ended your session on shop.test (the site cleared the cookie "shop_sid"). ' +
-    'Log in to shop.test again in this browser, then resume: that URL will not be requested again';
-  expect(cli.status, cli.stderr).toBe(3);
-  expect(cli.stderr).toContain(`focus: ${sentence}`);
+  const crawlId = await crawlUntilSessionLost(site, 'chromium', profileDir, hostRules);
+  const sentence = SESSION_LOST_SENTENCE;
 
-  // What the server saw: the one request, carrying the session, and at most the other one already in flight after it.
-  const at = site.requests.findIndex((r) => r.path === '/x7');
-  expect(at).toBeGreaterThan(0);
-  expect(site.requests[at].withSession).toBe(true);
-  expect(site.requests.length - 1 - at).toBeLessThanOrEqual(1);
-  expect(site.sessionValid()).toBe(false);
-
-  const { crawlId } = JSON.parse(readFileSync(join(dir, 'out', 'summary.json'), 'utf8')) as { crawlId: number };
   const again = await launchWithExtension({ profileDir, hostRules });
   try {
     // The popup and the dashboard say it, as an alert.
@@ -87,8 +62,5 @@ it('pauses on the request that ended the session, says so everywhere, and a resu
   } finally {
     await again.close();
   }
-  expect(site.requests.filter((r) => r.path === '/x7')).toHaveLength(1);
-  for (let i = 0; i < 6; i++) expect(site.requests.filter((r) => r.path === `/p/${i}`), `/p/${i}`).toHaveLength(1);
-  expect(site.requests.filter((r) => r.path.startsWith('/p/')).every((r) => r.withSession)).toBe(true);
-  expect(site.sessionValid()).toBe(true);
+  expectResumedWithoutIt(site);
 });
