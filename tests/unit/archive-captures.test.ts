@@ -1,11 +1,13 @@
 // Archives hold one capture per request the crawl made. A crawl with training reaches pages training had already
-// read and judges them from that copy, making no request: the WARC, and the WACZ's index are read back
+// read and judges them from that copy, making no request: the WARC, the WACZ's index and the HTML ZIP are read back
 // by readers that are not the writers and counted against the rows that did make a request.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getSurt } from 'warcio';
 import { CrawlService } from '../../lib/crawl/service';
 import { exportCrawl, type ExportRequest } from '../../lib/export/export-crawl';
+import { writeHtmlZip } from '../../lib/export/html-zip';
+import type { ExportPage } from '../../lib/export/selection';
 import { realClock } from '../../lib/fetch/fetcher';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
@@ -76,5 +78,45 @@ describe('archives hold one capture per request made', { timeout: 60_000 }, () =
     }
     const listed = files.get('pages/pages.jsonl')!.data.toString().trim().split('\n').slice(1).map((l) => JSON.parse(l) as { id: string });
     expect(listed.map((l) => l.id).sort()).toEqual(captured.map((p) => `page-${p.seq}`).sort());
+  });
+
+  it('ZIP: one file per capture, named by its URL, readable and unique on every file system', async () => {
+    const zip = await unzip(await run({ format: 'zip' }));
+    const names = [...zip.keys()];
+    expect(names.length).toBe(requested().length);
+    expect(new Set(names.map((n) => n.toLowerCase())).size).toBe(names.length);
+    const host = new URL(site.origin).host.replace(':', '_');
+    for (const n of names) {
+      expect(n).toMatch(new RegExp(`^${host}/`));
+      expect(n).not.toMatch(/~\d+\.html$/);
+    }
+  });
+
+  it('ZIP names: collisions take -2, -3 (case-blind), unsafe characters and trailing dots go, long names are cut', async () => {
+    const urls = [
+      'https://ex.org/wiki/Human', 'https://ex.org/wiki/Human.html', 'https://ex.org/wiki/human', 'https://ex.org/wiki/Human?x=1',
+      'https://ex.org/a%3Ab%2A%3F%22%3C%3E%7C%5C.', 'https://ex.org/dots.../x', `https://ex.org/${'é'.repeat(300)}`, 'https://ex.org/con',
+    ];
+    const pages: ExportPage[] = urls.map((url, i) => ({
+      page: { crawlId: 1, seq: i + 1, url, finalUrl: url, status: 200, fetchedAt: 0 } as PageRecord,
+      body: { crawlId: 1, seq: i + 1, headers: { 'content-type': 'text/html' }, html: '<p>x</p>' },
+    }));
+    async function* each() {
+      yield* pages;
+    }
+    const parts: Uint8Array[] = [];
+    for await (const c of writeHtmlZip(each(), { now: 0 })) parts.push(c);
+    const names = [...(await unzip(Buffer.concat(parts))).keys()];
+    expect(names.slice(0, 4)).toEqual(['ex.org/wiki/Human.html', 'ex.org/wiki/Human-2.html', 'ex.org/wiki/human-3.html', 'ex.org/wiki/Human_x=1.html']);
+    expect(names.length).toBe(urls.length);
+    expect(new Set(names.map((n) => n.toLowerCase())).size).toBe(names.length);
+    for (const n of names) {
+      for (const seg of n.split('/')) {
+        expect(seg, n).not.toMatch(/[\\:*?"<>|\x00-\x1f]/);
+        expect(seg, n).not.toMatch(/[. ]$/);
+        expect(seg, n).not.toMatch(/^(con|prn|aux|nul|com\d|lpt\d)(\.|$)/i);
+        expect(Buffer.byteLength(seg), n).toBeLessThanOrEqual(200);
+      }
+    }
   });
 });
