@@ -33,12 +33,6 @@ export interface WarcIndexEntry {
   digest: string;
   offset: number;
   length: number;
-  /** The page the record is of: its seq, the URL the crawl asked for, its title (the WACZ's page list). */
-  seq: number;
-  pageUrl: string;
-  title: string;
-  /** A redirect the fetch followed on its way to the page, not the page itself. */
-  redirect: boolean;
 }
 
 /** A page of the archive and the capture replay shows it from (the WACZ's page list). */
@@ -103,13 +97,13 @@ export async function* writeWarc(
       for (const [i, { hop, record }] of r.hops.entries()) {
         const start = offset;
         const bytes = emit(r.hopBytes[i]);
-        onRecord?.(entryOf(record, hop.url, r.date, hop.status, '', start, bytes.byteLength, r.page, true));
+        onRecord?.(entryOf(record, hop.url, r.date, hop.status, '', start, bytes.byteLength));
         yield bytes;
       }
       const start = offset;
       const bytes = emit(r.responseBytes);
       const mime = r.page.revisit ? 'warc/revisit' : mimeOf(r.headers);
-      onRecord?.(entryOf(r.response, r.url, r.date, r.page.status, mime, start, bytes.byteLength, r.page, false));
+      onRecord?.(entryOf(r.response, r.url, r.date, r.page.status, mime, start, bytes.byteLength));
       yield bytes;
       yield emit(r.requestBytes);
       if (r.renderedBytes) yield emit(r.renderedBytes);
@@ -243,8 +237,8 @@ export function storedPayload(body: PageBody): { payload: Uint8Array; headers: [
 const mimeOf = (headers: [string, string][]): string =>
   (headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '').split(';')[0].trim().toLowerCase();
 
-function entryOf(r: WARCRecord, url: string, date: string, status: number, mime: string, offset: number, length: number, page: PageRecord, redirect: boolean): WarcIndexEntry {
-  return { url, date, status, mime, digest: r.warcPayloadDigest ?? '', offset, length, seq: page.seq, pageUrl: page.url, title: page.title, redirect };
+function entryOf(r: WARCRecord, url: string, date: string, status: number, mime: string, offset: number, length: number): WarcIndexEntry {
+  return { url, date, status, mime, digest: r.warcPayloadDigest ?? '', offset, length };
 }
 
 /** `20261124014757`: the 14-digit timestamp of CDX(J) lines. */

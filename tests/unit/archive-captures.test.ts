@@ -64,6 +64,19 @@ describe('archives hold one capture per request made', { timeout: 60_000 }, () =
     expect(answers.filter((r) => r.headers['WARC-Type'] === 'revisit').length).toBe(requested().filter((p) => p.revisit).length);
   });
 
+  it('WARC: a copy whose training read is left out of the export holds that read\'s capture, once', async () => {
+    const lastRead = Math.max(...captured.filter((p) => p.phase === 'train').map((p) => p.seq));
+    await store.setExportMark(crawlId, 'warc', lastRead);
+    const records = await parseWarc(await run({ format: 'warc', sinceLastExport: true }));
+    await store.setExportMark(crawlId, 'warc', 0);
+    const later = captured.filter((p) => p.seq > lastRead);
+    expect(later.some((p) => p.copyOf !== undefined)).toBe(true);
+    const answers = records.filter((r) => r.headers['WARC-Type'] === 'response' && !isRedirect(r.content));
+    expect(count(answers.map((r) => `${r.headers['WARC-Target-URI']} ${r.headers['WARC-Date']}`)))
+      .toEqual(count(later.map((p) => `${p.finalUrl} ${new Date(p.fetchedAt).toISOString()}`)));
+    expect(records.filter((r) => r.headers['WARC-Type'] === 'request').length).toBe(later.length);
+  });
+
   it('WACZ: each capture indexed once under its SURT and timestamp; the pages list still lists the pages judged from copies', async () => {
     const files = await unzip(await run({ format: 'wacz' }));
     const lines = files.get('indexes/index.cdxj')!.data.toString().trim().split('\n');
