@@ -4,8 +4,7 @@
 // unchanged is a `revisit` record instead (WARC 1.1 6.7.2), pointing at the capture that holds its payload; and for
 // a page rendered in a tab (fetch.render) a `conversion` record of the DOM its scripts built. A page judged from
 // training's stored copy made no request and gets no record: its capture is the training read's (./captures.ts).
-// Written with
-// Webrecorder's warcio, which also computes the SHA-256 block and payload digests.
+// Written with Webrecorder's warcio, which also computes the SHA-256 block and payload digests.
 import { WARCRecord, WARCSerializer, getSurt } from 'warcio';
 import type { PageBody, PageRecord, Revisit } from '../types';
 import { utf8 } from './bytes';
