@@ -5,7 +5,7 @@ import { makeZip } from 'client-zip';
 import { createSHA256 } from 'hash-wasm';
 import { readStream, utf8 } from './bytes';
 import type { ExportPage } from './selection';
-import { cdxjLine, writeWarc, type WarcIndexEntry, type WarcOptions } from './warc';
+import { cdxjLine, writeWarc, type WarcListeners, type WarcOptions } from './warc';
 
 export interface WaczOptions extends Omit<WarcOptions, 'filename'> {
   title: string;
@@ -31,14 +31,17 @@ export function writeWacz(pages: AsyncIterable<ExportPage>, opts: WaczOptions): 
   const index: string[] = [];
   const pageList: string[] = [];
   const lastModified = new Date(opts.now);
-  const onRecord = (e: WarcIndexEntry) => {
-    index.push(cdxjLine(e, WARC_NAME));
-    if (!e.redirect) pageList.push(JSON.stringify({ id: `page-${e.seq}`, url: e.pageUrl, ts: e.date, title: e.title || undefined }) + '\n');
+  const listeners: WarcListeners = {
+    onRecord: (e) => index.push(cdxjLine(e, WARC_NAME)),
+    // A page judged from a training copy is listed at the training read's capture, which replay finds by its date.
+    onPage: (p) => pageList.push(JSON.stringify({ id: `page-${p.seq}`, url: p.url, ts: p.date, title: p.title || undefined }) + '\n'),
   };
   const file = (path: string, chunks: AsyncIterable<Uint8Array>) => ({ name: path, lastModified, input: hashed(path, chunks, resources) });
   async function* files() {
-    yield file(`archive/${WARC_NAME}`, writeWarc(pages, { ...opts, filename: WARC_NAME }, onRecord));
-    // SURT then timestamp, as a plain sort of the lines gives them: the order replay's binary search expects.
+    yield file(`archive/${WARC_NAME}`, writeWarc(pages, { ...opts, filename: WARC_NAME }, listeners));
+    // SURT then timestamp, as a plain sort of the lines gives them: the order replay's binary search expects. A key
+    // repeats only for different records (two redirects through one URL in one second), never for one capture: a
+    // page judged from a training copy has no record. Lines with one key are ordered by the rest of the line.
     index.sort();
     yield file('indexes/index.cdxj', lines(index));
     index.length = 0;

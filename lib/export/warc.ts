@@ -2,13 +2,15 @@
 // `warcinfo`, then for each fetched page a `request` and a `response` record with the HTTP status line, the
 // response headers the browser exposed and the payload bytes as received; a page asked for again and found
 // unchanged is a `revisit` record instead (WARC 1.1 6.7.2), pointing at the capture that holds its payload; and for
-// a page rendered in a tab (fetch.render) a `conversion` record of the DOM its scripts built. Written with
-// Webrecorder's warcio, which also computes the SHA-256 block and payload digests.
+// a page rendered in a tab (fetch.render) a `conversion` record of the DOM its scripts built. A page judged from
+// training's stored copy made no request and gets no record: its capture is the training read's (./captures.ts).
+// Written with Webrecorder's warcio, which also computes the SHA-256 block and payload digests.
 import { WARCRecord, WARCSerializer, getSurt } from 'warcio';
 import type { PageBody, PageRecord, Revisit } from '../types';
 import { utf8 } from './bytes';
+import { captures, type Capture } from './captures';
 import { statusLine } from './http-status';
-import { hasBody, type ExportPage } from './selection';
+import type { ExportPage } from './selection';
 
 export interface WarcOptions {
   /** The file name recorded in `warcinfo` (`crawl.warc.gz`, or `data.warc.gz` inside a WACZ). */
@@ -30,22 +32,34 @@ export interface WarcIndexEntry {
   digest: string;
   offset: number;
   length: number;
-  /** The page the record is of: its seq, the URL the crawl asked for, its title (the WACZ's page list). */
+}
+
+/** A page of the archive and the capture replay shows it from (the WACZ's page list). */
+export interface WarcPageEntry {
   seq: number;
-  pageUrl: string;
+  /** The URL the crawl asked for. */
+  url: string;
+  /** WARC-Date of its capture, ISO: a copy's is the training read's. */
+  date: string;
   title: string;
-  /** A redirect the fetch followed on its way to the page, not the page itself. */
-  redirect: boolean;
+}
+
+export interface WarcListeners {
+  /** Each response or revisit record, where it was written. */
+  onRecord?: (entry: WarcIndexEntry) => void;
+  /** Each page, a page judged from a training copy included (it has a capture, the training read's). */
+  onPage?: (page: WarcPageEntry) => void;
 }
 
 const WARC_1_1 = 'WARC/1.1';
 
-/** The gzipped WARC as a stream of records; `onRecord` hears of each response record where it was written. */
+/** The gzipped WARC as a stream of records, telling `listeners` where each page's response went. */
 export async function* writeWarc(
   pages: AsyncIterable<ExportPage>,
   opts: WarcOptions,
-  onRecord?: (entry: WarcIndexEntry) => void,
+  listeners: WarcListeners = {},
 ): AsyncGenerator<Uint8Array> {
+  const { onRecord, onPage } = listeners;
   let offset = 0;
   const emit = (bytes: Uint8Array) => {
     offset += bytes.byteLength;
@@ -58,9 +72,11 @@ export async function* writeWarc(
   yield emit(await serialize(info));
   // Serializing a record waits on gzip and digest work that runs off the thread; a page's records are started
   // together with those of the next few pages and written in order, so the waits overlap (3-4x faster in Node).
-  for await (const batch of batches(pages)) {
-    const serialized = await Promise.all(batch.map(async ({ page, body }) => {
+  for await (const batch of batches(captures(pages))) {
+    const serialized = await Promise.all(batch.map(async ({ page, body, copy }) => {
       const date = new Date(page.fetchedAt).toISOString();
+      // No revisit record either: a revisit says a request was made and found the content unchanged, and none was.
+      if (copy) return { page, date, copy: true as const };
       const hops = redirectHops(page).map((hop) => ({ hop, record: responseRecord(hop.url, date, statusLine(hop.status), [['location', hop.location]], new Uint8Array(0)) }));
       const url = page.finalUrl || page.url;
       const { payload, headers } = storedPayload(body);
@@ -72,19 +88,21 @@ export async function* writeWarc(
       const [hopBytes, responseBytes, requestBytes, renderedBytes] = await Promise.all([
         Promise.all(hops.map((h) => serialize(h.record))), serialize(response), serialize(request), rendered && serialize(rendered),
       ]);
-      return { page, date, url, hops, hopBytes, response, headers, responseBytes, requestBytes, renderedBytes };
+      return { page, date, url, hops, hopBytes, response, headers, responseBytes, requestBytes, renderedBytes, copy: false as const };
     }));
     for (const r of serialized) {
+      onPage?.({ seq: r.page.seq, url: r.page.url, date: r.date, title: r.page.title });
+      if (r.copy) continue;
       for (const [i, { hop, record }] of r.hops.entries()) {
         const start = offset;
         const bytes = emit(r.hopBytes[i]);
-        onRecord?.(entryOf(record, hop.url, r.date, hop.status, '', start, bytes.byteLength, r.page, true));
+        onRecord?.(entryOf(record, hop.url, r.date, hop.status, '', start, bytes.byteLength));
         yield bytes;
       }
       const start = offset;
       const bytes = emit(r.responseBytes);
       const mime = r.page.revisit ? 'warc/revisit' : mimeOf(r.headers);
-      onRecord?.(entryOf(r.response, r.url, r.date, r.page.status, mime, start, bytes.byteLength, r.page, false));
+      onRecord?.(entryOf(r.response, r.url, r.date, r.page.status, mime, start, bytes.byteLength));
       yield bytes;
       yield emit(r.requestBytes);
       if (r.renderedBytes) yield emit(r.renderedBytes);
@@ -92,12 +110,11 @@ export async function* writeWarc(
   }
 }
 
-/** Pages with bodies, a few at a time: at most 16 pages or 8 MB of payload in one batch. */
-async function* batches(pages: AsyncIterable<ExportPage>): AsyncGenerator<(ExportPage & { body: PageBody })[]> {
-  let batch: (ExportPage & { body: PageBody })[] = [];
+/** Captures, a few at a time: at most 16 pages or 8 MB of payload in one batch. */
+async function* batches(pages: AsyncIterable<Capture>): AsyncGenerator<Capture[]> {
+  let batch: Capture[] = [];
   let bytes = 0;
   for await (const x of pages) {
-    if (!hasBody(x)) continue;
     batch.push(x);
     bytes += x.body.payload?.byteLength ?? x.body.html.length;
     if (batch.length >= 16 || bytes >= 8e6) {
@@ -219,8 +236,8 @@ export function storedPayload(body: PageBody): { payload: Uint8Array; headers: [
 const mimeOf = (headers: [string, string][]): string =>
   (headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '').split(';')[0].trim().toLowerCase();
 
-function entryOf(r: WARCRecord, url: string, date: string, status: number, mime: string, offset: number, length: number, page: PageRecord, redirect: boolean): WarcIndexEntry {
-  return { url, date, status, mime, digest: r.warcPayloadDigest ?? '', offset, length, seq: page.seq, pageUrl: page.url, title: page.title, redirect };
+function entryOf(r: WARCRecord, url: string, date: string, status: number, mime: string, offset: number, length: number): WarcIndexEntry {
+  return { url, date, status, mime, digest: r.warcPayloadDigest ?? '', offset, length };
 }
 
 /** `20261124014757`: the 14-digit timestamp of CDX(J) lines. */
