@@ -19,6 +19,8 @@ export const LABEL_KEYS: Readonly<Record<string, LabelValue | null>> = { '1': 1,
 
 export interface OverlayEvents {
   label(mark: LinkMark, label: LabelValue | null): void;
+  /** A label key pressed in the bar (on its topic select, say): it labels the link pointed at, if any. */
+  labelPointed(label: LabelValue | null): void;
   chooseTopic(topicId: number): void;
   close(): void;
   /** The badge under the pointer changed (keys then label its link). */
@@ -130,11 +132,20 @@ export class Overlay {
     shadow.addEventListener('keydown', trusted((e) => {
       const ke = e as KeyboardEvent;
       if (ke.key === 'Escape') return this.hideCard();
+      if (ke.ctrlKey || ke.metaKey || ke.altKey || ke.isComposing || !Object.hasOwn(LABEL_KEYS, ke.key)) return;
       const target = ke.target as Element;
+      const label = LABEL_KEYS[ke.key] ?? null;
+      // The topic select keeps the focus after a topic is chosen. There 1, 2 and 0 are still the labeler's keys,
+      // as the bar's hint says: they label the link pointed at and never pick a topic (a select jumps to the
+      // option its key starts); the select keeps its other keys (arrows).
+      if (this.toolbar.el.contains(target)) {
+        ke.preventDefault();
+        return this.events.labelPointed(label);
+      }
       const mark = this.markAt(target) ?? (this.card.contains(target) ? this.cardMark : null);
-      if (!mark || ke.ctrlKey || ke.metaKey || ke.altKey || !Object.hasOwn(LABEL_KEYS, ke.key)) return;
+      if (!mark) return;
       ke.preventDefault();
-      this.events.label(mark, LABEL_KEYS[ke.key] ?? null);
+      this.events.label(mark, label);
     }));
   }
 

@@ -79,6 +79,11 @@ class Session {
   async start(): Promise<void> {
     const overlay = await Overlay.create(this.ctx, {
       label: (mark, label) => void this.label(mark, label),
+      // Focus is in the bar: no link has it, so only the pointer says which link the key labels.
+      labelPointed: (label) => {
+        const mark = this.badgeHovered ?? this.hovered;
+        if (mark) void this.label(mark, label);
+      },
       chooseTopic: (topicId) => void this.chooseTopic(topicId),
       close: this.close,
       hover: (mark) => {
