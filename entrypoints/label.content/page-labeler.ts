@@ -262,6 +262,7 @@ class Session {
           this.known.set(mark.key, { score, label: mark.label });
           this.overlay?.render(mark);
         });
+        this.scheduleLayout(); // a badge's width follows its text
       }
       this.overlay?.setError(null);
     } catch (err) {
@@ -290,6 +291,7 @@ class Session {
       m.pending = true;
       this.overlay?.render(m);
     }
+    this.scheduleLayout(); // a labeled badge shows ✓ or ✗ too, and is wider
     this.showCounts();
     const { url, anchor, context } = mark.link;
     let saved = false;
@@ -305,6 +307,7 @@ class Session {
         m.pending = false;
         this.overlay?.render(m);
       }
+      this.scheduleLayout();
       this.showCounts();
     }
     if (!saved || this.stopped) return;

@@ -306,3 +306,36 @@ it('labels the link pointed at for the topic just chosen in its bar, the select 
   expect(await setLabeler(tabId, false)).toEqual({ on: false });
   await page.close();
 });
+
+it('shows a sure score whole, inside the view, at the right and bottom edges and at each zoom', async () => {
+  const topic = await ringed();
+  await send<Topic>(browser.page, 'activeTopic', { topicId: topic.id });
+  const { page, view, tabId } = await openEdge('?zoom');
+  expect((await view.badges()).map((b) => b.text)).toEqual(['>99%', '>99%', '>99%']);
+  // Zoom as CSS pixels per device pixel: a page zoom of 100%, 150% and 90% gives these.
+  const cdp = await page.context().newCDPSession(page);
+  for (const zoom of [1, 1.5, 0.9]) {
+    await cdp.send('Emulation.setDeviceMetricsOverride', { width: Math.round(1100 / zoom), height: Math.round(700 / zoom), deviceScaleFactor: zoom, mobile: false });
+    // A labeled badge is the widest: "✓ >99%".
+    await page.hover('a[href="/rings/close"]');
+    await page.keyboard.press('1');
+    await page.mouse.move(1, 1);
+    await expect.poll(async () => (await view.badge(`${site.origin}/rings/close`)).text).toBe('✓ >99%');
+    await page.waitForTimeout(200); // the relayout after the resize and the label
+    const fits = await view.badgeFits();
+    expect(fits.length, `zoom ${zoom}`).toBeGreaterThanOrEqual(2);
+    for (const f of fits) expect(f.scrollWidth, `${f.url} "${f.text}" at zoom ${zoom}`).toBeLessThanOrEqual(f.clientWidth);
+    const inner = await page.evaluate(() => ({ w: document.documentElement.clientWidth, h: document.documentElement.clientHeight }));
+    for (const b of (await view.badges()).filter((v) => !v.hidden)) {
+      expect(b.box.left, `${b.url} at zoom ${zoom}`).toBeGreaterThanOrEqual(0);
+      expect(b.box.top, `${b.url} at zoom ${zoom}`).toBeGreaterThanOrEqual(0);
+      expect(b.box.right, `${b.url} at zoom ${zoom}`).toBeLessThanOrEqual(inner.w);
+      expect(b.box.bottom, `${b.url} at zoom ${zoom}`).toBeLessThanOrEqual(inner.h);
+    }
+  }
+  await cdp.send('Emulation.clearDeviceMetricsOverride');
+  await page.hover('a[href="/rings/close"]');
+  await page.keyboard.press('0');
+  expect(await setLabeler(tabId, false)).toEqual({ on: false });
+  await page.close();
+});
