@@ -19,6 +19,8 @@ export const LABEL_KEYS: Readonly<Record<string, LabelValue | null>> = { '1': 1,
 
 export interface OverlayEvents {
   label(mark: LinkMark, label: LabelValue | null): void;
+  /** A label key pressed in the bar (on its topic select, say): it labels the link pointed at, if any. */
+  labelPointed(label: LabelValue | null): void;
   chooseTopic(topicId: number): void;
   close(): void;
   /** The badge under the pointer changed (keys then label its link). */
@@ -40,6 +42,9 @@ export class Overlay {
   /** Each shown link's text boxes at the last layout, to outline the current link without reading layout again. */
   private readonly boxes = new Map<LinkMark, Box[]>();
   private current: LinkMark | null = null;
+  /** Badge widths by text, at the zoom (device pixels per CSS pixel) `widthsAt`. */
+  private readonly widths = new Map<string, number>();
+  private widthsAt = 0;
   private cardMark: LinkMark | null = null;
   private hideTimer = 0;
 
@@ -130,11 +135,20 @@ export class Overlay {
     shadow.addEventListener('keydown', trusted((e) => {
       const ke = e as KeyboardEvent;
       if (ke.key === 'Escape') return this.hideCard();
+      if (ke.ctrlKey || ke.metaKey || ke.altKey || ke.isComposing || !Object.hasOwn(LABEL_KEYS, ke.key)) return;
       const target = ke.target as Element;
+      const label = LABEL_KEYS[ke.key] ?? null;
+      // The topic select keeps the focus after a topic is chosen. There 1, 2 and 0 are still the labeler's keys,
+      // as the bar's hint says: they label the link pointed at and never pick a topic (a select jumps to the
+      // option its key starts); the select keeps its other keys (arrows).
+      if (this.toolbar.el.contains(target)) {
+        ke.preventDefault();
+        return this.events.labelPointed(label);
+      }
       const mark = this.markAt(target) ?? (this.card.contains(target) ? this.cardMark : null);
-      if (!mark || ke.ctrlKey || ke.metaKey || ke.altKey || !Object.hasOwn(LABEL_KEYS, ke.key)) return;
+      if (!mark) return;
       ke.preventDefault();
-      this.events.label(mark, LABEL_KEYS[ke.key] ?? null);
+      this.events.label(mark, label);
     }));
   }
 
@@ -185,6 +199,26 @@ export class Overlay {
     if (this.cardMark === mark) this.fillCard(mark);
   }
 
+  /**
+   * Each mark's badge width, as its text sets it ("✓ >99%" is wider than "5%"): measured once per text and
+   * zoom, on hidden copies of a badge added for one read, so badge-place.ts keeps the whole badge in view.
+   */
+  private badgeWidths(marks: readonly LinkMark[]): number[] {
+    if (this.widthsAt !== window.devicePixelRatio) {
+      this.widths.clear();
+      this.widthsAt = window.devicePixelRatio;
+    }
+    const texts = marks.map((m) => this.badges.get(m)?.textContent ?? '');
+    const unmeasured = [...new Set(texts)].filter((t) => !this.widths.has(t));
+    if (unmeasured.length) {
+      const rulers = unmeasured.map((t) => h('span', { class: 'badge ruler', 'aria-hidden': 'true' }, t));
+      this.layer.append(...rulers);
+      rulers.forEach((r, i) => this.widths.set(unmeasured[i]!, Math.ceil(r.getBoundingClientRect().width)));
+      for (const r of rulers) r.remove();
+    }
+    return texts.map((t) => this.widths.get(t)!);
+  }
+
   /** Puts every badge beside its link's text (all reads first, then all writes: one layout per frame). */
   layout(marks: readonly LinkMark[]): void {
     const w = document.documentElement.clientWidth || window.innerWidth;
@@ -194,9 +228,10 @@ export class Overlay {
       const r = m.element.getBoundingClientRect();
       return r.bottom > -NEAR_VIEW && r.top < hgt + NEAR_VIEW && r.right > -NEAR_VIEW && r.left < w + NEAR_VIEW;
     });
+    const widths = this.badgeWidths(marks);
     const boxes = marks.map((m, i) => (near[i] ? textBoxes(m.element) : []));
     const around = textAround(marks.filter((_, i) => near[i]).map((m) => m.element));
-    const spots = placeBadges(boxes, marks.map((m) => badgeWidth(m.label)), w, hgt, around);
+    const spots = placeBadges(boxes, widths, w, hgt, around);
     marks.forEach((mark, i) => {
       this.boxes.set(mark, boxes[i]!);
       const badge = this.badges.get(mark);
@@ -305,9 +340,6 @@ export class Overlay {
 
 /** How far outside the view a link is still measured (its text may reach into view, or be in a badge's way). */
 const NEAR_VIEW = 200;
-
-/** Badge widths (CSS gives the same): a labeled badge also shows ✓ or ✗. */
-const badgeWidth = (label: LabelValue | null): number => (label === null ? 30 : 40);
 
 const placeOf = (s: BadgeSpot): string => `${s.x},${s.y},${s.h},${s.w}`;
 

@@ -79,6 +79,11 @@ class Session {
   async start(): Promise<void> {
     const overlay = await Overlay.create(this.ctx, {
       label: (mark, label) => void this.label(mark, label),
+      // Focus is in the bar: no link has it, so only the pointer says which link the key labels.
+      labelPointed: (label) => {
+        const mark = this.badgeHovered ?? this.hovered;
+        if (mark) void this.label(mark, label);
+      },
       chooseTopic: (topicId) => void this.chooseTopic(topicId),
       close: this.close,
       hover: (mark) => {
@@ -257,6 +262,7 @@ class Session {
           this.known.set(mark.key, { score, label: mark.label });
           this.overlay?.render(mark);
         });
+        this.scheduleLayout(); // a badge's width follows its text
       }
       this.overlay?.setError(null);
     } catch (err) {
@@ -285,6 +291,7 @@ class Session {
       m.pending = true;
       this.overlay?.render(m);
     }
+    this.scheduleLayout(); // a labeled badge shows ✓ or ✗ too, and is wider
     this.showCounts();
     const { url, anchor, context } = mark.link;
     let saved = false;
@@ -300,6 +307,7 @@ class Session {
         m.pending = false;
         this.overlay?.render(m);
       }
+      this.scheduleLayout();
       this.showCounts();
     }
     if (!saved || this.stopped) return;

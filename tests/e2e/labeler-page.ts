@@ -65,15 +65,35 @@ ${Array.from({ length: 60 }, (_, i) => `<li><a href="/log/${i}">${Array.from({ l
 </body>
 </html>`;
 
-/** Serves NIGHT_SKY_HTML at /notes and DENSE_LIST_HTML at /dense (any query) on 127.0.0.1, and a blank page for every other path. */
-export async function startNightSkySite(): Promise<{ origin: string; url: string; denseUrl: string; close(): Promise<void> }> {
+/** Links the ringed-planets topic is sure of, at the view's right edge and at its bottom. */
+export const EDGE_HTML = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Ringed planets</title>
+<style>
+  body { margin: 0; font: 16px/20px system-ui, 'DejaVu Sans', sans-serif; color: #222; }
+  p { margin: 0; padding: 2px 0; }
+  .right { text-align: right; }
+  .low { position: absolute; top: 676px; left: 8px; }
+</style>
+</head>
+<body>
+<p class="right"><a href="/rings/edge">saturn rings telescope planet moons saturn rings telescope planet moons</a></p>
+<p>See <a href="/rings/close">saturn rings telescope planet moons saturn rings telescope planet moons</a> tonight.</p>
+<p class="low"><a href="/rings/low">saturn rings telescope planet moons saturn rings telescope planet moons</a></p>
+</body>
+</html>`;
+
+/** Serves NIGHT_SKY_HTML at /notes, DENSE_LIST_HTML at /dense and EDGE_HTML at /edge (any query) on 127.0.0.1, and a blank page for every other path. */
+export async function startNightSkySite(): Promise<{ origin: string; url: string; denseUrl: string; edgeUrl: string; close(): Promise<void> }> {
   const server = createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     const path = new URL(req.url ?? '/', 'http://x').pathname;
-    res.end(path === '/notes' ? NIGHT_SKY_HTML : path === '/dense' ? DENSE_LIST_HTML : '<!doctype html><title>other</title><p>other page</p>');
+    res.end(path === '/notes' ? NIGHT_SKY_HTML : path === '/dense' ? DENSE_LIST_HTML : path === '/edge' ? EDGE_HTML : '<!doctype html><title>other</title><p>other page</p>');
   });
   const site = await listenOnLoopback(server);
-  return { ...site, url: `${site.origin}/notes`, denseUrl: `${site.origin}/dense` };
+  return { ...site, url: `${site.origin}/notes`, denseUrl: `${site.origin}/dense`, edgeUrl: `${site.origin}/edge` };
 }
 
 export interface BadgeView {
@@ -201,6 +221,40 @@ export class LabelerView {
     const button = await this.waitFor(() => this.centre(`.card button[data-label="${value}"]`));
     await this.page.mouse.move(button.x, button.y, { steps: 4 });
     await this.page.mouse.click(button.x, button.y);
+  }
+
+  /** The topic the bar's select shows. */
+  selectedTopic(): Promise<string | null> {
+    return this.inShadow<string>(`function () { const s = this.querySelector('.toolbar select'); return s.selectedOptions[0]?.textContent ?? ''; }`);
+  }
+
+  /** Whether the focus is on the bar's select (inside the closed shadow root, where the page cannot see it). */
+  selectHasFocus(): Promise<boolean | null> {
+    return this.inShadow<boolean>(`function () { return this.activeElement === this.querySelector('.toolbar select'); }`);
+  }
+
+  /** Each shown badge's text width against its own (a text wider than its badge is clipped), by link URL. */
+  async badgeFits(): Promise<{ url: string; text: string; scrollWidth: number; clientWidth: number }[]> {
+    return (
+      (await this.inShadow<{ url: string; text: string; scrollWidth: number; clientWidth: number }[]>(`function () {
+        return [...this.querySelectorAll('.badge')].filter((b) => !b.hidden).map((b) => ({ url: b.dataset.url, text: b.textContent, scrollWidth: b.scrollWidth, clientWidth: b.clientWidth }));
+      }`)) ?? []
+    );
+  }
+
+  /**
+   * Chooses a topic in the bar as a user does: a real click opens the select, the keyboard moves to the topic
+   * in its list and Enter picks it (Playwright cannot point into a select's list). The select keeps the focus.
+   */
+  async chooseTopic(name: string): Promise<void> {
+    const select = await this.waitFor(() => this.centre('.toolbar select'));
+    const names = await this.inShadow<string[]>(`function () { return [...this.querySelectorAll('.toolbar select option')].map((o) => o.textContent); }`);
+    const from = names!.indexOf((await this.selectedTopic())!);
+    const to = names!.indexOf(name);
+    if (to < 0) throw new Error(`no topic ${name} in the bar`);
+    await this.page.mouse.click(select.x, select.y);
+    for (let i = from; i !== to; i += Math.sign(to - from)) await this.page.keyboard.press(to > from ? 'ArrowDown' : 'ArrowUp');
+    await this.page.keyboard.press('Enter');
   }
 
   async clickClose(): Promise<void> {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { ensureBuilt, launchWithExtension, ROOT, send, type Launched } from '../../scripts/lib/browser';
 import { ALIKE_ANCHOR, LabelerView, linkTextBoxes, NIGHT_SKY_HTML, pageBoxes, startNightSkySite, userLabels as userLabelsOf } from './labeler-page';
 import { TopicsPage } from './topics-page';
+import type { Topic } from '../../lib/types';
 
 let site: Awaited<ReturnType<typeof startNightSkySite>>;
 let browser: Launched;
@@ -251,6 +252,90 @@ it('keeps every badge of a dense list off all link text, at the end of its own l
     await page.waitForTimeout(300);
     await page.screenshot({ path: join(ROOT, 'results', '2026-11-24', 'ui', 'labeler-dense-list.png'), clip: { x: 0, y: 0, width: 700, height: 560 } });
   }
+  expect(await setLabeler(tabId, false)).toEqual({ on: false });
+  await page.close();
+});
+
+/** The ringed-planets topic (made once), which is sure of every link of the edge page. */
+let ringedTopic: Topic | undefined;
+async function ringed(): Promise<Topic> {
+  ringedTopic ??= await send<Topic>(browser.page, 'createTopic', { name: 'Ringed planets', keywords: ['saturn', 'rings', 'telescope', 'planet', 'moons'] });
+  return ringedTopic;
+}
+
+/** Opens the edge page in a new tab at 1100x700 and switches the labeler on; every badge scored. */
+async function openEdge(query: string): Promise<{ page: Page; view: LabelerView; tabId: number }> {
+  const page = await browser.context.newPage();
+  await page.setViewportSize({ width: 1100, height: 700 });
+  await page.goto(site.edgeUrl + query);
+  const view = await LabelerView.attach(page);
+  const tabId = await tabIdOf(site.edgeUrl + query);
+  expect(await setLabeler(tabId, true)).toEqual({ on: true });
+  await expect.poll(async () => (await view.badges()).filter((b) => b.score !== null).length, { timeout: 15_000 }).toBe(3);
+  return { page, view, tabId };
+}
+
+it('labels the link pointed at for the topic just chosen in its bar, the select keeping that topic', async () => {
+  const topic = await ringed();
+  // A topic whose name starts with 1: the option a select jumps to on the key 1.
+  await send<Topic>(browser.page, 'createTopic', { name: '1960s space race', keywords: ['apollo'] });
+  const other = (await send<Topic[]>(browser.page, 'listTopics', {})).find((t) => t.id !== topic.id);
+  await send<Topic>(browser.page, 'activeTopic', { topicId: other!.id });
+  const { page, view, tabId } = await openEdge('?keys');
+  expect(await view.selectedTopic()).not.toBe('Ringed planets');
+
+  await view.chooseTopic('Ringed planets');
+  await expect.poll(() => view.selectedTopic()).toBe('Ringed planets');
+  expect(await view.selectHasFocus()).toBe(true);
+  await expect.poll(async () => (await view.badges()).map((b) => b.text)).toEqual(['>99%', '>99%', '>99%']);
+
+  // With the select still focused, 1 labels the link pointed at, for that topic, and the select stays put.
+  const close = `${site.origin}/rings/close`;
+  await page.hover('a[href="/rings/close"]');
+  await page.keyboard.press('1');
+  await expect.poll(async () => (await userLabels()).filter((l) => l.url === close).map((l) => [l.topicId, l.label])).toEqual([[topic.id, 1]]);
+  await expect.poll(async () => (await view.badge(close)).text).toBe('✓ >99%');
+  expect(await view.selectedTopic()).toBe('Ringed planets');
+  expect((await send<Topic>(browser.page, 'activeTopic', {})).id).toBe(topic.id);
+  // 2 and 0 too: off topic, then cleared.
+  await page.keyboard.press('2');
+  await expect.poll(async () => (await userLabels()).filter((l) => l.url === close).map((l) => l.label)).toEqual([0]);
+  await page.keyboard.press('0');
+  await expect.poll(async () => (await userLabels()).filter((l) => l.url === close)).toEqual([]);
+  expect(await view.selectedTopic()).toBe('Ringed planets');
+  expect(await setLabeler(tabId, false)).toEqual({ on: false });
+  await page.close();
+});
+
+it('shows a sure score whole, inside the view, at the right and bottom edges and at each zoom', async () => {
+  const topic = await ringed();
+  await send<Topic>(browser.page, 'activeTopic', { topicId: topic.id });
+  const { page, view, tabId } = await openEdge('?zoom');
+  expect((await view.badges()).map((b) => b.text)).toEqual(['>99%', '>99%', '>99%']);
+  // Zoom as CSS pixels per device pixel: a page zoom of 100%, 150% and 90% gives these.
+  const cdp = await page.context().newCDPSession(page);
+  for (const zoom of [1, 1.5, 0.9]) {
+    await cdp.send('Emulation.setDeviceMetricsOverride', { width: Math.round(1100 / zoom), height: Math.round(700 / zoom), deviceScaleFactor: zoom, mobile: false });
+    // A labeled badge is the widest: "✓ >99%".
+    await page.hover('a[href="/rings/close"]');
+    await page.keyboard.press('1');
+    await page.mouse.move(1, 1);
+    await expect.poll(async () => (await view.badge(`${site.origin}/rings/close`)).text).toBe('✓ >99%');
+    await page.waitForTimeout(200); // the relayout after the resize and the label
+    const fits = await view.badgeFits();
+    expect(fits.length, `zoom ${zoom}`).toBeGreaterThanOrEqual(2);
+    for (const f of fits) expect(f.scrollWidth, `${f.url} "${f.text}" at zoom ${zoom}`).toBeLessThanOrEqual(f.clientWidth);
+    const inner = await page.evaluate(() => ({ w: document.documentElement.clientWidth, h: document.documentElement.clientHeight }));
+    for (const b of (await view.badges()).filter((v) => !v.hidden)) {
+      expect(b.box.left, `${b.url} at zoom ${zoom}`).toBeGreaterThanOrEqual(0);
+      expect(b.box.top, `${b.url} at zoom ${zoom}`).toBeGreaterThanOrEqual(0);
+      expect(b.box.right, `${b.url} at zoom ${zoom}`).toBeLessThanOrEqual(inner.w);
+      expect(b.box.bottom, `${b.url} at zoom ${zoom}`).toBeLessThanOrEqual(inner.h);
+    }
+  }
+  await cdp.send('Emulation.clearDeviceMetricsOverride');
+  await page.hover('a[href="/rings/close"]');
+  await page.keyboard.press('0');
   expect(await setLabeler(tabId, false)).toEqual({ on: false });
   await page.close();
 });
