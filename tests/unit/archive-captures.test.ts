@@ -1,19 +1,16 @@
 // Archives hold one capture per request the crawl made. A crawl with training reaches pages training had already
 // read and judges them from that copy, making no request: the WARC, the WACZ's index and the HTML ZIP are read back
 // by readers that are not the writers and counted against the rows that did make a request.
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getSurt } from 'warcio';
-import { CrawlService } from '../../lib/crawl/service';
-import { exportCrawl, type ExportRequest } from '../../lib/export/export-crawl';
+import type { ExportRequest } from '../../lib/export/export-crawl';
 import { writeHtmlZip } from '../../lib/export/html-zip';
 import type { ExportPage } from '../../lib/export/selection';
-import { realClock } from '../../lib/fetch/fetcher';
-import { CrawlStore } from '../../lib/store/crawl-store';
-import { CrawlerDB } from '../../lib/store/db';
+import type { CrawlStore } from '../../lib/store/crawl-store';
 import type { PageRecord } from '../../lib/types';
-import { demoConfig, startDemoServer, type DemoServer } from '../fixtures/sites/demo-site';
+import type { DemoServer } from '../fixtures/sites/demo-site';
 import { parseWarc, unzip } from '../support/archive-readers';
+import { crawlDemo, exportBytes } from '../support/demo-crawl';
 
 let site: DemoServer;
 let store: CrawlStore;
@@ -22,27 +19,17 @@ let crawlId: number;
 let captured: PageRecord[];
 
 beforeAll(async () => {
-  site = await startDemoServer();
-  store = new CrawlStore(new CrawlerDB(`t${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
-  const service = new CrawlService({ store, fetch: (u, i) => fetch(u, i), clock: realClock });
-  const o = site.origin;
-  const sources = ['/space/', '/kitchen/', '/space/planets', '/space/moon', '/kitchen/bread'].map((p) => o + p);
-  const training = { linkSources: sources, positive: [`${o}/space/*`], negative: [`${o}/kitchen/*`] };
-  ({ crawlId } = await service.handlers.start({ ...demoConfig(o), training, budget: { maxPages: 20 }, politeness: { delayMs: 0, concurrency: 2 } }));
-  await service.settled(crawlId);
+  const sources = (o: string) => ['/space/', '/kitchen/', '/space/planets', '/space/moon', '/kitchen/bread'].map((p) => o + p);
+  ({ site, store, crawlId } = await crawlDemo((o) => ({
+    training: { linkSources: sources(o), positive: [`${o}/space/*`], negative: [`${o}/kitchen/*`] }, budget: { maxPages: 20 },
+  })));
   const pages = await store.pages.pagesAfter(crawlId, 0, 1000);
   const bodies = await store.db.bodies.bulkGet(pages.map((p) => [crawlId, p.seq] as [number, number]));
   captured = pages.filter((p, i) => bodies[i] !== undefined && p.status > 0);
 });
 afterAll(() => site.close());
 
-async function run(req: ExportRequest): Promise<Buffer> {
-  const crawl = (await store.getCrawl(crawlId))!;
-  const out = await exportCrawl(store.db, crawl, req, { now: Date.parse('2026-11-24T10:00:00Z'), chunk: 7 });
-  const parts: Uint8Array[] = [];
-  for await (const c of out.chunks) parts.push(c);
-  return Buffer.concat(parts);
-}
+const run = (req: ExportRequest) => exportBytes(store, crawlId, req);
 
 const requested = () => captured.filter((p) => p.copyOf === undefined);
 const copies = () => captured.filter((p) => p.copyOf !== undefined);

@@ -1,16 +1,15 @@
 // Exports of a crawl, checked with readers that are not the writers: the WARC by the `warc` parser, the
 // WACZ and the HTML ZIP by yauzl with every datapackage.json hash recomputed, CSV by Papa Parse.
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CrawlService } from '../../lib/crawl/service';
-import { exportCrawl, type ExportRequest } from '../../lib/export/export-crawl';
-import { CrawlStore } from '../../lib/store/crawl-store';
-import { CrawlerDB } from '../../lib/store/db';
+import type { ExportRequest } from '../../lib/export/export-crawl';
+import type { CrawlStore } from '../../lib/store/crawl-store';
 import type { PageRecord } from '../../lib/types';
 import { realClock } from '../../lib/fetch/fetcher';
-import { demoConfig, startDemoServer, type DemoServer } from '../fixtures/sites/demo-site';
+import type { DemoServer } from '../fixtures/sites/demo-site';
 import { httpPayload, parseWarc, sha256, unzip } from '../support/archive-readers';
+import { crawlDemo, exportBytes } from '../support/demo-crawl';
 
 let site: DemoServer;
 let store: CrawlStore;
@@ -18,22 +17,12 @@ let crawlId: number;
 let pages: PageRecord[];
 
 beforeAll(async () => {
-  site = await startDemoServer();
-  store = new CrawlStore(new CrawlerDB(`t${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
-  const service = new CrawlService({ store, fetch: (u, i) => fetch(u, i), clock: realClock });
-  ({ crawlId } = await service.handlers.start({ ...demoConfig(site.origin), politeness: { delayMs: 0, concurrency: 2 } }));
-  await service.settled(crawlId);
+  ({ site, store, crawlId } = await crawlDemo());
   pages = await store.pages.pagesAfter(crawlId, 0, 1000);
 });
 afterAll(() => site.close());
 
-async function run(req: ExportRequest): Promise<Buffer> {
-  const crawl = (await store.getCrawl(crawlId))!;
-  const out = await exportCrawl(store.db, crawl, req, { now: Date.parse('2026-11-24T10:00:00Z'), chunk: 7 });
-  const parts: Uint8Array[] = [];
-  for await (const c of out.chunks) parts.push(c);
-  return Buffer.concat(parts);
-}
+const run = (req: ExportRequest) => exportBytes(store, crawlId, req);
 
 const fetchedPages = () => pages.filter((p) => p.outcome === 'done' && p.status === 200);
 
