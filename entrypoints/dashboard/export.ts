@@ -5,7 +5,8 @@
 import { concatBytes } from '@/lib/bytes';
 import { exportCrawl, exportMark, type ExportRequest } from '@/lib/export/export-crawl';
 import { FORMATS } from '@/lib/export/formats';
-import { EXPORT_FORMATS, isExportFormat } from '@/lib/export/selection';
+import { EXPORT_FORMATS } from '@/lib/records';
+import { isExportFormat } from '@/lib/export/selection';
 import { downloadFile } from '@/lib/platform/actions';
 import { byId, errorText, h } from '@/lib/platform/dom';
 import { sendMessage } from '@/lib/platform/messaging';

@@ -4,7 +4,6 @@ import { logistic, NaiveBayes, type Label, type NaiveBayesJSON } from './naive-b
 import { DEFAULT_SCORING, type LinkScoring } from './config';
 import { SavedModel } from './saved-model';
 
-export { DEFAULT_SCORING, SPEC_A_SCORING, type LinkScoring } from './config';
 
 export interface LinkText {
   anchor: string;

@@ -1,7 +1,8 @@
 // From a fetched page's links to frontier candidates: normalize, keep in scope, keep the user's session
 // safe, score with the link classifier (SPEC A.1: priority = P(+|anchor, context)).
 import type { TargetAuthority } from '../classifier/authority';
-import type { LinkClassifier, LinkScoring, LinkText } from '../classifier/link-classifier';
+import type { LinkClassifier, LinkText } from '../classifier/link-classifier';
+import type { LinkScoring } from '../classifier/config';
 import { logistic } from '../classifier/naive-bayes';
 import { hubBuckets } from '../classifier/link-features';
 import type { Candidate } from '../ports';

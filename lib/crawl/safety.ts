@@ -59,7 +59,6 @@ export interface SafetyGuard {
   check(url: string, link?: { anchor?: string; rel?: string[] }): SafetyBlock | null;
 }
 
-export { DEFAULT_SAFETY_RULES, SAFETY_RULE_HELP, YOUR_LIST, type SafetyRule } from './safety-rules';
 
 const WHY: Record<string, string> = {
   'action verb': 'it could change or end your session',

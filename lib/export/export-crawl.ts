@@ -5,7 +5,8 @@ import { readExportPages } from './export-reader';
 import type { CrawlerDB } from '../store/db';
 import type { CrawlRecord } from '../records';
 import { FORMATS, writeExport } from './formats';
-import { exportMarkKey, type ExportFormat, type ExportSelection } from './selection';
+import { exportMarkKey, type ExportFormat } from '../records';
+import type { ExportSelection } from './selection';
 
 export interface ExportRequest {
   format: ExportFormat;

@@ -3,7 +3,8 @@ import type { CrawlRecord } from '../records';
 import { writeCsv } from './csv';
 import { writeHtmlZip } from './html-zip';
 import { writeJsonl } from './jsonl';
-import type { ExportFormat, ExportPage } from './selection';
+import type { ExportFormat } from '../records';
+import type { ExportPage } from './selection';
 import { writeWacz } from './wacz';
 import { writeWarc } from './warc';
 

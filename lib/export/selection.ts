@@ -5,7 +5,6 @@ import { siteOf } from '../url';
 import { EXPORT_FORMATS, type ExportFormat } from '../records';
 
 // The formats and the export marks are records the store keeps (lib/records.ts).
-export { EXPORT_FORMATS, exportMarkKey, exportMarkPrefix, type ExportFormat } from '../records';
 
 export const isExportFormat = (s: string): s is ExportFormat => (EXPORT_FORMATS as readonly string[]).includes(s);
 

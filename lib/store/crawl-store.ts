@@ -6,17 +6,17 @@ import type { CrawlConfig } from '../crawl/config';
 import type { EntryState, FrontierEntry, PageRecord } from '../types';
 import { exportMarkKey, exportMarkPrefix, type ExportFormat } from '../records';
 import { siteOf } from '../url';
-import { crawlRow, type CrawlRecord, type CrawlState, type CrawlStats, type CrawlerDB, emptyStats } from './db';
+import { crawlRow, type CrawlerDB } from './db';
+import { emptyStats, type CrawlRecord, type CrawlState, type CrawlStats } from '../records';
 import { countWrites } from './fifo-queues';
-import { FrontierStore, bestPerUrl, planUpserts, type Candidate } from './frontier-store';
+import { FrontierStore, bestPerUrl, planUpserts } from './frontier-store';
 import { PageLog } from './page-log';
 import { withListKeys } from './page-keys';
 import { admit, blacklistedSites, countDropped, emptySite, judgeSite, setSiteBlacklisted, sitesOf } from './site-book';
 import { TopicStore } from './topic-store';
 import { RecordStore } from './record-store';
-import type { CrawlStorePort, PageCommit } from '../ports';
+import type { Candidate, CrawlStorePort, PageCommit } from '../ports';
 
-export type { Candidate, PageCommit } from '../ports';
 
 /**
  * Crawl storage: crawl rows and the page commit, which writes the frontier, the page log, bodies, labels and

@@ -5,9 +5,6 @@ import { upgradeToTopics } from './migrations/v2-topics';
 import { addEntrySites } from './migrations/v4-entry-sites';
 import { addPageListKeys } from './migrations/v7-page-list-keys';
 
-// The records moved to lib/records.ts; these re-exports keep the store's importers compiling.
-export type { CrawlState, CrawlStats, CrawlRecord, TemplateRun, FieldRecord, RecordChangeKind, RecordChange, RescoreReport, ModelRecord, Setting, GraphRow, StrategyStateRow, SiteStats } from '../records';
-export { emptyStats } from '../records';
 
 export class CrawlerDB extends Dexie {
   crawls!: EntityTable<CrawlRecord, 'id'>;

@@ -9,7 +9,6 @@ import type { FrontierEntry } from '../types';
 import type { CrawlRecord, QueueCounts } from '../records';
 import type { CrawlerDB } from './db';
 
-export type { QueueCounts } from '../records';
 
 type Counted = Pick<FrontierEntry, 'state' | 'priority'>;
 

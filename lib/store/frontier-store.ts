@@ -7,12 +7,12 @@ import { logistic } from '../classifier/naive-bayes';
 import type { NextOrder } from '../strategies/types';
 import type { EntryState, FrontierEntry, PageRecord } from '../types';
 import { siteOf } from '../url';
-import { crawlRow, type CrawlRecord, type CrawlerDB } from './db';
+import { crawlRow, type CrawlerDB } from './db';
+import type { CrawlRecord } from '../records';
 import { withListKeys } from './page-keys';
 import { buildCounts, countWrites, takeFromQueues, type QueueTops } from './fifo-queues';
 import type { Candidate, Rerank } from '../ports';
 
-export type { Candidate, Rerank } from '../ports';
 
 /** A frontier position: [priority, order], compared in that order (the tail of the frontier index). */
 type Position = [number, number];

@@ -5,7 +5,6 @@ import type { FieldRecord, RecordChange, RecordChangeKind } from '../records';
 import type { RecordPort, RecordWrite } from '../ports';
 import type { CrawlerDB } from './db';
 
-export type { RecordWrite } from '../ports';
 
 export class RecordStore implements RecordPort {
   constructor(private readonly db: CrawlerDB) {}

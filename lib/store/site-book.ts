@@ -3,11 +3,11 @@
 // its queue agree with the frontier. Also the Sites panel's reads and the user's Blacklist / Unblock.
 import Dexie from 'dexie';
 import type { FrontierEntry } from '../types';
-import type { CrawlRecord, CrawlerDB, SiteStats } from './db';
+import type { CrawlerDB } from './db';
+import type { CrawlRecord, SiteStats } from '../records';
 import { countWrites } from './fifo-queues';
 import type { Admission, Candidate } from '../ports';
 
-export type { Admission } from '../ports';
 
 export const BLACKLISTED = 'site blacklisted';
 

@@ -6,7 +6,6 @@ import type { TemplateConfig } from '../template/config';
 import type { EntryStrategyState, FrontierEntry, UrlClass } from '../types';
 
 // Records a strategy keeps on a frontier entry; they live with the entry in lib/types.ts.
-export type { EntryStrategyState, UrlClass } from '../types';
 
 /** A parameter of a strategy: how the config validates it and the form shows it. */
 export type ParamSpec = {

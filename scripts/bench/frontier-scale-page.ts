@@ -7,7 +7,8 @@ import { LinkClassifier } from '../../lib/classifier/link-classifier';
 import { CrawlRunner } from '../../lib/crawl/crawler';
 import { Politeness } from '../../lib/fetch/politeness';
 import { type FetchPort, realClock } from '../../lib/fetch/fetcher';
-import { CrawlStore, type Candidate, type PageCommit } from '../../lib/store/crawl-store';
+import { CrawlStore } from '../../lib/store/crawl-store';
+import type { Candidate, PageCommit } from '../../lib/ports';
 import { CrawlerDB } from '../../lib/store/db';
 import { mulberry32 } from '../../lib/random';
 

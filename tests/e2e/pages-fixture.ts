@@ -1,6 +1,6 @@
 // A crawl's pages as a real crawl leaves them: many hosts, long paths and queries, long titles, a share of
 // failures and skips, scores falling as the crawl goes on. Deterministic, so tests can count what a filter shows.
-import type { CrawlRecord } from '../../lib/store/db';
+import type { CrawlRecord } from '../../lib/records';
 import type { PageRecord } from '../../lib/types';
 import { withListKeys } from '../../lib/store/page-keys';
 import { DEFAULTS } from '../../lib/crawl/config';

@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Download, Page } from 'playwright-core';
 import { DEFAULTS } from '../../lib/crawl/config';
-import type { CrawlRecord } from '../../lib/store/db';
+import type { CrawlRecord } from '../../lib/records';
 import type { FrontierEntry, LabeledLink, LabelSource, Topic } from '../../lib/types';
 
 export interface LabelRow {

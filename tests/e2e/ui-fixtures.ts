@@ -1,7 +1,7 @@
 // Crawl rows, pages and frontier entries written straight into the extension's 'focus' database, so the
 // popup and the dashboard can be looked at (and tested) with populated views without running a crawl.
 import type { Page } from 'playwright-core';
-import type { CrawlRecord, CrawlStats } from '../../lib/store/db';
+import type { CrawlRecord, CrawlStats } from '../../lib/records';
 import type { FrontierEntry, PageRecord } from '../../lib/types';
 import { DEFAULTS } from '../../lib/crawl/config';
 import { withListKeys } from '../../lib/store/page-keys';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CommitQueue } from '../../lib/crawl/commit-queue';
-import type { CrawlStore, PageCommit } from '../../lib/store/crawl-store';
+import type { CrawlStore } from '../../lib/store/crawl-store';
+import type { PageCommit } from '../../lib/ports';
 
 /** A store whose transactions take a little time and record what each one carried. */
 function slowStore(fail?: (batch: number) => boolean) {

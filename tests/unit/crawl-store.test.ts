@@ -1,7 +1,8 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../lib/crawl/config';
-import { CrawlStore, type Candidate } from '../../lib/store/crawl-store';
+import { CrawlStore } from '../../lib/store/crawl-store';
+import type { Candidate } from '../../lib/ports';
 import { CrawlerDB } from '../../lib/store/db';
 
 const config = parseConfig({ seeds: ['http://a.test/'], topic: { keywords: ['x'] } });

@@ -2,7 +2,8 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import type { DBCore, DBCoreCursor, Middleware } from 'dexie';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { LinkClassifier } from '../../lib/classifier/link-classifier';
-import { CrawlerDB, emptyStats, type CrawlRecord } from '../../lib/store/db';
+import { CrawlerDB } from '../../lib/store/db';
+import { emptyStats, type CrawlRecord } from '../../lib/records';
 import type { FrontierEntry, LabeledLink, LabelSource, Topic } from '../../lib/types';
 import { DEFAULTS } from '../../lib/crawl/config';
 import {

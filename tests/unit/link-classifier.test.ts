@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SCORING, LinkClassifier } from '../../lib/classifier/link-classifier';
+import { LinkClassifier } from '../../lib/classifier/link-classifier';
+import { DEFAULT_SCORING } from '../../lib/classifier/config';
 import { linkFeatures, makeDictionary } from '../../lib/classifier/link-features';
 
 describe('linkFeatures (SPEC A.3)', () => {

@@ -3,14 +3,17 @@
 // links to pages already judged (`learning.linksToJudged`). SPEC A's classifier stays available as `SPEC_A_SCORING`.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SCORING, LinkClassifier, SPEC_A_SCORING, urlLogOdds, type LinkScoring } from '../../lib/classifier/link-classifier';
+import { LinkClassifier, urlLogOdds } from '../../lib/classifier/link-classifier';
+import { DEFAULT_SCORING, SPEC_A_SCORING, type LinkScoring } from '../../lib/classifier/config';
 import { PARENT_OFF_FEATURE, PARENT_ON_FEATURE, anchorShape, hubBucket, hubBuckets, linkFeatures, makeDictionary } from '../../lib/classifier/link-features';
 import { NaiveBayes } from '../../lib/classifier/naive-bayes';
 import { parseConfig } from '../../lib/crawl/config';
 import { CrawlService } from '../../lib/crawl/service';
 import { CrawlStore } from '../../lib/store/crawl-store';
-import { CrawlerDB, type CrawlRecord } from '../../lib/store/db';
-import { planUpserts, type Candidate } from '../../lib/store/frontier-store';
+import { CrawlerDB } from '../../lib/store/db';
+import type { CrawlRecord } from '../../lib/records';
+import { planUpserts } from '../../lib/store/frontier-store';
+import type { Candidate } from '../../lib/ports';
 import type { FrontierEntry } from '../../lib/types';
 import { realClock } from '../../lib/fetch/fetcher';
 

@@ -10,7 +10,8 @@ import { linkClass, linkPriority, pageClass } from '../../lib/strategies/multi-q
 import { rankQueues } from '../../lib/strategies/multi-queue/weights';
 import { multiQueueStrategy } from '../../lib/strategies/multi-queue';
 import type { QueueLoad } from '../../lib/strategies/types';
-import { CrawlStore, type Candidate } from '../../lib/store/crawl-store';
+import { CrawlStore } from '../../lib/store/crawl-store';
+import type { Candidate } from '../../lib/ports';
 import { CrawlerDB } from '../../lib/store/db';
 import { buildCounts } from '../../lib/store/fifo-queues';
 import type { FrontierEntry } from '../../lib/types';

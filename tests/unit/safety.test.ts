@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULTS, parseConfig } from '../../lib/crawl/config';
-import { blockOfReason, DEFAULT_SAFETY_RULES, describeBlock, makeSafetyGuard, type SafetyBlock } from '../../lib/crawl/safety';
+import { blockOfReason, describeBlock, makeSafetyGuard, type SafetyBlock } from '../../lib/crawl/safety';
+import { DEFAULT_SAFETY_RULES } from '../../lib/crawl/safety-rules';
 import { normalizeUrl } from '../../lib/url';
 
 const guard = makeSafetyGuard(DEFAULTS.safety);

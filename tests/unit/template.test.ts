@@ -13,7 +13,7 @@ import { sampleSeeds, takeChance } from '../../lib/template/sampling';
 import { nextInterval, nextRecrawlAt } from '../../lib/template/schedule';
 import { resultLinks } from '../../lib/template/search';
 import type { FrontierEntry } from '../../lib/types';
-import type { FieldRecord } from '../../lib/store/db';
+import type { FieldRecord } from '../../lib/records';
 import { companyTemplate } from '../fixtures/sites/company-sites';
 
 const refusal = (config: unknown): string => {

@@ -2,7 +2,8 @@
 // link (what the parser saw of it), the page it was found on, and the user's list and content patterns.
 import type { UrlMatcher } from '../../crawl/patterns';
 import type { FrontierEntry } from '../../types';
-import type { PlannedLink, UrlClass } from '../types';
+import type { PlannedLink } from '../types';
+import type { UrlClass } from '../../types';
 
 export interface ClassPatterns {
   listPages: UrlMatcher;
