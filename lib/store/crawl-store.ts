@@ -3,19 +3,18 @@
 // a page is recorded exactly once: an entry is either still `inflight` (reclaimed on resume) or `done`.
 import Dexie from 'dexie';
 import type { CrawlConfig } from '../crawl/config';
-import type { EntryState, FrontierEntry, PageRecord } from '../types';
-import { exportMarkKey, exportMarkPrefix, type ExportFormat } from '../records';
-import { siteOf } from '../url';
+import type { PageRecord } from '../types';
+import { emptyStats, exportMarkKey, exportMarkPrefix, type CrawlRecord, type CrawlState, type ExportFormat } from '../records';
+import { firstReads, planCommit, secondReads } from '../run/commit-plan';
 import { crawlRow, type CrawlerDB } from './db';
-import { emptyStats, type CrawlRecord, type CrawlState, type CrawlStats } from '../records';
 import { countWrites } from './fifo-queues';
-import { FrontierStore, bestPerUrl, planUpserts } from './frontier-store';
+import { FrontierStore } from './frontier-store';
 import { PageLog } from './page-log';
 import { withListKeys } from './page-keys';
-import { admit, blacklistedSites, countDropped, emptySite, judgeSite, setSiteBlacklisted, sitesOf } from './site-book';
+import { blacklistedSites, queuedIn, queuedOf, setSiteBlacklisted, sitesOf } from './site-book';
 import { TopicStore } from './topic-store';
 import { RecordStore } from './record-store';
-import type { Candidate, CrawlStorePort, PageCommit } from '../ports';
+import type { CrawlStorePort, PageCommit } from '../ports';
 
 
 /**
@@ -88,90 +87,47 @@ export class CrawlStore implements CrawlStorePort {
   }
 
   /**
-   * One page's writes, inside the caller's transaction. All reads are issued together, then all writes:
-   * IndexedDB pipelines them, where one await per request made ~10 round trips to the browser's storage.
+   * One page's writes, inside the caller's transaction. What to write is decided by `planCommit`
+   * (lib/run/commit-plan.ts) from the rows read here; this only reads, asks, and writes. The reads of each step
+   * are issued together, then all writes: IndexedDB pipelines them, where one await per request made ~10 round
+   * trips to the browser's storage.
    */
   private async applyCommit(c: PageCommit, now: number): Promise<number> {
     const db = this.db;
     const crawlId = c.crawlId;
-    const children = bestPerUrl(c.children);
-    const [crawl, site, knownAliases, knownChildren, current] = await Promise.all([
+    const keys = firstReads(c);
+    const [crawl, site, aliases, known, current] = await Promise.all([
       crawlRow(db, crawlId),
       db.sites.get([crawlId, c.site]),
-      db.frontier.bulkGet(c.aliases.map((a) => [crawlId, a] as [number, string])),
-      db.frontier.bulkGet(children.map((ch) => [crawlId, ch.url] as [number, string])),
-      // A URL asked again may have been named by an unsafe link while it was in flight: then it stays skipped.
-      c.entry && c.outcome === 'retry' ? db.frontier.get([crawlId, c.entry.url]) : undefined,
+      db.frontier.bulkGet(keys.aliases.map((a) => [crawlId, a] as [number, string])),
+      db.frontier.bulkGet(keys.links.map((ch) => [crawlId, ch.url] as [number, string])),
+      keys.current === null ? undefined : db.frontier.get([crawlId, keys.current]),
     ]);
-    const seq = c.page ? crawl.nextSeq++ : 0;
-    const puts: FrontierEntry[] = [];
-    if (c.entry && c.outcome === 'retry' && current?.state === 'skipped') {
-      // Counted as skipped when the unsafe link was met; nothing to write.
-    } else if (c.entry && c.outcome === 'retry') {
-      puts.push({ ...c.entry, state: 'queued', updatedAt: now });
-      crawl.stats.queued++;
-    } else if (c.entry && c.outcome === 'done' && c.requeueAt !== undefined) {
-      // Back at the end of its queue, not to be taken before its refresh is due.
-      puts.push({ ...c.entry, state: 'queued', order: -crawl.nextOrder++, notBefore: c.requeueAt, retries: 0, reason: 'due for a refresh', updatedAt: now });
-      crawl.stats.queued++;
-    } else if (c.entry) puts.push({ ...c.entry, state: c.outcome as EntryState, updatedAt: now, ...(c.verdict === undefined ? {} : { verdict: c.verdict }) });
-    c.aliases.forEach((alias, i) => {
-      const known = knownAliases[i];
-      const base = known ?? c.entry;
-      if (known?.state === 'queued') crawl.stats.queued -= 1;
-      if (base && (!known || known.state === 'queued')) {
-        puts.push({ ...base, url: alias, state: 'done', reason: `same page as ${c.entry?.url ?? c.page?.url}`, updatedAt: now });
-      }
-    });
-    const s = crawl.stats;
-    for (const [k, v] of Object.entries(c.stats) as [keyof CrawlStats, number][]) s[k] = (s[k] ?? 0) + v;
-    const siteRow = site ?? emptySite(crawlId, c.site);
-    siteRow.fetched += c.stats.fetched ?? 0;
-    siteRow.relevant += c.stats.relevant ?? 0;
-    siteRow.failed += c.stats.failed ?? 0;
-    const dropped: Record<string, number> = { ...crawl.dropped };
-    for (const [why, n] of Object.entries(c.dropped ?? {})) dropped[why] = (dropped[why] ?? 0) + n;
-    // SPEC B.5 first: a site this page tips over is closed before its new links are admitted.
-    const closed = c.admission ? (await judgeSite(db, siteRow, c.admission, now)).dropped : [];
-    let fresh = children.filter((ch, i) => !knownChildren[i]).map((ch) => ({ ...ch, site: ch.site ?? siteOf(ch.url) }));
-    if (c.admission && fresh.length) {
-      const refused = await admit(db, crawlId, fresh, c.admission, dropped, siteRow);
-      fresh = fresh.filter((ch) => !refused.has(ch.url));
-    }
-    const admitted = new Set(fresh.map((ch) => ch.url));
-    const keptAt = children.flatMap((ch, i) => (knownChildren[i] || admitted.has(ch.url) ? [i] : []));
-    const delta = planUpserts(crawl, keptAt.map((i) => children[i]!), keptAt.map((i) => knownChildren[i]), now, puts, c.everyLink);
-    const labels = c.learnLinksToJudged ? [...c.labels, ...linksToJudged(children, knownChildren, c.page?.url, now)] : c.labels;
-    const closedUrls = new Set(closed.map((e) => e.url));
-    const writes = [...puts.filter((e) => !(e.state === 'queued' && closedUrls.has(e.url))), ...closed];
-    // What each written row was, for the queues' counters: in flight (the entry fetched), as found, or new.
-    const before = new Map<string, FrontierEntry>([
-      ...knownChildren.flatMap((k) => (k ? [[k.url, k] as const] : [])),
-      ...knownAliases.flatMap((k) => (k ? [[k.url, k] as const] : [])),
-      ...closed.map((e) => [e.url, { ...e, state: 'queued' as const }] as const),
-      ...(c.entry ? [[c.entry.url, { ...c.entry, state: 'inflight' as const }] as const] : []),
+    const more = secondReads(c, { site, links: keys.links, known });
+    const [siteRows, queued, siteQueue] = await Promise.all([
+      more.sites.length ? db.sites.bulkGet(more.sites.map((s) => [crawlId, s] as [number, string])) : [],
+      more.countQueued ? Promise.all(more.sites.map((s) => queuedOf(db, crawlId, s))) : [],
+      more.siteQueue ? queuedIn(db, crawlId, c.site) : undefined,
     ]);
-    countWrites(crawl, writes, (i) => before.get(writes[i]!.url));
-    if (c.strategyReport) crawl.strategyReport = c.strategyReport;
-    for (const e of writes) if (e.state === 'queued') this.frontier.noteQueued(crawlId, [e.priority, e.order]);
-    s.queued += delta.queued;
-    s.skipped += delta.skipped;
-    s.labels += labels.length;
-    crawl.dropped = dropped;
-    countDropped(crawl, closed.length);
+    const sites = new Map(more.sites.map((s, i) => [s, { row: siteRows[i], queued: queued[i] ?? 0 }]));
+    const plan = planCommit(c, { crawl, site, links: keys.links, known, aliases, current, sites, siteQueue }, now);
+    const seq = plan.seq;
+    // The queues' counters and the take's bound follow every frontier write (the store's own bookkeeping).
+    countWrites(plan.crawl, plan.frontier, (i) => plan.was[i]);
+    for (const e of plan.frontier) if (e.state === 'queued') this.frontier.noteQueued(crawlId, [e.priority, e.order]);
     await Promise.all([
       c.page ? db.pages.add(withListKeys({ ...c.page, outcome: c.page.outcome ?? pageOutcome(c.outcome), crawlId, seq }, c.site)) : undefined,
       c.body ? db.bodies.add({ ...c.body, crawlId, seq }) : undefined,
       c.outlinks && c.page
         ? db.graph.add({ crawlId, seq, url: c.page.url, links: c.outlinks, ...(c.pageLabel === undefined ? {} : { label: c.pageLabel }) })
         : undefined,
-      writes.length ? db.frontier.bulkPut(writes) : undefined,
-      labels.length ? db.labels.bulkAdd(labels.map((l) => ({ ...l, crawlId, topicId: crawl.topicId }))) : undefined,
+      plan.frontier.length ? db.frontier.bulkPut(plan.frontier) : undefined,
+      plan.labels.length ? db.labels.bulkAdd(plan.labels.map((l) => ({ ...l, crawlId, topicId: crawl.topicId }))) : undefined,
       c.pageLabel !== undefined && c.page
         ? db.pageLabels.add({ topicId: crawl.topicId, crawlId, seq, url: c.page.url, label: c.pageLabel, source: 'auto', createdAt: now })
         : undefined,
-      db.crawls.put({ ...crawl, activeMs: c.activeMs, updatedAt: now }),
-      db.sites.put(siteRow),
+      db.crawls.put(plan.crawl),
+      db.sites.put(plan.site),
     ]);
     return seq;
   }
@@ -237,14 +193,3 @@ export class CrawlStore implements CrawlStorePort {
 }
 
 const pageOutcome = (o: PageCommit['outcome']): PageRecord['outcome'] => (o === 'retry' ? 'failed' : o);
-
-/** The page's links to pages already judged, as labeled links with their verdicts (`learning.linksToJudged`). */
-function linksToJudged(children: Candidate[], known: (FrontierEntry | undefined)[], pageUrl: string | undefined, now: number): PageCommit['labels'] {
-  return children.flatMap((ch, i) => {
-    const target = known[i];
-    if (ch.skip || target?.state !== 'done' || target.verdict === undefined) return [];
-    return [{ url: ch.url, anchor: ch.anchor, context: ch.context, label: target.verdict, source: 'verdict' as const, createdAt: now,
-      ...(pageUrl ? { pageUrl } : {}), ...(ch.parentOnTopic === undefined ? {} : { parentOnTopic: ch.parentOnTopic }),
-      ...(ch.parentHub === undefined ? {} : { parentHub: ch.parentHub }) }];
-  });
-}

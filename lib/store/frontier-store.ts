@@ -2,16 +2,14 @@
 // [crawlId+state+priority+order] under politeness, re-scored in the background. The only writer of the
 // frontier table; CrawlStore's page commit writes through its helpers inside one transaction.
 import Dexie from 'dexie';
-import { urlLogOdds } from '../classifier/link-classifier';
-import { logistic } from '../classifier/naive-bayes';
 import type { NextOrder } from '../strategies/types';
 import type { EntryState, FrontierEntry, PageRecord } from '../types';
-import { siteOf } from '../url';
 import { crawlRow, type CrawlerDB } from './db';
 import type { CrawlRecord } from '../records';
 import { withListKeys } from './page-keys';
 import { buildCounts, countWrites, takeFromQueues, type QueueTops } from './fifo-queues';
-import type { Candidate, Rerank } from '../ports';
+import type { Candidate } from '../ports';
+import { bestPerUrl, planUpserts } from '../run/commit-plan';
 
 
 /** A frontier position: [priority, order], compared in that order (the tail of the frontier index). */
@@ -255,88 +253,4 @@ export class FrontierStore {
       if ((await opts.pause?.(Date.now() - started)) === false) return { scanned, changed, complete: false };
     }
   }
-}
-
-/**
- * One candidate per URL: the one with the highest priority (a page often links the same URL twice), except that a
- * link kept from requesting wins over any other to the same URL: one link naming it "Sign out" makes the URL unsafe
- * however innocently another names it.
- */
-export function bestPerUrl(candidates: Candidate[]): Candidate[] {
-  const best = new Map<string, Candidate>();
-  for (const c of candidates) {
-    const prev = best.get(c.url);
-    if (!prev || (prev.skip === undefined && (c.skip !== undefined || c.priority > prev.priority))) best.set(c.url, c);
-  }
-  return [...best.values()];
-}
-
-/**
- * What a queued entry keeps of the link it is (best) found by: learning and the parent-page features read them.
- * `parentHub` is written even when the new link has none, so that it never keeps another page's bucket.
- */
-function foundBy(c: Candidate): Pick<FrontierEntry, 'href' | 'parentUrl' | 'anchor' | 'context' | 'strategy' | 'parentOnTopic' | 'parentHub'> {
-  return { href: c.href, parentUrl: c.parentUrl, anchor: c.anchor, context: c.context, ...(c.strategy ? { strategy: c.strategy } : {}),
-    ...(c.parentOnTopic === undefined ? {} : { parentOnTopic: c.parentOnTopic }), parentHub: c.parentHub };
-}
-
-/**
- * New URLs are queued (or recorded as skipped); a queued URL found again by a better link is raised
- * (SPEC A.7); others stay. With `everyLink` (the strategy's rerank, when the crawl ranks a URL by all the links
- * found to it), every link found again counts: the entry keeps their count, sum and best log-odds, and its
- * priority is the strategy's for `urlLogOdds` of them. Appends the rows to write to `puts` and returns the
- * counter changes.
- */
-export function planUpserts(crawl: CrawlRecord, unique: Candidate[], known: (FrontierEntry | undefined)[], now: number, puts: FrontierEntry[], everyLink?: Rerank) {
-  const delta = { queued: 0, skipped: 0 };
-  unique.forEach((c, i) => {
-    const old = known[i];
-    if (old && c.skip !== undefined && (old.state === 'queued' || old.state === 'inflight')) {
-      // A link kept from requesting names a URL queued by another link: the URL is never requested, whichever came
-      // first. One in flight cannot be called back, but it is not asked again (a retry keeps it skipped).
-      if (old.state === 'queued') delta.queued--;
-      delta.skipped++;
-      puts.push({ ...old, state: 'skipped', reason: c.skip, ...foundBy(c), notBefore: undefined, updatedAt: now });
-      return;
-    }
-    if (old) {
-      const shownAnew = !c.skip && c.revisit !== undefined && c.revisit !== old.revisit;
-      if (shownAnew && old.state === 'done' && old.revisit !== undefined) {
-        // SPEC D.5: a page fetched before whose link now shows another version (a thread's new replies) is
-        // queued again, at the back of its queue.
-        delta.queued++;
-        puts.push({ ...old, state: 'queued', score: c.score, priority: c.priority, order: -crawl.nextOrder++, revisit: c.revisit,
-          href: c.href, parentUrl: c.parentUrl, anchor: c.anchor, context: c.context, retries: 0, notBefore: undefined, updatedAt: now,
-          ...(c.strategy ? { strategy: c.strategy } : {}) });
-      } else if (everyLink && old.state === 'queued' && !c.skip && old.inlinks && c.logOdds !== undefined) {
-        const inlinks = { n: old.inlinks.n + 1, sum: old.inlinks.sum + c.logOdds, best: Math.max(old.inlinks.best, c.logOdds) };
-        const better = c.logOdds > old.inlinks.best;
-        const logOdds = urlLogOdds(inlinks);
-        // Its score is the URL's, as it is ranked: what the dashboard's next links show in their order.
-        const next: FrontierEntry = { ...old, ...(better ? foundBy(c) : {}), inlinks, score: logistic(logOdds), depth: Math.min(old.depth, c.depth),
-          updatedAt: now, ...(shownAnew ? { revisit: c.revisit } : {}) };
-        next.priority = everyLink(next, logOdds) ?? (better ? c.priority : old.priority);
-        puts.push(next);
-      } else if (old.state === 'queued' && !c.skip && c.priority > old.priority) {
-        puts.push({ ...old, score: c.score, priority: c.priority, depth: Math.min(old.depth, c.depth), ...foundBy(c), updatedAt: now,
-          ...(shownAnew ? { revisit: c.revisit } : {}) });
-      } else if (shownAnew) {
-        puts.push({ ...old, revisit: c.revisit, updatedAt: now }); // the version it shows now, to compare with next time
-      }
-      return;
-    }
-    const state: EntryState = c.skip ? 'skipped' : 'queued';
-    if (c.skip) delta.skipped++;
-    else delta.queued++;
-    puts.push({
-      crawlId: crawl.id!, url: c.url, ...(c.href === undefined ? {} : { href: c.href }), host: c.host, site: c.site ?? siteOf(c.url), state, score: c.score, priority: c.priority,
-      order: -crawl.nextOrder++, depth: c.depth, parentUrl: c.parentUrl, anchor: c.anchor, context: c.context,
-      reason: c.skip, attempts: 0, discoveredAt: now, updatedAt: now, ...(c.strategy ? { strategy: c.strategy } : {}),
-      ...(c.revisit !== undefined ? { revisit: c.revisit } : {}),
-      ...(c.parentOnTopic === undefined ? {} : { parentOnTopic: c.parentOnTopic }),
-      ...(c.parentHub === undefined ? {} : { parentHub: c.parentHub }),
-      ...(everyLink && c.logOdds !== undefined && !c.skip ? { inlinks: { n: 1, sum: c.logOdds, best: c.logOdds } } : {}),
-    });
-  });
-  return delta;
 }

@@ -12,7 +12,7 @@ import { CrawlService } from '../../lib/crawl/service';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import type { CrawlRecord } from '../../lib/records';
-import { planUpserts } from '../../lib/store/frontier-store';
+import { planUpserts } from '../../lib/run/commit-plan';
 import type { Candidate } from '../../lib/ports';
 import type { FrontierEntry } from '../../lib/types';
 import { realClock } from '../../lib/fetch/fetcher';
