@@ -8,7 +8,8 @@ import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ConfigError, parseConfig } from '../lib/crawl/config';
+import { ConfigError } from '../lib/crawl/config';
+import { parseConfig } from '../lib/crawl/parse-config';
 import { FORMATS } from '../lib/export/formats';
 import { pageLine } from '../lib/export/jsonl';
 import { EXPORT_FORMATS, type ExportFormat } from '../lib/records';

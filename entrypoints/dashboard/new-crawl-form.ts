@@ -20,7 +20,8 @@ import {
   type CrawlFormValues,
   strategyChoices,
 } from '@/lib/ui/config-form';
-import { ConfigError, parseConfig } from '@/lib/crawl/config';
+import { ConfigError } from '@/lib/crawl/config';
+import { parseConfig } from '@/lib/crawl/parse-config';
 import { DEFAULT_SAFETY_RULES } from '@/lib/crawl/safety-rules';
 import { byId, errorText, fill, h } from '@/lib/platform/dom';
 import { downloadFile } from '@/lib/platform/actions';

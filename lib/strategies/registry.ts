@@ -13,6 +13,12 @@ export const STRATEGY_MODULES: readonly StrategyModule[] = [bestFirst, breadthFi
 
 export const STRATEGY_NAMES = STRATEGY_MODULES.map((m) => m.name);
 
+/**
+ * The crawl strategies a topic crawl may choose; the benchmark runs each of them. "template" is not among them: a
+ * crawl runs it exactly when its config has a template (SPEC E).
+ */
+export const STRATEGIES: readonly string[] = STRATEGY_NAMES.filter((n) => n !== 'template');
+
 export function strategyModule(name: string): StrategyModule | undefined {
   return STRATEGY_MODULES.find((m) => m.name === name);
 }

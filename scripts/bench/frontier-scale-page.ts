@@ -2,7 +2,8 @@
 // frontier-scale.ts bundles this file with esbuild into one IIFE and drives `globalThis.frontierBench`
 // with page.evaluate; everything that touches IndexedDB happens here, in the page.
 import Dexie from 'dexie';
-import { parseConfig, type CrawlConfig } from '../../lib/crawl/config';
+import { type CrawlConfig } from '../../lib/crawl/config';
+import { parseConfig } from '../../lib/crawl/parse-config';
 import { LinkClassifier } from '../../lib/classifier/link-classifier';
 import { CrawlRunner } from '../../lib/crawl/crawler';
 import { Politeness } from '../../lib/fetch/politeness';

@@ -8,7 +8,7 @@
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { parseConfig } from '../../lib/crawl/config';
+import { parseConfig } from '../../lib/crawl/parse-config';
 import { mulberry32 } from '../../lib/random';
 import { createStrategy } from '../../lib/strategies/registry';
 import { CrawlStore } from '../../lib/store/crawl-store';

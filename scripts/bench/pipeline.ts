@@ -11,7 +11,7 @@ import { LinkClassifier } from '../../lib/classifier/link-classifier';
 import { PageJudge } from '../../lib/classifier/page-judge';
 import { compileRules, planChildren, seedCandidates } from '../../lib/crawl/children';
 import { createStrategy } from '../../lib/strategies/registry';
-import { parseConfig } from '../../lib/crawl/config';
+import { parseConfig } from '../../lib/crawl/parse-config';
 import { decodeHtml } from '../../lib/fetch/decode';
 import { parseHtml } from '../../lib/parse/html';
 import { CrawlStore } from '../../lib/store/crawl-store';

@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { STRATEGIES } from '../../lib/crawl/config';
+import { STRATEGIES } from '../../lib/strategies/registry';
 import { ROOT } from '../lib/browser';
 import { articleOfUrl, loadArticles, startCorpusServer } from './corpus-server';
 import { DEFAULT_CORPUS, caseGroundTruth, runWikispeedia, scoreUrls, type CaseResults } from './wikispeedia';

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { rocAuc } from '../../lib/classifier/evaluate';
-import { STRATEGIES } from '../../lib/crawl/config';
+import { STRATEGIES } from '../../lib/strategies/registry';
 import { mulberry32, shuffled } from '../../lib/random';
 import { formatSummary, runCrawl, type Summary } from '../crawl';
 import type { Page } from 'playwright-core';

@@ -2,7 +2,7 @@
 // the canonical form, and nothing that could name another page does.
 import { describe, expect, it } from 'vitest';
 import { seedCandidates } from '../../lib/crawl/children';
-import { parseConfig } from '../../lib/crawl/config';
+import { parseConfig } from '../../lib/crawl/parse-config';
 import { normalizeUrl } from '../../lib/url';
 
 const BASE = 'http://club.test/';

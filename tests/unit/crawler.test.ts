@@ -2,7 +2,8 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedCandidates } from '../../lib/crawl/children';
-import { parseConfig, type CrawlConfig } from '../../lib/crawl/config';
+import { type CrawlConfig } from '../../lib/crawl/config';
+import { parseConfig } from '../../lib/crawl/parse-config';
 import { CrawlRunner } from '../../lib/crawl/crawler';
 import { CrawlService } from '../../lib/crawl/service';
 import { PageJudge } from '../../lib/classifier/page-judge';

@@ -3,7 +3,7 @@
 // show a race; these runs can. Every run must fetch every page exactly once and end only when nothing is queued.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../lib/crawl/config';
+import { parseConfig } from '../../lib/crawl/parse-config';
 import { CrawlService } from '../../lib/crawl/service';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import type { Candidate } from '../../lib/ports';

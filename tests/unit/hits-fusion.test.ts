@@ -1,6 +1,6 @@
 // SPEC C in parts: HITS on a hand-computed graph, its warm start, TF-IDF cosine and the fused score.
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../lib/crawl/config';
+import { parseConfig } from '../../lib/crawl/parse-config';
 import { LinkGraph } from '../../lib/strategies/hits-fusion/hits';
 import { linkScore, weightsProblem } from '../../lib/strategies/hits-fusion/score';
 import { TopicModel } from '../../lib/strategies/hits-fusion/tfidf';

@@ -2,7 +2,8 @@
 // and the service applying it before a crawl's first request and after its end.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
-import { DEFAULTS, parseConfig, type CrawlConfig } from '../../lib/crawl/config';
+import { DEFAULTS, type CrawlConfig } from '../../lib/crawl/config';
+import { parseConfig } from '../../lib/crawl/parse-config';
 import { domainsOf, identityPlan, productToken, type IdentityPlan } from '../../lib/crawl/identity';
 import { CrawlService } from '../../lib/crawl/service';
 import { CrawlStore } from '../../lib/store/crawl-store';

@@ -7,7 +7,7 @@ import { LinkClassifier, urlLogOdds } from '../../lib/classifier/link-classifier
 import { DEFAULT_SCORING, SPEC_A_SCORING, type LinkScoring } from '../../lib/classifier/config';
 import { PARENT_OFF_FEATURE, PARENT_ON_FEATURE, anchorShape, hubBucket, hubBuckets, linkFeatures, makeDictionary } from '../../lib/classifier/link-features';
 import { NaiveBayes } from '../../lib/classifier/naive-bayes';
-import { parseConfig } from '../../lib/crawl/config';
+import { parseConfig } from '../../lib/crawl/parse-config';
 import { CrawlService } from '../../lib/crawl/service';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';

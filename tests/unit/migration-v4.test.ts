@@ -3,7 +3,7 @@
 import Dexie from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../lib/crawl/config';
+import { parseConfig } from '../../lib/crawl/parse-config';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 

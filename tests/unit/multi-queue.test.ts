@@ -2,7 +2,7 @@
 // the frontier's take by FIFO queues (heaviest first, a busy host passed over, lengths counted not scanned).
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../lib/crawl/config';
+import { parseConfig } from '../../lib/crawl/parse-config';
 import { compilePatterns } from '../../lib/crawl/patterns';
 import { parseHtml } from '../../lib/parse/html';
 import { createStrategy as strategyOf, strategyProblem } from '../../lib/strategies/registry';

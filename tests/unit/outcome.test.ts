@@ -1,7 +1,7 @@
 // What a request that met a passing fault, a block or a stopped worker leaves behind.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../lib/crawl/config';
+import { parseConfig } from '../../lib/crawl/parse-config';
 import { commitForNonPage, RETRY_AFTER_CAP_MS } from '../../lib/run/outcome';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';

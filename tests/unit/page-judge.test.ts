@@ -137,7 +137,7 @@ describe('PageJudge: smoothing when the topic is a few percent of the labeled pa
   });
 
   it('is the crawl config\'s judge.smoothing, 0.1 unless set', async () => {
-    const { parseConfig } = await import('../../lib/crawl/config');
+    const { parseConfig } = await import('../../lib/crawl/parse-config');
     const base = { seeds: ['https://example.org/'], topic: { keywords: ['music'] } };
     expect(parseConfig(base).judge).toEqual({ threshold: 0.5, smoothing: 0.1 });
     expect(parseConfig({ ...base, judge: { smoothing: 1 } }).judge.smoothing).toBe(1);

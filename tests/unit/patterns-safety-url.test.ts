@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from '../../lib/crawl/config';
+import { ConfigError } from '../../lib/crawl/config';
+import { parseConfig } from '../../lib/crawl/parse-config';
 import { compilePatterns } from '../../lib/crawl/patterns';
 import { normalizeUrl, siteOf } from '../../lib/url';
 

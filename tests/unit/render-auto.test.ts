@@ -3,7 +3,8 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from '../../lib/crawl/config';
+import { ConfigError } from '../../lib/crawl/config';
+import { parseConfig } from '../../lib/crawl/parse-config';
 import { decideRender, renderChange, renderGuard, siteVerdict, STATIC_AFTER } from '../../lib/crawl/render-policy';
 import { CrawlService } from '../../lib/crawl/service';
 import { makeSafetyGuard } from '../../lib/crawl/safety';

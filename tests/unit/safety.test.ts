@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULTS, parseConfig } from '../../lib/crawl/config';
+import { ConfigError, DEFAULTS } from '../../lib/crawl/config';
+import { parseConfig } from '../../lib/crawl/parse-config';
 import { blockOfReason, describeBlock, makeSafetyGuard, type SafetyBlock } from '../../lib/crawl/safety';
 import { DEFAULT_SAFETY_RULES } from '../../lib/crawl/safety-rules';
 import { normalizeUrl } from '../../lib/url';

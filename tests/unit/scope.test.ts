@@ -1,6 +1,7 @@
 // Scope decides which sites receive the user's cookies: it must mean what the form says.
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig, type CrawlConfig } from '../../lib/crawl/config';
+import { ConfigError, type CrawlConfig } from '../../lib/crawl/config';
+import { parseConfig } from '../../lib/crawl/parse-config';
 import { planChildren } from '../../lib/crawl/children';
 import { makeScope, scopeReason } from '../../lib/crawl/scope';
 import { isPrivateHost } from '../../lib/fetch/private-host';

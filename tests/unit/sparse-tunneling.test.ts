@@ -3,7 +3,8 @@
 // dropped link is counted by reason.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from '../../lib/crawl/config';
+import { ConfigError } from '../../lib/crawl/config';
+import { parseConfig } from '../../lib/crawl/parse-config';
 import { CrawlService } from '../../lib/crawl/service';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';

@@ -1,7 +1,8 @@
 // The parts of template crawling one by one (SPEC E): the template block of a config, result links of a search
 // page, seed sampling, filter layers and the adaptive recrawl interval.
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from '../../lib/crawl/config';
+import { ConfigError } from '../../lib/crawl/config';
+import { parseConfig } from '../../lib/crawl/parse-config';
 import { scopeReason } from '../../lib/crawl/scope';
 import { decodeHtml } from '../../lib/fetch/decode';
 import { mulberry32 } from '../../lib/random';

@@ -3,7 +3,7 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { expect, it } from 'vitest';
 import { seedCandidates } from '../../lib/crawl/children';
-import { parseConfig } from '../../lib/crawl/config';
+import { parseConfig } from '../../lib/crawl/parse-config';
 import { CrawlRunner } from '../../lib/crawl/crawler';
 import { PageJudge } from '../../lib/classifier/page-judge';
 import { CrawlStore } from '../../lib/store/crawl-store';

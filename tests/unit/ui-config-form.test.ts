@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULTS, parseConfig } from '../../lib/crawl/config';
+import { DEFAULTS } from '../../lib/crawl/config';
+import { parseConfig } from '../../lib/crawl/parse-config';
 import { DEFAULT_SAFETY_RULES } from '../../lib/crawl/safety-rules';
 import {
   configToForm, defaultFormValues, formErrorOf, formToConfig, keywordList, keywordsText, safetyRuleChoices, SCOPE_CHOICES, scopeText, scopeWarning, strategyChoices, topicChoices,
