@@ -1,7 +1,7 @@
 // SPEC E.1: a crawl template, the part of a crawl's config that turns a topic into records. Three keyword
 // levels: search keywords (sent to a search engine), filter layers (which links to follow from a result, layer
 // by layer, each a list of synonyms), and fields (what to extract, each with its synonyms). Validated here with
-// one sentence per bad field, as the rest of the config is (lib/crawl/config.ts).
+// one sentence per bad field, as the rest of the config is (lib/crawl/parse-config.ts).
 import { parseHTML } from 'linkedom';
 
 export interface TemplateSearch {
