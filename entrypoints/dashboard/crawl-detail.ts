@@ -258,8 +258,11 @@ export class CrawlDetail {
       ['Politeness', `${p.delayMs} ms delay, ${p.concurrency} at once, robots.txt ${p.robots ? 'obeyed' : 'ignored'}`],
       ['User-Agent', h('span', { 'data-testid': 'detail-identify' }, identityText(config))],
       ['Safety', safetyText(config.safety)],
-      ['Re-scored', h('span', { 'data-testid': 'detail-rescore' }, rescoreText(crawl))],
-      ['URL authority', h('span', { 'data-testid': 'detail-authority', title: 'How often the labeled pages that link to a URL are on topic, and what that does to its score' }, authorityText(crawl))],
+      // A template follows its filter layers: no link classifier to re-score with or to weigh authority in.
+      ...(isTemplate(crawl) ? [] : [
+        ['Re-scored', h('span', { 'data-testid': 'detail-rescore' }, rescoreText(crawl))],
+        ['URL authority', h('span', { 'data-testid': 'detail-authority', title: 'How often the labeled pages that link to a URL are on topic, and what that does to its score' }, authorityText(crawl))],
+      ] as [string, Child][]),
       ...linkGraphRows(crawl.strategyReport),
       ...queueRows(crawl),
     ];
