@@ -22,6 +22,12 @@ function fixture() {
     bytes: 98.7 * 1024 ** 3, changed: 123_456, unchanged: 654_321, notModified: 543_210, conditional: 777_777, bytesSaved: 87.6 * 1024 ** 3,
   });
   f.crawls.push(big);
+  // A multi-queue crawl of a forum: measured by its list pages read and refreshed, beside its harvest rate.
+  const forum = structuredClone(f.crawls.find((c) => c.id === 3)!);
+  Object.assign(forum, { id: 5, name: 'Forum boards' });
+  forum.config.strategy = { name: 'multi-queue' };
+  Object.assign(forum.stats, { listPages: 1_234, changed: 456, unchanged: 321 });
+  f.crawls.push(forum);
   return f;
 }
 
@@ -48,6 +54,14 @@ for (const width of [800, 1280]) {
     await dash.goto(dash.url().replace(/\?.*$/, '?crawl=4'));
     await expect.poll(() => dash.getByTestId('detail-active').innerText()).toBe('23 h 59 min');
     expect(await dash.getByTestId('detail-not-modified').innerText()).toBe('543,210 of 777,777, 87.6 GB saved');
+    expect(await brokenTiles(dash)).toEqual([]);
+    // A multi-queue crawl's own figures: list pages read, and their refreshes in place of Changed / unchanged.
+    await dash.goto(dash.url().replace(/\?.*$/, '?crawl=5'));
+    await expect.poll(() => dash.getByTestId('detail-list-reads').innerText()).toBe('1,234');
+    expect(await dash.getByTestId('detail-list-refreshes').innerText()).toBe('777');
+    expect(await dash.getByTestId('detail-list-refreshes-parts').innerText()).toBe('456 changed, 321 unchanged');
+    expect(await dash.getByTestId('detail-rechecked-tile').isHidden()).toBe(true);
+    expect(await dash.getByTestId('detail-harvest-tile').isVisible()).toBe(true);
     expect(await brokenTiles(dash)).toEqual([]);
     // The tiles stay within the detail: none is wider than the page.
     expect(await dash.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
