@@ -29,6 +29,7 @@ it("shows a finished template crawl's records per page and per site, no harvest 
   let shown: Record<string, string> = {};
   let card: string[] = [];
   let chartHidden = false;
+  let sites: { heads: string[]; rows: Record<string, string> } = { heads: [], rows: {} };
   const summary = await runCrawl({
     config: companyConfig('shops detail'), out, profileDir: mkdtempSync(join(tmpdir(), 'focus-template-detail-')),
     hostRules: `MAP *.test 127.0.0.1:${world.port}`, log: () => {},
@@ -47,6 +48,13 @@ it("shows a finished template crawl's records per page and per site, no harvest 
       }
       shown = await tiles(page);
       chartHidden = await page.getByTestId('harvest-chart').isHidden();
+      const table = page.getByTestId('sites');
+      await expect.poll(() => table.getByTestId('site-row').count()).toBe(8);
+      sites = {
+        heads: await table.locator('th').allInnerTexts(),
+        rows: Object.fromEntries(await table.getByTestId('site-row').evaluateAll((rows) => rows.map((r) => [
+          r.getAttribute('data-site')!, `${r.querySelector('[data-testid=site-records]')?.textContent} ${r.querySelector('[data-testid=site-state]')?.textContent}`]))),
+      };
       const popup = await launched.context.newPage();
       await popup.goto(`chrome-extension://${launched.extensionId}/popup.html?crawl=${crawlId}`);
       const stats = popup.getByTestId('popup-crawl').locator('.stat:not([hidden])');
@@ -74,6 +82,10 @@ it("shows a finished template crawl's records per page and per site, no harvest 
   expect(Object.keys(shown)).not.toContain('Harvest rate');
   expect(Object.keys(shown)).not.toContain('Relevant');
   expect(chartHidden).toBe(true);
+  // The Sites panel: each site's records where a topic crawl has relevant and off-topic pages.
+  expect(sites.heads.map((t) => t.toLowerCase())).not.toContain('relevant');
+  const perSite = Object.fromEntries([...sitesWith].map((site) => [site, `${records.filter((r) => r.site === site).length} has a record`]));
+  expect(sites.rows).toEqual({ ...perSite, 'shop01.test': '0 no record' });
   // The popup's card: records and records per page where other crawls show relevant and a harvest rate.
   const cardText = card.join(' | ').replace(/\s+/g, ' ').toLowerCase(); // the labels are upper case by CSS
   expect(cardText).toContain(`${records.length} records`);

@@ -8,7 +8,7 @@ import { DEFAULT_SAFETY_RULES } from '../../lib/crawl/safety';
 import {
   configToForm, defaultFormValues, formErrorOf, FORM_FIELDS, formProblems, formToConfig, keywordList, keywordsText, safetyRuleChoices, SCOPE_CHOICES, scopeText, scopeWarning, strategyChoices, topicChoices,
 } from '../../lib/ui/config-form';
-import { crawlActions, formatDuration, formatPercent, harvestRate, pagesPerMinute } from '../../lib/ui/format';
+import { crawlActions, formatDuration, formatPercent, formatRate, harvestRate, pagesPerMinute } from '../../lib/ui/format';
 
 describe('new crawl form', () => {
   it('builds a config the worker accepts, one URL a line, keywords by comma or line', () => {
@@ -147,6 +147,10 @@ describe('the topic of a new crawl', () => {
 });
 
 describe('numbers the popup shows', () => {
+  it('writes a rate of a thousand pages a minute or more with its thousands separated, like every count', () => {
+    expect([formatRate(null), formatRate(4.25), formatRate(117.4), formatRate(1113.2)]).toEqual(['—', '4.3', '117', '1,113']);
+  });
+
   it('computes harvest rate and pages per minute from the crawl row', () => {
     expect(harvestRate({ fetched: 0, relevant: 0 })).toBeNull();
     expect(formatPercent(harvestRate({ fetched: 8, relevant: 3 }))).toBe('37.5%');
