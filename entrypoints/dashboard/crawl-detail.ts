@@ -1,6 +1,7 @@
 // The selected crawl's header, counters and settings, updated in place from its crawl row; its topic and
 // the frontier's last re-scoring; the harvest chart; the links it fetches next and the links the safety guard
-// kept it from requesting, live.
+// kept it from requesting, live. Each strategy shows the figures that measure it: a template crawl its records
+// per page fetched and per site instead of a harvest rate, a multi-queue crawl its list pages read and refreshed.
 import Dexie from 'dexie';
 import type { CrawlerDB } from '@/lib/store/db';
 import type { CrawlRecord, RescoreReport } from '@/lib/records';
@@ -24,6 +25,7 @@ import { engineUrl } from '@/lib/template/config';
 import { queueWeight } from '@/lib/strategies/multi-queue/weights';
 import { queueLoads } from '@/lib/store/fifo-queues';
 import { allTopics } from '@/lib/ui/label-queries';
+import { readTemplateMeasures, templateMeasureChanges, type TemplateMeasures } from '@/lib/ui/template-measures';
 import { keptFromRequesting, nextUp, queueChanges, skippedChanges, watch, watchThrottled, type KeptLink } from '@/lib/ui/queries';
 import { HarvestChart } from './harvest-chart';
 import { SitesPanel } from './sites-panel';
@@ -39,6 +41,8 @@ interface RowCounts {
   pageLabels: number;
   /** Page rows of URLs the crawl took and did not fetch (a redirect not followed, robots.txt). */
   skippedPages: number;
+  /** A template crawl's records and sites, once read. */
+  template?: TemplateMeasures;
 }
 
 interface Counter {
@@ -49,7 +53,18 @@ interface Counter {
   parts?: (c: CrawlRecord, rows: RowCounts) => string;
   tone?: 'good' | 'bad';
   title?: string;
+  /** Whether the crawl's strategy is measured by it; every crawl shows it when absent. */
+  shows?: (c: CrawlRecord) => boolean;
 }
+
+/** A template crawl (SPEC E): measured by its records, not by a harvest rate. */
+const isTemplate = (c: CrawlRecord): boolean => !!c.config.template;
+const notTemplate = (c: CrawlRecord): boolean => !c.config.template;
+/** A crawl that takes by FIFO queues and refreshes its list pages (SPEC D). */
+const isMultiQueue = (c: CrawlRecord): boolean => c.config.strategy.name === 'multi-queue';
+const listReads = (c: CrawlRecord): number => c.stats.listPages ?? 0;
+const rechecked = (c: CrawlRecord): number => (c.stats.changed ?? 0) + (c.stats.unchanged ?? 0);
+const measured = (rows: RowCounts, pick: (m: TemplateMeasures) => string): string => (rows.template ? pick(rows.template) : '—');
 
 /**
  * "2 pages, 2 links kept from requesting": the crawl's skipped count is its skipped page rows (in the Pages
@@ -65,8 +80,38 @@ export function skippedParts(skipped: number, skippedPages: number): string {
 
 const counters: Counter[] = [
   { label: 'Fetched', testid: 'detail-fetched', value: (c) => formatCount(c.stats.fetched) },
-  { label: 'Relevant', testid: 'detail-relevant', value: (c) => formatCount(c.stats.relevant), tone: 'good' },
-  { label: 'Harvest rate', testid: 'detail-harvest', value: (c) => formatPercent(harvestRate(c.stats)) },
+  { label: 'Relevant', testid: 'detail-relevant', value: (c) => formatCount(c.stats.relevant), tone: 'good', shows: notTemplate },
+  { label: 'Harvest rate', testid: 'detail-harvest', value: (c) => formatPercent(harvestRate(c.stats)), shows: notTemplate },
+  {
+    label: 'Records', testid: 'detail-records', tone: 'good', shows: isTemplate,
+    value: (_c, rows) => measured(rows, (m) => formatCount(m.records)),
+    parts: (_c, rows) => (rows.template && rows.template.records > rows.template.fromThisCycle ? `${formatCount(rows.template.records - rows.template.fromThisCycle)} kept from earlier cycles` : ''),
+    title: "The template's records: pages with at least one field found, as the Records view and its exports list them",
+  },
+  {
+    label: 'Records / page', testid: 'detail-records-per-page', shows: isTemplate,
+    value: (_c, rows) => measured(rows, (m) => (m.perPage === null ? '—' : m.perPage.toFixed(2))),
+    parts: (c, rows) => (rows.template ? `${formatCount(rows.template.fromThisCycle)} from ${formatCount(c.stats.fetched)} pages fetched` : ''),
+    title: 'Records this cycle found per page it fetched',
+  },
+  {
+    label: 'Sites with a record', testid: 'detail-sites-with', shows: isTemplate,
+    value: (_c, rows) => measured(rows, (m) => formatCount(m.sitesWith)),
+  },
+  {
+    label: 'Sites without', testid: 'detail-sites-without', shows: isTemplate,
+    value: (_c, rows) => measured(rows, (m) => formatCount(m.sitesWithout)),
+    title: "Sites whose pages this cycle fetched and that gave no record (the search engine's own site aside)",
+  },
+  {
+    label: 'List pages read', testid: 'detail-list-reads', shows: isMultiQueue, value: (c) => formatCount(listReads(c)),
+    title: 'List pages fetched and mined for links, first visits and refreshes: not content, so not counted in Fetched',
+  },
+  {
+    label: 'List refreshes', testid: 'detail-list-refreshes', shows: isMultiQueue, value: (c) => formatCount(rechecked(c)),
+    parts: (c) => (rechecked(c) ? `${formatCount(c.stats.changed ?? 0)} changed, ${formatCount(c.stats.unchanged ?? 0)} unchanged` : ''),
+    title: 'List pages asked for again after their refresh interval: found changed, or unchanged by a 304 or the same bytes',
+  },
   { label: 'In frontier', testid: 'detail-frontier', value: (c) => formatCount(c.stats.queued) },
   { label: 'Pages / min', testid: 'detail-ppm', value: (c) => formatRate(pagesPerMinute(c)) },
   { label: 'Failed', testid: 'detail-failed', value: (c) => formatCount(c.stats.failed), tone: 'bad' },
@@ -76,16 +121,16 @@ const counters: Counter[] = [
     title: 'URLs the crawl chose not to fetch. Pages: taken but not fetched (robots.txt, a redirect not followed), listed in the Pages table. Links kept from requesting: unsafe links and redirect targets recorded without a request, with no page row',
   },
   { label: 'Budget used', testid: 'detail-budget', value: (c) => `${formatCount(c.stats.attempts)} / ${formatCount(c.config.budget.maxPages)}` },
-  { label: 'Training pages', testid: 'detail-train-pages', value: (c) => formatCount(c.stats.trainPages) },
+  { label: 'Training pages', testid: 'detail-train-pages', value: (c) => formatCount(c.stats.trainPages), shows: notTemplate },
   {
-    label: 'From training reads', testid: 'detail-copies', value: (c) => formatCount(c.stats.copies ?? 0),
+    label: 'From training reads', testid: 'detail-copies', value: (c) => formatCount(c.stats.copies ?? 0), shows: notTemplate,
     title: 'Pages the crawl reached that training had already read: judged from that copy, with no request and not counted in the budget',
   },
-  { label: 'Labeled links', testid: 'detail-labels', title: 'Links this crawl learned from: training pages\' links to labeled pages, and links to pages the judge has judged', value: (c) => formatCount(c.stats.labels) },
+  { label: 'Labeled links', testid: 'detail-labels', shows: notTemplate, title: 'Links this crawl learned from: training pages\' links to labeled pages, and links to pages the judge has judged', value: (c) => formatCount(c.stats.labels) },
   { label: 'Labeled pages', testid: 'detail-page-labels', title: 'Pages of this crawl you labeled on or off topic', value: (_c, rows) => formatCount(rows.pageLabels) },
   { label: 'Downloaded', testid: 'detail-bytes', value: (c) => formatBytes(c.stats.bytes) },
   {
-    label: 'Changed / unchanged', testid: 'detail-rechecked', value: (c) => `${formatCount(c.stats.changed ?? 0)} / ${formatCount(c.stats.unchanged ?? 0)}`,
+    label: 'Changed / unchanged', testid: 'detail-rechecked', shows: (c) => !isMultiQueue(c), value: (c) => `${formatCount(c.stats.changed ?? 0)} / ${formatCount(c.stats.unchanged ?? 0)}`,
     title: 'Pages asked for again that the crawl had a stored copy of (a recrawl, a list page\'s refresh): found changed, or unchanged by a 304 or the same bytes',
   },
   {
@@ -98,6 +143,7 @@ const counters: Counter[] = [
 
 export class CrawlDetail {
   private readonly values = new Map<Counter, HTMLElement>();
+  private readonly tiles = new Map<Counter, HTMLElement>();
   private readonly parts = new Map<Counter, HTMLElement>();
   private readonly chart: HarvestChart;
   private readonly sites: SitesPanel;
@@ -113,6 +159,8 @@ export class CrawlDetail {
   private unwatchRowCounts: (() => void) | undefined;
   private rowCountsFor: number | undefined;
   private rowCounts: RowCounts = { pageLabels: 0, skippedPages: 0 };
+  private unwatchTemplate: (() => void) | undefined;
+  private templateFor: number | undefined;
 
   /** `db`: the page's database connection; one of its own when not given. */
   constructor(private readonly db: CrawlerDB) {
@@ -154,7 +202,9 @@ export class CrawlDetail {
         this.values.set(c, value);
         const parts = c.parts ? h('span', { class: 'muted small', 'data-testid': `${c.testid}-parts` }) : null;
         if (parts) this.parts.set(c, parts);
-        return h('div', { class: `counter ${c.tone ?? ''}`, title: c.title }, value, h('span', { class: 'label' }, c.label), parts);
+        const tile = h('div', { class: `counter ${c.tone ?? ''}`, title: c.title, 'data-testid': `${c.testid}-tile` }, value, h('span', { class: 'label' }, c.label), parts);
+        this.tiles.set(c, tile);
+        return tile;
       }),
     );
   }
@@ -165,8 +215,11 @@ export class CrawlDetail {
     byId('no-selection').hidden = !!crawl;
     byId('crawl-detail').hidden = !crawl;
     byId('pages-panel').hidden = !crawl;
-    this.chart.show(crawl);
+    // A template crawl's measure is its records (the tiles and the Records view): its keyword judge calls every page relevant.
+    this.chart.root.hidden = !!crawl && isTemplate(crawl);
+    this.chart.show(crawl && !isTemplate(crawl) ? crawl : undefined);
     this.watchNextUp(crawl?.id);
+    this.watchTemplate(crawl);
     this.watchKept(crawl?.id);
     this.watchRowCounts(crawl?.id);
     this.sites.show(crawl);
@@ -183,6 +236,7 @@ export class CrawlDetail {
     message.setAttribute('role', crawl.sessionLost ? 'alert' : 'status');
     const ended = crawl.finishedAt ? ` · ended ${formatDateTime(crawl.finishedAt)}` : '';
     byId('detail-sub').textContent = `#${crawl.id} · started ${formatDateTime(crawl.createdAt)}${ended}`;
+    for (const [counter, el] of this.tiles) el.hidden = counter.shows ? !counter.shows(crawl) : false;
     for (const [counter, el] of this.values) el.textContent = counter.value(crawl, this.rowCounts);
     for (const [counter, el] of this.parts) el.textContent = counter.parts!(crawl, this.rowCounts);
     this.renderConfig(crawl);
@@ -204,8 +258,11 @@ export class CrawlDetail {
       ['Politeness', `${p.delayMs} ms delay, ${p.concurrency} at once, robots.txt ${p.robots ? 'obeyed' : 'ignored'}`],
       ['User-Agent', h('span', { 'data-testid': 'detail-identify' }, identityText(config))],
       ['Safety', safetyText(config.safety)],
-      ['Re-scored', h('span', { 'data-testid': 'detail-rescore' }, rescoreText(crawl))],
-      ['URL authority', h('span', { 'data-testid': 'detail-authority', title: 'How often the labeled pages that link to a URL are on topic, and what that does to its score' }, authorityText(crawl))],
+      // A template follows its filter layers: no link classifier to re-score with or to weigh authority in.
+      ...(isTemplate(crawl) ? [] : [
+        ['Re-scored', h('span', { 'data-testid': 'detail-rescore' }, rescoreText(crawl))],
+        ['URL authority', h('span', { 'data-testid': 'detail-authority', title: 'How often the labeled pages that link to a URL are on topic, and what that does to its score' }, authorityText(crawl))],
+      ] as [string, Child][]),
       ...linkGraphRows(crawl.strategyReport),
       ...queueRows(crawl),
     ];
@@ -245,10 +302,29 @@ export class CrawlDetail {
         this.db.pages.where('[crawlId+kind+seq]').between([crawlId, 'skipped', Dexie.minKey], [crawlId, 'skipped', Dexie.maxKey]).count(),
       ]),
       ([pageLabels, skippedPages]) => {
-        this.rowCounts = { pageLabels, skippedPages };
+        this.rowCounts = { ...this.rowCounts, pageLabels, skippedPages };
         if (this.crawl?.id === crawlId) this.render(this.crawl);
       },
       () => {}, // the counters then show the crawl row's counts alone
+    );
+  }
+
+  /** Follows a template crawl's records and the sites it fetched (the Records and Sites tiles). */
+  private watchTemplate(crawl: CrawlRecord | undefined): void {
+    const id = crawl && isTemplate(crawl) ? crawl.id : undefined;
+    if (id === this.templateFor) return;
+    this.templateFor = id;
+    this.unwatchTemplate?.();
+    this.unwatchTemplate = undefined;
+    if (id === undefined || !crawl) return;
+    this.unwatchTemplate = watchThrottled(
+      () => templateMeasureChanges(this.db, crawl),
+      () => this.db.crawls.get(id).then((row) => readTemplateMeasures(this.db, row ?? crawl)),
+      (template) => {
+        this.rowCounts = { ...this.rowCounts, template };
+        if (this.crawl?.id === id) this.render(this.crawl);
+      },
+      () => {}, // the tiles then show "—"
     );
   }
 

@@ -9,6 +9,7 @@ import {
   configToForm,
   defaultFormValues,
   formErrorOf,
+  formProblems,
   formToConfig,
   keywordsText,
   safetyRuleChoices,
@@ -18,10 +19,9 @@ import {
   templateJsonProblem,
   topicChoices,
   type CrawlFormValues,
+  type FormProblem,
   strategyChoices,
 } from '@/lib/ui/config-form';
-import { ConfigError } from '@/lib/crawl/config';
-import { parseConfig } from '@/lib/crawl/parse-config';
 import { DEFAULT_SAFETY_RULES } from '@/lib/crawl/safety-rules';
 import { byId, errorText, fill, h } from '@/lib/platform/dom';
 import { downloadFile } from '@/lib/platform/actions';
@@ -136,18 +136,34 @@ export function setupNewCrawlForm(onStarted: (crawlId: number) => void, db: Craw
   field('scopeMode').addEventListener('change', showScope);
   watch(() => allTopics(db), renderTopics, (err) => say(`Could not read the topics: ${errorText(err)}`));
 
-  /** A refusal of the config: beside its field (marked and scrolled into view) when the form has one. */
-  const refuse = (message: string) => {
-    const { field: name, message: sentence } = formErrorOf(message);
-    const el = name ? (form.elements.namedItem(name) as Field | null) : null;
-    if (!el) return say(message);
-    el.setAttribute('aria-invalid', 'true');
-    const note = h('p', { class: 'field-error', role: 'alert', 'data-testid': 'field-error', id: `${name}-error` }, sentence);
-    el.setAttribute('aria-describedby', note.id);
-    el.insertAdjacentElement('afterend', note);
-    el.scrollIntoView({ block: 'center' });
-    el.focus({ preventScroll: true });
+  /**
+   * Refusals of the config, each beside its field (marked, the first scrolled into view) when the form has one; a
+   * field refused on several lines gets one note a line. The rest stay by the Start button.
+   */
+  const refuse = (refusals: FormProblem[]) => {
+    const general: string[] = [];
+    let first: Field | undefined;
+    for (const { field: name, message } of refusals) {
+      const el = name ? (form.elements.namedItem(name) as Field | null) : null;
+      if (!name || !el) {
+        general.push(message);
+        continue;
+      }
+      const notes = form.querySelectorAll(`.field-error[data-for="${CSS.escape(name)}"]`);
+      const note = h('p', { class: 'field-error', role: 'alert', 'data-testid': 'field-error', 'data-for': name, id: `${name.replace(/\W/g, '-')}-error-${notes.length}` }, message);
+      (notes[notes.length - 1] ?? el).insertAdjacentElement('afterend', note);
+      el.setAttribute('aria-invalid', 'true');
+      el.setAttribute('aria-describedby', [el.getAttribute('aria-describedby'), note.id].filter(Boolean).join(' '));
+      first ??= el;
+    }
+    if (general.length) say(general.join(' '));
+    if (first) {
+      first.scrollIntoView({ block: 'center' });
+      first.focus({ preventScroll: true });
+    }
   };
+  /** A refusal from the worker: one sentence, beside its field when it names one. */
+  const refuseOne = (message: string) => refuse([formErrorOf(message)]);
   const clearRefusals = () => {
     for (const n of form.querySelectorAll('.field-error')) n.remove();
     for (const el of form.querySelectorAll('[aria-invalid]')) {
@@ -156,12 +172,12 @@ export function setupNewCrawlForm(onStarted: (crawlId: number) => void, db: Craw
     }
   };
   form.addEventListener('input', (ev) => {
-    // Typing in a refused field takes its refusal away.
+    // Typing in a refused field takes its refusals away.
     const el = ev.target as Field;
     if (el.getAttribute?.('aria-invalid')) {
       el.removeAttribute('aria-invalid');
       el.removeAttribute('aria-describedby');
-      form.querySelector(`#${CSS.escape(el.name)}-error`)?.remove();
+      for (const n of form.querySelectorAll(`.field-error[data-for="${CSS.escape(el.name)}"]`)) n.remove();
     }
   });
 
@@ -169,16 +185,11 @@ export function setupNewCrawlForm(onStarted: (crawlId: number) => void, db: Craw
     ev.preventDefault();
     say(null);
     clearRefusals();
-    const notJson = templateJsonProblem(field('template').value);
-    if (notJson) return refuse(notJson);
+    // The worker's checks and the crawl's reading of patterns, first here: every refusal is shown at once, and
+    // nothing is created.
+    const problems = formProblems(read(), importedBase);
+    if (problems.length) return refuse(problems);
     const config = formToConfig(read(), importedBase);
-    // The same checks the worker makes, first here: a refusal is shown at once, and nothing is created.
-    try {
-      parseConfig(config);
-    } catch (err) {
-      if (err instanceof ConfigError) return refuse(err.message);
-      throw err;
-    }
     startButton.disabled = true;
     requestHostAccess()
       .then((granted) => {
@@ -190,7 +201,7 @@ export function setupNewCrawlForm(onStarted: (crawlId: number) => void, db: Craw
         say(null, `Started crawl #${crawlId}.`);
         onStarted(crawlId);
       },
-      (err: unknown) => refuse(errorText(err)),
+      (err: unknown) => refuseOne(errorText(err)),
     ).finally(() => {
       startButton.disabled = false;
     });

@@ -1,6 +1,8 @@
 // The Sites panel of a crawl: each site's fetched, relevant and off-topic pages, its queued URLs and its state
 // (on topic / unknown / blacklisted and why), with Blacklist and Unblock, which a running crawl obeys at its
 // next page (SPEC B.4, B.5). Live: it re-reads as the crawl goes, at most every REREAD_MS (lib/ui/queries.ts).
+// A template crawl's sites show their records instead of relevant and off-topic pages (SPEC E: its keyword judge
+// calls every page relevant).
 import Dexie from 'dexie';
 import { sendMessage } from '@/lib/platform/messaging';
 import type { CrawlerDB } from '@/lib/store/db';
@@ -13,11 +15,27 @@ import { watchThrottled } from '@/lib/ui/queries';
 /** Sites listed; a crawl of the open web can touch thousands. */
 const SHOWN = 100;
 
-type SiteRow = Awaited<ReturnType<typeof sitesOf>>[number];
+type SiteRow = Awaited<ReturnType<typeof sitesOf>>[number] & { records?: number };
+
+const TOPIC_HEADS = ['Site', 'Fetched', 'Relevant', 'Off topic', 'Queued', 'State', ''];
+const TEMPLATE_HEADS = ['Site', 'Fetched', 'Records', 'Queued', 'State', ''];
+
+/** The sites of a crawl; a template crawl's with the records each gave. */
+async function siteRows(db: CrawlerDB, crawl: CrawlRecord): Promise<SiteRow[]> {
+  const [sites, records] = await Promise.all([
+    sitesOf(db, crawl.id!),
+    crawl.config.template ? db.records.where('crawlName').equals(crawl.name).toArray() : undefined,
+  ]);
+  if (!records) return sites;
+  const bySite = new Map<string, number>();
+  for (const r of records) bySite.set(r.site, (bySite.get(r.site) ?? 0) + 1);
+  return sites.map((s) => ({ ...s, records: bySite.get(s.site) ?? 0 }));
+}
 
 export class SitesPanel {
   readonly root: HTMLElement;
   private readonly body: HTMLElement;
+  private readonly headRow: HTMLElement;
   private readonly count: HTMLElement;
   private crawl: CrawlRecord | undefined;
   private watching: number | undefined;
@@ -25,13 +43,14 @@ export class SitesPanel {
 
   constructor(private readonly db: CrawlerDB) {
     this.body = h('tbody');
+    this.headRow = h('tr', null, ...TOPIC_HEADS.map((t) => h('th', null, t)));
     this.count = h('small', { class: 'muted', 'data-testid': 'sites-count' });
     this.root = h(
       'section',
       { class: 'learning-block', 'data-testid': 'sites' },
       h('h3', { title: 'Sites are registrable domains: news.example.org and www.example.org are example.org' }, 'Sites ', this.count),
       h('table', { class: 'sites-table' },
-        h('thead', null, h('tr', null, ...['Site', 'Fetched', 'Relevant', 'Off topic', 'Queued', 'State', ''].map((t) => h('th', null, t)))),
+        h('thead', null, this.headRow),
         this.body),
     );
   }
@@ -44,14 +63,17 @@ export class SitesPanel {
     this.unwatch?.();
     this.unwatch = undefined;
     fill(this.body);
-    if (id === undefined) return;
+    fill(this.headRow, ...(crawl?.config.template ? TEMPLATE_HEADS : TOPIC_HEADS).map((t) => h('th', null, t)));
+    if (id === undefined || !crawl) return;
     this.unwatch = watchThrottled(
-      // The crawl row changes with every page and every URL queued; a site row when it is blacklisted or unblocked.
+      // The crawl row changes with every page and every URL queued; a site row when it is blacklisted or unblocked;
+      // a template's records when a page gives one.
       () => Promise.all([
         this.db.crawls.get(id),
         this.db.sites.where('[crawlId+site]').between([id, Dexie.minKey], [id, Dexie.maxKey]).limit(1).toArray(),
+        crawl.config.template ? this.db.records.where('crawlName').equals(crawl.name).limit(1).toArray() : undefined,
       ]),
-      () => sitesOf(this.db, id),
+      () => siteRows(this.db, crawl),
       (rows) => this.render(rows),
       (err) => fill(this.body, h('tr', null, h('td', { colspan: '7', class: 'error-text' }, `Could not read the sites: ${errorText(err)}`))),
     );
@@ -61,7 +83,7 @@ export class SitesPanel {
     const blacklisted = rows.filter((r) => this.closedBy(r)).length;
     this.count.textContent = rows.length === 0 ? '' : `${formatCount(rows.length)} with pages fetched, ${formatCount(blacklisted)} blacklisted`;
     if (rows.length === 0) {
-      fill(this.body, h('tr', null, h('td', { colspan: '7', class: 'empty muted' }, 'No page fetched yet.')));
+      fill(this.body, h('tr', null, h('td', { colspan: String(this.headRow.children.length), class: 'empty muted' }, 'No page fetched yet.')));
       return;
     }
     fill(this.body, ...rows.slice(0, SHOWN).map((r) => this.row(r)));
@@ -76,7 +98,10 @@ export class SitesPanel {
   private row(r: SiteRow): HTMLElement {
     const closed = this.closedBy(r);
     const inConfig = !r.blacklisted && closed !== null;
-    const state = closed ? 'blacklisted' : r.relevant > 0 ? 'on topic' : 'unknown';
+    const state = closed ? 'blacklisted' : r.records !== undefined ? (r.records > 0 ? 'has a record' : 'no record') : r.relevant > 0 ? 'on topic' : 'unknown';
+    const counts = r.records !== undefined
+      ? [h('td', { class: 'num', 'data-testid': 'site-records' }, formatCount(r.records))]
+      : [h('td', { class: 'num' }, formatCount(r.relevant)), h('td', { class: 'num' }, formatCount(r.fetched - r.relevant))];
     const button = inConfig
       ? h('span', { class: 'muted small', title: 'Change the config to open it' }, 'in the config')
       : h('button', { type: 'button', class: 'small', 'data-testid': 'site-toggle', onclick: (e: Event) => this.toggle(r.site, !closed, e.currentTarget as HTMLButtonElement) }, closed ? 'Unblock' : 'Blacklist');
@@ -86,8 +111,7 @@ export class SitesPanel {
       h('td', { class: 'url' },
         h('button', { type: 'button', class: 'link-button', 'data-testid': 'site-pages', title: `Show the pages of ${r.site} in the Pages table`, onclick: () => showSitePages(r.site) }, r.site)),
       h('td', { class: 'num' }, formatCount(r.fetched)),
-      h('td', { class: 'num' }, formatCount(r.relevant)),
-      h('td', { class: 'num' }, formatCount(r.fetched - r.relevant)),
+      ...counts,
       h('td', { class: 'num' }, formatCount(r.queued)),
       h('td', { 'data-testid': 'site-state', title: closed ?? '' }, state, closed ? h('small', { class: 'muted' }, ` (${closed})`) : null),
       h('td', null, button),

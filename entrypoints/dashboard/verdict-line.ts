@@ -11,7 +11,8 @@ let watching: { id: number; stop: () => void } | null = null;
 
 export function showVerdictLine(db: CrawlerDB, crawl: CrawlRecord | undefined): void {
   const el = byId('verdict-line');
-  if (!crawl) {
+  // A template crawl shows no relevant count to explain: it is measured by its records.
+  if (!crawl || crawl.config.template) {
     watching?.stop();
     watching = null;
     el.textContent = '';

@@ -14,7 +14,7 @@ import {
 } from '@/lib/ui/format';
 import { isActive, type PopupCrawl } from '@/lib/ui/popup-crawls';
 
-type StatId = 'fetched' | 'relevant' | 'harvest' | 'frontier' | 'ppm' | 'failed';
+type StatId = 'fetched' | 'relevant' | 'harvest' | 'records' | 'perPage' | 'frontier' | 'ppm' | 'failed';
 
 export interface CrawlCardEvents {
   openDashboard(crawlId: number): void;
@@ -29,6 +29,7 @@ export class CrawlCard {
   private readonly budgetFill = h('div', { class: 'bar-fill' });
   private readonly budgetText = h('span', { 'data-testid': 'budget' });
   private readonly stats = {} as Record<StatId, HTMLSpanElement>;
+  private readonly statBoxes = {} as Record<StatId, HTMLElement>;
   private readonly training = h('p', { class: 'training', 'data-testid': 'training', hidden: true });
   private readonly buttons: Record<CrawlControl, HTMLButtonElement>;
   private readonly inFlight = h('ul', { class: 'url-list', 'data-testid': 'inflight' });
@@ -41,7 +42,7 @@ export class CrawlCard {
   constructor(private readonly crawlId: number, events: CrawlCardEvents) {
     const stat = (id: StatId, label: string, cls = '') => {
       this.stats[id] = h('span', { class: 'value', 'data-testid': id }, '—');
-      return h('div', { class: `stat ${cls}` }, this.stats[id], h('span', { class: 'label' }, label));
+      return (this.statBoxes[id] = h('div', { class: `stat ${cls}` }, this.stats[id], h('span', { class: 'label' }, label)));
     };
     const button = (action: CrawlControl, label: string, cls = '') =>
       h('button', { type: 'button', class: cls, 'data-testid': action, onclick: () => void this.control(action, events) }, label);
@@ -53,6 +54,7 @@ export class CrawlCard {
       h('div', { class: 'budget', title: 'Requests made out of the page budget' }, h('div', { class: 'bar' }, this.budgetFill), this.budgetText),
       h('div', { class: 'stats' },
         stat('fetched', 'fetched'), stat('relevant', 'relevant', 'good'), stat('harvest', 'harvest rate'),
+        stat('records', 'records', 'good'), stat('perPage', 'records / page'),
         stat('frontier', 'in frontier'), stat('ppm', 'pages / min'), stat('failed', 'failed', 'bad')),
       this.training,
       h('div', { class: 'controls' }, this.buttons.pause, this.buttons.resume, this.buttons.stop),
@@ -80,6 +82,12 @@ export class CrawlCard {
     this.stats.fetched.textContent = formatCount(stats.fetched);
     this.stats.relevant.textContent = formatCount(stats.relevant);
     this.stats.harvest.textContent = formatPercent(harvestRate(stats));
+    // A template crawl is measured by its records: its keyword judge calls every page it fetches relevant.
+    const template = !!crawl.config.template;
+    this.statBoxes.relevant.hidden = this.statBoxes.harvest.hidden = template;
+    this.statBoxes.records.hidden = this.statBoxes.perPage.hidden = !template;
+    this.stats.records.textContent = snap.records ? formatCount(snap.records.all) : '—';
+    this.stats.perPage.textContent = snap.records && stats.fetched > 0 ? (snap.records.thisCycle / stats.fetched).toFixed(2) : '—';
     this.stats.frontier.textContent = formatCount(stats.queued);
     this.stats.ppm.textContent = formatRate(pagesPerMinute(crawl));
     this.stats.failed.textContent = formatCount(stats.failed);

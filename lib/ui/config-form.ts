@@ -1,6 +1,8 @@
 // The dashboard's "New crawl" form as plain values, and the two conversions it needs: form -> config
 // (sent to the worker, which validates it with parseConfig) and runner config file -> form. Pure: no DOM.
-import { DEFAULTS, RENDER_MODES, SCOPE_MODES, type CrawlConfig, type RenderMode, type ScopeMode, type StrategyName } from '../crawl/config';
+import { ConfigError, DEFAULTS, RENDER_MODES, SCOPE_MODES, type CrawlConfig, type RenderMode, type ScopeMode, type StrategyName } from '../crawl/config';
+import { parseConfig } from '../crawl/parse-config';
+import { patternProblems } from '../crawl/patterns';
 import { DEFAULT_SAFETY_RULES, SAFETY_RULE_HELP } from '../crawl/safety-rules';
 import { STRATEGY_MODULES, strategyModule } from '../strategies/registry';
 import type { StrategyModule } from '../strategies/types';
@@ -303,8 +305,8 @@ export function configToForm(input: unknown, current: CrawlFormValues): CrawlFor
   };
 }
 
-/** Each setting the form has a field for: the field's name and what the form calls it. */
-const FORM_FIELDS: Record<string, { field: string; label: string }> = {
+/** Each setting the form has a field for: the field's name and its label's words (a test holds them to the page's labels). */
+export const FORM_FIELDS: Record<string, { field: string; label: string }> = {
   name: { field: 'name', label: 'Name' },
   seeds: { field: 'seeds', label: 'Seeds' },
   'topic.keywords': { field: 'keywords', label: 'Topic keywords' },
@@ -312,13 +314,13 @@ const FORM_FIELDS: Record<string, { field: string; label: string }> = {
   'training.linkSources': { field: 'linkSources', label: 'Link sources' },
   'training.positive': { field: 'positive', label: 'Positive patterns' },
   'training.negative': { field: 'negative', label: 'Negative patterns' },
-  siteBlacklist: { field: 'siteBlacklist', label: 'Sites never entered' },
+  siteBlacklist: { field: 'siteBlacklist', label: 'Site blacklist' },
   'budget.maxPages': { field: 'maxPages', label: 'Max pages' },
   'budget.maxDepth': { field: 'maxDepth', label: 'Max depth' },
   'scope.mode': { field: 'scopeMode', label: 'Scope' },
   'scope.sites': { field: 'scopeSites', label: 'Sites' },
   'politeness.delayMs': { field: 'delayMs', label: 'Delay (ms)' },
-  'politeness.concurrency': { field: 'concurrency', label: 'Fetches at once' },
+  'politeness.concurrency': { field: 'concurrency', label: 'Concurrency' },
   'politeness.identify': { field: 'identify', label: 'Name the crawl in its User-Agent' },
   'fetch.render': { field: 'render', label: 'Pages built by scripts' },
   'safety.avoid': { field: 'safetyAvoid', label: 'Also keep from requesting' },
@@ -352,7 +354,150 @@ export function formErrorOf(message: string): { field: string | null; message: s
     .replace(/between (-?[\d.]+) and (-?[\d.]+)/, (_, a: string, b: string) => `from ${Number(a).toLocaleString('en-US')} to ${Number(b).toLocaleString('en-US')}`)
     .replace(/\(got ([^)]*)\)/, (_, got: string) => `(you wrote ${got.replace(/^"(.*)"$/, '$1')})`)
     .replace(/\b([a-z]+(?:\.[a-zA-Z]+)+)\b/g, (m: string) => (FORM_FIELDS[m] ? `"${FORM_FIELDS[m].label}"` : m))
+    // A scope as the form's select shows it: "Sites I list", not "listed-sites".
+    .replace(/"([a-z-]+)"/g, (m: string, value: string) => {
+      const choice = SCOPE_CHOICES.find((c) => c.value === value);
+      return choice ? `"${choice.text}"` : m;
+    })
     .trim();
   const sentence = `${where}${rest.startsWith(':') ? '' : ' '}${rest}`;
   return { field: target.field, message: /[.!?)]$/.test(sentence) ? sentence : `${sentence}.` };
+}
+
+export interface FormProblem {
+  /** The form field it is about (`strategyParam:key` for a strategy's parameter), null for none. */
+  field: string | null;
+  message: string;
+}
+
+/**
+ * Number fields the form fills with their default as a value, not as a placeholder: emptied, the field no longer
+ * shows what the crawl would use, so an empty one is refused rather than read as the default. (A strategy's
+ * parameters show their default as the placeholder: empty there means that default.)
+ */
+const NUMBERS_SHOWN_AS_VALUES = ['budget.maxPages', 'budget.maxDepth', 'politeness.delayMs', 'politeness.concurrency'] as const;
+
+const FILLER_URL = 'https://example.org/';
+
+/**
+ * Every refusal of the form at once, each beside its field in the field's own words: empty number fields, URL
+ * patterns the crawl would ignore (read by lib/crawl/patterns.ts, as the crawl reads them), a template that is
+ * not JSON, then each refusal of the worker's own check (parseConfig). parseConfig stops at its first refusal,
+ * so each refused setting is set aside (its default, or a stand-in value that passes) and the check runs again,
+ * until it passes: the stand-ins are never sent, they only let the next refusal show.
+ */
+export function formProblems(v: CrawlFormValues, base: Json = {}): FormProblem[] {
+  const problems: FormProblem[] = [];
+  const config = formToConfig(v, base);
+  const setAside: string[] = [];
+  const push = (field: string, message: string) => problems.push({ field, message: /[.!?)]$/.test(message) ? message : `${message}.` });
+  const add = (path: string, field: string, message: string) => {
+    push(field, message);
+    setAside.push(path);
+  };
+  for (const path of NUMBERS_SHOWN_AS_VALUES) {
+    const { field, label } = FORM_FIELDS[path]!;
+    const [group, key] = path.split('.') as [string, string];
+    if (!String((v as unknown as Record<string, string>)[field] ?? '').trim()) {
+      add(path, field, `${label} is empty: write a number; the crawl's default is ${formatDefault(DEFAULTS[group as 'budget'][key as 'maxPages'])}`);
+    }
+  }
+  const patternFields: { path: string; field: string; label: string; text: string }[] = [
+    { path: 'training.positive', ...FORM_FIELDS['training.positive']!, text: v.positive },
+    { path: 'training.negative', ...FORM_FIELDS['training.negative']!, text: v.negative },
+    ...(strategyModule(v.strategy)?.params ?? []).filter((p) => p.patterns).map((p) => ({
+      path: `strategy.${p.key}`, field: `strategyParam:${p.key}`, label: p.label, text: v.strategyParams[p.key] ?? '',
+    })),
+  ];
+  const keptPatterns = new Map<string, string[]>();
+  for (const f of patternFields) {
+    const given = f.text.split(/\r?\n/);
+    const refused = patternProblems(given);
+    // Lines are numbered as the user sees them in the field, blank ones included.
+    for (const { line, problem } of refused) push(f.field, `${f.label}, line ${line + 1}: ${problem}`);
+    if (refused.length) keptPatterns.set(f.path, given.filter((_, i) => !refused.some((r) => r.line === i)).map((s) => s.trim()).filter(Boolean));
+  }
+  const notJson = templateJsonProblem(v.template);
+  if (notJson) add('template', 'template', formErrorOf(notJson).message);
+
+  for (const path of new Set(setAside)) standIn(config, path);
+  // The other lines of a field with a refused pattern still count (a positive pattern says what the topic is).
+  for (const [path, kept] of keptPatterns) {
+    const [group, key] = path.split('.') as [string, string];
+    if (isObject(config[group])) (config[group] as Json)[key] = kept;
+  }
+  for (let round = 0; round < 40; round++) {
+    let message: string;
+    try {
+      parseConfig(config);
+      break;
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      message = err.message;
+    }
+    const refusal = formErrorOf(message);
+    const path = /^([A-Za-z]+(?:\.[A-Za-z]+)*)/.exec(message)?.[1];
+    // A refusal of a field already refused (its stand-in did not pass, or the seeds once empty) is not said twice.
+    if (!problems.some((p) => p.field !== null && p.field === refusal.field)) problems.push(refusal);
+    if (!path || !standIn(config, path)) break; // no way to set it aside: the rest waits for this one
+  }
+  return problems;
+}
+
+/** 100 -> "100", 10000 -> "10,000". */
+const formatDefault = (n: number): string => n.toLocaleString('en-US');
+
+/**
+ * Sets a refused setting aside so that parseConfig goes on to the next: its default where it has one, else a
+ * value that passes (a seed, a keyword, a listed site). False when the path is none the form can set aside.
+ */
+function standIn(config: Json, path: string): boolean {
+  const [head, key] = path.split('.') as [string, string | undefined];
+  const group = (name: string): Json => (isObject(config[name]) ? (config[name] as Json) : (config[name] = {}) as Json);
+  switch (head) {
+    case 'seeds':
+      config.seeds = [FILLER_URL];
+      return true;
+    case 'template': {
+      // Without its template the crawl needs what the template gave: seeds, keywords, a strategy of the list.
+      delete config.template;
+      config.strategy = { name: DEFAULTS.strategy.name };
+      if (!Array.isArray(config.seeds) || config.seeds.length === 0) config.seeds = [FILLER_URL];
+      const topic = group('topic');
+      if (!Array.isArray(topic.keywords) || topic.keywords.length === 0) topic.keywords = ['stand-in'];
+      return true;
+    }
+    case 'topic':
+      if (key === 'keywords') {
+        group('topic').keywords = ['stand-in'];
+        return true;
+      }
+      if (key === 'id') {
+        delete group('topic').id;
+        return true;
+      }
+      return false;
+    case 'scope':
+      if (key === 'sites') {
+        group('scope').sites = ['example.org'];
+        return true;
+      }
+      group('scope').mode = DEFAULTS.scope.mode;
+      return true;
+    case 'training':
+    case 'budget':
+    case 'politeness':
+    case 'fetch':
+    case 'safety':
+    case 'strategy':
+      if (!key || (head === 'strategy' && key === 'name')) return false;
+      delete group(head)[key];
+      return true;
+    case 'siteBlacklist':
+    case 'name':
+      delete config[head];
+      return true;
+    default:
+      return false;
+  }
 }

@@ -22,7 +22,7 @@ export function pagesPerMinute(crawl: Pick<CrawlRecord, 'stats' | 'activeMs'>): 
 }
 
 export const formatRate = (perMinute: number | null): string =>
-  perMinute === null ? '—' : perMinute >= 10 ? String(Math.round(perMinute)) : perMinute.toFixed(1);
+  perMinute === null ? '—' : perMinute >= 10 ? formatCount(perMinute) : perMinute.toFixed(1);
 
 /** 3723000 -> "1 h 2 min", 65000 -> "1 min 5 s", 900 -> "0 s". */
 export function formatDuration(ms: number): string {

@@ -9,6 +9,11 @@ export interface PopupCrawl {
   crawl: CrawlRecord;
   inFlight: FrontierEntry[];
   errors: PageRecord[];
+  /**
+   * A template crawl's records (its measure, where other crawls have a harvest rate): all the template holds, and
+   * those this crawl's pages gave; absent for other crawls.
+   */
+  records?: { all: number; thisCycle: number };
 }
 
 /** A crawl that is working now: the popup's controls matter most for these. */
@@ -29,7 +34,15 @@ export async function popupCrawls(db: CrawlerDB, crawlId?: number): Promise<Popu
     ? popupOrder(await db.crawls.orderBy('createdAt').reverse().toArray())
     : [await db.crawls.get(crawlId)].filter((c): c is CrawlRecord => c !== undefined);
   return Promise.all(rows.map(async (crawl) => {
-    const [flying, errors] = await Promise.all([inFlight(db, crawl.id!), recentErrors(db, crawl, 5)]);
-    return { crawl, inFlight: flying, errors };
+    const [flying, errors, records] = await Promise.all([
+      inFlight(db, crawl.id!), recentErrors(db, crawl, 5),
+      crawl.config.template ? templateRecords(db, crawl) : undefined,
+    ]);
+    return { crawl, inFlight: flying, errors, ...(records === undefined ? {} : { records }) };
   }));
+}
+
+async function templateRecords(db: CrawlerDB, crawl: CrawlRecord): Promise<{ all: number; thisCycle: number }> {
+  const rows = await db.records.where('crawlName').equals(crawl.name).toArray();
+  return { all: rows.length, thisCycle: rows.filter((r) => r.lastCrawlId === crawl.id).length };
 }

@@ -92,11 +92,12 @@ export class DashboardPage {
 
   formError = () => this.page.getByTestId('form-error').innerText();
 
-  /** The refusal shown beside a field of the New crawl form, and whether the field is marked. */
+  /** The refusal shown beside a field of the New crawl form (its notes, one a line), and whether the field is marked. */
   async fieldError(testid: string): Promise<{ text: string; marked: boolean }> {
     const field = this.page.getByTestId(testid);
-    const id = await field.getAttribute('aria-describedby');
-    return { text: id ? await this.page.locator(`#${id}`).innerText() : '', marked: (await field.getAttribute('aria-invalid')) === 'true' };
+    const ids = (await field.getAttribute('aria-describedby'))?.split(' ').filter(Boolean) ?? [];
+    const texts = await Promise.all(ids.map((id) => this.page.locator(`[id="${id}"]`).innerText()));
+    return { text: texts.join('\n'), marked: (await field.getAttribute('aria-invalid')) === 'true' };
   }
 
   topicChoices = () => this.page.locator('select[name=topicId] option').allInnerTexts();

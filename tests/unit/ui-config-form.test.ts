@@ -1,11 +1,15 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../lib/crawl/config';
 import { parseConfig } from '../../lib/crawl/parse-config';
+import { compilePatterns, readPattern } from '../../lib/crawl/patterns';
 import { DEFAULT_SAFETY_RULES } from '../../lib/crawl/safety-rules';
 import {
-  configToForm, defaultFormValues, formErrorOf, formToConfig, keywordList, keywordsText, safetyRuleChoices, SCOPE_CHOICES, scopeText, scopeWarning, strategyChoices, topicChoices,
+  configToForm, defaultFormValues, formErrorOf, FORM_FIELDS, formProblems, formToConfig, keywordList, keywordsText, safetyRuleChoices, SCOPE_CHOICES, scopeText, scopeWarning, strategyChoices, topicChoices,
 } from '../../lib/ui/config-form';
-import { crawlActions, formatDuration, formatPercent, harvestRate, pagesPerMinute } from '../../lib/ui/format';
+import { crawlActions, formatDuration, formatPercent, formatRate, harvestRate, pagesPerMinute } from '../../lib/ui/format';
 
 describe('new crawl form', () => {
   it('builds a config the worker accepts, one URL a line, keywords by comma or line', () => {
@@ -144,6 +148,10 @@ describe('the topic of a new crawl', () => {
 });
 
 describe('numbers the popup shows', () => {
+  it('writes a rate of a thousand pages a minute or more with its thousands separated, like every count', () => {
+    expect([formatRate(null), formatRate(4.25), formatRate(117.4), formatRate(1113.2)]).toEqual(['—', '4.3', '117', '1,113']);
+  });
+
   it('computes harvest rate and pages per minute from the crawl row', () => {
     expect(harvestRate({ fetched: 0, relevant: 0 })).toBeNull();
     expect(formatPercent(harvestRate({ fetched: 8, relevant: 3 }))).toBe('37.5%');
@@ -202,7 +210,71 @@ describe('config refusals in the form', () => {
     expect(refusal({ seeds: ['http://a.test/', 'foo'] })).toEqual({ field: 'seeds', message: 'Seeds, line 2: "foo" is not a URL (write it in full, e.g. https://example.org/)' });
     expect(refusal({ topic: {} })).toEqual({ field: 'keywords', message: 'Topic keywords or "Positive patterns": give the crawler something that says what the topic is.' });
     expect(refusal({ strategy: { name: 'sparse-tunneling', maxTunnel: 99 } }).field).toBe('strategyParam:maxTunnel');
-    expect(refusal({ scope: { mode: 'listed-sites' } })).toEqual({ field: 'scopeSites', message: 'Sites: list at least one site when "Scope" is "listed-sites".' });
+    expect(refusal({ scope: { mode: 'listed-sites' } })).toEqual({ field: 'scopeSites', message: 'Sites: list at least one site when "Scope" is "Sites I list".' });
     expect(formErrorOf('the worker is gone')).toEqual({ field: null, message: 'the worker is gone' });
+  });
+});
+
+describe('the form checks everything before a start, every refusal at once', () => {
+  const valid = { ...defaultFormValues(), seeds: 'https://a.example/', keywords: 'moss' };
+  const byField = (v: Parameters<typeof formProblems>[0]) => {
+    const out: Record<string, string[]> = {};
+    for (const p of formProblems(v)) (out[p.field ?? '(none)'] ??= []).push(p.message);
+    return out;
+  };
+
+  it('refuses a pattern the crawl would read as nothing, on its line, as the crawl reads it', () => {
+    // The crawl's own reading: such a pattern matches no URL at all, so a crawl trained with it learns nothing from it.
+    expect(readPattern('[[[not a pattern').kind).toBe('refused');
+    expect(compilePatterns(['[[[not a pattern', 'example.org/wiki/*', 'site:[[[']).size).toBe(0);
+    for (const ok of ['https://a.example/wiki/Moss', 'https://a.example/wiki/*', '*://a.example/*', 'site:a.example', 'http://a.example/a page']) {
+      expect(readPattern(ok).kind, ok).not.toBe('refused');
+    }
+    const problems = byField({ ...valid, positive: 'https://a.example/wiki/*\n[[[not a pattern', negative: '\nexample.org/wiki/*' });
+    expect(problems).toEqual({
+      positive: ['Positive patterns, line 2: "[[[not a pattern" is not a pattern: write a URL such as https://example.org/page, a URL with * wildcards such as https://example.org/wiki/*, or site:example.org.'],
+      negative: ['Negative patterns, line 2: "example.org/wiki/*" can match no URL: a wildcard pattern is matched against whole URLs, so begin it with http://, https:// or *.'],
+    });
+    // A strategy's pattern parameters are read the same way.
+    expect(byField({ ...valid, strategy: 'multi-queue', strategyParams: { listPages: 'site:[[[' } })).toEqual({
+      'strategyParam:listPages': ['List pages, line 1: "site:[[[" names no site: after site: write a host, e.g. site:example.org.'],
+    });
+    expect(formProblems({ ...valid, positive: 'https://a.example/wiki/*\nsite:b.example' })).toEqual([]);
+  });
+
+  it('shows every refusal at once, each for its own field, in the words of its label', () => {
+    const problems = byField({ ...valid, seeds: 'https://a.example/\nexample.org', positive: '[[[not a pattern', siteBlacklist: '[[[', delayMs: '-1', concurrency: '99', maxDepth: 'deep' });
+    expect(Object.keys(problems).sort()).toEqual(['concurrency', 'delayMs', 'maxDepth', 'positive', 'seeds', 'siteBlacklist']);
+    expect(problems.concurrency).toEqual(['Concurrency must be a whole number from 1 to 64 (you wrote 99)']);
+    expect(problems.siteBlacklist).toEqual(['Site blacklist, line 1: "[[[" is not a host or URL.']);
+    expect(problems.seeds).toEqual(['Seeds, line 2: "example.org" is not a URL (write it in full, e.g. https://example.org/)']);
+    // A bad template and empty keywords: the template is refused, and the keywords it would have given are not asked for.
+    expect(byField({ ...defaultFormValues(), template: '{"search": {}}' })).toEqual({ template: [expect.stringMatching(/^Template: template\.search\.url /)] });
+  });
+
+  it('reads an empty number field as its default only where the form shows that default', () => {
+    // Max pages and the like show their default as their value: emptied, they show none, and are refused.
+    const empty = byField({ ...valid, maxPages: '', concurrency: ' ' });
+    expect(empty).toEqual({
+      maxPages: ["Max pages is empty: write a number; the crawl's default is 100."],
+      concurrency: [`Concurrency is empty: write a number; the crawl's default is ${DEFAULTS.politeness.concurrency}.`],
+    });
+    // A strategy's parameters show their default as the placeholder: empty there is that default.
+    expect(formProblems({ ...valid, strategy: 'sparse-tunneling', strategyParams: { maxTunnel: '' } })).toEqual([]);
+    expect(parseConfig(formToConfig({ ...valid, strategy: 'sparse-tunneling', strategyParams: { maxTunnel: '' } })).strategy).toMatchObject({ name: 'sparse-tunneling' });
+  });
+
+  it("names each field as the dashboard's form labels it", () => {
+    const html = readFileSync(join(import.meta.dirname, '../../entrypoints/dashboard/index.html'), 'utf8');
+    const { document } = parseHTML(html);
+    let checked = 0;
+    for (const { field, label } of Object.values(FORM_FIELDS)) {
+      const el = document.querySelector(`#new-crawl-form [name="${field}"]`);
+      if (!el) continue; // built by the script (the topic select)
+      const words = el.closest('label')?.querySelector('span')?.firstChild?.textContent?.trim();
+      expect(words, field).toBe(label);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(12);
   });
 });

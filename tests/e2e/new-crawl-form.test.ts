@@ -1,0 +1,54 @@
+// The New crawl form refuses everything wrong at once, each refusal beside its own field in the words of its
+// label, reading URL patterns as the crawl reads them; an empty number field is refused unless the form shows
+// its default. Nothing is started until the form is right.
+import { expect, it } from 'vitest';
+import { useDemoBrowser } from './demo-browser';
+import { DashboardPage } from './page-objects';
+
+const env = useDemoBrowser();
+
+it('shows every refusal at once, each beside its field, and starts once they are fixed', async () => {
+  const dashboard = await new DashboardPage(await env.browser.context.newPage(), env.browser.extensionId).open();
+  const p = dashboard.page;
+  await p.getByTestId('form-seeds').fill('example.org');
+  await p.getByTestId('form-keywords').fill('astronomy');
+  await p.getByTestId('form-positive').fill(`${env.site.origin}/space/*\n[[[not a pattern`);
+  await p.getByTestId('form-max-pages').fill('');
+  await p.getByTestId('form-concurrency').fill('99');
+  await p.getByTestId('start').click();
+
+  await expect.poll(() => p.getByTestId('field-error').count()).toBe(4);
+  expect(await dashboard.fieldError('form-seeds')).toEqual({ text: 'Seeds, line 1: "example.org" is not a URL (write it in full, e.g. https://example.org/)', marked: true });
+  expect(await dashboard.fieldError('form-positive')).toEqual({
+    text: 'Positive patterns, line 2: "[[[not a pattern" is not a pattern: write a URL such as https://example.org/page, a URL with * wildcards such as https://example.org/wiki/*, or site:example.org.',
+    marked: true,
+  });
+  expect(await dashboard.fieldError('form-max-pages')).toEqual({ text: "Max pages is empty: write a number; the crawl's default is 100.", marked: true });
+  expect(await dashboard.fieldError('form-concurrency')).toEqual({ text: 'Concurrency must be a whole number from 1 to 64 (you wrote 99)', marked: true });
+  // Each refusal sits right after its own field.
+  const placed = await p.getByTestId('field-error').evaluateAll((notes) => notes.map((n) => {
+    let field = n.previousElementSibling;
+    while (field?.classList.contains('field-error')) field = field.previousElementSibling;
+    return `${field?.getAttribute('name')}: ${n.getAttribute('data-for')}`;
+  }));
+  expect(placed).toEqual(['seeds: seeds', 'positive: positive', 'maxPages: maxPages', 'concurrency: concurrency']);
+  expect(await p.getByTestId('form-error').isHidden()).toBe(true);
+  expect(await p.getByTestId('crawl-item').count()).toBe(0);
+
+  // Typing in a refused field takes its refusal away, and only its own.
+  await p.getByTestId('form-concurrency').fill('2');
+  expect(await dashboard.fieldError('form-concurrency')).toEqual({ text: '', marked: false });
+  expect(await p.getByTestId('field-error').count()).toBe(3);
+
+  // Fixed, with a strategy parameter left empty: its placeholder shows the default, which it means.
+  await p.getByTestId('form-seeds').fill(`${env.site.origin}/`);
+  await p.getByTestId('form-positive').fill(`${env.site.origin}/space/*`);
+  await p.getByTestId('form-max-pages').fill('3');
+  await p.getByTestId('form-delay').fill('0');
+  await p.getByTestId('form-strategy').selectOption('sparse-tunneling');
+  expect(await p.getByTestId('form-strategy-maxTunnel').inputValue()).toBe('');
+  await p.getByTestId('start').click();
+  await expect.poll(() => p.getByTestId('crawl-item').count(), { timeout: 15_000 }).toBe(1);
+  expect(await p.getByTestId('field-error').count()).toBe(0);
+  await expect.poll(() => p.locator('#detail-config').innerText()).toMatch(/sparse-tunneling \(longest tunnel \d+/);
+});
