@@ -3,6 +3,7 @@
 import { strategyParams, strategyProblem } from '../strategies/registry';
 import { DEFAULT_SAFETY_RULES } from './safety-rules';
 import { siteOfHostOrUrl } from '../url';
+import { patternProblems } from './patterns';
 import { parseTemplate, TemplateError, type TemplateConfig } from '../template/config';
 import { ConfigError, DEFAULTS, RENDER_MODES, SCOPE_MODES, type CrawlConfig, type RenderMode, type ScopeMode } from './config';
 
@@ -108,8 +109,8 @@ export function parseConfig(input: unknown): CrawlConfig {
     },
     training: {
       linkSources: strings(training.linkSources, 'training.linkSources').map((s, i) => httpUrl(s, `training.linkSources[${i}]`)),
-      positive: strings(training.positive, 'training.positive'),
-      negative: strings(training.negative, 'training.negative'),
+      positive: patterns(training.positive, 'training.positive'),
+      negative: patterns(training.negative, 'training.negative'),
     },
     strategy: { name: strategyName, ...strategyParams(strategyName, strategy) },
     siteBlacklist: strings(c.siteBlacklist, 'siteBlacklist').map((site, i) => {
@@ -171,4 +172,12 @@ export function parseConfig(input: unknown): CrawlConfig {
     throw new ConfigError('topic.keywords or training.positive: give the crawler something that says what the topic is');
   }
   return config;
+}
+
+/** URL patterns, each read as the crawl reads it (lib/crawl/patterns.ts): one the crawl would ignore is refused. */
+function patterns(v: unknown, field: string): string[] {
+  const list = strings(v, field);
+  const bad = patternProblems(list)[0];
+  if (bad) throw new ConfigError(`${field}[${bad.line}]: ${bad.problem}`);
+  return list;
 }

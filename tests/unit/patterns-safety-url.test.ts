@@ -46,4 +46,10 @@ describe('config', () => {
     expect(() => parseConfig({ seeds: ['http://x.test/'], topic: { keywords: ['k'] }, budget: { maxPages: -1 } })).toThrow(/budget.maxPages/);
     expect(() => parseConfig({ seeds: ['http://x.test/'] })).toThrow(/keywords/);
   });
+  it('refuses a URL pattern the crawl would ignore, as the form does (a runner config or an imported file)', () => {
+    const seeds = ['http://x.test/'];
+    expect(() => parseConfig({ seeds, training: { positive: ['http://x.test/a', '[[[not a pattern'] } })).toThrow(/training\.positive\[1\]: "\[\[\[not a pattern" is not a pattern/);
+    expect(() => parseConfig({ seeds, topic: { keywords: ['k'] }, training: { negative: ['x.test/wiki/*'] } })).toThrow(/training\.negative\[0\].*can match no URL/);
+    expect(parseConfig({ seeds, training: { positive: ['site:x.test', 'https://x.test/wiki/*'] } }).training.positive).toEqual(['site:x.test', 'https://x.test/wiki/*']);
+  });
 });
