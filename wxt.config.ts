@@ -10,11 +10,12 @@ export default defineConfig({
     // at install and the labeler may be switched on before the user allows it; in Chrome <all_urls> covers it.
     // `declarativeNetRequestWithHostAccess`: one session rule names the crawl in the User-Agent of the extension's
     // own requests (lib/platform/crawl-identity.ts); it acts only where host access is granted, and adds no warning.
-    // Chrome only: `debugger` guards each request of a page rendered in a tab (`fetch.render`), and `storage` keeps
-    // that tab's id for the session, so a restarted worker closes it (lib/platform/tab-render.ts).
+    // A page rendered in a tab (`fetch.render`) has each of its requests guarded: by `debugger` in Chrome, by
+    // `webRequestBlocking` in Firefox (lib/platform/tab-render.ts); `storage` keeps that tab's id for the session,
+    // so a restarted worker closes it.
     permissions: [
-      'unlimitedStorage', 'alarms', 'scripting', 'contextMenus', 'webRequest', 'declarativeNetRequestWithHostAccess',
-      ...(browser === 'firefox' ? ['activeTab'] : ['debugger', 'storage']),
+      'unlimitedStorage', 'alarms', 'scripting', 'contextMenus', 'webRequest', 'declarativeNetRequestWithHostAccess', 'storage',
+      ...(browser === 'firefox' ? ['activeTab', 'webRequestBlocking'] : ['debugger']),
     ],
     host_permissions: ['<all_urls>'],
     // 'wasm-unsafe-eval' lets the extension's pages compile the WebAssembly it ships (hash-wasm's SHA-256, which
