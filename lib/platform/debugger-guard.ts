@@ -14,10 +14,12 @@ interface FetchPaused {
   frameId: string;
 }
 
-/** True when this browser has the debugger, and Focus may use it (an optional permission in Chrome). */
-export function hasDebugger(): boolean {
-  return typeof browser.debugger?.attach === 'function';
-}
+/**
+ * Why a page cannot be rendered without the debugger. It is an optional permission: Chrome's install prompt does not
+ * ask for it, and the dashboard asks when a crawl is started with rendering on (lib/platform/actions.ts).
+ */
+export const NO_DEBUGGER =
+  "rendering needs Chrome's debugger permission, which was not given: start a crawl with rendering on from the dashboard and allow it when Chrome asks";
 
 export function debuggerGuard(): TabGuard {
   const watches = new Map<number, { watch: TabWatch; mainFrame: string | null }>();
@@ -76,6 +78,8 @@ export function debuggerGuard(): TabGuard {
   const send = (tabId: number, method: string, params?: Record<string, unknown>) => browser.debugger.sendCommand({ tabId }, method, params);
 
   return {
+    // Chrome defines chrome.debugger only while the permission is granted, and at once when it is.
+    unavailable: () => (typeof browser.debugger?.attach === 'function' ? null : NO_DEBUGGER),
     async attach(watch: TabWatch, req: RenderRequest) {
       listen();
       const w = { watch, mainFrame: null as string | null };

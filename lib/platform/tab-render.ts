@@ -73,6 +73,9 @@ export function makeTabRender(guard: TabGuard): RenderPort {
   return {
     async render(req: RenderRequest): Promise<RenderResult> {
       const started = Date.now();
+      // Read as the server sent it, and the row says why; no window is made for nothing.
+      const missing = guard.unavailable();
+      if (missing) return { kind: 'failed', reason: missing, blocked: [], durationMs: 0 };
       clearTimeout(idleTimer);
       let tabId: number | undefined;
       let watch: TabWatch | undefined;

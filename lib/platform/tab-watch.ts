@@ -53,6 +53,8 @@ export class TabWatch {
 
 /** How one browser watches and guards the requests of a tab it renders in. */
 export interface TabGuard {
+  /** Why this browser cannot guard a tab now (a permission not given), or null when it can. */
+  unavailable(): string | null;
   /** Starts guarding the watch's tab, still blank, before anything is loaded in it. */
   attach(watch: TabWatch, req: RenderRequest): Promise<void>;
   /** Loads the page in the guarded tab; throws when the browser says it could not. */

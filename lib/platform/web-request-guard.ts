@@ -47,6 +47,7 @@ export function webRequestGuard(): TabGuard {
   };
 
   return {
+    unavailable: () => null, // webRequestBlocking is asked at install, with the host access it needs
     async attach(watch: TabWatch, req: RenderRequest) {
       listen();
       const filter = { urls: ['<all_urls>'], tabId: watch.tabId };
