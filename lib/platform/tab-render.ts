@@ -14,7 +14,7 @@
 // browser closes, so an id can never name a user's tab of a later session), and the next start closes them.
 import { browser } from 'wxt/browser';
 import type { RenderPort, RenderRequest, RenderResult } from '../fetch/render';
-import { domQuietMs, pageHeight, scrollToEnd, serializeDom } from './serialize-dom';
+import { domQuietMs, pageSize, pressLoadMore, scrollToEnd, serializeDom } from './serialize-dom';
 import { TabWatch, type TabGuard } from './tab-watch';
 
 const OWNED_KEY = 'focusRenderTabs';
@@ -84,20 +84,30 @@ export function makeTabRender(guard: TabGuard): RenderPort {
         tabId = tab.id!;
         tabIds.add(tabId);
         await save();
-        watch = new TabWatch(tabId, req);
-        watches.set(tabId, watch);
-        await guard.attach(watch, req);
-        await guard.navigate(watch, req.url);
-        let settled = await settle(watch, req, started);
+        const w = new TabWatch(tabId, req);
+        watch = w;
+        watches.set(tabId, w);
+        await guard.attach(w, req);
+        await guard.navigate(w, req.url);
+        let settled = await settle(w, req, started);
         let scrolled = 0;
-        // An endless feed: scrolled to its end while it grows, up to the cap and within the timeout.
-        while (settled && scrolled < req.scrolls) {
-          const [before] = await browser.scripting.executeScript({ target: { tabId }, func: scrollToEnd });
-          if (before?.result === -1) break; // the page fits its window
-          settled = await settle(watch, req, started, Date.now());
-          const [after] = await browser.scripting.executeScript({ target: { tabId }, func: pageHeight });
-          if (typeof before?.result !== 'number' || typeof after?.result !== 'number' || after.result <= before.result) break;
-          scrolled++;
+        let pressed = 0;
+        // A page that grows: an endless feed scrolled to its end, or a list whose "load more" is pressed when
+        // scrolling brings nothing, while it grows, up to the cap (both count) and within the timeout.
+        const target = { tabId };
+        const size = async () => (await browser.scripting.executeScript({ target, func: pageSize }))[0]?.result;
+        const grew = async (act: () => number): Promise<boolean> => {
+          const before = await size();
+          const [acted] = await browser.scripting.executeScript({ target, func: act });
+          if (typeof acted?.result !== 'number' || acted.result === -1) return false; // nothing to scroll or press
+          settled = await settle(w, req, started, Date.now());
+          const after = await size();
+          return typeof before === 'number' && typeof after === 'number' && after > before;
+        };
+        while (settled && scrolled + pressed < req.scrolls) {
+          if (await grew(scrollToEnd)) scrolled++;
+          else if (settled && (await grew(pressLoadMore))) pressed++;
+          else break;
         }
         // A redirect of the tab's load, or a script sending it elsewhere (both guarded), is another page than the
         // one the gate fetched: it is not read as this one. history.pushState loads no document and does not count.
@@ -105,7 +115,7 @@ export function makeTabRender(guard: TabGuard): RenderPort {
         const [read] = await browser.scripting.executeScript({ target: { tabId }, func: serializeDom });
         if (typeof read?.result !== 'string') throw new Error('the rendered page could not be read');
         const url = (await browser.tabs.get(tabId)).url ?? req.url;
-        return { kind: 'rendered', html: read.result, url, settled, scrolled, blocked: watch.blocked, durationMs: Date.now() - started };
+        return { kind: 'rendered', html: read.result, url, settled, scrolled, pressed, blocked: watch.blocked, durationMs: Date.now() - started };
       } catch (err) {
         const reason = watch?.detached ?? (err instanceof Error ? err.message : String(err));
         return { kind: 'failed', reason, blocked: watch?.blocked ?? [], durationMs: Date.now() - started };

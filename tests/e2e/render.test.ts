@@ -127,6 +127,18 @@ it('scrolls an endless feed to its end while it grows, up to the cap', async () 
   expect(await feed(0)).toMatchObject({ rendered: true, changed: 'rendering found 5 more links' });
 });
 
+it('presses a list\'s "load more" while it grows, up to the cap, and no other button', async () => {
+  const more = async (renderScrolls?: number) => {
+    const { lines } = await crawl('auto', {}, { seeds: [`${site.origin}/more`], maxPages: 1, fetch: renderScrolls === undefined ? {} : { renderScrolls } });
+    return lines.find((l) => new URL(l.finalUrl).pathname === '/more')!.render;
+  };
+  // Three links, then three more at each of three presses; the fourth finds the button gone.
+  expect(await more()).toMatchObject({ rendered: true, pressed: 3, changed: 'rendering found 12 more links' });
+  expect(site.requests).not.toContain('/pressed/subscribe');
+  expect(await more(1)).toMatchObject({ rendered: true, pressed: 1, changed: 'rendering found 6 more links' });
+  expect(site.requests.filter((p) => p === '/api/more')).toHaveLength(2);
+});
+
 it('closes the tabs a stopped worker left behind when it starts again', async () => {
   const launched = await launchWithExtension();
   try {
