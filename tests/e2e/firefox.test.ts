@@ -124,6 +124,21 @@ describe.skipIf(!hasFirefox())('Focus in Firefox', () => {
       // The tab names the crawl, as the crawl's own requests do: /app.js is asked for by the page's tab only.
       expect(site.agents.get('/app.js')).toMatch(/ FocusCrawler\/\d/);
     });
+
+    it('presses a list\'s "load more" while it grows, and no other button', async () => {
+      site.requests.length = 0;
+      const out = mkdtempSync(join(tmpdir(), 'focus-firefox-more-'));
+      await runCrawl({
+        config: {
+          name: 'more-firefox', seeds: [`${site.origin}/more`], topic: { keywords: ['star'] },
+          budget: { maxPages: 1 }, politeness: { delayMs: 0 }, fetch: { render: 'auto' },
+        },
+        out, browser: 'firefox', log: () => {},
+      });
+      const [line] = readFileSync(join(out, 'pages.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as PageRecord);
+      expect(line!.render).toMatchObject({ rendered: true, pressed: 3, changed: 'rendering found 12 more links' });
+      expect(site.requests).not.toContain('/pressed/subscribe');
+    });
   });
 
   describe('a session the crawl ends', () => {
