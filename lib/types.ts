@@ -196,6 +196,8 @@ export interface RenderNote {
   settled?: boolean;
   /** Rendered: times scrolling to the page's end made it grow (an endless feed), when it did. */
   scrolled?: number;
+  /** Rendered: times pressing the page's "load more" control made it grow, when it did. */
+  pressed?: number;
   /** Rendered: what rendering added (more links, more text), when it added anything. */
   changed?: string;
   /** Why rendering failed; the page was then read from its HTML. */

@@ -4,7 +4,7 @@
 import { sendMessage } from '@/lib/platform/messaging';
 import type { CrawlerDB } from '@/lib/store/db';
 import type { Topic } from '@/lib/types';
-import { requestHostAccess } from '@/lib/platform/actions';
+import { requestCrawlAccess } from '@/lib/platform/actions';
 import {
   configToForm,
   defaultFormValues,
@@ -191,7 +191,7 @@ export function setupNewCrawlForm(onStarted: (crawlId: number) => void, db: Craw
     if (problems.length) return refuse(problems);
     const config = formToConfig(read(), importedBase);
     startButton.disabled = true;
-    requestHostAccess()
+    requestCrawlAccess(read().render)
       .then((granted) => {
         if (!granted) throw new Error('Focus needs access to websites to crawl them: allow it when the browser asks.');
         return sendMessage('start', config);

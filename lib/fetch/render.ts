@@ -22,7 +22,10 @@ export interface RenderRequest {
   quietMs: number;
   /** The tab's requests name the crawl in their User-Agent, as its own requests do (`politeness.identify`). */
   identify: boolean;
-  /** Times a page that grows when scrolled to its end (an endless feed) is scrolled again, within the timeout. */
+  /**
+   * Times a page is made to grow, within the timeout: scrolled to its end (an endless feed), or, when that brings
+   * nothing, its "load more" control pressed.
+   */
   scrolls: number;
   /**
    * Why the page may not make this request (it is stopped before it leaves the browser and listed in `blocked`),
@@ -48,6 +51,8 @@ export type RenderResult =
       settled: boolean;
       /** Times scrolling to its end made the page grow. */
       scrolled: number;
+      /** Times pressing its "load more" control made the page grow (absent: none). */
+      pressed?: number;
       blocked: BlockedRequest[];
       durationMs: number;
     }

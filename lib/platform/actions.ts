@@ -50,3 +50,16 @@ export function requestHostAccess(): Promise<boolean> {
   if (!import.meta.env.FIREFOX) return Promise.resolve(true);
   return browser.permissions.request({ origins: ['<all_urls>'] });
 }
+
+/**
+ * What a crawl needs of the browser, asked on "Start crawl" (a user gesture, which both browsers require of a
+ * permission request: nothing may be awaited before this call). Firefox: the host access (see requestHostAccess).
+ * Chrome: the debugger, an optional permission that guards a rendering tab's requests, only when the crawl may render
+ * pages (`fetch.render` other than `never`). A refused debugger does not refuse the crawl: pages are read as the
+ * server sends them, and each row that would have been rendered says why. Resolves with the host access.
+ */
+export function requestCrawlAccess(render: string | undefined): Promise<boolean> {
+  if (import.meta.env.FIREFOX) return requestHostAccess();
+  if (render === 'never') return Promise.resolve(true);
+  return browser.permissions.request({ permissions: ['debugger'] }).then(() => true, () => true);
+}

@@ -65,9 +65,12 @@ export function scrollToEnd(): number {
   return height;
 }
 
-/** The page's height, to tell whether a scroll made it grow. */
-export function pageHeight(): number {
-  return (document.scrollingElement ?? document.documentElement).scrollHeight;
+/**
+ * The page's size, to tell whether a scroll or a press made it grow: its elements and its characters of text (a
+ * short list grows without the page getting taller than its window).
+ */
+export function pageSize(): number {
+  return document.getElementsByTagName('*').length + (document.body?.textContent?.length ?? 0);
 }
 
 /**
@@ -86,4 +89,25 @@ export function domQuietMs(): number {
     return 0;
   }
   return performance.now() - g.focusDomQuiet.last;
+}
+
+/**
+ * Presses the page's "load more" (or "show more") control, the one kind of control Focus ever presses: a button or
+ * a link that goes nowhere, visible and enabled, whose whole text says so; never a form's submit button, and never
+ * anything else. Every request the press makes is put to the gate like any other of the page. Returns 0 once
+ * pressed, or -1 when the page has no such control.
+ */
+export function pressLoadMore(): number {
+  const MORE = /^(?:(?:load|show|see|view)\s+more(?:\s+\S+)?|more\s+(?:results|items|posts|stories|comments)|mehr\s+(?:laden|anzeigen)|(?:voir|afficher)\s+plus|(?:cargar|ver)\s+más|carica\s+altri|加载更多|もっと見る)$/i;
+  const controls = document.querySelectorAll<HTMLElement>('button, [role="button"], a:not([href]), a[href="#"], input[type="button"]');
+  for (const el of Array.from(controls)) {
+    const text = (el instanceof HTMLInputElement ? el.value : el.textContent ?? '').replace(/\s+/g, ' ').trim().replace(/[.…›»↓+]+$/, '').trim();
+    if (!MORE.test(text)) continue;
+    if (el instanceof HTMLButtonElement && (el.disabled || (el.form && el.type === 'submit'))) continue;
+    const box = el.getBoundingClientRect();
+    if (box.width === 0 && box.height === 0) continue; // hidden: not what a reader would press
+    el.click();
+    return 0;
+  }
+  return -1;
 }

@@ -11,14 +11,16 @@ import { armResumeAlarm, disarmResumeAlarm, onResumeAlarm, touchExtensionApi } f
 import { setupLabeler } from './labeler';
 import { onMessages } from './messaging';
 import { registerRecrawls, setupRecrawlAlarms } from './recrawl-alarms';
+import { debuggerGuard } from './debugger-guard';
 import { makeTabRender } from './tab-render';
+import { webRequestGuard } from './web-request-guard';
 
 export function setupCrawler(): CrawlService {
   const service = new CrawlService({
     store: new CrawlStore(new CrawlerDB()),
     fetch: makeExtensionFetch(),
-    // Chrome renders pages in a tab it guards through the debugger; a browser without it renders none.
-    ...(browser.debugger ? { render: makeTabRender() } : {}),
+    // Pages render in a tab whose requests Chrome guards through the debugger, Firefox through blocking webRequest.
+    render: makeTabRender(import.meta.env.FIREFOX ? webRequestGuard() : debuggerGuard()),
     identity: makeCrawlIdentity(),
     clock: realClock,
     keepAlive: touchExtensionApi,

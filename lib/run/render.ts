@@ -98,6 +98,7 @@ export async function renderStep(run: RenderRun, out: FetchOutcome, fetched: Par
   run.sites.set(host, site);
   const note: RenderNote = {
     rendered: true, why: decision.why, settled: result.settled, ...(result.scrolled ? { scrolled: result.scrolled } : {}),
+    ...(result.pressed ? { pressed: result.pressed } : {}),
     ...(changed ? { changed } : {}), ...blocked, ms: result.durationMs,
   };
   return { parsed, note, html: result.html, blocked: result.blocked };

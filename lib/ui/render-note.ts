@@ -10,6 +10,11 @@ export function renderTag(note: RenderNote | undefined): { text: string; title: 
   }
   const settled = note.settled === false ? ' It was still busy at the time limit: what it showed then was read.' : '';
   const changed = note.changed ? ` ${note.changed[0]!.toUpperCase()}${note.changed.slice(1)}.` : ' Rendering changed nothing.';
+  const times = (n: number) => (n === 1 ? 'once' : `${n} times`);
+  const grew = [
+    note.scrolled ? ` It grew when scrolled to its end, ${times(note.scrolled)}.` : '',
+    note.pressed ? ` It grew when its "load more" was pressed, ${times(note.pressed)}.` : '',
+  ].join('');
   const took = note.ms === undefined ? '' : ` ${(note.ms / 1000).toFixed(1)} s.`;
-  return { text: note.settled === false ? 'rendered, unsettled' : 'rendered', title: `Rendered in a background tab: ${note.why}.${changed}${settled}${blocked}${took}` };
+  return { text: note.settled === false ? 'rendered, unsettled' : 'rendered', title: `Rendered in a background tab: ${note.why}.${changed}${grew}${settled}${blocked}${took}` };
 }

@@ -1,10 +1,10 @@
 // `npm run bench`: harvest, cost and scale of Focus against breadth-first and Crawlee, on a topic-labelled corpus
 // served on loopback and crawled through the real extension in Chromium. Prints figures; never fails on time.
 //   npm run bench -- [--corpus DIR] [--budget 2000] [--concurrency 4] [--cases Science:English_language,...]
-//     [--skip crawlee,pipeline,scale,hits,queues,sites,sweep,export] [--scale-urls 1000000] [--export-pages 100000] [--out DIR] [--json]
+//     [--skip crawlee,pipeline,scale,hits,queues,sites,sweep,export,render] [--scale-urls 1000000] [--export-pages 100000] [--out DIR] [--json]
 //     [--sweep-variants spec-a,default]
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -14,6 +14,7 @@ import { articleOfUrl, loadArticles, startCorpusServer } from './corpus-server';
 import { DEFAULT_CORPUS, caseGroundTruth, runWikispeedia, scoreUrls, type CaseResults } from './wikispeedia';
 import { runCrawlee } from './crawlee';
 import { formatExport, measureExport } from './export';
+import { formatRender, measureRender } from './render';
 import { formatHits, measureHits } from './hits';
 import { formatQueueTake, type QueueTakeCost } from './multi-queue';
 import { formatPipeline, measurePipeline } from './pipeline';
@@ -99,6 +100,11 @@ async function main(): Promise<void> {
   writeFileSync(join(outDir, 'report.md'), report + '\n');
   console.log(report);
   if (v.json) console.log(JSON.stringify(all));
+  if (!skip.has('render')) {
+    const rendering = `\n${formatRender(await measureRender({ staticPages: 400, rounds: 3, renderedPages: 300, log }))}\n`;
+    appendFileSync(join(outDir, 'report.md'), rendering);
+    console.log(rendering);
+  }
 }
 
 /** The frontier-at-scale benchmark runs in its own Chromium; its last output line is its JSON figures. */

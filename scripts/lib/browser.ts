@@ -7,7 +7,13 @@ import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
-export const EXTENSION_DIR = join(ROOT, '.output', 'chrome-mv3');
+/**
+ * The runner's Chromium build (`wxt build --mode runner`): as the one users load, but with the debugger asked for at
+ * install rather than when a crawl starts (wxt.config.ts), as its browser is the runner's own and no one answers a prompt.
+ */
+export const EXTENSION_DIR = join(ROOT, '.output', 'chrome-mv3-runner');
+/** The build users load (`npm run build`). */
+export const USER_EXTENSION_DIR = join(ROOT, '.output', 'chrome-mv3');
 
 export function chromePath(): string {
   const path = process.env.CHROME_PATH || '/usr/bin/chromium';
@@ -27,13 +33,13 @@ function newestMtime(dir: string): number {
 }
 
 /** Builds the extension for Chromium (or Firefox) when its build is missing or older than its sources. */
-export function ensureBuilt(log: (s: string) => void = () => {}, target: 'chromium' | 'firefox' = 'chromium'): string {
-  const dir = target === 'firefox' ? join(ROOT, '.output', 'firefox-mv3') : EXTENSION_DIR;
+export function ensureBuilt(log: (s: string) => void = () => {}, target: 'chromium' | 'firefox' | 'chromium-user' = 'chromium'): string {
+  const dir = target === 'firefox' ? join(ROOT, '.output', 'firefox-mv3') : target === 'chromium' ? EXTENSION_DIR : USER_EXTENSION_DIR;
   const manifest = join(dir, 'manifest.json');
   const sources = Math.max(...['entrypoints', 'lib', 'public'].map((d) => newestMtime(join(ROOT, d))), statSync(join(ROOT, 'wxt.config.ts')).mtimeMs);
   if (!existsSync(manifest) || statSync(manifest).mtimeMs < sources) {
-    log(`building the extension (wxt build${target === 'firefox' ? ' -b firefox --mv3' : ''})...`);
-    const args = target === 'firefox' ? ['build', '-b', 'firefox', '--mv3'] : ['build'];
+    const args = target === 'firefox' ? ['build', '-b', 'firefox', '--mv3'] : target === 'chromium' ? ['build', '--mode', 'runner'] : ['build'];
+    log(`building the extension (wxt ${args.join(' ')})...`);
     execFileSync(process.execPath, [join(ROOT, 'node_modules', 'wxt', 'bin', 'wxt.mjs'), ...args], { cwd: ROOT, stdio: 'pipe' });
   }
   return dir;

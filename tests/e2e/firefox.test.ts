@@ -19,6 +19,7 @@ import { crawlTrustSite, namedNotWeb, type LogIn } from './trust-scenario';
 import { crawlUntilSessionLost, expectResumedWithoutIt } from './session-scenario';
 import { startHostileSite, type HostileSite } from '../fixtures/sites/hostile-site';
 import { startSessionSite, type SessionSite } from '../fixtures/sites/session-site';
+import { SCRIPT_MADE, startScriptSite, type ScriptSite } from '../fixtures/sites/script-site';
 import { startNightSkySite } from './labeler-page';
 import { httpPayload, parseWarc, unzip } from '../support/archive-readers';
 
@@ -91,6 +92,52 @@ describe.skipIf(!hasFirefox())('Focus in Firefox', () => {
       };
       // Firefox's webRequest shows where a redirect to javascript:, data: or file: led, so the sentence names it.
       await crawlTrustSite(site, 'firefox', logIn, (target) => [namedNotWeb(target)]);
+    });
+  });
+
+  describe('a site built by scripts', () => {
+    let site: ScriptSite;
+    beforeAll(async () => {
+      site = await startScriptSite();
+    });
+    afterAll(() => site.close());
+
+    // Firefox has no debugger: the rendering tab's requests are guarded by blocking webRequest keyed to that tab.
+    it('renders the shell pages, follows the links their scripts made, and stops the page asking for /logout', async () => {
+      const out = mkdtempSync(join(tmpdir(), 'focus-firefox-render-'));
+      const summary = await runCrawl({
+        config: {
+          name: 'stars-firefox', seeds: [`${site.origin}/`], topic: { keywords: ['star', 'stars', 'constellation'] },
+          budget: { maxPages: 40 }, politeness: { delayMs: 0, concurrency: 2 }, fetch: { render: 'auto' },
+        },
+        out, browser: 'firefox', log: () => {},
+      });
+      expect(summary.state).toBe('finished');
+      const lines = readFileSync(join(out, 'pages.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as PageRecord);
+      const fetched = lines.filter((l) => l.status === 200 && l.outcome === 'done').map((l) => new URL(l.finalUrl).pathname);
+      for (const path of SCRIPT_MADE) expect(fetched, path).toContain(path);
+      const home = lines.find((l) => new URL(l.finalUrl).pathname === '/')!;
+      expect(home.render).toMatchObject({ rendered: true, settled: true, blocked: 1 });
+      // The page's own fetch('/logout') never reached the server; its script and JSON calls did.
+      expect(site.requests).not.toContain('/logout');
+      expect(site.requests).toContain('/api/stars');
+      // The tab names the crawl, as the crawl's own requests do: /app.js is asked for by the page's tab only.
+      expect(site.agents.get('/app.js')).toMatch(/ FocusCrawler\/\d/);
+    });
+
+    it('presses a list\'s "load more" while it grows, and no other button', async () => {
+      site.requests.length = 0;
+      const out = mkdtempSync(join(tmpdir(), 'focus-firefox-more-'));
+      await runCrawl({
+        config: {
+          name: 'more-firefox', seeds: [`${site.origin}/more`], topic: { keywords: ['star'] },
+          budget: { maxPages: 1 }, politeness: { delayMs: 0 }, fetch: { render: 'auto' },
+        },
+        out, browser: 'firefox', log: () => {},
+      });
+      const [line] = readFileSync(join(out, 'pages.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as PageRecord);
+      expect(line!.render).toMatchObject({ rendered: true, pressed: 3, changed: 'rendering found 12 more links' });
+      expect(site.requests).not.toContain('/pressed/subscribe');
     });
   });
 

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { runCrawl } from '../../scripts/crawl';
-import { ensureBuilt, launchWithExtension, send, type Launched } from '../../scripts/lib/browser';
+import { ensureBuilt, launchWithExtension, send, USER_EXTENSION_DIR, type Launched } from '../../scripts/lib/browser';
+import type { CrawlStatus } from '../../lib/protocol';
 import { SCRIPT_MADE, startScriptSite, type ScriptSite } from '../fixtures/sites/script-site';
 import { openDashboard } from './page-objects';
 
@@ -126,6 +127,18 @@ it('scrolls an endless feed to its end while it grows, up to the cap', async () 
   expect(await feed(0)).toMatchObject({ rendered: true, changed: 'rendering found 5 more links' });
 });
 
+it('presses a list\'s "load more" while it grows, up to the cap, and no other button', async () => {
+  const more = async (renderScrolls?: number) => {
+    const { lines } = await crawl('auto', {}, { seeds: [`${site.origin}/more`], maxPages: 1, fetch: renderScrolls === undefined ? {} : { renderScrolls } });
+    return lines.find((l) => new URL(l.finalUrl).pathname === '/more')!.render;
+  };
+  // Three links, then three more at each of three presses; the fourth finds the button gone.
+  expect(await more()).toMatchObject({ rendered: true, pressed: 3, changed: 'rendering found 12 more links' });
+  expect(site.requests).not.toContain('/pressed/subscribe');
+  expect(await more(1)).toMatchObject({ rendered: true, pressed: 1, changed: 'rendering found 6 more links' });
+  expect(site.requests.filter((p) => p === '/api/more')).toHaveLength(2);
+});
+
 it('closes the tabs a stopped worker left behind when it starts again', async () => {
   const launched = await launchWithExtension();
   try {
@@ -156,4 +169,36 @@ it('with render: never, finds none of the script-made links', async () => {
   for (const path of [...SCRIPT_MADE, '/app/item/8']) expect(site.requests).not.toContain(path);
   expect(site.requests).not.toContain('/app.js');
   expect(lines.every((l) => l.render === undefined)).toBe(true);
+});
+
+it("in the build users install, asks for the debugger only when a crawl renders; without it reads pages as sent and says why", async () => {
+  ensureBuilt(undefined, 'chromium-user');
+  // Chrome's install prompt does not name the debugger: it is asked for when the user starts a crawl that renders.
+  const manifest = JSON.parse(readFileSync(join(USER_EXTENSION_DIR, 'manifest.json'), 'utf8')) as { permissions: string[]; optional_permissions?: string[] };
+  expect(manifest.permissions).not.toContain('debugger');
+  expect(manifest.optional_permissions).toEqual(['debugger']);
+  site.requests.length = 0;
+  const launched = await launchWithExtension({ extensionDir: USER_EXTENSION_DIR });
+  try {
+    const { page } = launched;
+    const { crawlId } = await send<{ crawlId: number }>(page, 'start', {
+      name: 'no-debugger', seeds: [`${site.origin}/`], topic: { keywords: ['star'] },
+      budget: { maxPages: 5 }, politeness: { delayMs: 0 }, fetch: { render: 'auto' },
+    });
+    await expect.poll(async () => (await send<CrawlStatus>(page, 'status', { crawlId })).crawl.state, { timeout: 30_000 }).toBe('finished');
+    const rows = await page.evaluate((id) => new Promise<{ url: string; render?: Line['render'] }[]>((resolve, reject) => {
+      const open = indexedDB.open('focus');
+      open.onerror = () => reject(open.error);
+      open.onsuccess = () => {
+        const all = open.result.transaction('pages').objectStore('pages').getAll(IDBKeyRange.bound([id, -Infinity], [id, Infinity]));
+        all.onsuccess = () => (open.result.close(), resolve(all.result as { url: string; render?: Line['render'] }[]));
+      };
+    }), crawlId);
+    const home = rows.find((r) => new URL(r.url).pathname === '/')!;
+    expect(home.render).toMatchObject({ rendered: false, error: expect.stringMatching(/^rendering needs Chrome's debugger permission, which was not given/) });
+  } finally {
+    await launched.close();
+  }
+  // Nothing was rendered: the page's script was never asked for.
+  expect(site.requests).toEqual(['/robots.txt', '/']);
 });

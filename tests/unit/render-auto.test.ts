@@ -135,6 +135,10 @@ it('the Pages table tags what rendering did and says why in the title', () => {
       '1 request of the page stopped by the guard (listed as kept from requesting). 1.2 s.',
   });
   expect(renderTag({ rendered: true, why: 'every page is rendered', settled: false })!.text).toBe('rendered, unsettled');
+  expect(renderTag({ rendered: true, why: 'every page is rendered', settled: true, changed: 'rendering found 9 more links', scrolled: 1, pressed: 2 })!.title).toBe(
+    'Rendered in a background tab: every page is rendered. Rendering found 9 more links. It grew when scrolled to its end, once. ' +
+      'It grew when its "load more" was pressed, 2 times.',
+  );
   expect(renderTag({ rendered: false, why: 'an empty application root (#root)', error: 'the tab crashed' })).toEqual({
     text: 'render failed', title: 'Read from its HTML: rendering failed (the tab crashed); rendered because an empty application root (#root).',
   });

@@ -1,0 +1,108 @@
+// Chrome's guard of a rendering tab: the debugger's Fetch domain pauses each request of the tab until the worker
+// answers it, so the request gate itself decides (webRequest cannot block in Chrome's MV3, and declarativeNetRequest
+// rules are patterns that cannot ask the gate: its words, languages and segmentation are code). Its Network domain
+// tells when the page's network is quiet. Chrome shows that Focus is debugging the browser while a page renders.
+import { browser } from 'wxt/browser';
+import type { RenderRequest } from '../fetch/render';
+import { crawlUserAgent } from './crawl-identity';
+import type { TabGuard, TabWatch } from './tab-watch';
+
+interface FetchPaused {
+  requestId: string;
+  request: { url: string; method: string };
+  resourceType: string;
+  frameId: string;
+}
+
+/**
+ * Why a page cannot be rendered without the debugger. It is an optional permission: Chrome's install prompt does not
+ * ask for it, and the dashboard asks when a crawl is started with rendering on (lib/platform/actions.ts).
+ */
+export const NO_DEBUGGER =
+  "rendering needs Chrome's debugger permission, which was not given: start a crawl with rendering on from the dashboard and allow it when Chrome asks";
+
+export function debuggerGuard(): TabGuard {
+  const watches = new Map<number, { watch: TabWatch; mainFrame: string | null }>();
+  let listening = false;
+  // Registered at the first render rather than at worker start: the debugger may be granted later (it is optional),
+  // and its events only matter while a tab renders, which keeps the worker awake.
+  const listen = () => {
+    if (listening) return;
+    listening = true;
+    browser.debugger.onEvent.addListener((source, method, params) => {
+      const w = source.tabId === undefined ? undefined : watches.get(source.tabId);
+      if (w) onEvent(w, method, (params ?? {}) as Record<string, unknown>);
+    });
+    browser.debugger.onDetach.addListener((source, reason) => {
+      const w = source.tabId === undefined ? undefined : watches.get(source.tabId);
+      if (w) w.watch.detached ??= reason === 'canceled_by_user' ? 'rendering was cancelled in the browser' : `the tab was closed (${reason})`;
+    });
+  };
+
+  const onEvent = (w: { watch: TabWatch; mainFrame: string | null }, method: string, params: Record<string, unknown>) => {
+    const { watch } = w;
+    switch (method) {
+      case 'Fetch.requestPaused':
+        void paused(w, params as unknown as FetchPaused);
+        break;
+      case 'Network.requestWillBeSent':
+        watch.requestStarted(params.requestId as string);
+        break;
+      case 'Network.loadingFinished':
+      case 'Network.loadingFailed':
+        watch.requestEnded(params.requestId as string);
+        break;
+      case 'Page.loadEventFired':
+        watch.loaded = true;
+        break;
+      case 'Inspector.targetCrashed':
+        watch.detached = 'the tab crashed';
+        break;
+    }
+  };
+
+  /** The gate's word on one request of the page: it goes on, or fails as blocked by the browser's client. */
+  const paused = async (w: { watch: TabWatch; mainFrame: string | null }, p: FetchPaused) => {
+    const { url, method } = p.request;
+    const navigation = p.resourceType === 'Document';
+    const reason = await w.watch.decide({ url, method, type: p.resourceType.toLowerCase(), navigation }, p.frameId === w.mainFrame);
+    const target = { tabId: w.watch.tabId };
+    try {
+      if (reason === null) await browser.debugger.sendCommand(target, 'Fetch.continueRequest', { requestId: p.requestId });
+      else await browser.debugger.sendCommand(target, 'Fetch.failRequest', { requestId: p.requestId, errorReason: 'BlockedByClient' });
+    } catch {
+      // The tab went away meanwhile: nothing is requested from a closed tab.
+    }
+  };
+
+  const send = (tabId: number, method: string, params?: Record<string, unknown>) => browser.debugger.sendCommand({ tabId }, method, params);
+
+  return {
+    // Chrome defines chrome.debugger only while the permission is granted, and at once when it is.
+    unavailable: () => (typeof browser.debugger?.attach === 'function' ? null : NO_DEBUGGER),
+    async attach(watch: TabWatch, req: RenderRequest) {
+      listen();
+      const w = { watch, mainFrame: null as string | null };
+      watches.set(watch.tabId, w);
+      const { tabId } = watch;
+      await browser.debugger.attach({ tabId }, '1.3');
+      await send(tabId, 'Page.enable');
+      await send(tabId, 'Inspector.enable');
+      await send(tabId, 'Network.enable');
+      // A service worker of the site would answer the page's requests out of the guard's sight.
+      await send(tabId, 'Network.setBypassServiceWorker', { bypass: true });
+      if (req.identify) await send(tabId, 'Network.setUserAgentOverride', { userAgent: crawlUserAgent() });
+      await send(tabId, 'Fetch.enable', { patterns: [{ urlPattern: '*', requestStage: 'Request' }] });
+      const tree = (await send(tabId, 'Page.getFrameTree')) as { frameTree?: { frame?: { id?: string } } } | undefined;
+      w.mainFrame = tree?.frameTree?.frame?.id ?? null;
+    },
+    async navigate(watch: TabWatch, url: string) {
+      const nav = (await send(watch.tabId, 'Page.navigate', { url })) as { errorText?: string } | undefined;
+      if (nav?.errorText) throw new Error(`the page did not load (${nav.errorText})`);
+    },
+    async detach(watch: TabWatch) {
+      watches.delete(watch.tabId);
+      await browser.debugger.detach({ tabId: watch.tabId }).catch(() => undefined);
+    },
+  };
+}
