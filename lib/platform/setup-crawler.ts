@@ -11,18 +11,25 @@ import { armResumeAlarm, disarmResumeAlarm, onResumeAlarm, touchExtensionApi } f
 import { setupLabeler } from './labeler';
 import { onMessages } from './messaging';
 import { registerRecrawls, setupRecrawlAlarms } from './recrawl-alarms';
+import { SharedCrawls } from './shared-bridge';
+import { parseConfig } from '../crawl/config';
 import { makeTabRender } from './tab-render';
 
 export function setupCrawler(): CrawlService {
+  const store = new CrawlStore(new CrawlerDB());
+  const log = (line: string) => console.info(`[focus] ${line}`);
+  // Crawls the command-line runner starts on a shared frontier (docs/scale-out.md).
+  const shared = new SharedCrawls(store, log);
   const service = new CrawlService({
-    store: new CrawlStore(new CrawlerDB()),
+    store,
+    runStoreFor: (crawl) => shared.storeFor(crawl),
     fetch: makeExtensionFetch(),
     // Chrome renders pages in a tab it guards through the debugger; a browser without it renders none.
     ...(browser.debugger ? { render: makeTabRender() } : {}),
     identity: makeCrawlIdentity(),
     clock: realClock,
     keepAlive: touchExtensionApi,
-    log: (line) => console.info(`[focus] ${line}`),
+    log,
   });
   // When a crawl ends, a template's next recrawl is due at the time it set: the alarms follow the database.
   const watch = (crawlId: number) => void service.settled(crawlId).then(() => registerRecrawls(service)).catch(() => undefined);
@@ -34,7 +41,16 @@ export function setupCrawler(): CrawlService {
     await (service.isRunning() ? armResumeAlarm() : disarmResumeAlarm());
   };
   // The labeler's triggers (shortcut, context menu) are registered here, synchronously at worker start.
-  const handlers = { ...service.handlers, ...setupLabeler() };
+  const handlers = {
+    ...service.handlers, ...setupLabeler(),
+    // The command-line runner starts a crawl on its bridge to a shared frontier; `start` below is the wrapped one.
+    startShared: async ({ config, bridge }: { config: unknown; bridge: { url: string; token: string; worker: string } }) => {
+      shared.expect(parseConfig(config).name, bridge);
+      const r = await handlers.start(config);
+      await store.updateCrawl(r.crawlId, { shared: { worker: bridge.worker } });
+      return r;
+    },
+  };
   const start = handlers.start;
   handlers.start = async (config) => {
     const r = await start(config);
