@@ -30,6 +30,7 @@ export function httpBridge(at: BridgeAddress): SharedBridge {
     ack: (req) => call('ack', req),
     release: (req) => call('release', req),
     queued: (req) => call('queued', req),
+    labels: (req) => call('labels', req),
   };
 }
 

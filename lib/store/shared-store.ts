@@ -5,7 +5,7 @@
 // (so admission, SPEC A.7's raise and the canonical form are decided once, by the same policy as a local crawl).
 import type { PageCommit, RunStorePort } from '../ports';
 import type { CrawlStats } from '../records';
-import type { EntryState, FrontierEntry } from '../types';
+import type { EntryState, FrontierEntry, LabeledLink } from '../types';
 import type { CrawlStore } from './crawl-store';
 
 /** A frontier entry as Redis keeps it: the crawl's own id and the entry's state are each worker's. */
@@ -25,6 +25,9 @@ export interface SharedTake {
   reclaimed: number;
 }
 
+/** A labeled link (a verdict's, or the user's) as it crosses to the other workers. */
+export type SharedLabel = Omit<LabeledLink, 'id' | 'crawlId' | 'topicId'>;
+
 /** One page's completion of its lease. */
 export interface SharedAck {
   url: string;
@@ -39,6 +42,8 @@ export interface SharedAck {
   children: SharedEntry[];
   /** URLs no worker is to request: the page's other addresses (a redirect's final URL), links kept from requesting. */
   aliases: string[];
+  /** The labeled links the page's commit made: every worker's model learns them (Naive Bayes counts are sums). */
+  labels: SharedLabel[];
 }
 
 /** The bridge's calls, as the command-line runner serves them. */
@@ -47,10 +52,17 @@ export interface SharedBridge {
   ack(req: { acks: SharedAck[] }): Promise<{ results: ('ok' | 'late' | 'dup')[] }>;
   release(req: { leases: [string, number][] }): Promise<{ released: number }>;
   queued(req: Record<string, never>): Promise<{ queued: number; ended: string | null }>;
+  /** The other workers' labeled links after a cursor, and the next cursor. */
+  labels(req: { after: number }): Promise<{ labels: SharedLabel[]; next: number }>;
 }
 
 /** How long to wait before asking again when every ready host is busy with another worker's request. */
 const POLL_MS = 200;
+/**
+ * How often a worker reads the other workers' labeled links into its store: its model catches up with them at
+ * its next page, so every worker scores with the same counts within about this long plus one page.
+ */
+export const LABELS_REFRESH_MS = 2000;
 
 export const sharedEntry = (e: FrontierEntry): SharedEntry => {
   const { crawlId: _c, state: _s, ...rest } = e;
@@ -65,6 +77,9 @@ export class SharedRunStore implements RunStorePort {
   /** The fence of each URL this worker holds a lease on. */
   private readonly leases = new Map<string, number>();
   private ended: string | null = null;
+  private labelsCursor = 0;
+  private labelsReadAt = -Infinity;
+  private topicId: number | undefined;
 
   constructor(private readonly local: CrawlStore, private readonly bridge: SharedBridge, private readonly log?: (line: string) => void) {
     this.topics = local.topics;
@@ -89,6 +104,7 @@ export class SharedRunStore implements RunStorePort {
   }
 
   private async take(crawlId: number, reserve: (entry: FrontierEntry) => number, now: number, max: number) {
+    if (now - this.labelsReadAt >= LABELS_REFRESH_MS) await this.readLabels(crawlId, now);
     const r = await this.bridge.take({ max });
     this.ended = r.ended;
     if (r.reclaimed) this.log?.(`retook ${r.reclaimed} URL(s) whose lease expired`);
@@ -108,6 +124,20 @@ export class SharedRunStore implements RunStorePort {
     // Ended: nothing more will be leased. Else others hold the hosts or the budget: ask again soon.
     const waitMs = r.ended ? Infinity : r.waitMs >= 0 ? Math.max(r.waitMs, 20) : POLL_MS;
     return { entries, waitMs };
+  }
+
+  /** Adds the other workers' new labeled links to this store, as labels from elsewhere (no crawl of this browser's). */
+  private async readLabels(crawlId: number, now: number): Promise<void> {
+    this.labelsReadAt = now;
+    this.topicId ??= (await this.local.getCrawl(crawlId))?.topicId;
+    for (;;) {
+      const { labels, next } = await this.bridge.labels({ after: this.labelsCursor });
+      if (next === this.labelsCursor) return;
+      this.labelsCursor = next;
+      if (labels.length && this.topicId !== undefined) {
+        await this.local.db.labels.bulkAdd(labels.map((l) => ({ ...l, crawlId: null, topicId: this.topicId! })));
+      }
+    }
   }
 
   private async countByState(crawlId: number, state: EntryState): Promise<number> {
@@ -135,6 +165,7 @@ export class SharedRunStore implements RunStorePort {
         ...(requeue ? { requeue, notBefore: notBefore ?? 0, entry: sharedEntry({ ...entry, notBefore }) } : {}),
         children: [...new Set(c.children.map((ch) => ch.url))].flatMap((u) => (queued.has(u) ? [sharedEntry(queued.get(u)!)] : [])),
         aliases: [...c.aliases, ...c.children.filter((ch) => ch.skip !== undefined).map((ch) => ch.url)],
+        labels: c.labels,
       };
     });
     const { results } = await this.bridge.ack({ acks });
@@ -157,5 +188,5 @@ export function detachedBridge(name: string): SharedBridge {
   const gone = async (): Promise<never> => {
     throw new Error(`"${name}" runs on a shared frontier whose command-line runner is gone: start the runner again to rejoin`);
   };
-  return { take: gone, ack: gone, release: gone, queued: gone };
+  return { take: gone, ack: gone, release: gone, queued: gone, labels: gone };
 }

@@ -19,6 +19,7 @@ export async function openBridge(frontier: RedisFrontier, worker: string, params
   const calls: Record<string, (body: Record<string, unknown>) => Promise<unknown>> = {
     take: async (b) => frontier.take(worker, Math.max(1, Math.min(64, Number(b.max) || 1)), params),
     ack: async (b) => ({ results: await frontier.ack(worker, b.acks as SharedAck[], params) }),
+    labels: async (b) => frontier.labelsAfter(worker, Math.max(0, Number(b.after) || 0)),
     release: async (b) => ({ released: await frontier.release(worker, b.leases as [string, number][]) }),
     queued: async () => {
       const s = await frontier.status();

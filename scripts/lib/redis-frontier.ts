@@ -3,7 +3,7 @@
 // steps are Lua (redis-scripts.ts); this file connects, names the keys and turns replies into records.
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
-import type { SharedAck, SharedEntry, SharedTake } from '../../lib/store/shared-store';
+import type { SharedAck, SharedEntry, SharedLabel, SharedTake } from '../../lib/store/shared-store';
 import { ACK, JOIN, KEY_NAMES, RELEASE, RENEW, TAKE, type KeyName } from './redis-scripts';
 
 /** A Redis problem the user can fix (unreachable, refused password, another crawl of the same name): one line, exit 2. */
@@ -125,8 +125,22 @@ export class RedisFrontier {
       url: a.url, fence: a.fence, requeue: a.requeue ?? false, priority: String(a.priority), notBefore: a.notBefore ?? 0,
       entry: a.entry ? JSON.stringify(a.entry) : '', stats: a.stats, aliases: a.aliases,
       children: a.children.map((c) => [c.url, String(c.priority), JSON.stringify(c)]),
+      labels: a.labels.map((l) => JSON.stringify(l)),
     }));
     return (await this.run('ack', [worker, p.delayMs, JSON.stringify(wire)])) as ('ok' | 'late' | 'dup')[];
+  }
+
+  /**
+   * Labeled links other workers added after `cursor` (a position in the crawl's list of them), at most `limit`,
+   * and the cursor to ask from next time.
+   */
+  async labelsAfter(worker: string, cursor: number, limit = 2000): Promise<{ labels: SharedLabel[]; next: number }> {
+    const rows = await this.redis.lrange(this.key('labels'), cursor, cursor + limit - 1);
+    const labels = rows.flatMap((r) => {
+      const tab = r.indexOf('\t');
+      return r.slice(0, tab) === worker ? [] : [JSON.parse(r.slice(tab + 1)) as SharedLabel];
+    });
+    return { labels, next: cursor + rows.length };
   }
 
   async release(worker: string, leases: [string, number][]): Promise<number> {

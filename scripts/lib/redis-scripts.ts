@@ -20,6 +20,8 @@ export const KEY_NAMES = [
   'workers', // sorted set: worker -> last time it was heard from
   'ended', // string: why the crawl ended, once it has
   'wpages', // hash: worker -> pages it committed
+  'labels', // list: "worker\tlabeled link (JSON)", every worker's verdicts and labels, in the order they came
+  'held', // string: while set, workers take nothing (and the crawl does not end): workers started apart begin together
 ] as const;
 
 export type KeyName = (typeof KEY_NAMES)[number];
@@ -100,6 +102,9 @@ for _, url in ipairs(redis.call('ZRANGEBYSCORE', K.delayed, '-inf', now)) do
   if entry then redis.call('ZADD', K.q, tostring(cjson.decode(entry).priority), url) end
 end
 local reserved = tonumber(redis.call('HGET', K.stats, 'reserved') or '0')
+if redis.call('EXISTS', K.held) == 1 then
+  return {{}, 100, redis.call('ZCARD', K.q) + redis.call('ZCARD', K.delayed), redis.call('ZCARD', K.leaseAt), reserved, '', reclaimed}
+end
 local want = math.min(max, maxPages - reserved)
 local out, taken, wait = {}, 0, -1
 if want > 0 then
@@ -152,7 +157,7 @@ return {out, wait, queued, leased, reserved, ended or '', reclaimed}
  * Completes leases: the lease's fence must be the worker's own, or, when it expired, the URL must not be done
  * yet (a slow worker that finishes first wins; the one that retook it is told 'dup' and its page is not counted).
  * Accepted pages count, mark their URL done (or queue it again), and queue their children.
- * ARGV: worker, delayMs, acks JSON ([{url, fence, requeue?, priority?, notBefore?, entry?, stats, children, aliases}]).
+ * ARGV: worker, delayMs, acks JSON ([{url, fence, requeue?, priority?, notBefore?, entry?, stats, children, aliases, labels}]).
  * Returns one of 'ok' | 'late' | 'dup' per ack.
  */
 export const ACK = PRELUDE + `
@@ -201,6 +206,7 @@ for i, a in ipairs(cjson.decode(ARGV[3])) do
       redis.call('HDEL', K.e, alias)
     end
     for _, c in ipairs(a.children) do add(c[1], c[2], c[3]) end
+    for _, l in ipairs(a.labels) do redis.call('RPUSH', K.labels, worker .. '\t' .. l) end
   end
 end
 return res

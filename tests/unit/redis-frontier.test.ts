@@ -12,7 +12,7 @@ const entry = (url: string, priority: number, depth = 1): SharedEntry => ({
   attempts: 0, discoveredAt: 0, updatedAt: 0,
 });
 const ack = (url: string, fence: number, children: SharedEntry[] = [], more: Partial<SharedAck> = {}): SharedAck => ({
-  url, fence, priority: 0, stats: { fetched: 1, relevant: 1 }, children, aliases: [], ...more,
+  url, fence, priority: 0, stats: { fetched: 1, relevant: 1 }, children, aliases: [], labels: [], ...more,
 });
 const params = (p: Partial<CrawlParams> = {}): CrawlParams => ({ maxPages: 100, perHost: 1, delayMs: 0, leaseMs: 10_000, ...p });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -143,6 +143,26 @@ describe.skipIf(!hasRedis)('the shared frontier in Redis', () => {
     expect(next.taken.map((x) => x.url)).toEqual([t.taken[1]!.url]);
     expect(next.reserved).toBe(2); // a's request, and b's once (its release gave its first lease back)
     expect(next.queued).toBe(1); // a waits in the delayed set
+  });
+
+  it('a held crawl gives nothing and does not end until it is let go', async () => {
+    await f.join('{}', [entry('http://a.test/', 1)]);
+    await redis.set(f.key('held'), '1');
+    const held = await f.take('w1', 4, params());
+    expect([held.taken.length, held.ended, held.waitMs]).toEqual([0, null, 100]);
+    expect((await f.status()).workersAlive).toBe(1);
+    await redis.del(f.key('held'));
+    expect((await f.take('w1', 4, params())).taken).toHaveLength(1);
+  });
+
+  it("each worker reads the labeled links the others' pages made, from where it left off", async () => {
+    await f.join('{}', [entry('http://a.test/', 1)]);
+    const [t] = (await f.take('w1', 1, params())).taken;
+    const label = { url: 'http://a.test/', anchor: 'home', context: 'telescopes', label: 1 as const, source: 'verdict' as const, createdAt: 1 };
+    await f.ack('w1', [ack(t!.url, t!.fence, [], { labels: [label] })], params());
+    expect(await f.labelsAfter('w2', 0)).toEqual({ labels: [label], next: 1 });
+    expect(await f.labelsAfter('w1', 0)).toEqual({ labels: [], next: 1 }); // its own are in its store already
+    expect(await f.labelsAfter('w2', 1)).toEqual({ labels: [], next: 1 });
   });
 
   it('an unreachable Redis and a refused password are one sentence each', async () => {
