@@ -31,6 +31,8 @@ export interface WorkersRun {
 
 export interface ScaleOutFigures {
   runs: WorkersRun[];
+  /** Leases taken and completed per second by workers that fetch nothing (Node, no browser): what Redis alone allows. */
+  ceiling: { workers: number; pages: number; pagesPerSecond: number }[];
   memory: { urls: number; bytesPerUrl: number; mbPerMillion: number };
   site: { hosts: number; pages: number; latencyMs: number; delayMs: number; perHost: number; concurrency: number };
 }
@@ -49,9 +51,11 @@ export async function measureScaleOut(opts: { workers: number[]; pages: number; 
       runs.push(await crawlWith(w, opts.pages, server.url, redis, site, opts.log));
       opts.log(`${w} worker(s): ${runs.at(-1)!.pages} pages in ${runs.at(-1)!.seconds.toFixed(1)} s`);
     }
+    const ceiling = [];
+    for (const w of [1, 4, 16]) ceiling.push(await frontierCeiling(redis, w, 20_000));
     const memory = await queuedMemory(redis, opts.queued);
     return {
-      runs, memory,
+      runs, memory, ceiling,
       site: { hosts: SITE.hosts, pages: SITE.hosts * SITE.pagesPerHost, latencyMs: SITE.latencyMs, ...POLITENESS },
     };
   } finally {
@@ -115,6 +119,37 @@ async function commandStats(redis: Redis): Promise<Record<string, number>> {
   return out;
 }
 
+/**
+ * Workers that fetch nothing: each takes up to 4 leases, completes them with 5 new links each, and takes again,
+ * until the budget is spent. Many hosts and no delay, so only Redis (and this process) sets the pace.
+ */
+async function frontierCeiling(redis: Redis, workers: number, pages: number): Promise<ScaleOutFigures['ceiling'][number]> {
+  const frontier = new RedisFrontier(redis, `ceiling ${workers} ${Date.now()}`);
+  await frontier.join('{}', Array.from({ length: 500 }, (_, i) => entryLike(i)));
+  const params = { maxPages: pages, perHost: 1, delayMs: 0, leaseMs: 30_000 };
+  let next = 500;
+  const started = Date.now();
+  await Promise.all(Array.from({ length: workers }, async (_, w) => {
+    const own = new RedisFrontier(redis.duplicate(), frontier.name);
+    try {
+      for (;;) {
+        const t = await own.take(`w${w}`, 4, params);
+        if (t.ended) return;
+        if (!t.taken.length) {
+          await new Promise((r) => setTimeout(r, 1));
+          continue;
+        }
+        await own.ack(`w${w}`, t.taken.map((x) => ({
+          url: x.url, fence: x.fence, priority: 0, stats: { fetched: 1 }, children: Array.from({ length: 5 }, () => entryLike(next++)), aliases: [], labels: [],
+        })), params);
+      }
+    } finally {
+      own.redis.disconnect();
+    }
+  }));
+  return { workers, pages, pagesPerSecond: pages / ((Date.now() - started) / 1000) };
+}
+
 /** Queues `n` URLs with entries like a crawl's (anchor, context, parent) through the completion script, and weighs them. */
 async function queuedMemory(redis: Redis, n: number): Promise<ScaleOutFigures['memory']> {
   const frontier = new RedisFrontier(redis, `memory ${Date.now()}`);
@@ -146,8 +181,8 @@ function entryLike(i: number): SharedEntry {
 }
 
 export function formatScaleOut(f: ScaleOutFigures): string {
-  const base = f.runs[0]!;
-  const rows = f.runs.map((r) => `| ${r.workers} | ${r.pages} | ${r.seconds.toFixed(1)} | ${r.pagesPerSecond.toFixed(2)} | ${(r.pagesPerSecond / base.pagesPerSecond).toFixed(2)} | ` +
+  const base = f.runs[0];
+  const rows = f.runs.map((r) => `| ${r.workers} | ${r.pages} | ${r.seconds.toFixed(1)} | ${r.pagesPerSecond.toFixed(2)} | ${(r.pagesPerSecond / base!.pagesPerSecond).toFixed(2)} | ` +
     `${r.roundTripsPerPage.toFixed(1)} | ${r.commandsPerPage.toFixed(0)} | ${Object.values(r.byWorker).join(' / ')} |`);
   return [
     `Loopback web of ${f.site.hosts} hosts (${f.site.pages} pages, ${f.site.latencyMs} ms per answer); politeness ${f.site.delayMs} ms, ` +
@@ -157,6 +192,9 @@ export function formatScaleOut(f: ScaleOutFigures): string {
     '|---:|---:|---:|---:|---:|---:|---:|---|',
     ...rows,
     '',
+    `Without browsers (workers in Node that fetch nothing, ${f.ceiling[0]!.pages.toLocaleString('en')} pages, 5 new links each): ` +
+      f.ceiling.map((c) => `${c.workers} worker(s) ${c.pagesPerSecond.toFixed(0)} pages/s`).join(', ') + '.',
+    '',
     `Redis memory for ${f.memory.urls.toLocaleString('en')} queued URLs: ${f.memory.bytesPerUrl.toFixed(0)} bytes per URL, ` +
       `${f.memory.mbPerMillion.toFixed(0)} MiB per million queued URLs.`,
   ].join('\n');
@@ -165,7 +203,7 @@ export function formatScaleOut(f: ScaleOutFigures): string {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({ options: { workers: { type: 'string', default: '1,2,4' }, pages: { type: 'string', default: '120' }, queued: { type: 'string', default: '200000' } } });
   const figures = await measureScaleOut({
-    workers: values.workers!.split(',').map(Number), pages: Number(values.pages), queued: Number(values.queued),
+    workers: values.workers!.split(',').filter(Boolean).map(Number), pages: Number(values.pages), queued: Number(values.queued),
     log: (line) => process.stderr.write(`[scale-out] ${line}\n`),
   });
   console.log(formatScaleOut(figures));
