@@ -31,6 +31,7 @@ export function httpBridge(at: BridgeAddress): SharedBridge {
     release: (req) => call('release', req),
     queued: (req) => call('queued', req),
     labels: (req) => call('labels', req),
+    robots: (req) => call('robots', req),
   };
 }
 

@@ -3,6 +3,7 @@
 // politeness and the seen set live in Redis behind the command-line runner's loopback bridge. `take` leases URLs
 // from it; each commit is written here first, then completes its lease there with the children this store queued
 // (so admission, SPEC A.7's raise and the canonical form are decided once, by the same policy as a local crawl).
+import type { RobotsAnswer, RobotsShare } from '../fetch/shared-robots';
 import type { PageCommit, RunStorePort } from '../ports';
 import type { CrawlStats } from '../records';
 import type { EntryState, FrontierEntry, LabeledLink } from '../types';
@@ -54,6 +55,7 @@ export interface SharedBridge {
   queued(req: Record<string, never>): Promise<{ queued: number; ended: string | null }>;
   /** The other workers' labeled links after a cursor, and the next cursor. */
   labels(req: { after: number }): Promise<{ labels: SharedLabel[]; next: number }>;
+  robots(req: { url: string; claim?: boolean; answer?: RobotsAnswer }): Promise<{ answer: RobotsAnswer | null; claimed: boolean }>;
 }
 
 /** How long to wait before asking again when every ready host is busy with another worker's request. */
@@ -74,6 +76,7 @@ export class SharedRunStore implements RunStorePort {
   readonly records: RunStorePort['records'];
   readonly pages: RunStorePort['pages'];
   readonly frontier: RunStorePort['frontier'];
+  readonly robots: RobotsShare;
   /** The fence of each URL this worker holds a lease on. */
   private readonly leases = new Map<string, number>();
   private ended: string | null = null;
@@ -86,6 +89,11 @@ export class SharedRunStore implements RunStorePort {
     this.records = local.records;
     this.pages = local.pages;
     const lf = local.frontier;
+    this.robots = {
+      get: async (url) => (await bridge.robots({ url })).answer,
+      claim: async (url) => (await bridge.robots({ url, claim: true })).claimed,
+      put: async (url, answer) => void (await bridge.robots({ url, answer })),
+    };
     this.frontier = {
       enqueue: (crawlId, candidates, now) => lf.enqueue(crawlId, candidates, now),
       rescoreQueued: (crawlId, rank, now, opts) => lf.rescoreQueued(crawlId, rank, now, opts),
@@ -188,5 +196,5 @@ export function detachedBridge(name: string): SharedBridge {
   const gone = async (): Promise<never> => {
     throw new Error(`"${name}" runs on a shared frontier whose command-line runner is gone: start the runner again to rejoin`);
   };
-  return { take: gone, ack: gone, release: gone, queued: gone, labels: gone };
+  return { take: gone, ack: gone, release: gone, queued: gone, labels: gone, robots: gone };
 }

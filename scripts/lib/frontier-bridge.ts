@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { RobotsAnswer } from '../../lib/fetch/shared-robots';
 import type { SharedAck } from '../../lib/store/shared-store';
 import type { CrawlParams, RedisFrontier } from './redis-frontier';
 
@@ -19,6 +20,7 @@ export async function openBridge(frontier: RedisFrontier, worker: string, params
   const calls: Record<string, (body: Record<string, unknown>) => Promise<unknown>> = {
     take: async (b) => frontier.take(worker, Math.max(1, Math.min(64, Number(b.max) || 1)), params),
     ack: async (b) => ({ results: await frontier.ack(worker, b.acks as SharedAck[], params) }),
+    robots: async (b) => frontier.robots(String(b.url), b.claim === true, b.answer as RobotsAnswer | undefined),
     labels: async (b) => frontier.labelsAfter(worker, Math.max(0, Number(b.after) || 0)),
     release: async (b) => ({ released: await frontier.release(worker, b.leases as [string, number][]) }),
     queued: async () => {

@@ -3,6 +3,7 @@
 // steps are Lua (redis-scripts.ts); this file connects, names the keys and turns replies into records.
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
+import type { RobotsAnswer } from '../../lib/fetch/shared-robots';
 import type { SharedAck, SharedEntry, SharedLabel, SharedTake } from '../../lib/store/shared-store';
 import { ACK, JOIN, KEY_NAMES, RELEASE, RENEW, TAKE, type KeyName } from './redis-scripts';
 
@@ -141,6 +142,21 @@ export class RedisFrontier {
       return r.slice(0, tab) === worker ? [] : [JSON.parse(r.slice(tab + 1)) as SharedLabel];
     });
     return { labels, next: cursor + rows.length };
+  }
+
+  /** robots.txt answers: read one, claim the reading of one (for 10 s), or store one. */
+  async robots(url: string, claim: boolean, answer?: RobotsAnswer): Promise<{ answer: RobotsAnswer | null; claimed: boolean }> {
+    if (answer) {
+      await this.redis.hset(this.key('robots'), url, JSON.stringify(answer));
+      return { answer, claimed: false };
+    }
+    if (claim) {
+      // The claim's key shares the crawl's hash tag, so it lives on the crawl's node of a cluster too.
+      const claimed = (await this.redis.set(`${this.key('robots')}:claim:${url}`, '1', 'PX', 10_000, 'NX')) === 'OK';
+      return { answer: null, claimed };
+    }
+    const known = await this.redis.hget(this.key('robots'), url);
+    return { answer: known ? (JSON.parse(known) as RobotsAnswer) : null, claimed: false };
   }
 
   async release(worker: string, leases: [string, number][]): Promise<number> {

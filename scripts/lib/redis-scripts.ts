@@ -21,6 +21,7 @@ export const KEY_NAMES = [
   'ended', // string: why the crawl ended, once it has
   'wpages', // hash: worker -> pages it committed
   'labels', // list: "worker\tlabeled link (JSON)", every worker's verdicts and labels, in the order they came
+  'robots', // hash: robots.txt URL -> its answer (JSON), read once for the whole crawl
   'held', // string: while set, workers take nothing (and the crawl does not end): workers started apart begin together
 ] as const;
 

@@ -1,7 +1,7 @@
 // Many browsers, one crawl (docs/scale-out.md): command-line workers, each its own Chromium and profile, on one
 // crawl in a redis-server started here, against a web of loopback hosts. Checked on the server's own request log:
-// two workers request no page twice, hold the budget in total, and each page is in exactly one worker's
-// pages.jsonl. Then a third worker is killed (SIGKILL, its browser with it) while it holds leases: once they
+// two workers request no page (nor robots.txt) twice, hold the budget in total, and each page is in exactly one
+// worker's pages.jsonl. Then a third worker is killed (SIGKILL, its browser with it) while it holds leases: once they
 // lapse, the others fetch those URLs, and nothing of the crawl is lost.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -79,6 +79,9 @@ describe.skipIf(!hasRedis)('a crawl shared by several browsers through Redis', (
     const requested = pageRequests(from);
     expect(requested.length).toBe(new Set(requested).size); // no page asked twice
     expect(requested.length).toBe(30); // the budget, in total (the web has 48 pages)
+    // robots.txt read once per host for the whole crawl, not once per browser.
+    const robots = site.requests.slice(from).map((r) => r.url).filter((u) => u.endsWith('/robots.txt'));
+    expect(robots.length).toBe(new Set(robots).size);
     const [a, b] = workers.map(pagesOf);
     expect(a!.length).toBeGreaterThan(0);
     expect(b!.length).toBeGreaterThan(0);
