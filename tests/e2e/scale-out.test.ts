@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../../scripts/lib/browser';
+import { parseConfig } from '../../lib/crawl/config';
 import { RedisFrontier } from '../../scripts/lib/redis-frontier';
+import { seedEntries } from '../../scripts/lib/shared-run';
 import { startWebOfHosts, type WebOfHosts } from '../fixtures/sites/web-of-hosts';
 import { hasRedis, NO_REDIS, startRedis, type RedisProcess } from '../support/redis-server';
 
@@ -132,13 +134,44 @@ describe.skipIf(!hasRedis)('a crawl shared by several browsers through Redis', (
     expect(workers.slice(0, 2).map((w) => w.output()).join('\n')).toMatch(/retook \d+ URL\(s\) whose lease expired|frontier empty/);
   });
 
-  const startStatus = (name: string) => {
-    const child = spawn('npx', ['tsx', 'scripts/crawl.ts', '--frontier', redis.url, '--status', name], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  it('a bad Redis or another config under the same name: one line, exit 2, before any request to a site', { timeout: 120_000 }, async () => {
+    const from = site.requests.length;
+    const config = configFile('refractors', 30);
+    const other = configFile('refractors-other', 31);
+    writeFileSync(other, readFileSync(other, 'utf8').replace('"refractors-other"', '"refractors"'));
+    // Another worker created "refractors" with the first config.
+    const parsed = parseConfig(JSON.parse(readFileSync(config, 'utf8')));
+    const admin = new Redis(redis.url);
+    await new RedisFrontier(admin, 'refractors').join(JSON.stringify(parsed), seedEntries(parsed, Date.now()));
+    admin.disconnect();
+    const locked = await startRedis(['--requirepass', 'right']);
+    const cases: [string[], RegExp][] = [
+      [['--frontier', 'redis://127.0.0.1:1'], /^focus: cannot reach Redis at 127\.0\.0\.1:1 /],
+      [['--frontier', locked.url.replace('redis://', 'redis://:nope@')], /^focus: Redis at 127\.0\.0\.1:\d+ refused the password/],
+      [['--frontier', redis.url, '--config', other], /^focus: a crawl named "refractors" already runs on this Redis with another config/],
+    ];
+    try {
+      for (const [args, says] of cases) {
+        const run = runCli(['--config', config, '--out', join(dir, 'out-bad'), ...args]);
+        expect(await run.exited, run.output()).toBe(2);
+        expect(run.output().trim().split('\n')).toHaveLength(1);
+        expect(run.output()).toMatch(says);
+      }
+    } finally {
+      await locked.stop();
+    }
+    expect(site.requests.length).toBe(from);
+  });
+
+  const runCli = (args: string[]) => {
+    const child = spawn('npx', ['tsx', 'scripts/crawl.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let text = '';
     child.stdout.on('data', (b: Buffer) => (text += b.toString()));
     child.stderr.on('data', (b: Buffer) => (text += b.toString()));
     return { exited: new Promise<number>((r) => child.on('exit', (c) => r(c ?? -1))), output: () => text };
   };
+
+  const startStatus = (name: string) => runCli(['--frontier', redis.url, '--status', name]);
 
   /** SIGKILL to the worker's process group and to every process of its browser profile, by id. */
   function killAll(w: Worker): void {
