@@ -2,6 +2,7 @@
 // admitted, a template's record) and what the run and learning read and write through the store. They are
 // declared here, above the policy that makes the decisions and below the run, learning and the store, so
 // those depend on this file and not on Dexie; lib/store/ implements them (CrawlStore, TopicStore, RecordStore).
+import type { RobotsShare } from './fetch/shared-robots';
 import type { CrawlRecord, CrawlStats, FieldRecord, ModelRecord, RecordChange, RecordChangeKind } from './records';
 import type { NextOrder, Strategy } from './strategies/types';
 import type { EntryState, EntryStrategyState, FrontierEntry, LabeledLink, LabelValue, PageBody, PageLabel, PageRecord, Topic } from './types';
@@ -157,4 +158,6 @@ export interface RunStorePort extends CrawlStorePort {
   strategyMemory(crawlId: number): Promise<{ graph: { url: string; links: string[] }[]; saved: unknown }>;
   labeledOutlinks(crawlId: number): Promise<{ label: 0 | 1; links: string[] }[]>;
   saveStrategyState(crawlId: number, state: unknown, now: number): Promise<unknown>;
+  /** Set by a store shared by several browsers: robots.txt answers are read once per crawl, not once per browser. */
+  readonly robots?: RobotsShare;
 }

@@ -6,6 +6,8 @@ import type { LabeledLink, LabelValue, PageRecord, Topic } from './types';
 export interface ProtocolMap {
   /** Validates the config, creates a crawl and starts it. */
   start(config: unknown): { crawlId: number };
+  /** Starts a crawl on a shared frontier (docs/scale-out.md): the command-line runner's loopback bridge to Redis. */
+  startShared(req: { config: unknown; bridge: { url: string; token: string; worker: string } }): { crawlId: number };
   pause(req: { crawlId: number }): CrawlRecord;
   resume(req: { crawlId: number }): CrawlRecord;
   stop(req: { crawlId: number }): CrawlRecord;

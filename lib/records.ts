@@ -49,6 +49,8 @@ export interface CrawlRecord {
   config: CrawlConfig;
   state: CrawlState;
   stats: CrawlStats;
+  /** Set for a crawl run on a shared frontier (docs/scale-out.md): this worker's name there. */
+  shared?: { worker: string };
   /** Next page sequence number and next discovery order. */
   nextSeq: number;
   /** While nothing is in flight: what the crawl waits for (a host's politeness delay, Retry-After, robots.txt) and until when. */

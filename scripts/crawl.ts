@@ -1,6 +1,8 @@
 // The command-line runner: drives the real extension in Chromium or Firefox through its own message protocol.
 //   npm run crawl -- --config FILE --out DIR [--browser chromium|firefox] [--profile DIR] [--headed] [--host-rules RULES] [--export warc,wacz,jsonl,csv,zip]
 //   npm run crawl -- --recrawl --config FILE --profile DIR --out DIR     (the next cycle of a template crawl)
+//   npm run crawl -- --config FILE --out DIR --frontier redis://HOST:PORT[/DB]   (one of many workers on one crawl, docs/scale-out.md)
+//   npm run crawl -- --frontier redis://HOST:PORT[/DB] --status NAME              (a shared crawl's progress, without crawling)
 // A template crawl also writes records.jsonl (its records after the run) and changes.jsonl (what the run changed).
 // Exit status: 0 done, 1 nothing could be fetched or an error, 2 a bad command line or config, 3 a request ended your
 // session (the crawl is paused, the sentence says which URL; log in again and resume it from the dashboard).
@@ -20,6 +22,9 @@ import type { FieldRecord, RecordChange } from '../lib/records';
 import { changesJsonl, recordsJsonl } from '../lib/export/records';
 import type { Launched } from './lib/browser';
 import { BROWSERS, isBrowserName, openSession, waitInPage, type BrowserName, type ExtensionSession } from './lib/session';
+import type { Bridge } from './lib/frontier-bridge';
+import { formatStatus, FrontierError, type SharedStatus } from './lib/redis-frontier';
+import { joinShared, serveBridge, sharedStatus, type SharedOptions } from './lib/shared-run';
 
 export interface RunOptions {
   config: unknown;
@@ -39,6 +44,8 @@ export interface RunOptions {
   recrawl?: boolean;
   /** Called once the crawl has ended, before the browser closes (tests look at the dashboard then). Chromium only. */
   onFinished?: (launched: Launched, crawlId: number) => Promise<void> | void;
+  /** Runs as one worker of the shared crawl of the config's name in Redis (docs/scale-out.md). */
+  frontier?: SharedOptions;
 }
 
 export interface Summary {
@@ -72,6 +79,11 @@ export interface Summary {
   recheck?: { requests: number; conditional: number; notModified: number; changed: number; unchanged: number; bytesDownloaded: number; bytesSaved: number };
   /** A template crawl: its cycle, records after the run, and what the run changed. */
   template?: { cycle: number; searchResults: number; seedsCrawled: number; records: number; changes: Record<string, number> | null; nextRecrawl: string | null };
+  /**
+   * A shared crawl: the counts above are the whole crawl's, read from Redis; this worker's name there, the pages it
+   * fetched (its pages.jsonl), the pages each worker committed, and what is left.
+   */
+  shared?: { worker: string; fetchedHere: number; byWorker: Record<string, number>; workersAlive: number; requests: number; queued: number };
 }
 
 const FINAL = new Set(['finished', 'stopped', 'paused', 'failed']);
@@ -82,12 +94,25 @@ export async function runCrawl(opts: RunOptions): Promise<Summary> {
   if (opts.recrawl && (!opts.profileDir || !parsed.template)) {
     throw new ConfigError(opts.profileDir ? '--recrawl needs a config with a template' : '--recrawl needs --profile: the profile that holds the template\'s records');
   }
+  if (opts.frontier && opts.recrawl) throw new FrontierError('--recrawl cannot run on a shared frontier yet');
+  // Redis first: an unreachable server, a refused password or another config of the same name stop here.
+  const joined = opts.frontier ? await joinShared(parsed, opts.frontier) : undefined;
+  if (joined) log(`joined the shared crawl "${parsed.name}" as ${joined.worker}${joined.ended ? ` (it has ended: ${joined.ended})` : ''}`);
   mkdirSync(opts.out, { recursive: true });
   const pagesFile = join(opts.out, 'pages.jsonl');
   writeFileSync(pagesFile, '');
   const browser = opts.browser ?? 'chromium';
   if (browser !== 'chromium' && (opts.onStarted || opts.onFinished)) throw new Error('onStarted and onFinished are given the Chromium launch: not in Firefox');
-  const session = await openSession(browser, { profileDir: opts.profileDir, headed: opts.headed, hostRules: opts.hostRules }, log);
+  let bridge: Bridge | undefined;
+  let session: ExtensionSession;
+  try {
+    bridge = joined && !joined.ended ? await serveBridge(joined, log) : undefined;
+    session = await openSession(browser, { profileDir: opts.profileDir, headed: opts.headed, hostRules: opts.hostRules }, log);
+  } catch (err) {
+    await bridge?.close();
+    joined?.redis.disconnect();
+    throw err;
+  }
   let interrupted = false;
   const onSigint = () => {
     interrupted = true;
@@ -95,10 +120,19 @@ export async function runCrawl(opts: RunOptions): Promise<Summary> {
   process.once('SIGINT', onSigint);
   try {
     const send = session.send;
-    const { crawlId } = opts.recrawl
-      ? await send<{ crawlId: number }>('recrawl', { name: parsed.name, config: opts.config })
-      : await send<{ crawlId: number }>('start', opts.config);
-    log(`crawl ${crawlId} started in the extension ${session.extensionId} (${browser})`);
+    // A worker that comes back to a shared crawl that has ended writes what its profile fetched of it, and crawls nothing.
+    const previous = joined?.ended ? await send<CrawlStatus | null>('status', {}) : null;
+    if (joined?.ended && previous?.crawl.name !== parsed.name) {
+      return await endedWithoutPages(joined.frontier.status(), joined.worker, opts.out);
+    }
+    const { crawlId } = previous
+      ? { crawlId: previous.crawl.id! }
+      : opts.recrawl
+        ? await send<{ crawlId: number }>('recrawl', { name: parsed.name, config: opts.config })
+        : bridge
+          ? await send<{ crawlId: number }>('startShared', { config: opts.config, bridge: { url: bridge.url, token: bridge.token, worker: bridge.worker } })
+          : await send<{ crawlId: number }>('start', opts.config);
+    if (!previous) log(`crawl ${crawlId} started in the extension ${session.extensionId} (${browser})`);
     if (session.chromium) await opts.onStarted?.(session.chromium, crawlId);
     let afterSeq = 0;
     let status: CrawlStatus | null = null;
@@ -125,20 +159,44 @@ export async function runCrawl(opts: RunOptions): Promise<Summary> {
         lastLine = now;
         log(progressLine(status));
       }
-      if (FINAL.has(status.crawl.state)) break;
+      if (FINAL.has(status.crawl.state) || previous) break;
       await new Promise((r) => setTimeout(r, 500));
     }
     await drainPages();
     if (opts.exports?.length) await exportInto(session, crawlId, opts.exports, opts.out, log);
     const template = parsed.template ? await writeRecords(session, parsed.name, crawlId, opts.out) : undefined;
     if (session.chromium) await opts.onFinished?.(session.chromium, crawlId);
-    const summary = { ...summarize(status, crawlId), ...(template ? { template } : {}) };
+    const local = { ...summarize(status, crawlId), ...(template ? { template } : {}) };
+    const summary = joined ? withShared(local, await joined.frontier.status(), joined.worker) : local;
     writeFileSync(join(opts.out, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
     return summary;
   } finally {
     process.off('SIGINT', onSigint);
     await session.close();
+    await bridge?.close();
+    joined?.redis.disconnect();
   }
+}
+
+/** A shared crawl's summary: the crawl's totals from Redis, with this worker's own share. */
+function withShared(local: Summary, s: SharedStatus, worker: string): Summary {
+  return {
+    ...local, fetched: s.fetched, relevant: s.relevant, failed: s.failed, harvestRate: round(s.fetched > 0 ? s.relevant / s.fetched : 0),
+    frontierLeft: s.queued, state: s.ended ? 'finished' : local.state, message: s.ended ?? local.message,
+    shared: { worker, fetchedHere: local.fetched, byWorker: s.byWorker, workersAlive: s.workersAlive, requests: s.requests, queued: s.queued },
+  };
+}
+
+/** A worker that joined an ended shared crawl from a profile without pages of it: the crawl's totals, and no pages. */
+async function endedWithoutPages(status: Promise<SharedStatus>, worker: string, out: string): Promise<Summary> {
+  const s = await status;
+  const empty: Summary = {
+    name: s.name, crawlId: 0, state: 'finished', message: s.ended, fetched: 0, relevant: 0, harvestRate: 0, failed: 0, skipped: 0, trainPages: 0,
+    frontierLeft: 0, blacklistedSites: 0, dropped: {}, durationSeconds: 0, pagesPerMinute: 0,
+  };
+  const summary = withShared(empty, s, worker);
+  writeFileSync(join(out, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
+  return summary;
 }
 
 /**
@@ -245,11 +303,25 @@ async function main(): Promise<number> {
       config: { type: 'string' }, out: { type: 'string' }, profile: { type: 'string' },
       headed: { type: 'boolean', default: false }, 'host-rules': { type: 'string' }, help: { type: 'boolean', short: 'h' },
       export: { type: 'string' }, recrawl: { type: 'boolean', default: false }, browser: { type: 'string', default: 'chromium' },
+      frontier: { type: 'string' }, status: { type: 'string' }, 'lease-seconds': { type: 'string' }, worker: { type: 'string' },
     },
   });
+  if (values.frontier && values.status !== undefined) {
+    console.log(formatStatus(await sharedStatus(values.frontier, values.status)));
+    return 0;
+  }
   if (values.help || !values.config || !values.out) {
-    console.error('usage: npm run crawl -- [--recrawl] --config FILE --out DIR [--browser chromium|firefox] [--profile DIR] [--headed] [--host-rules RULES] [--export warc,wacz,jsonl,csv,zip]');
+    console.error([
+      'usage: npm run crawl -- [--recrawl] --config FILE --out DIR [--browser chromium|firefox] [--profile DIR] [--headed] [--host-rules RULES] [--export warc,wacz,jsonl,csv,zip]',
+      '         [--frontier redis://HOST:PORT[/DB] [--worker NAME] [--lease-seconds N]]   one of many workers on the crawl of the config\'s name',
+      '       npm run crawl -- --frontier redis://HOST:PORT[/DB] --status NAME           that crawl\'s progress, without crawling',
+    ].join('\n'));
     return values.help ? 0 : 2;
+  }
+  const leaseSeconds = values['lease-seconds'] === undefined ? 30 : Number(values['lease-seconds']);
+  if (!(leaseSeconds >= 1)) {
+    console.error(`focus: --lease-seconds: "${values['lease-seconds']}" is not a number of seconds (at least 1)`);
+    return 2;
   }
   if (!isBrowserName(values.browser)) {
     console.error(`focus: --browser: "${values.browser}" is not a browser (the browsers are ${BROWSERS.join(', ')})`);
@@ -271,10 +343,12 @@ async function main(): Promise<number> {
   const summary = await runCrawl({
     config, out: values.out, profileDir: values.profile, headed: values.headed, hostRules: values['host-rules'], exports: exports as ExportFormat[],
     recrawl: values.recrawl, browser: values.browser,
+    ...(values.frontier ? { frontier: { url: values.frontier, leaseMs: leaseSeconds * 1000, ...(values.worker ? { worker: values.worker } : {}) } } : {}),
   });
   console.log(formatSummary(summary));
   console.log(`  pages: ${join(values.out, 'pages.jsonl')}  summary: ${join(values.out, 'summary.json')}`);
   if (summary.template) console.log(`  records: ${join(values.out, 'records.jsonl')}  changes: ${join(values.out, 'changes.jsonl')}`);
+  if (summary.shared) console.log(`  shared crawl: this worker (${summary.shared.worker}) fetched ${summary.shared.fetchedHere} of the ${summary.fetched} pages`);
   if (summary.sessionLost) {
     // The crawl paused because a request ended the user's session: nothing after it would be worth having.
     console.error(`focus: ${summary.message}`);
@@ -295,7 +369,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     (code) => process.exit(code),
     (err) => {
       console.error(`focus: ${err instanceof ConfigError ? 'bad config: ' : ''}${err instanceof Error ? err.message : err}`);
-      process.exit(err instanceof ConfigError ? 2 : 1);
+      process.exit(err instanceof ConfigError || err instanceof FrontierError ? 2 : 1);
     },
   );
 }

@@ -30,12 +30,17 @@ export function newTopicName(config: Pick<CrawlConfig, 'topic' | 'seeds'>): stri
   return words || new URL(config.seeds[0]!).hostname;
 }
 
-/** Every request but `setLabeler`, which needs the browser's tabs and is answered by lib/platform. */
-export type ServiceHandlers = { [K in Exclude<keyof ProtocolMap, 'setLabeler'>]: (data: Request<K>) => Promise<ReturnType<ProtocolMap[K]>> };
+/** Every request but `setLabeler` and `startShared`, which need the browser (its tabs, its fetch) and are answered by lib/platform. */
+export type ServiceHandlers = { [K in Exclude<keyof ProtocolMap, 'setLabeler' | 'startShared'>]: (data: Request<K>) => Promise<ReturnType<ProtocolMap[K]>> };
 
 /** The crawler's ports, and where the crawl's User-Agent is set (the extension's; none in Node). */
 /** The run's ports, with the whole store: the service also creates, lists and deletes crawls and topics. */
-export type ServicePorts = Omit<CrawlerPorts, 'store'> & { store: CrawlStore; identity?: IdentityPort };
+export type ServicePorts = Omit<CrawlerPorts, 'store'> & {
+  store: CrawlStore;
+  identity?: IdentityPort;
+  /** The run's store for a crawl on a shared frontier (lib/store/shared-store.ts); undefined: the store itself. */
+  runStoreFor?: (crawl: Pick<CrawlRecord, 'id' | 'config' | 'shared'>) => CrawlerPorts['store'] | undefined;
+};
 
 interface Running {
   runner: CrawlRunner;
@@ -118,10 +123,11 @@ export class CrawlService {
     return this.runners.size > 0;
   }
 
-  private launch(crawl: Pick<CrawlRecord, 'id' | 'topicId' | 'config'>): void {
+  private launch(crawl: Pick<CrawlRecord, 'id' | 'topicId' | 'config' | 'shared'>): void {
     const crawlId = crawl.id!;
     if (this.runners.has(crawlId)) return;
-    const runner = new CrawlRunner(this.ports, crawlId);
+    const store = this.ports.runStoreFor?.(crawl) ?? this.ports.store;
+    const runner = new CrawlRunner({ ...this.ports, store }, crawlId);
     // The crawl's identity is in place before its first request (training reads and robots.txt included), and
     // follows the crawls still running once it ends. The plan is read asynchronously, so it sees this runner.
     const done = this.syncIdentity()

@@ -12,19 +12,26 @@ import { setupLabeler } from './labeler';
 import { onMessages } from './messaging';
 import { registerRecrawls, setupRecrawlAlarms } from './recrawl-alarms';
 import { debuggerGuard } from './debugger-guard';
+import { SharedCrawls } from './shared-bridge';
+import { parseConfig } from '../crawl/parse-config';
 import { makeTabRender } from './tab-render';
 import { webRequestGuard } from './web-request-guard';
 
 export function setupCrawler(): CrawlService {
+  const store = new CrawlStore(new CrawlerDB());
+  const log = (line: string) => console.info(`[focus] ${line}`);
+  // Crawls the command-line runner starts on a shared frontier (docs/scale-out.md).
+  const shared = new SharedCrawls(store, log);
   const service = new CrawlService({
-    store: new CrawlStore(new CrawlerDB()),
+    store,
+    runStoreFor: (crawl) => shared.storeFor(crawl),
     fetch: makeExtensionFetch(),
     // Pages render in a tab whose requests Chrome guards through the debugger, Firefox through blocking webRequest.
     render: makeTabRender(import.meta.env.FIREFOX ? webRequestGuard() : debuggerGuard()),
     identity: makeCrawlIdentity(),
     clock: realClock,
     keepAlive: touchExtensionApi,
-    log: (line) => console.info(`[focus] ${line}`),
+    log,
   });
   // When a crawl ends, a template's next recrawl is due at the time it set: the alarms follow the database.
   const watch = (crawlId: number) => void service.settled(crawlId).then(() => registerRecrawls(service)).catch(() => undefined);
@@ -36,7 +43,16 @@ export function setupCrawler(): CrawlService {
     await (service.isRunning() ? armResumeAlarm() : disarmResumeAlarm());
   };
   // The labeler's triggers (shortcut, context menu) are registered here, synchronously at worker start.
-  const handlers = { ...service.handlers, ...setupLabeler() };
+  const handlers = {
+    ...service.handlers, ...setupLabeler(),
+    // The command-line runner starts a crawl on its bridge to a shared frontier; `start` below is the wrapped one.
+    startShared: async ({ config, bridge }: { config: unknown; bridge: { url: string; token: string; worker: string } }) => {
+      shared.expect(parseConfig(config).name, bridge);
+      const r = await handlers.start(config);
+      await store.updateCrawl(r.crawlId, { shared: { worker: bridge.worker } });
+      return r;
+    },
+  };
   const start = handlers.start;
   handlers.start = async (config) => {
     const r = await start(config);

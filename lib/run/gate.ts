@@ -9,15 +9,17 @@ import type { CrawlConfig } from '../crawl/config';
 import type { Politeness } from '../fetch/politeness';
 import { isPrivateHost } from '../fetch/private-host';
 import { DEFAULT_ROBOTS_OPTIONS, RobotsCache } from '../fetch/robots';
+import { sharedRobotsLoader, type RobotsShare } from '../fetch/shared-robots';
 import { describeBlock } from '../crawl/safety';
 import { renderGuard } from '../crawl/render-policy';
 
 export function makeGate(
-  ports: { fetch: FetchPort; clock: Clock; render?: RenderPort }, config: CrawlConfig, rules: CrawlRules, politeness: Politeness, halted: () => boolean,
+  ports: { fetch: FetchPort; clock: Clock; render?: RenderPort; store?: { robots?: RobotsShare } }, config: CrawlConfig, rules: CrawlRules, politeness: Politeness, halted: () => boolean,
 ): RequestGate {
   const { clock } = ports;
   const { outOfScope, safety } = rules;
   const robots = config.politeness.robots;
+  const share = ports.store?.robots;
   return new RequestGate(ports.fetch, clock, {
     unsafe: (url, link) => {
       const block = safety.check(url, link);
@@ -29,7 +31,7 @@ export function makeGate(
     canonical: (url) => normalizeUrl(url, undefined, config.canonical),
     halted,
     pageRequest: renderGuard(safety, outOfScope),
-  }, politeness, robots ? (load) => new RobotsCache(load, clock, { ...DEFAULT_ROBOTS_OPTIONS, retryBaseMs: config.fetch.retryBaseMs }) : null, {
+  }, politeness, robots ? (load) => new RobotsCache(share ? sharedRobotsLoader(load, share, clock) : load, clock, { ...DEFAULT_ROBOTS_OPTIONS, retryBaseMs: config.fetch.retryBaseMs }) : null, {
     timeoutMs: config.fetch.timeoutMs, maxBytes: config.fetch.maxBytes, maxRedirects: 10,
   }, ports.render);
 }

@@ -1,0 +1,83 @@
+// Two workers' run stores (each its own IndexedDB) on one crawl through the runner's loopback bridge and a real
+// redis-server: a link one worker's page found is taken by the other with the entry the first one's store queued,
+// a host busy at one worker waits at the other, and a verdict's labeled links reach the other worker's store,
+// whose model learns them at its next catch-up.
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../lib/crawl/parse-config';
+import type { Candidate, PageCommit } from '../../lib/ports';
+import { httpBridge } from '../../lib/platform/shared-bridge';
+import { CrawlStore } from '../../lib/store/crawl-store';
+import { CrawlerDB } from '../../lib/store/db';
+import { SharedRunStore } from '../../lib/store/shared-store';
+import type { FrontierEntry } from '../../lib/types';
+import { openBridge, type Bridge } from '../../scripts/lib/frontier-bridge';
+import { connectRedis, RedisFrontier, type CrawlParams } from '../../scripts/lib/redis-frontier';
+import { seedEntries } from '../../scripts/lib/shared-run';
+import { hasRedis, startRedis, type RedisProcess } from '../support/redis-server';
+
+const config = parseConfig({ name: 'shared', seeds: ['http://a.test/', 'http://b.test/'], topic: { keywords: ['telescope'] }, politeness: { delayMs: 0, perHost: 1 } });
+const params: CrawlParams = { maxPages: 100, perHost: 1, delayMs: 0, leaseMs: 30_000 };
+
+describe.skipIf(!hasRedis)('run stores of two workers on one shared frontier', () => {
+  let server: RedisProcess;
+  let redis: Redis;
+  const bridges: Bridge[] = [];
+  beforeAll(async () => {
+    server = await startRedis();
+    redis = await connectRedis(server.url);
+  });
+  afterAll(async () => {
+    for (const b of bridges) await b.close();
+    redis?.disconnect();
+    await server?.stop();
+  });
+
+  const worker = async (name: string, frontier: RedisFrontier) => {
+    const local = new CrawlStore(new CrawlerDB(name, { indexedDB: new IDBFactory(), IDBKeyRange }));
+    const topic = await local.topics.createTopic('telescopes', ['telescope'], 1);
+    const crawlId = await local.createCrawl(config, topic.id!, 1);
+    const bridge = await openBridge(frontier, name, params, () => undefined);
+    bridges.push(bridge);
+    return { crawlId, topicId: topic.id!, local, store: new SharedRunStore(local, httpBridge(bridge)) };
+  };
+
+  it('shares the frontier, politeness and the labeled links between the workers', async () => {
+    const frontier = new RedisFrontier(redis, 'shared');
+    await frontier.join(JSON.stringify(config), seedEntries(config, 1));
+    const one = await worker('one', frontier);
+    const two = await worker('two', frontier);
+    const ready = () => 0;
+
+    const first = await one.store.frontier.take(one.crawlId, ready, 10, 4);
+    expect(first.entries.map((e) => e.url).sort()).toEqual(['http://a.test/', 'http://b.test/']);
+    const busy = await two.store.frontier.take(two.crawlId, ready, 10, 4);
+    expect(busy.entries).toEqual([]);
+    expect(busy.waitMs).toBeLessThan(1000); // others hold the hosts: asks again soon, not "empty"
+
+    const a = first.entries.find((e) => e.url === 'http://a.test/')!;
+    const child: Candidate = {
+      url: 'http://c.test/eyepieces', host: 'c.test', score: 0.9, priority: 2.2, depth: 1, parentUrl: a.url, anchor: 'eyepieces', context: 'telescope eyepieces',
+    };
+    await one.store.commitPages([commit(one.crawlId, a, [child])], 20);
+
+    const second = await two.store.frontier.take(two.crawlId, ready, 3000, 4);
+    expect(second.entries.map((e) => [e.url, e.anchor, e.state])).toEqual([['http://c.test/eyepieces', 'eyepieces', 'inflight']]);
+    // The verdict's labeled link, learned by worker one, is in worker two's store as a label from elsewhere.
+    const labels = await two.local.topics.labelsAfter(two.topicId, 0);
+    expect(labels.map((l) => [l.url, l.label, l.crawlId])).toEqual([['http://a.test/', 1, null]]);
+    expect(await one.local.topics.labelsAfter(one.topicId, 0)).toHaveLength(1); // its own, once
+
+    // Leases taken from the other worker's store are its own: the other cannot complete them.
+    const s = await frontier.status();
+    expect([s.fetched, s.leased, s.queued]).toEqual([1, 2, 0]);
+  });
+});
+
+function commit(crawlId: number, entry: FrontierEntry, children: Candidate[]): PageCommit {
+  return {
+    crawlId, entry, outcome: 'done', children, aliases: [], site: 'a.test', stats: { fetched: 1, relevant: 1, attempts: 1 }, activeMs: 0,
+    labels: [{ url: entry.url, anchor: 'home', context: 'telescope home', label: 1, source: 'verdict', createdAt: 5 }],
+  };
+}
