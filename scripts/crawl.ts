@@ -279,7 +279,10 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
 export function formatSummary(s: Summary): string {
   return [
     `${s.name}: ${s.state}${s.message ? ` (${s.message})` : ''}`,
-    `  fetched ${s.fetched} pages, ${s.relevant} relevant: harvest rate ${(s.harvestRate * 100).toFixed(1)}%${s.listPages ? `; ${s.listPages} list pages read for links` : ''}`,
+    // A template crawl is measured by the records it finds, not by a harvest rate (docs/templates.md).
+    s.template
+      ? `  fetched ${s.fetched} pages, ${s.template.records} records: ${(s.fetched ? s.template.records / s.fetched : 0).toFixed(2)} records per page`
+      : `  fetched ${s.fetched} pages, ${s.relevant} relevant: harvest rate ${(s.harvestRate * 100).toFixed(1)}%${s.listPages ? `; ${s.listPages} list pages read for links` : ''}`,
     `  failed ${s.failed}, skipped ${s.skipped}, training pages ${s.trainPages}, frontier left ${s.frontierLeft}`,
     ...(s.blacklistedSites || Object.keys(s.dropped).length
       ? [`  blacklisted sites ${s.blacklistedSites}; links dropped: ${Object.entries(s.dropped).map(([why, n]) => `${why} ${n}`).join(', ') || 'none'}`]
