@@ -14,6 +14,9 @@ import type { Candidate, Rerank } from '../ports';
 
 export type { Candidate, Rerank } from '../ports';
 
+/** The most queued entries one request of a take reads. */
+const TAKE_PAGE_MAX = 512;
+
 /** A frontier position: [priority, order], compared in that order (the tail of the frontier index). */
 type Position = [number, number];
 
@@ -101,13 +104,22 @@ export class FrontierStore {
       /** The entry whose wait is the shortest: what the crawl is waiting for. */
       let waitingOn: FrontierEntry | undefined;
       let scanned = 0;
-      const upper = top ? [crawlId, 'queued', ...top.at] : [crawlId, 'queued', Dexie.maxKey, Dexie.maxKey];
-      await this.db.frontier
-        .where('[crawlId+state+priority+order]')
-        .between([crawlId, 'queued', Dexie.minKey, Dexie.minKey], upper, true, top ? top.inclusive : true)
-        .reverse()
-        .until(() => entries.length >= max || scanned >= scanLimit)
-        .each((e) => {
+      let upper: unknown[] = top ? [crawlId, 'queued', ...top.at] : [crawlId, 'queued', Dexie.maxKey, Dexie.maxKey];
+      let upperOpen = top ? !top.inclusive : false;
+      // Read in pages, best first: one request returns a page (IndexedDB's getAll with a direction, where the browser
+      // has it), where a cursor costs one round trip to the browser's database per entry. Passing a busy host's
+      // entries cost ~50 ms at 1M queued URLs that way (docs/benchmarks.md, "The frontier at a million URLs"). Pages
+      // grow from a little over what is wanted, so a take that finds its entries at the top reads little.
+      let pageSize = Math.min(TAKE_PAGE_MAX, Math.max(16, 2 * max));
+      while (entries.length < max && scanned < scanLimit) {
+        const page: FrontierEntry[] = await this.db.frontier
+          .where('[crawlId+state+priority+order]')
+          .between([crawlId, 'queued', Dexie.minKey, Dexie.minKey], upper, true, !upperOpen)
+          .reverse()
+          .limit(Math.min(pageSize, scanLimit - scanned))
+          .toArray();
+        for (const e of page) {
+          if (entries.length >= max || scanned >= scanLimit) break;
           scanned++;
           const w = e.notBefore !== undefined && e.notBefore > now ? e.notBefore - now : reserve(e);
           if (w === 0) entries.push(e);
@@ -116,7 +128,13 @@ export class FrontierStore {
             waitMs = Math.min(waitMs, w);
             firstSkipped ??= [e.priority, e.order];
           }
-        });
+        }
+        const lastRead = page.at(-1);
+        if (page.length < pageSize || !lastRead) break; // the queued range ends here
+        upper = [crawlId, 'queued', lastRead.priority, lastRead.order];
+        upperOpen = true;
+        pageSize = Math.min(TAKE_PAGE_MAX, pageSize * 4);
+      }
       const last = entries.at(-1);
       // Everything above the first URL left queued, or above the last one taken, is no longer queued. Set here,
       // in the transaction, so it is ordered with every other frontier write (they all go through this store).
