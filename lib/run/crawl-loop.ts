@@ -24,12 +24,16 @@ export async function crawlLoop(ctx: RunContext): Promise<{ state: CrawlState; m
     let waitMs = 0;
     let waitingOn: FrontierEntry | undefined;
     for (;;) {
-      const { concurrency } = ctx.config.politeness;
-      const want = Math.min(concurrency - requests.size, 2 * concurrency - ctx.active.size, maxPages - ctx.reserved);
-      if (want <= 0) break;
+      // Read again when the take runs (it waits behind the commits before it): slots freed meanwhile are filled too.
+      const want = () => {
+        const { concurrency } = ctx.config.politeness;
+        return Math.min(concurrency - requests.size, 2 * concurrency - ctx.active.size, maxPages - ctx.reserved);
+      };
+      if (want() <= 0) break;
       const taken = await takeBatch(ctx, want);
       for (const entry of taken.entries) launch(ctx, entry, requests);
-      if (taken.entries.length < want) {
+      if (taken.waitMs > 0) {
+        // Fewer ready than wanted (waitMs is 0 when the take filled every slot).
         waitMs = taken.waitMs;
         waitingOn = taken.waitingOn;
         break;
@@ -76,7 +80,7 @@ function waitingNoter(ctx: RunContext): (entry: FrontierEntry | undefined, waitM
 }
 
 /** Takes up to `want` ready URLs in one transaction, reserving their hosts' politeness slots as it goes. */
-async function takeBatch(ctx: RunContext, want: number): Promise<{ entries: FrontierEntry[]; waitMs: number; waitingOn?: FrontierEntry }> {
+async function takeBatch(ctx: RunContext, want: () => number): Promise<{ entries: FrontierEntry[]; waitMs: number; waitingOn?: FrontierEntry }> {
   const { clock, store } = ctx.ports;
   const hosts: string[] = [];
   const reserve = (entry: FrontierEntry) => {
