@@ -49,8 +49,7 @@ export async function measureCrawlSpeed(o: {
           onStarted: async (launched: Launched) => {
             recorder = await WorkerRecorder.start(launched);
           },
-          onFinished: async (launched: Launched) => {
-            console.error(JSON.stringify(await launched.worker.evaluate(() => [(globalThis as any).__speed, (globalThis as any).__commit])));
+          onFinished: async () => {
             summarize = await recorder?.stop();
           },
         }
