@@ -104,7 +104,7 @@ async function takeBatch(ctx: RunContext, want: () => number): Promise<{ entries
 /** The requests in flight: a slot is taken at launch and freed when the page's response is in (or it made none). */
 class RequestSlots {
   size = 0;
-  private waiters: (() => void)[] = [];
+  private wake: { promise: Promise<void>; resolve: () => void } | null = null;
 
   take(): () => void {
     this.size++;
@@ -113,13 +113,19 @@ class RequestSlots {
       if (!held) return;
       held = false;
       this.size--;
-      for (const w of this.waiters.splice(0)) w();
+      this.wake?.resolve();
+      this.wake = null;
     };
   }
 
-  /** Resolves when a slot is next freed. */
+  /** Resolves when a slot is next freed (one promise for every waiter until then). */
   freed(): Promise<void> {
-    return new Promise((resolve) => this.waiters.push(resolve));
+    if (!this.wake) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => (resolve = r));
+      this.wake = { promise, resolve };
+    }
+    return this.wake.promise;
   }
 }
 
