@@ -74,8 +74,9 @@ export class RunContext {
   readonly revisits: number[];
     /** Crawl-phase requests made or in flight: the budget counts these. */
   reserved: number;
-  /** Pages judged since the model was last saved. */
+  /** Pages judged since the model was last saved, and when that was (the clock's ms). */
   sinceSave = 0;
+  modelSavedAt = 0;
   /** What rendering did on each host so far, and the tabs the run may use at once (`fetch.render`). */
   readonly renderSites = new Map<string, SiteRenders>();
   readonly renderSlots: RenderSlots;

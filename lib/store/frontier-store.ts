@@ -12,6 +12,9 @@ import type { Candidate } from '../ports';
 import { bestPerUrl, planUpserts } from '../run/commit-plan';
 
 
+/** The most queued entries one request of a take reads. */
+const TAKE_PAGE_MAX = 512;
+
 /** A frontier position: [priority, order], compared in that order (the tail of the frontier index). */
 type Position = [number, number];
 
@@ -68,13 +71,15 @@ export class FrontierStore {
    * same host see it), else how long it must wait. Entries whose `notBefore` lies ahead are left queued. Scans
    * at most `scanLimit` entries in priority order; when fewer than `max` are ready, also returns the shortest
    * wait seen (Infinity when nothing queued was seen at all). `next` is the strategy's order: best first, or
-   * by FIFO queues (fifo-queues.ts; `scanLimit` then holds per queue).
+   * by FIFO queues (fifo-queues.ts; `scanLimit` then holds per queue). `max` may be a function, read once the
+   * transaction runs: a take waits behind the page commits before it (they write the same tables), and the crawl
+   * loop's slots that free meanwhile are filled by this take instead of the next one.
    */
   async take(
     crawlId: number,
     reserve: (entry: FrontierEntry) => number,
     now: number,
-    max: number,
+    wanted: number | (() => number),
     scanLimit = 2000,
     next: NextOrder = 'priority',
   ): Promise<{ entries: FrontierEntry[]; waitMs: number; waitingOn?: FrontierEntry }> {
@@ -84,6 +89,8 @@ export class FrontierStore {
       // each moved the bound before writing. A bound read before this point could miss such a raise, and the
       // take would skip the best entries; if they were the only work left, the crawl ended as "frontier empty".
       const crawl = await crawlRow(this.db, crawlId);
+      const max = typeof wanted === 'number' ? wanted : wanted();
+      if (max <= 0) return { entries: [], waitMs: 0 };
       if (next !== 'priority') {
         const counted = crawl.queues !== undefined && !this.recount.delete(crawlId);
         if (!counted) crawl.queues = await buildCounts(this.db, crawlId);
@@ -99,13 +106,22 @@ export class FrontierStore {
       /** The entry whose wait is the shortest: what the crawl is waiting for. */
       let waitingOn: FrontierEntry | undefined;
       let scanned = 0;
-      const upper = top ? [crawlId, 'queued', ...top.at] : [crawlId, 'queued', Dexie.maxKey, Dexie.maxKey];
-      await this.db.frontier
-        .where('[crawlId+state+priority+order]')
-        .between([crawlId, 'queued', Dexie.minKey, Dexie.minKey], upper, true, top ? top.inclusive : true)
-        .reverse()
-        .until(() => entries.length >= max || scanned >= scanLimit)
-        .each((e) => {
+      let upper: unknown[] = top ? [crawlId, 'queued', ...top.at] : [crawlId, 'queued', Dexie.maxKey, Dexie.maxKey];
+      let upperOpen = top ? !top.inclusive : false;
+      // Read in pages, best first: one request returns a page (IndexedDB's getAll with a direction, where the browser
+      // has it), where a cursor costs one round trip to the browser's database per entry. Passing a busy host's
+      // entries cost ~50 ms at 1M queued URLs that way (docs/benchmarks.md, "The frontier at a million URLs"). Pages
+      // grow from a little over what is wanted, so a take that finds its entries at the top reads little.
+      let pageSize = Math.min(TAKE_PAGE_MAX, Math.max(16, 2 * max));
+      while (entries.length < max && scanned < scanLimit) {
+        const page: FrontierEntry[] = await this.db.frontier
+          .where('[crawlId+state+priority+order]')
+          .between([crawlId, 'queued', Dexie.minKey, Dexie.minKey], upper, true, !upperOpen)
+          .reverse()
+          .limit(Math.min(pageSize, scanLimit - scanned))
+          .toArray();
+        for (const e of page) {
+          if (entries.length >= max || scanned >= scanLimit) break;
           scanned++;
           const w = e.notBefore !== undefined && e.notBefore > now ? e.notBefore - now : reserve(e);
           if (w === 0) entries.push(e);
@@ -114,7 +130,13 @@ export class FrontierStore {
             waitMs = Math.min(waitMs, w);
             firstSkipped ??= [e.priority, e.order];
           }
-        });
+        }
+        const lastRead = page.at(-1);
+        if (page.length < pageSize || !lastRead) break; // the queued range ends here
+        upper = [crawlId, 'queued', lastRead.priority, lastRead.order];
+        upperOpen = true;
+        pageSize = Math.min(TAKE_PAGE_MAX, pageSize * 4);
+      }
       const last = entries.at(-1);
       // Everything above the first URL left queued, or above the last one taken, is no longer queued. Set here,
       // in the transaction, so it is ordered with every other frontier write (they all go through this store).

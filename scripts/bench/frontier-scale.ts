@@ -217,5 +217,9 @@ for (const [name, r] of [['fresh', result.crawl.fresh], [N.toLocaleString('en'),
   console.log(`${name.padEnd(20)} ${r.pagesPerSecond.toFixed(1).padStart(8)}   ${`${r.take.p50.toFixed(1)} / ${r.take.p99.toFixed(1)} (${r.take.urlsPerTake.toFixed(1)})`.padEnd(28)}  ` +
     `${r.commit.p50.toFixed(1)} / ${r.commit.p99.toFixed(1)} (${r.commit.pagesPerCommit.toFixed(1)})`);
 }
-console.log(`\ngoal takeNext p99 <= 10 ms at ${N.toLocaleString('en')}: ${result.goal.met ? 'met' : 'missed'} (${take.ready!.p99.toFixed(2)} ms); run took ${result.runSeconds.toFixed(0)} s`);
+console.log(`\ngoal takeNext p99 <= 10 ms at ${N.toLocaleString('en')}: ${result.goal.met ? 'met' : 'missed'} (${take.ready!.p99.toFixed(2)} ms); ` +
+  `with the top host busy ${take['top-host-busy']!.p99.toFixed(2)} ms`);
+console.log(`goal crawl loop at ${N.toLocaleString('en')} within 80% of a fresh frontier's pace, side by side in this run: ` +
+  `${(result.crawl.atScale.pagesPerSecond / result.crawl.fresh.pagesPerSecond).toFixed(2)}x`);
+console.log(`goal enqueue >= 10,000 URLs/s: ${result.enqueue.urlsPerSecond.toFixed(0)} URLs/s; run took ${result.runSeconds.toFixed(0)} s`);
 if (values.json) console.log(JSON.stringify(result));

@@ -174,6 +174,11 @@ async function writeReport(all: { date: string; machine: Record<string, unknown>
       rows.push(['Crawlee CheerioCrawler (FIFO)', ...row(c.crawlee.table), c.crawlee.pagesPerSecond.toFixed(1)]);
     }
     parts.push(markdownTable(['crawler', ...checkpoints.map((n) => `harvest @${n}`), `recall @${last}`, 'scored harvest @500', `scored recall @${last}`, 'pages/s'], rows), '');
+    const focusRate = c.focus['best-first']?.pagesPerSecond;
+    if (c.crawlee && focusRate) {
+      parts.push(`Crawl-phase pages/s, Focus best-first over Crawlee CheerioCrawler, side by side in this run at concurrency ${concurrency}, ` +
+        `no politeness delay, loopback: ${(focusRate / c.crawlee.pagesPerSecond).toFixed(2)}x (goal: at least 1).`, '');
+    }
     const svg = `harvest-${c.topic}.svg`;
     writeFileSync(join(outDir, svg), await harvestChart(`${c.topic} from ${c.seed}`, series));
     parts.push(`![harvest and recall, ${c.topic}](${svg})`, '');

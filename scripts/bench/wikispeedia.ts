@@ -17,7 +17,7 @@ import { STRATEGIES } from '../../lib/strategies/registry';
 import { mulberry32, shuffled } from '../../lib/random';
 import { formatSummary, runCrawl, type Summary } from '../crawl';
 import type { Page } from 'playwright-core';
-import { ROOT, send, workerHeapUsed } from '../lib/browser';
+import { ROOT, send, workerHeapUsed, type Launched } from '../lib/browser';
 import { articleOfUrl, articleUrl, loadArticles, loadLabels, loadLinks, loadSites, startCorpusServer } from './corpus-server';
 
 /** A handful of words per top-level topic: the crawl's `topic.keywords` (its domain dictionary). */
@@ -112,6 +112,10 @@ export interface CaseOptions {
   classifier?: Record<string, unknown>;
   out?: string;
   log?: (line: string) => void;
+  /** Called once the crawl has started (crawl-speed.ts profiles the service worker from here). */
+  onStarted?: (launched: Launched, crawlId: number) => Promise<void> | void;
+  /** Called once the crawl has ended, before the browser closes. */
+  onFinished?: (launched: Launched, crawlId: number) => Promise<void> | void;
 }
 
 export const DEFAULT_CORPUS = join(ROOT, '..', 'shared', 'corpora', 'wikispeedia');
@@ -316,13 +320,15 @@ export async function runWikispeedia(o: CaseOptions) {
   try {
     summary = await runCrawl({
       config, out, log, hostRules,
-      onStarted: (launched, crawlId) => {
+      onStarted: async (launched, crawlId) => {
+        await o.onStarted?.(launched, crawlId);
         if (o.userLabels) userLabeling = labelLikeAUser(launched.page, crawlId, o.userLabels, o.labelAt ?? 300, onTopic, log);
         // Sample the service worker's heap every 2 s while the crawl runs.
         heapTimer = setInterval(() => {
           workerHeapUsed(launched).then((b) => b !== null && heap.push(b), () => {});
         }, 2000);
       },
+      ...(o.onFinished ? { onFinished: o.onFinished } : {}),
     });
   } finally {
     clearInterval(heapTimer);

@@ -1,0 +1,284 @@
+// Crawl-phase throughput of the extension against Crawlee's CheerioCrawler, side by side in one run (same corpus
+// site, same concurrency, no politeness delay), printed as a ratio so that the shared machine's noise cancels out;
+// with --profile, where the service worker's time goes during the Focus crawl (a CPU profile of the worker through
+// the DevTools protocol, and its fetches as the Network domain saw them: how many were in flight at once).
+//   npx tsx scripts/bench/crawl-speed.ts [--corpus DIR] [--topic Science] [--seed English_language] [--budget 2000]
+//     [--concurrency 8] [--rounds 1] [--profile]
+// --profile wants the unminified build for function names: npx wxt build -c scripts/bench/profile.wxt.config.ts
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { CDPSession } from 'playwright-core';
+import type { Launched } from '../lib/browser';
+import { loadArticles, startCorpusServer } from './corpus-server';
+import { runCrawlee } from './crawlee';
+import { DEFAULT_CORPUS, runWikispeedia } from './wikispeedia';
+
+export interface SpeedRound {
+  focus: number;
+  crawlee: number;
+  /** Focus's crawl-phase pages/s over Crawlee's. */
+  ratio: number;
+}
+
+export interface CrawlSpeed {
+  topic: string;
+  seed: string;
+  budget: number;
+  concurrency: number;
+  rounds: SpeedRound[];
+  profile?: WorkerProfile;
+}
+
+/** Focus then Crawlee, `rounds` times, on one corpus site each. */
+export async function measureCrawlSpeed(o: {
+  corpus: string; topic: string; seed: string; budget: number; concurrency: number; rounds?: number; profile?: boolean; log?: (s: string) => void;
+}): Promise<CrawlSpeed> {
+  const log = o.log ?? (() => {});
+  const rounds: SpeedRound[] = [];
+  let profile: WorkerProfile | undefined;
+  for (let i = 0; i < (o.rounds ?? 1); i++) {
+    let recorder: WorkerRecorder | undefined;
+    let summarize: ((from: number) => WorkerProfile) | undefined;
+    log(`round ${i + 1}: Focus best-first, ${o.budget} pages, concurrency ${o.concurrency}`);
+    const focus = await runWikispeedia({
+      corpus: o.corpus, topic: o.topic, seed: o.seed, budget: o.budget, strategy: 'best-first', concurrency: o.concurrency, log: () => {},
+      ...(o.profile && i === 0
+        ? {
+          onStarted: async (launched: Launched) => {
+            recorder = await WorkerRecorder.start(launched);
+          },
+          onFinished: async () => {
+            summarize = await recorder?.stop();
+          },
+        }
+        : {}),
+    });
+    if (summarize) profile = summarize(crawlPhaseStart(focus.out));
+    log(`round ${i + 1}: Crawlee CheerioCrawler`);
+    const site = await startCorpusServer(o.corpus);
+    let crawlee: number;
+    try {
+      const seedPath = loadArticles(o.corpus).find((a) => a.article === o.seed)!.path;
+      crawlee = (await runCrawlee({ origin: site.origin, seedUrl: site.origin + seedPath, budget: o.budget, concurrency: o.concurrency })).pagesPerSecond;
+    } finally {
+      await site.close();
+    }
+    const pagesPerSecond = focus.pagesPerSecond ?? NaN;
+    rounds.push({ focus: pagesPerSecond, crawlee, ratio: pagesPerSecond / crawlee });
+  }
+  return { topic: o.topic, seed: o.seed, budget: o.budget, concurrency: o.concurrency, rounds, ...(profile ? { profile } : {}) };
+}
+
+/**
+ * When the crawl phase began: the last training read of the run's pages.jsonl (training comes first; a crawl-phase row
+ * judged from training's copy carries that read's time, so the first crawl-phase time would be too early).
+ */
+function crawlPhaseStart(out: string): number {
+  const rows = readFileSync(join(out, 'pages.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { phase: string; fetchedAt: string });
+  return Math.max(...rows.filter((r) => r.phase === 'train').map((r) => Date.parse(r.fetchedAt)));
+}
+
+export function formatCrawlSpeed(s: CrawlSpeed): string {
+  const lines = [`Crawl phase, Focus (extension, best-first) against Crawlee CheerioCrawler: ${s.topic} from ${s.seed}, ` +
+    `${s.budget} pages, concurrency ${s.concurrency}, no politeness delay, loopback`];
+  for (const [i, r] of s.rounds.entries()) {
+    lines.push(`  round ${i + 1}: Focus ${r.focus.toFixed(1)} pages/s, Crawlee ${r.crawlee.toFixed(1)} pages/s, ratio ${r.ratio.toFixed(2)}x`);
+  }
+  if (s.profile) lines.push(formatProfile(s.profile));
+  return lines.join('\n');
+}
+
+// ---- the service worker, seen through the DevTools protocol ----
+
+export interface WorkerProfile {
+  seconds: number;
+  /** Share of the worker's sampled time per stage (inclusive: a sample counts for every stage on its stack). */
+  stages: { stage: string; share: number }[];
+  /** Functions by self time. */
+  top: { name: string; share: number }[];
+  fetches: { count: number; medianMs: number; p90Ms: number; meanInFlight: number; atConcurrency: number };
+}
+
+/**
+ * Stages by the functions that start them, checked from the top of the stack down (the innermost wins): the names
+ * are the crawler's own, so an unminified build is needed (profile.wxt.config.ts).
+ */
+const STAGES: [string, RegExp][] = [
+  ['parse (linkedom)', /^parseHtml$/],
+  ['read and decode the body', /^(readResponse|readCapped|decodeBytes|decode)$/],
+  ['judge', /^(judge|judgeAndPlan)$/],
+  ['plan links', /^(planChildren|planUpserts|rankLinks)$/],
+  ['commit (IndexedDB)', /^(commitPages|applyCommit|submit|drain)$/],
+  ['take (IndexedDB)', /^(take|takeBatch|markTaken)$/],
+  ['learn', /^(pageDone|save|retrain|rescoreQueued|learnFromVerdict)$/],
+  ['fetch (request gate, headers)', /^(fetchOnce|page)$/],
+  ['messages to pages', /^(onMessage|handleMessage|broadcast|postMessage)$/],
+];
+
+class WorkerRecorder {
+  private readonly pending = new Map<number, (r: unknown) => void>();
+  private nextId = 1;
+  private readonly requests = new Map<string, number>();
+  private readonly spans: [number, number][] = [];
+  /** Wall-clock seconds minus the protocol's monotonic seconds. */
+  private wallOffset = 0;
+
+  private constructor(private readonly cdp: CDPSession, private readonly sessionId: string) {
+    cdp.on('Target.receivedMessageFromTarget', (e: { sessionId: string; message: string }) => {
+      if (e.sessionId !== this.sessionId) return;
+      const m = JSON.parse(e.message) as { id?: number; result?: unknown; method?: string; params?: Record<string, unknown> };
+      if (m.id !== undefined) this.pending.get(m.id)?.(m.result), this.pending.delete(m.id);
+      else if (m.method === 'Network.requestWillBeSent') {
+        this.requests.set(m.params!.requestId as string, m.params!.timestamp as number);
+        this.wallOffset = (m.params!.wallTime as number) - (m.params!.timestamp as number);
+      }
+      else if (m.method === 'Network.loadingFinished' || m.method === 'Network.loadingFailed') {
+        const began = this.requests.get(m.params!.requestId as string);
+        if (began !== undefined) this.spans.push([began, m.params!.timestamp as number]);
+      }
+    });
+  }
+
+  static async start(launched: Launched): Promise<WorkerRecorder> {
+    const cdp = await launched.context.newCDPSession(launched.page);
+    const { targetInfos } = (await cdp.send('Target.getTargets')) as { targetInfos: { targetId: string; type: string; url: string }[] };
+    const sw = targetInfos.find((t) => t.type === 'service_worker' && t.url.includes(launched.extensionId));
+    if (!sw) throw new Error('no service worker to profile');
+    const { sessionId } = (await cdp.send('Target.attachToTarget', { targetId: sw.targetId, flatten: false })) as { sessionId: string };
+    const r = new WorkerRecorder(cdp, sessionId);
+    await r.call('Network.enable');
+    await r.call('Profiler.enable');
+    await r.call('Profiler.setSamplingInterval', { interval: 500 });
+    await r.call('Profiler.start');
+    return r;
+  }
+
+  private call(method: string, params: unknown = {}): Promise<unknown> {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.pending.set(id, resolve);
+      void this.cdp.send('Target.sendMessageToTarget', { sessionId: this.sessionId, message: JSON.stringify({ id, method, params }) });
+    });
+  }
+
+  /** Stops recording; the summary covers what happened from `from` (wall-clock ms) on: the crawl phase. */
+  async stop(): Promise<(from: number) => WorkerProfile> {
+    const { profile } = (await this.call('Profiler.stop')) as { profile: CpuProfile };
+    await this.cdp.detach().catch(() => {});
+    const spans = this.spans, wallOffset = this.wallOffset;
+    return (from) => {
+      // Both clocks of the protocol are the browser's monotonic one: seconds for the network, microseconds for the profile.
+      const since = (from / 1000 - wallOffset) * 1e6;
+      return {
+        seconds: (profile.endTime - Math.max(since, profile.startTime)) / 1e6,
+        ...summarizeProfile(profile, since),
+        fetches: inFlight(spans.filter(([a]) => a * 1e6 >= since)),
+      };
+    };
+  }
+}
+
+interface CpuProfile {
+  startTime: number;
+  endTime: number;
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+function summarizeProfile(p: CpuProfile, since: number): Pick<WorkerProfile, 'stages' | 'top'> {
+  const parent = new Map<number, number>();
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const self = new Map<string, number>();
+  const stage = new Map<string, number>();
+  let total = 0;
+  const stageOf = new Map<number, string>();
+  const stageOfNode = (id: number): string => {
+    const known = stageOf.get(id);
+    if (known !== undefined) return known;
+    const name = byId.get(id)!.callFrame.functionName;
+    if (name === '(idle)') return '(idle)';
+    if (name === '(garbage collector)') return 'garbage collector';
+    if (name === '(program)') return '(program: native, not attributed)';
+    const hit = STAGES.find(([, re]) => re.test(name))?.[0];
+    const up = parent.get(id);
+    const s = hit ?? (up === undefined ? 'other JS' : stageOfNode(up));
+    stageOf.set(id, s);
+    return s;
+  };
+  let at = p.startTime;
+  p.samples.forEach((id, i) => {
+    const dt = p.timeDeltas[i] ?? 0;
+    at += dt;
+    if (at < since) return;
+    total += dt;
+    const f = byId.get(id)!.callFrame;
+    const name = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}`;
+    self.set(name, (self.get(name) ?? 0) + dt);
+    const s = stageOfNode(id);
+    stage.set(s, (stage.get(s) ?? 0) + dt);
+  });
+  const share = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).map(([k, v]) => ({ k, share: v / total }));
+  return {
+    stages: share(stage).map(({ k, share }) => ({ stage: k, share })),
+    top: share(self).slice(0, 15).map(({ k, share }) => ({ name: k, share })),
+  };
+}
+
+/** Fetches by their Network-domain spans: durations, and how many were in flight at once, averaged over time. */
+function inFlight(spans: [number, number][]): WorkerProfile['fetches'] {
+  if (spans.length === 0) return { count: 0, medianMs: NaN, p90Ms: NaN, meanInFlight: NaN, atConcurrency: NaN };
+  const ms = spans.map(([a, b]) => (b - a) * 1000).sort((a, b) => a - b);
+  const edges = spans.flatMap(([a, b]) => [[a, 1], [b, -1]] as [number, number][]).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  let open = 0, last = edges[0]![0], area = 0;
+  const time = new Map<number, number>();
+  for (const [t, d] of edges) {
+    area += open * (t - last);
+    time.set(open, (time.get(open) ?? 0) + (t - last));
+    open += d;
+    last = t;
+  }
+  const span = edges.at(-1)![0] - edges[0]![0];
+  const maxOpen = Math.max(...time.keys());
+  return {
+    count: spans.length, medianMs: ms[ms.length >> 1]!, p90Ms: ms[Math.floor(ms.length * 0.9)]!,
+    meanInFlight: area / span, atConcurrency: (time.get(maxOpen) ?? 0) / span,
+  };
+}
+
+function formatProfile(p: WorkerProfile): string {
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(6);
+  return [
+    `service worker over the crawl phase, ${p.seconds.toFixed(0)} s (CPU profile, 0.5 ms samples; a sample counts for the innermost stage on its stack):`,
+    ...p.stages.map((s) => `  ${pct(s.share)}  ${s.stage}`),
+    'functions by self time:',
+    ...p.top.map((t) => `  ${pct(t.share)}  ${t.name}`),
+    `fetches (Network domain): ${p.fetches.count}, median ${p.fetches.medianMs.toFixed(1)} ms, p90 ${p.fetches.p90Ms.toFixed(1)} ms; ` +
+      `in flight on average ${p.fetches.meanInFlight.toFixed(2)}, the most at once for ${pct(p.fetches.atConcurrency).trim()} of the time`,
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  const { values: v } = parseArgs({
+    options: {
+      corpus: { type: 'string', default: DEFAULT_CORPUS }, topic: { type: 'string', default: 'Science' },
+      seed: { type: 'string', default: 'English_language' }, budget: { type: 'string', default: '2000' },
+      concurrency: { type: 'string', default: '8' }, rounds: { type: 'string', default: '1' }, profile: { type: 'boolean', default: false },
+    },
+  });
+  const s = await measureCrawlSpeed({
+    corpus: v.corpus!, topic: v.topic!, seed: v.seed!, budget: Number(v.budget), concurrency: Number(v.concurrency),
+    rounds: Number(v.rounds), profile: v.profile, log: (l) => process.stderr.write(`[speed] ${l}\n`),
+  });
+  console.log(formatCrawlSpeed(s));
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  main().catch((err) => {
+    console.error(`crawl-speed: ${err instanceof Error ? err.stack ?? err.message : err}`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,6 @@
+// The extension built unminified (into .output/, where the benchmarks look), so a CPU profile of the service worker names its functions
+// (scripts/bench/crawl-speed.ts --profile). Otherwise the same as wxt.config.ts.
+import { defineConfig } from 'wxt';
+import base from '../../wxt.config';
+
+export default defineConfig({ ...base, vite: () => ({ build: { minify: false } }) });

@@ -1,0 +1,50 @@
+// A take reads the queued frontier in pages, best first: it must pass as many busy entries as its scan limit allows,
+// across page boundaries, and take the best ready ones in order, with nothing taken twice or skipped for good.
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../lib/crawl/parse-config';
+import type { Candidate } from '../../lib/ports';
+import { CrawlStore } from '../../lib/store/crawl-store';
+import { CrawlerDB } from '../../lib/store/db';
+
+const config = parseConfig({ seeds: ['http://busy.test/'], topic: { keywords: ['x'] } });
+const cand = (url: string, priority: number): Candidate => ({
+  url, host: new URL(url).host, score: 0.5, priority, depth: 1, parentUrl: 'http://busy.test/', anchor: '', context: '',
+});
+
+describe('FrontierStore.take past a busy host', () => {
+  let store: CrawlStore;
+  let id: number;
+  beforeEach(async () => {
+    store = new CrawlStore(new CrawlerDB(`t${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
+    id = await store.createCrawl(config, 1, 1);
+    // 1,500 entries of a busy host above 5 of a ready one (more than any one page a take reads).
+    const busy = Array.from({ length: 1500 }, (_, i) => cand(`http://busy.test/${i}`, 1000 - i / 10));
+    const ready = Array.from({ length: 5 }, (_, i) => cand(`http://ready.test/${i}`, 10 - i));
+    await store.frontier.enqueue(id, [...busy, ...ready], 1);
+  });
+
+  const busyHost = (e: { host: string }) => (e.host === 'busy.test' ? 500 : 0);
+
+  it('takes the best ready entries below them, in order, and says how long the busy host waits', async () => {
+    const { entries, waitMs } = await store.frontier.take(id, busyHost, 2, 3);
+    expect(entries.map((e) => e.url)).toEqual(['http://ready.test/0', 'http://ready.test/1', 'http://ready.test/2']);
+    expect(waitMs).toBe(0); // it found all it wanted
+    const next = await store.frontier.take(id, busyHost, 3, 3);
+    expect(next.entries.map((e) => e.url)).toEqual(['http://ready.test/3', 'http://ready.test/4']);
+    expect(next.waitMs).toBe(500);
+    // Once the host is free again its entries come first, best first, none lost.
+    const later = await store.frontier.take(id, () => 0, 4, 2000);
+    expect(later.entries).toHaveLength(1500);
+    expect(later.entries[0]!.url).toBe('http://busy.test/0');
+    expect(later.entries.at(-1)!.url).toBe('http://busy.test/1499');
+    expect((await store.getCrawl(id))!.stats.queued).toBe(0);
+  });
+
+  it('stops at its scan limit: what lies below is for a later take', async () => {
+    const { entries, waitMs } = await store.frontier.take(id, busyHost, 2, 3, 1000);
+    expect(entries).toHaveLength(0);
+    expect(waitMs).toBe(500);
+    expect(await store.frontier.countByState(id, 'queued')).toBe(1505);
+  });
+});
