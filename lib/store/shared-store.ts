@@ -59,7 +59,7 @@ export interface SharedBridge {
   /** Claims a link source not read yet for this worker (url null: none free now); done once all are read. */
   trainClaim(req: { urls: string[] }): Promise<{ url: string | null; done: boolean }>;
   /** A link source read and the labeled links learned from it ('dup': another worker's read came first). */
-  trained(req: { url: string; labels: SharedLabel[] }): Promise<{ result: 'ok' | 'dup' }>;
+  trained(req: { url: string; labels: SharedLabel[]; addresses: string[] }): Promise<{ result: 'ok' | 'dup' }>;
 }
 
 /** How long to wait before asking again when every ready host is busy with another worker's request. */
@@ -171,7 +171,8 @@ export class SharedRunStore implements RunStorePort {
     // A link source read: the other workers learn its labeled links and do not read it again.
     for (const c of commits) {
       if (c.entry || c.page?.phase !== 'train') continue;
-      const { result } = await this.bridge.trained({ url: c.page.url, labels: c.labels });
+      const addresses = [...new Set([c.page.url, c.page.finalUrl])];
+      const { result } = await this.bridge.trained({ url: c.page.url, labels: c.labels, addresses });
       if (result === 'dup') this.log?.(`link source ${c.page.url} was also read by another worker: its labeled links are published from the first read only`);
     }
     const leased = commits.filter((c) => c.entry && this.leases.has(c.entry.url));

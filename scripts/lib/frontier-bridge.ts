@@ -23,7 +23,7 @@ export async function openBridge(frontier: RedisFrontier, worker: string, params
     robots: async (b) => frontier.robots(String(b.url), b.claim === true, b.answer as RobotsAnswer | undefined),
     labels: async (b) => frontier.labelsAfter(worker, Math.max(0, Number(b.after) || 0)),
     trainClaim: async (b) => frontier.claimLinkSource(worker, (b.urls as string[]).map(String), params.leaseMs),
-    trained: async (b) => ({ result: await frontier.linkSourceRead(worker, String(b.url), b.labels as SharedLabel[]) }),
+    trained: async (b) => ({ result: await frontier.linkSourceRead(worker, String(b.url), b.labels as SharedLabel[], (b.addresses as string[] | undefined) ?? [String(b.url)]) }),
     release: async (b) => ({ released: await frontier.release(worker, b.leases as [string, number][]) }),
     queued: async () => {
       const s = await frontier.status();

@@ -168,8 +168,9 @@ export class RedisFrontier {
   }
 
   /** A link source read, with the labeled links learned from it: 'dup' when another worker's read came first. */
-  async linkSourceRead(worker: string, url: string, labels: SharedLabel[]): Promise<'ok' | 'dup'> {
-    return (await this.run('trained', [worker, url, JSON.stringify(labels.map((l) => JSON.stringify(l)))])) as 'ok' | 'dup';
+  async linkSourceRead(worker: string, url: string, labels: SharedLabel[], addresses: string[] = [url]): Promise<'ok' | 'dup'> {
+    const wire = [worker, url, JSON.stringify(labels.map((l) => JSON.stringify(l))), JSON.stringify(addresses)];
+    return (await this.run('trained', wire)) as 'ok' | 'dup';
   }
 
   async release(worker: string, leases: [string, number][]): Promise<number> {

@@ -288,7 +288,8 @@ return {claimed, left}
 /**
  * A link source read: marks it read for the whole crawl and publishes the labeled links learned from it, unless
  * another worker's read of it came first ('dup': its links are not published twice). The last one ends training.
- * ARGV: worker, link source, labels JSON (a list of labeled links, each JSON). Returns 'ok' | 'dup'.
+ * Its addresses (as asked, and as answered) are seen: a link to it found later is not queued, as it was read.
+ * ARGV: worker, link source, labels JSON (a list of labeled links, each JSON), addresses JSON. Returns 'ok' | 'dup'.
  */
 export const TRAINED = PRELUDE + `
 local worker, url = ARGV[1], ARGV[2]
@@ -297,6 +298,7 @@ if redis.call('SADD', K.trained, url) == 0 then return 'dup' end
 redis.call('SREM', K.tpending, url)
 redis.call('HDEL', K.tclaim, url)
 redis.call('HINCRBY', K.stats, 'trainPages', 1)
+for _, u in ipairs(cjson.decode(ARGV[4])) do redis.call('SADD', K.seen, u) end
 for _, l in ipairs(cjson.decode(ARGV[3])) do redis.call('RPUSH', K.labels, worker .. '\t' .. l) end
 return 'ok'
 `;
