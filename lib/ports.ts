@@ -161,4 +161,18 @@ export interface RunStorePort extends CrawlStorePort {
   saveStrategyState(crawlId: number, state: unknown, now: number): Promise<unknown>;
   /** Set by a store shared by several browsers: robots.txt answers are read once per crawl, not once per browser. */
   readonly robots?: RobotsShare;
+  /** Set by a store shared by several browsers: each link source is read once per crawl, by the worker that claims it. */
+  readonly training?: TrainingShare;
+}
+
+/**
+ * Training on a crawl shared by several browsers: a worker claims a link source (with a lease, so a dead worker's
+ * claim is retaken), reads it, and its commit publishes the labeled links it learned; the others learn them
+ * without reading it.
+ */
+export interface TrainingShare {
+  /** Claims one of `urls` not read yet for this worker, or none (`url` null); `done` once every one of them is read. */
+  claim(urls: string[]): Promise<{ url: string | null; done: boolean }>;
+  /** Brings the labeled links the other workers learned into this browser's store. */
+  catchUp(crawlId: number, now: number): Promise<void>;
 }

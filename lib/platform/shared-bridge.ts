@@ -32,6 +32,8 @@ export function httpBridge(at: BridgeAddress): SharedBridge {
     queued: (req) => call('queued', req),
     labels: (req) => call('labels', req),
     robots: (req) => call('robots', req),
+    trainClaim: (req) => call('trainClaim', req),
+    trained: (req) => call('trained', req),
   };
 }
 

@@ -8,14 +8,19 @@ import { TargetAuthority } from '../classifier/authority';
 import { parseHtml } from '../parse/html';
 import { hostOf, requestUrl } from '../url';
 import type { LabeledPages } from '../crawl/children';
+import type { TrainingShare } from '../ports';
 import type { RunContext } from './context';
 import { sessionLostMessage } from './outcome';
 import { trainingReadCommit, type NewLinkLabel } from './page-commit';
+
+/** How often a worker of a shared crawl asks again while other workers read the last link sources. */
+const CLAIM_POLL_MS = 500;
 
 /** Reads the link sources not read yet (by `concurrency` workers), then fits the authority and brings the model up to date. */
 export async function train(ctx: RunContext): Promise<void> {
   const done = await ctx.ports.store.pages.trainedUrls(ctx.crawlId);
   const todo = ctx.config.training.linkSources.filter((u) => !done.has(u));
+  const share = ctx.ports.store.training;
   let next = 0;
   const worker = async () => {
     while (!ctx.halted && next < todo.length) {
@@ -24,8 +29,22 @@ export async function train(ctx: RunContext): Promise<void> {
       await trainOn(ctx, url);
     }
   };
-  await Promise.all(Array.from({ length: ctx.config.politeness.concurrency }, worker));
+  // A crawl shared by several browsers reads each link source once: a worker reads those it claims, waits while
+  // others read theirs, then learns the labeled links they published.
+  const sharedWorker = async (s: TrainingShare) => {
+    while (!ctx.halted) {
+      const { url, done: all } = await s.claim(ctx.config.training.linkSources);
+      if (all) return;
+      if (url === null) await ctx.ports.clock.sleep(CLAIM_POLL_MS);
+      else {
+        await ctx.waitForHost(hostOf(url));
+        await trainOn(ctx, url);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: ctx.config.politeness.concurrency }, () => (share ? sharedWorker(share) : worker())));
   if (ctx.halted) return;
+  if (share) await share.catchUp(ctx.crawlId, ctx.ports.clock.now());
   await fitAuthority(ctx);
   await ctx.learner.requestSync();
   // The judge learns training pages as they arrive; if an earlier worker read some of them, their lessons

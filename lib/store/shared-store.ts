@@ -4,7 +4,7 @@
 // from it; each commit is written here first, then completes its lease there with the children this store queued
 // (so admission, SPEC A.7's raise and the canonical form are decided once, by the same policy as a local crawl).
 import type { RobotsAnswer, RobotsShare } from '../fetch/shared-robots';
-import type { PageCommit, RunStorePort } from '../ports';
+import type { PageCommit, RunStorePort, TrainingShare } from '../ports';
 import type { CrawlStats } from '../records';
 import type { EntryState, FrontierEntry, LabeledLink } from '../types';
 import type { CrawlStore } from './crawl-store';
@@ -56,6 +56,10 @@ export interface SharedBridge {
   /** The other workers' labeled links after a cursor, and the next cursor. */
   labels(req: { after: number }): Promise<{ labels: SharedLabel[]; next: number }>;
   robots(req: { url: string; claim?: boolean; answer?: RobotsAnswer }): Promise<{ answer: RobotsAnswer | null; claimed: boolean }>;
+  /** Claims a link source not read yet for this worker (url null: none free now); done once all are read. */
+  trainClaim(req: { urls: string[] }): Promise<{ url: string | null; done: boolean }>;
+  /** A link source read and the labeled links learned from it ('dup': another worker's read came first). */
+  trained(req: { url: string; labels: SharedLabel[]; addresses: string[] }): Promise<{ result: 'ok' | 'dup' }>;
 }
 
 /** How long to wait before asking again when every ready host is busy with another worker's request. */
@@ -77,6 +81,7 @@ export class SharedRunStore implements RunStorePort {
   readonly pages: RunStorePort['pages'];
   readonly frontier: RunStorePort['frontier'];
   readonly robots: RobotsShare;
+  readonly training: TrainingShare;
   /** The fence of each URL this worker holds a lease on. */
   private readonly leases = new Map<string, number>();
   private ended: string | null = null;
@@ -93,6 +98,10 @@ export class SharedRunStore implements RunStorePort {
       get: async (url) => (await bridge.robots({ url })).answer,
       claim: async (url) => (await bridge.robots({ url, claim: true })).claimed,
       put: async (url, answer) => void (await bridge.robots({ url, answer })),
+    };
+    this.training = {
+      claim: (urls) => bridge.trainClaim({ urls }),
+      catchUp: (crawlId, now) => this.readLabels(crawlId, now),
     };
     this.frontier = {
       enqueue: (crawlId, candidates, now) => lf.enqueue(crawlId, candidates, now),
@@ -161,6 +170,13 @@ export class SharedRunStore implements RunStorePort {
 
   async commitPages(commits: PageCommit[], now: number): Promise<number[]> {
     const seqs = await this.local.commitPages(commits, now);
+    // A link source read: the other workers learn its labeled links and do not read it again.
+    for (const c of commits) {
+      if (c.entry || c.page?.phase !== 'train') continue;
+      const addresses = [...new Set([c.page.url, c.page.finalUrl])];
+      const { result } = await this.bridge.trained({ url: c.page.url, labels: c.labels, addresses });
+      if (result === 'dup') this.log?.(`link source ${c.page.url} was also read by another worker: its labeled links are published from the first read only`);
+    }
     const leased = commits.filter((c) => c.entry && this.leases.has(c.entry.url));
     if (!leased.length) return seqs;
     const childUrls = [...new Set(leased.flatMap((c) => c.children.filter((ch) => ch.skip === undefined).map((ch) => ch.url)))];
@@ -198,5 +214,5 @@ export function detachedBridge(name: string): SharedBridge {
   const gone = async (): Promise<never> => {
     throw new Error(`"${name}" runs on a shared frontier whose command-line runner is gone: start the runner again to rejoin`);
   };
-  return { take: gone, ack: gone, release: gone, queued: gone, labels: gone, robots: gone };
+  return { take: gone, ack: gone, release: gone, queued: gone, labels: gone, robots: gone, trainClaim: gone, trained: gone };
 }

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RobotsAnswer } from '../../lib/fetch/shared-robots';
-import type { SharedAck } from '../../lib/store/shared-store';
+import type { SharedAck, SharedLabel } from '../../lib/store/shared-store';
 import type { CrawlParams, RedisFrontier } from './redis-frontier';
 
 export interface Bridge {
@@ -22,6 +22,8 @@ export async function openBridge(frontier: RedisFrontier, worker: string, params
     ack: async (b) => ({ results: await frontier.ack(worker, b.acks as SharedAck[], params) }),
     robots: async (b) => frontier.robots(String(b.url), b.claim === true, b.answer as RobotsAnswer | undefined),
     labels: async (b) => frontier.labelsAfter(worker, Math.max(0, Number(b.after) || 0)),
+    trainClaim: async (b) => frontier.claimLinkSource(worker, (b.urls as string[]).map(String), params.leaseMs),
+    trained: async (b) => ({ result: await frontier.linkSourceRead(worker, String(b.url), b.labels as SharedLabel[], (b.addresses as string[] | undefined) ?? [String(b.url)]) }),
     release: async (b) => ({ released: await frontier.release(worker, b.leases as [string, number][]) }),
     queued: async () => {
       const s = await frontier.status();

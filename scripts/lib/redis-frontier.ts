@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { RobotsAnswer } from '../../lib/fetch/shared-robots';
 import type { SharedAck, SharedEntry, SharedLabel, SharedTake } from '../../lib/store/shared-store';
-import { ACK, JOIN, KEY_NAMES, RELEASE, RENEW, TAKE, type KeyName } from './redis-scripts';
+import { ACK, JOIN, KEY_NAMES, RELEASE, RENEW, TAKE, TCLAIM, TRAINED, type KeyName } from './redis-scripts';
 
 /** A Redis problem the user can fix (unreachable, refused password, another crawl of the same name): one line, exit 2. */
 export class FrontierError extends Error {}
@@ -28,12 +28,14 @@ export interface SharedStatus {
   queued: number;
   leased: number;
   seen: number;
+  /** Link sources not read yet: while any is, the crawl is training. */
+  training: number;
   ended: string | null;
   /** Pages committed by each worker. */
   byWorker: Record<string, number>;
 }
 
-const SCRIPTS = { join: JOIN, take: TAKE, ack: ACK, release: RELEASE, renew: RENEW };
+const SCRIPTS = { join: JOIN, take: TAKE, ack: ACK, release: RELEASE, renew: RENEW, tclaim: TCLAIM, trained: TRAINED };
 type ScriptName = keyof typeof SCRIPTS;
 
 /** A worker counts as alive while it was heard from (a take, a completion or its heartbeat) this recently. */
@@ -102,10 +104,10 @@ export class RedisFrontier {
     }
   }
 
-  /** Joins the crawl of this name, creating it with its seeds when it is new. */
-  async join(configJson: string, seeds: SharedEntry[]): Promise<{ joined: 'created' | 'joined' | 'ended'; ended?: string }> {
+  /** Joins the crawl of this name, creating it with its seeds (and its link sources to read first) when it is new. */
+  async join(configJson: string, seeds: SharedEntry[], linkSources: string[] = []): Promise<{ joined: 'created' | 'joined' | 'ended'; ended?: string }> {
     const wire = JSON.stringify(seeds.map((s) => [s.url, String(s.priority), JSON.stringify(s)]));
-    const [what, why] = (await this.run('join', [configJson, wire])) as [string, string];
+    const [what, why] = (await this.run('join', [configJson, wire, JSON.stringify(linkSources)])) as [string, string];
     if (what === 'different') {
       throw new FrontierError(`a crawl named "${this.name}" already runs on this Redis with another config: give the same config, or another name`);
     }
@@ -159,6 +161,18 @@ export class RedisFrontier {
     return { answer: known ? (JSON.parse(known) as RobotsAnswer) : null, claimed: false };
   }
 
+  /** Claims a link source not read yet for this worker to read (null: none free now), and whether all are read. */
+  async claimLinkSource(worker: string, urls: string[], leaseMs: number): Promise<{ url: string | null; done: boolean }> {
+    const [url, left] = (await this.run('tclaim', [worker, leaseMs, JSON.stringify(urls)])) as [string, number];
+    return { url: url || null, done: left === 0 };
+  }
+
+  /** A link source read, with the labeled links learned from it: 'dup' when another worker's read came first. */
+  async linkSourceRead(worker: string, url: string, labels: SharedLabel[], addresses: string[] = [url]): Promise<'ok' | 'dup'> {
+    const wire = [worker, url, JSON.stringify(labels.map((l) => JSON.stringify(l))), JSON.stringify(addresses)];
+    return (await this.run('trained', wire)) as 'ok' | 'dup';
+  }
+
   async release(worker: string, leases: [string, number][]): Promise<number> {
     return (await this.run('release', [worker, JSON.stringify(leases)])) as number;
   }
@@ -180,13 +194,14 @@ export class RedisFrontier {
       .hgetall(this.key('stats'))
       .zcard(this.key('q')).zcard(this.key('delayed')).zcard(this.key('leaseAt'))
       .scard(this.key('seen')).get(this.key('ended')).hgetall(this.key('wpages'))
+      .scard(this.key('tpending'))
       .exec();
     const v = (i: number) => r![i]![1];
     const stats = v(1) as Record<string, string>;
     const n = (k: string) => Math.round(Number(stats[k] ?? 0));
     return {
       name: this.name, workersAlive: v(0) as number, fetched: n('fetched'), relevant: n('relevant'), failed: n('failed'), skipped: n('skipped'),
-      requests: n('reserved'), queued: (v(2) as number) + (v(3) as number), leased: v(4) as number, seen: v(5) as number,
+      requests: n('reserved'), queued: (v(2) as number) + (v(3) as number), leased: v(4) as number, seen: v(5) as number, training: v(8) as number,
       ended: (v(6) as string | null) ?? null,
       byWorker: Object.fromEntries(Object.entries(v(7) as Record<string, string>).map(([w, c]) => [w, Number(c)])),
     };
@@ -194,7 +209,7 @@ export class RedisFrontier {
 }
 
 export function formatStatus(s: SharedStatus): string {
-  const state = s.ended ? `ended: ${s.ended}` : 'running';
+  const state = s.ended ? `ended: ${s.ended}` : s.training ? `training: ${s.training} link source(s) to read` : 'running';
   return `${s.name}: ${state}\n  workers alive ${s.workersAlive}, fetched ${s.fetched}, relevant ${s.relevant}, failed ${s.failed}, ` +
     `queued ${s.queued}, in flight ${s.leased}, requests ${s.requests}, URLs seen ${s.seen}`;
 }

@@ -23,6 +23,9 @@ export const KEY_NAMES = [
   'labels', // list: "worker\tlabeled link (JSON)", every worker's verdicts and labels, in the order they came
   'robots', // hash: robots.txt URL -> its answer (JSON), read once for the whole crawl
   'held', // string: while set, workers take nothing (and the crawl does not end): workers started apart begin together
+  'tpending', // set: link sources not read yet: while any is, the crawl is training and workers take nothing
+  'trained', // set: link sources read (by one worker, for the whole crawl)
+  'tclaim', // hash: link source -> "worker\tdeadline", the worker reading it now
 ] as const;
 
 export type KeyName = (typeof KEY_NAMES)[number];
@@ -58,13 +61,15 @@ end
 
 /**
  * Joins a crawl: the first worker stores its config and queues the seeds; a later one must bring the same config.
- * ARGV: config JSON, seeds JSON ([[url, priority, entry]...]). Returns {'created'|'joined'|'different'|'ended', why}.
+ * The crawl starts training while its link sources are not all read.
+ * ARGV: config JSON, seeds JSON ([[url, priority, entry]...]), link sources JSON. Returns {'created'|'joined'|'different'|'ended', why}.
  */
 export const JOIN = PRELUDE + `
 local config = redis.call('GET', K.config)
 if not config then
   redis.call('SET', K.config, ARGV[1])
   for _, s in ipairs(cjson.decode(ARGV[2])) do add(s[1], s[2], s[3]) end
+  for _, u in ipairs(cjson.decode(ARGV[3])) do redis.call('SADD', K.tpending, u) end
   return {'created', ''}
 end
 if config ~= ARGV[1] then return {'different', ''} end
@@ -105,6 +110,10 @@ end
 local reserved = tonumber(redis.call('HGET', K.stats, 'reserved') or '0')
 if redis.call('EXISTS', K.held) == 1 then
   return {{}, 100, redis.call('ZCARD', K.q) + redis.call('ZCARD', K.delayed), redis.call('ZCARD', K.leaseAt), reserved, '', reclaimed}
+end
+-- Training: no crawl request before every link source is read and its labeled links published.
+if redis.call('SCARD', K.tpending) > 0 then
+  return {{}, 200, redis.call('ZCARD', K.q) + redis.call('ZCARD', K.delayed), redis.call('ZCARD', K.leaseAt), reserved, '', reclaimed}
 end
 local want = math.min(max, maxPages - reserved)
 local out, taken, wait = {}, 0, -1
@@ -246,5 +255,50 @@ for i = 1, #all, 2 do
     n = n + 1
   end
 end
+local claims = redis.call('HGETALL', K.tclaim)
+for i = 1, #claims, 2 do
+  if string.match(claims[i + 1], '^([^\\t]*)\\t') == worker then redis.call('HSET', K.tclaim, claims[i], worker .. '\\t' .. (now + leaseMs)) end
+end
 return n
+`;
+
+/**
+ * Claims a link source for the worker to read: the first of the given ones that is neither read nor claimed by
+ * another worker whose claim still holds (a claim lasts leaseMs and is renewed by the worker's heartbeat).
+ * ARGV: worker, leaseMs, link sources JSON. Returns {url claimed or '', how many are not read yet}.
+ */
+export const TCLAIM = PRELUDE + `
+local worker, leaseMs = ARGV[1], tonumber(ARGV[2])
+redis.call('ZADD', K.workers, now, worker)
+local left, claimed = 0, ''
+for _, url in ipairs(cjson.decode(ARGV[3])) do
+  if redis.call('SISMEMBER', K.trained, url) == 0 then
+    left = left + 1
+    local c = redis.call('HGET', K.tclaim, url)
+    if claimed == '' and (not c or tonumber(string.match(c, '\\t(%d+)$') or '0') <= now) then
+      redis.call('HSET', K.tclaim, url, worker .. '\\t' .. (now + leaseMs))
+      claimed = url
+    end
+  end
+end
+if left == 0 then redis.call('DEL', K.tpending) end
+return {claimed, left}
+`;
+
+/**
+ * A link source read: marks it read for the whole crawl and publishes the labeled links learned from it, unless
+ * another worker's read of it came first ('dup': its links are not published twice). The last one ends training.
+ * Its addresses (as asked, and as answered) are seen: a link to it found later is not queued, as it was read.
+ * ARGV: worker, link source, labels JSON (a list of labeled links, each JSON), addresses JSON. Returns 'ok' | 'dup'.
+ */
+export const TRAINED = PRELUDE + `
+local worker, url = ARGV[1], ARGV[2]
+redis.call('ZADD', K.workers, now, worker)
+if redis.call('SADD', K.trained, url) == 0 then return 'dup' end
+redis.call('SREM', K.tpending, url)
+redis.call('HDEL', K.tclaim, url)
+redis.call('HINCRBY', K.stats, 'trainPages', 1)
+for _, u in ipairs(cjson.decode(ARGV[4])) do redis.call('SADD', K.seen, u) end
+for _, l in ipairs(cjson.decode(ARGV[3])) do redis.call('RPUSH', K.labels, worker .. '\t' .. l) end
+return 'ok'
 `;

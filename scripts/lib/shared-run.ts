@@ -36,7 +36,6 @@ export function sharedProblem(config: CrawlConfig): string | null {
     return `strategy "${config.strategy.name}" cannot run on a shared frontier yet (the shared frontier runs ${SHARED_STRATEGIES.join(' and ')})`;
   }
   if (config.template) return 'a template crawl cannot run on a shared frontier yet';
-  if (config.training.linkSources.length) return 'training.linkSources cannot be read on a shared frontier yet (give training.positive/negative or keywords)';
   return null;
 }
 
@@ -55,7 +54,7 @@ export async function joinShared(config: CrawlConfig, opts: SharedOptions): Prom
   const redis = await connectRedis(opts.url);
   try {
     const frontier = new RedisFrontier(redis, config.name);
-    const joined = await frontier.join(JSON.stringify(config), seedEntries(config, Date.now()));
+    const joined = await frontier.join(JSON.stringify(config), seedEntries(config, Date.now()), config.training.linkSources);
     const params: CrawlParams = {
       maxPages: config.budget.maxPages, perHost: config.politeness.perHost, delayMs: config.politeness.delayMs, leaseMs: opts.leaseMs ?? 30_000,
     };

@@ -41,11 +41,11 @@ describe.skipIf(!hasRedis)('a crawl shared by several browsers through Redis', (
     await redis?.stop();
   });
 
-  const configFile = (name: string, maxPages: number) => {
+  const configFile = (name: string, maxPages: number, more: Record<string, unknown> = {}) => {
     const file = join(dir, `${name}.json`);
     writeFileSync(file, JSON.stringify({
       name, seeds: site.hosts.map((h) => `http://${h}/`), topic: { keywords: ['telescope'] }, budget: { maxPages },
-      politeness: { delayMs: 300, concurrency: 2, perHost: 1 },
+      politeness: { delayMs: 300, concurrency: 2, perHost: 1 }, ...more,
     }));
     return file;
   };
@@ -103,6 +103,27 @@ describe.skipIf(!hasRedis)('a crawl shared by several browsers through Redis', (
     const status = startStatus('telescopes');
     expect(await status.exited).toBe(0);
     expect(status.output()).toMatch(/telescopes: ended: page budget reached \(30 pages\)[\s\S]*fetched 30/);
+  });
+
+  it('training on a shared crawl: each link source requested once in total, and no crawl request before training is over', { timeout: 150_000 }, async () => {
+    const sources = ['http://h1.test/p2', 'http://h3.test/p4', 'http://h4.test/p1', 'http://h5.test/p3'];
+    const config = configFile('finders', 20, {
+      training: { linkSources: sources, positive: ['http://h0.test/*', 'http://h1.test/*'], negative: ['http://h2.test/*'] },
+    });
+    const from = site.requests.length;
+    const workers = [startWorker('gamma', config), startWorker('delta', config)];
+    const codes = await Promise.all(workers.map((w) => w.exited));
+    expect(codes, workers.map((w) => w.output()).join('\n----\n')).toEqual([0, 0]);
+
+    const requested = pageRequests(from);
+    for (const s of sources) expect(requested.filter((u) => u === s), s).toHaveLength(1);
+    const lastSource = Math.max(...sources.map((s) => requested.indexOf(s)));
+    expect(requested.slice(0, lastSource + 1).filter((u) => !sources.includes(u))).toEqual([]); // training first
+    const crawled = requested.slice(lastSource + 1);
+    expect(crawled.length).toBe(new Set(crawled).size);
+    expect(crawled.length).toBe(20); // the budget counts crawl requests, not training reads
+    const summary = JSON.parse(readFileSync(join(workers[0]!.out, 'summary.json'), 'utf8'));
+    expect(summary.fetched).toBe(20);
   });
 
   it("a worker killed mid-crawl: its leased URLs are fetched by the others once its leases lapse", { timeout: 150_000 }, async () => {
