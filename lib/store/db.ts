@@ -4,6 +4,7 @@ import type { CrawlRecord, FieldRecord, GraphRow, ModelRecord, RecordChange, Set
 import { upgradeToTopics } from './migrations/v2-topics';
 import { addEntrySites } from './migrations/v4-entry-sites';
 import { addPageListKeys } from './migrations/v7-page-list-keys';
+import { addPageTerms } from './migrations/v9-page-terms';
 
 // The records moved to lib/records.ts; these re-exports keep the store's importers compiling.
 export type { CrawlState, CrawlStats, CrawlRecord, TemplateRun, FieldRecord, RecordChangeKind, RecordChange, RescoreReport, ModelRecord, Setting, GraphRow, StrategyStateRow, SiteStats } from '../records';
@@ -69,6 +70,14 @@ export class CrawlerDB extends Dexie {
       .upgrade((tx) => addPageListKeys(tx));
     // v8: a template's records (SPEC E.5) by crawl name and URL, and what each cycle changed (SPEC E.6).
     this.version(8).stores({ records: '[crawlName+url], crawlName', recordChanges: '[crawlId+url]' });
+    // v9: the Pages table finds a search's pages through the words of their URL and title (*terms, [crawlId, word]
+    // pairs), and narrows to one site and one kind of page at once through an index of both.
+    this.version(9)
+      .stores({
+        pages:
+          '[crawlId+seq], [crawlId+url], [crawlId+score+seq], [crawlId+kind+seq], [crawlId+kind+score+seq], [crawlId+site+seq], [crawlId+site+score+seq], [crawlId+site+kind+seq], [crawlId+site+kind+score+seq], *terms',
+      })
+      .upgrade((tx) => addPageTerms(tx));
   }
 }
 
