@@ -41,7 +41,9 @@ const WORD = /[\p{L}\p{N}\p{M}]+/gu;
  * is `utm` and `source`, `bbc.co.uk` is `bbc`, `co`, `uk`), each cut to TERM_LENGTH, without repeats.
  */
 export function searchTerms(text: string): string[] {
-  const words = text.toLowerCase().replace(UNSPACED, ' $& ').match(WORD) ?? [];
+  const lower = text.toLowerCase();
+  // ASCII (most URLs, many titles) splits at non-alphanumerics alone, without the Unicode classes' cost.
+  const words = (/^[\x00-\x7f]*$/.test(lower) ? lower.match(/[a-z0-9]+/g) : lower.replace(UNSPACED, ' $& ').match(WORD)) ?? [];
   return [...new Set(words.map((w) => w.slice(0, TERM_LENGTH)))];
 }
 
