@@ -94,20 +94,31 @@ function matchesSearch(p: PageRecord, s: Search): boolean {
 /** A search term in more than this many index entries is common: it narrows too little to read its pages by key. */
 const RARE_TERM = 2000;
 
+/** Candidates few enough to read by key and check: further terms are not looked up. */
+const FEW = 100;
+
 /**
- * The seqs of the pages that have every rare term of the search, or null when none is rare (the search then walks
- * the rows, where its matches are close together). The terms are looked up at once, each up to RARE_TERM + 1 entries.
+ * The seqs of pages that may match: those with the search's rare terms, or null when no term is rare (the search
+ * then walks the rows, where its matches are close together). Terms are looked up one at a time, each up to
+ * RARE_TERM + 1 index entries, likeliest to be rare first (with digits, then longest), until the pages left are
+ * few; every page read is then checked against the whole search (`matchesSearch`).
  */
 async function searchCandidates(db: CrawlerDB, crawlId: number, s: Search): Promise<Set<number> | null> {
-  const found = await Promise.all(s.terms.map((t) =>
+  const order = [...s.terms].sort((a, b) => Number(/\d/.test(b)) - Number(/\d/.test(a)) || b.length - a.length);
+  let seqs = null as Set<number> | null;
+  for (const t of order) {
     // A term as long as TERM_LENGTH may be the start of a longer word: it is matched as a prefix like any other.
-    db.pages.where('terms').between([crawlId, t.slice(0, TERM_LENGTH)], [crawlId, t.slice(0, TERM_LENGTH) + '\uffff'], true, true)
-      .limit(RARE_TERM + 1).primaryKeys()));
-  const rare = found.filter((keys) => keys.length <= RARE_TERM).sort((a, b) => a.length - b.length)
-    .map((keys) => new Set(keys.map((k) => (k as [number, number])[1])));
-  if (rare.length === 0) return null;
-  return rare.slice(1).reduce((seqs, these) => new Set([...seqs].filter((seq) => these.has(seq))), rare[0]!);
+    const term = t.slice(0, TERM_LENGTH);
+    const keys = await db.pages.where('terms').between([crawlId, term], [crawlId, term + '\uffff'], true, true).limit(RARE_TERM + 1).primaryKeys();
+    if (keys.length > RARE_TERM) continue;
+    const these = new Set(keys.map((k) => (k as [number, number])[1]));
+    seqs = seqs === null ? these : intersection(seqs, these);
+    if (seqs.size <= FEW) break;
+  }
+  return seqs;
 }
+
+const intersection = (a: Set<number>, b: Set<number>): Set<number> => new Set([...a].filter((x) => b.has(x)));
 
 /** The newest label of every labeled page of a crawl, by seq (labels are few: read whole). */
 export async function crawlPageLabels(db: CrawlerDB, crawlId: number): Promise<Map<number, PageLabel>> {

@@ -3,10 +3,16 @@
 // search index and [crawlId+site+kind+…]), in turn, so that both share the machine's load; and the time to work out
 // a row's words in Node. How fast the table answers is measured in the browser by
 // `FOCUS_PAGES_TABLE_N=100000 npx vitest run --project e2e tests/e2e/pages-table-scale.test.ts`.
-//   npx tsx scripts/bench/pages-table.ts [--rows 4000]
+// Also the table's first window at N pages in Node through its indexes, against reading the rows in order.
+//   npx tsx scripts/bench/pages-table.ts [--pages 20000] [--rows 4000]
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import Dexie from 'dexie';
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { CrawlerDB } from '../../lib/store/db';
 import { pageTerms, withListKeys } from '../../lib/store/page-keys';
+import type { PageRecord } from '../../lib/types';
+import { ALL_PAGES, pageWindow, type PageQuery } from '../../lib/ui/page-query';
 import { realisticPages } from '../../tests/e2e/pages-fixture';
 import { ensureBuilt, launchWithExtension } from '../lib/browser';
 import { markdownTable } from './report';
@@ -94,9 +100,69 @@ export function formatPageWrites(c: CommitCost): string {
   ].join('\n');
 }
 
+export interface QueryFigure {
+  step: string;
+  /** Milliseconds to the first window of 100 rows: through the indexes, and by reading rows in order checking each. */
+  indexed: number;
+  reading: number;
+}
+
+/**
+ * The Pages table's steps at `pages` pages in Node (fake-indexeddb, much slower than Chromium's IndexedDB, so the
+ * ratio is the figure): the first window as the table reads it, and as a read of the rows in order checking each
+ * against the search or filter finds it (how a search, and a site with a kind, were answered before schema v9).
+ */
+export async function measureQueries(o: { pages: number; log: (line: string) => void }): Promise<QueryFigure[]> {
+  const db = new CrawlerDB('pages-bench', { indexedDB: new IDBFactory(), IDBKeyRange });
+  const pages = realisticPages({ crawlId: 1, count: o.pages, start: Date.now() - o.pages * 1500 });
+  o.log(`pages-table bench: writing ${o.pages} pages (fake-indexeddb)`);
+  for (let i = 0; i < pages.length; i += 5000) await db.pages.bulkPut(pages.slice(i, i + 5000));
+  const rare = pages[Math.floor(o.pages * 0.9)]!.url.split('/').pop()!;
+  const text = (p: PageRecord) => `${p.url}\n${p.finalUrl}\n${p.title}`.toLowerCase();
+  const steps: [string, Partial<PageQuery>, string, (p: PageRecord) => boolean][] = [
+    ['site bbc.co.uk and verdict failed', { site: 'bbc.co.uk', kind: 'failed' }, '[crawlId+kind+seq]', (p) => p.site === 'bbc.co.uk'],
+    ['search "mooncake" (1 page in 8)', { search: 'mooncake' }, '[crawlId+seq]', (p) => text(p).includes('mooncake')],
+    ['search one page near the end', { search: rare }, '[crawlId+seq]', (p) => text(p).includes(rare.toLowerCase())],
+  ];
+  const figures: QueryFigure[] = [];
+  for (const [step, over, index, check] of steps) {
+    const t0 = performance.now();
+    const w = await pageWindow(db, 1, { ...ALL_PAGES, ...over }, { at: 'start' }, 100);
+    const indexed = performance.now() - t0;
+    const t1 = performance.now();
+    const prefix = index === '[crawlId+seq]' ? [1] : [1, 'failed'];
+    const found: PageRecord[] = [];
+    // Chunks of 4,000 rows in order, as the table read them before (after a first few smaller ones).
+    for (let from: unknown[] = [...prefix, Dexie.minKey]; found.length < 101;) {
+      const rows = await db.pages.where(index).between(from, [...prefix, Dexie.maxKey], false, true).limit(4000).toArray();
+      for (const p of rows) if (check(p)) found.push(p);
+      if (rows.length < 4000) break;
+      from = [...prefix, rows.at(-1)!.seq];
+    }
+    const reading = performance.now() - t1;
+    if (found.slice(0, 100).map((p) => p.seq).join() !== w.rows.map((p) => p.seq).join()) throw new Error(`${step}: the two reads differ`);
+    figures.push({ step, indexed, reading });
+    o.log(`pages-table bench: ${step}: ${indexed.toFixed(0)} ms through the indexes, ${reading.toFixed(0)} ms reading rows`);
+  }
+  db.close();
+  return figures;
+}
+
+export function formatQueries(pages: number, figures: QueryFigure[]): string {
+  return [
+    `The Pages table's first window at ${pages.toLocaleString('en-US')} pages in Node (fake-indexeddb), one run:`,
+    '',
+    markdownTable(['step', 'through the indexes (ms)', 'reading rows in order (ms)', 'ratio'],
+      figures.map((f) => [f.step, f.indexed.toFixed(0), f.reading.toFixed(0), `${(f.reading / f.indexed).toFixed(1)}x`])),
+  ].join('\n');
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { values: v } = parseArgs({ options: { rows: { type: 'string', default: '4000' } } });
-  measurePageWrites({ rows: Number(v.rows), log: (l) => process.stderr.write(`[bench] ${l}\n`) })
+  const { values: v } = parseArgs({ options: { rows: { type: 'string', default: '4000' }, pages: { type: 'string', default: '20000' } } });
+  const log = (l: string) => process.stderr.write(`[bench] ${l}\n`);
+  measureQueries({ pages: Number(v.pages), log })
+    .then((q) => console.log(formatQueries(Number(v.pages), q) + '\n'))
+    .then(() => measurePageWrites({ rows: Number(v.rows), log }))
     .then((c) => console.log(formatPageWrites(c)), (err) => {
       console.error(`pages-table bench: ${err instanceof Error ? err.stack : err}`);
       process.exit(1);
