@@ -3,7 +3,7 @@
 // client-zip writes the ZIP as a stream, and zip64 once a file or the archive passes 4 GiB.
 import { makeZip } from 'client-zip';
 import { createSHA256 } from 'hash-wasm';
-import { readStream, utf8 } from './bytes';
+import { batched, readStream, utf8 } from './bytes';
 import type { ExportPage } from './selection';
 import { SortedLines, SpilledLines } from './spilled-lines';
 import { cdxjLine, writeWarc, type WarcListeners, type WarcOptions } from './warc';
@@ -40,7 +40,8 @@ export function writeWacz(pages: AsyncIterable<ExportPage>, opts: WaczOptions): 
   };
   const file = (path: string, chunks: AsyncIterable<Uint8Array>) => ({ name: path, lastModified, input: hashed(path, chunks, resources) });
   async function* files() {
-    yield file(`archive/${WARC_NAME}`, writeWarc(pages, { ...opts, filename: WARC_NAME }, listeners));
+    // The records joined into chunks of a few hundred KiB: the ZIP's stream costs per chunk, and a record is ~1 KiB.
+    yield file(`archive/${WARC_NAME}`, batched(writeWarc(pages, { ...opts, filename: WARC_NAME }, listeners)));
     // SURT then timestamp, as a plain sort of the lines gives them: the order replay's binary search expects. A key
     // repeats only for different records (two redirects through one URL in one second), never for one capture: a
     // page judged from a training copy has no record. Lines with one key are ordered by the rest of the line.

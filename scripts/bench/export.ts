@@ -3,8 +3,10 @@
 // in each format, first at a tenth of N (the crawl then grown to N in the same browser) so the peak heaps can be
 // compared. Reports each export's time, size and the exporting page's peak JS heap (DevTools protocol, sampled
 // every 100 ms). `--before DIR` runs another build's extension (its .output/chrome-mv3) on the same crawl, format by
-// format in turn with this one, and prints the ratio. Part of `npm run bench`; alone:
-//   npx tsx scripts/bench/export.ts [--pages 100000] [--smaller 10000 | --smaller 0] [--before DIR] [--formats wacz,warc,jsonl,csv,zip]
+// format in turn with this one, and prints the ratio. `--live-heap` also forces a garbage collection every second
+// and reports the largest heap left after one (what the export holds, apart from garbage not yet collected).
+// Part of `npm run bench`; alone:
+//   npx tsx scripts/bench/export.ts [--pages 100000] [--smaller 10000 | --smaller 0] [--before DIR] [--live-heap] [--formats wacz,warc,jsonl,csv,zip]
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +26,8 @@ export interface ExportFigure {
   seconds: number;
   megabytes: number;
   peakHeapMiB: number;
+  /** With `liveHeap`: the largest heap left after a garbage collection forced every second, what the export holds. */
+  peakLiveMiB?: number;
 }
 
 export interface ExportRun {
@@ -41,7 +45,7 @@ interface Bench {
   close(): Promise<void>;
 }
 
-async function openBench(build: ExportFigure['build'], extensionDir: string | undefined, origin: string, dir: string, log: (line: string) => void): Promise<Bench> {
+async function openBench(build: ExportFigure['build'], extensionDir: string | undefined, origin: string, dir: string, log: (line: string) => void, liveHeap = false): Promise<Bench> {
   const launched = await launchWithExtension(extensionDir ? { extensionDir } : {});
   const { crawlId } = await send<{ crawlId: number }>(launched.page, 'start', {
     name: 'export bench', seeds: [`${origin}/space/`], topic: { keywords: ['astronomy', 'planet', 'star'] },
@@ -111,10 +115,17 @@ async function openBench(build: ExportFigure['build'], extensionDir: string | un
     async exportAs(format, pages) {
       await dash.evaluate(() => (globalThis as { gc?: () => void }).gc?.());
       let peak = await heap();
+      let live = 0;
       let sampling = true;
       const sampler = (async () => {
-        while (sampling) {
+        for (let i = 1; sampling; i++) {
           peak = Math.max(peak, await heap().catch(() => 0));
+          if (liveHeap && i % 10 === 0) {
+            // The used heap includes garbage V8 has not yet collected, which grows with how long it runs; after a
+            // full collection what is left is what the export holds.
+            await cdp.send('HeapProfiler.collectGarbage').catch(() => {});
+            live = Math.max(live, await heap().catch(() => 0));
+          }
           await new Promise((r) => setTimeout(r, 100));
         }
       })();
@@ -132,8 +143,11 @@ async function openBench(build: ExportFigure['build'], extensionDir: string | un
       await new Promise<void>((r) => file.end(() => r()));
       sampling = false;
       await sampler;
-      const f: ExportFigure = { format, pages, build, seconds: (Date.now() - started) / 1000, megabytes: bytes / 1e6, peakHeapMiB: peak / 2 ** 20 };
-      log(`export bench (${build}): ${format} of ${pages}: ${f.seconds.toFixed(1)} s, ${f.megabytes.toFixed(0)} MB, peak heap ${f.peakHeapMiB.toFixed(0)} MiB`);
+      const f: ExportFigure = {
+        format, pages, build, seconds: (Date.now() - started) / 1000, megabytes: bytes / 1e6, peakHeapMiB: peak / 2 ** 20,
+        ...(liveHeap ? { peakLiveMiB: live / 2 ** 20 } : {}),
+      };
+      log(`export bench (${build}): ${format} of ${pages}: ${f.seconds.toFixed(1)} s, ${f.megabytes.toFixed(0)} MB, peak heap ${f.peakHeapMiB.toFixed(0)} MiB${liveHeap ? `, after collections ${f.peakLiveMiB!.toFixed(0)} MiB` : ''}`);
       return f;
     },
     close: () => launched.close(),
@@ -145,14 +159,14 @@ async function openBench(build: ExportFigure['build'], extensionDir: string | un
  * browser, the crawl then grown) to compare the peak heap. With `before` (the .output/chrome-mv3 of another build), that build exports the same
  * crawl too, format by format in turn with this one, so that the two share the machine's load.
  */
-export async function measureExport(o: { pages: number; smaller?: number; before?: string; formats: ExportFormat[]; log: (line: string) => void }): Promise<ExportRun> {
+export async function measureExport(o: { pages: number; smaller?: number; before?: string; liveHeap?: boolean; formats: ExportFormat[]; log: (line: string) => void }): Promise<ExportRun> {
   ensureBuilt(o.log);
   const site = await startDemoServer();
   const dir = mkdtempSync(join(tmpdir(), 'focus-export-bench-'));
   const benches: Bench[] = [];
   try {
-    benches.push(await openBench('this', undefined, site.origin, dir, o.log));
-    if (o.before) benches.push(await openBench('before', o.before, site.origin, dir, o.log));
+    benches.push(await openBench('this', undefined, site.origin, dir, o.log, o.liveHeap));
+    if (o.before) benches.push(await openBench('before', o.before, site.origin, dir, o.log, o.liveHeap));
     const figures: ExportFigure[] = [];
     const t0 = Date.now();
     let fillSeconds = 0;
@@ -182,12 +196,13 @@ export function formatExport(r: ExportRun): string {
     if (before) notes.push(`- ${f.format} at ${f.pages.toLocaleString('en-US')} pages: ${(before.seconds / f.seconds).toFixed(1)}x faster than the build before (${before.seconds.toFixed(1)} s -> ${f.seconds.toFixed(1)} s, same run)`);
     const small = figures.find((s) => s.build === 'this' && s.format === f.format && s.pages < f.pages);
     if (small) notes.push(`- ${f.format}: peak heap at ${f.pages.toLocaleString('en-US')} pages is ${(f.peakHeapMiB / small.peakHeapMiB).toFixed(2)}x the peak at ${small.pages.toLocaleString('en-US')} (goal: at most 1.2x)`);
+    if (small?.peakLiveMiB && f.peakLiveMiB) notes.push(`- ${f.format}: heap after forced collections at ${f.pages.toLocaleString('en-US')} pages is ${(f.peakLiveMiB / small.peakLiveMiB).toFixed(2)}x that at ${small.pages.toLocaleString('en-US')}`);
   }
   return [
     `Export of a crawl of one stored page copied (written into IndexedDB in ${r.fillSeconds.toFixed(0)} s in all), through the dashboard's export code, pulled a MiB at a time:`,
     '',
-    markdownTable(['format', 'pages', 'build', 'seconds', 'MB written', 'pages per second', "exporting page's peak JS heap (MiB)"],
-      figures.map((f) => [f.format, f.pages.toLocaleString('en-US'), f.build, f.seconds.toFixed(1), f.megabytes.toFixed(0), Math.round(f.pages / f.seconds), f.peakHeapMiB.toFixed(0)])),
+    markdownTable(['format', 'pages', 'build', 'seconds', 'MB written', 'pages per second', "exporting page's peak JS heap (MiB)", ...(figures[0]?.peakLiveMiB !== undefined ? ['after forced collections (MiB)'] : [])],
+      figures.map((f) => [f.format, f.pages.toLocaleString('en-US'), f.build, f.seconds.toFixed(1), f.megabytes.toFixed(0), Math.round(f.pages / f.seconds), f.peakHeapMiB.toFixed(0), ...(f.peakLiveMiB !== undefined ? [f.peakLiveMiB.toFixed(0)] : [])])),
     ...(notes.length ? ['', ...notes] : []),
   ].join('\n');
 }
@@ -198,12 +213,13 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
       pages: { type: 'string', default: '100000' },
       smaller: { type: 'string' },
       before: { type: 'string' },
+      'live-heap': { type: 'boolean', default: false },
       formats: { type: 'string', default: 'wacz,warc,jsonl,csv,zip' },
     },
   });
   const pages = Number(v.pages);
   measureExport({
-    pages, smaller: v.smaller === undefined ? undefined : Number(v.smaller), before: v.before,
+    pages, smaller: v.smaller === undefined ? undefined : Number(v.smaller), before: v.before, liveHeap: v['live-heap'],
     formats: v.formats!.split(',') as ExportFormat[], log: (l) => process.stderr.write(`[bench] ${l}\n`),
   })
     .then((r) => console.log(formatExport(r)), (err) => {
