@@ -70,8 +70,8 @@ export class CrawlerDB extends Dexie {
       .upgrade((tx) => addPageListKeys(tx));
     // v8: a template's records (SPEC E.5) by crawl name and URL, and what each cycle changed (SPEC E.6).
     this.version(8).stores({ records: '[crawlName+url], crawlName', recordChanges: '[crawlId+url]' });
-    // v9: the Pages table finds a search's pages through the words of their URL and title (*terms, [crawlId, word]
-    // pairs), and narrows to one site and one kind of page at once through an index of both.
+    // v9: the Pages table finds a search's pages through the words of their URL and title (*terms, "crawlId word"
+    // strings), and narrows to one site and one kind of page at once through an index of both.
     this.version(9)
       .stores({
         pages:

@@ -7,7 +7,7 @@
 // matches close together.
 import Dexie from 'dexie';
 import type { CrawlerDB } from '../store/db';
-import { searchTerms, TERM_LENGTH } from '../store/page-keys';
+import { searchTerms, TERM_LENGTH, termKey } from '../store/page-keys';
 import type { LabelValue, PageKind, PageLabel, PageRecord } from '../types';
 
 export type PageSort = 'oldest' | 'newest' | 'score-high' | 'score-low';
@@ -88,7 +88,10 @@ function matchesSearch(p: PageRecord, s: Search): boolean {
   const text = `${p.url}\n${p.finalUrl}\n${p.title}`.toLowerCase();
   if (!s.words.every((w) => text.includes(w))) return false;
   const terms = p.terms ?? [];
-  return s.terms.every((t) => terms.some(([, w]) => w.startsWith(t)));
+  return s.terms.every((t) => {
+    const key = termKey(p.crawlId, t);
+    return terms.some((w) => w.startsWith(key));
+  });
 }
 
 /** A search term in more than this many index entries is common: it narrows too little to read its pages by key. */
@@ -108,8 +111,8 @@ async function searchCandidates(db: CrawlerDB, crawlId: number, s: Search): Prom
   let seqs = null as Set<number> | null;
   for (const t of order) {
     // A term as long as TERM_LENGTH may be the start of a longer word: it is matched as a prefix like any other.
-    const term = t.slice(0, TERM_LENGTH);
-    const keys = await db.pages.where('terms').between([crawlId, term], [crawlId, term + '\uffff'], true, true).limit(RARE_TERM + 1).primaryKeys();
+    const key = termKey(crawlId, t.slice(0, TERM_LENGTH));
+    const keys = await db.pages.where('terms').between(key, key + '\uffff', true, true).limit(RARE_TERM + 1).primaryKeys();
     if (keys.length > RARE_TERM) continue;
     const these = new Set(keys.map((k) => (k as [number, number])[1]));
     seqs = seqs === null ? these : intersection(seqs, these);
