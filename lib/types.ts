@@ -160,6 +160,8 @@ export interface PageRecord {
   /** The Pages table's filter keys (lib/store/page-keys.ts), set when the row is written; indexed from schema v7. */
   kind?: PageKind;
   site?: string;
+  /** The words a Pages-table search finds the page by, each after its crawl's id (`"3 moon"`, lib/store/page-keys.ts); indexed from schema v9. */
+  terms?: string[];
 }
 
 /** Bulky payload kept apart from the page rows that are listed and sorted. */

@@ -197,6 +197,9 @@ async function* batched(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8
 }
 
 function base64(bytes: Uint8Array): string {
+  // Chromium 140+ encodes natively, several times faster than building a binary string for btoa.
+  const native = (bytes as Uint8Array & { toBase64?: () => string }).toBase64;
+  if (native) return native.call(bytes);
   let s = '';
   for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(s);

@@ -15,12 +15,13 @@ export interface Capture extends ExportPage {
 
 /** The pages with bodies, in order, each told whether it stands on a capture already written. */
 export async function* captures(pages: AsyncIterable<ExportPage>): AsyncGenerator<Capture> {
-  // Seqs only (a number a page): training reads come before the pages judged from them, in seq order.
+  // The training reads written (only they are copied from): they come before the pages judged from them, in seq
+  // order. A crawl's other pages are not remembered, so the set stays as small as its training.
   const written = new Set<number>();
   for await (const x of pages) {
     if (!hasBody(x)) continue;
     const copy = x.page.copyOf !== undefined && written.has(x.page.copyOf);
-    if (!copy) written.add(x.page.seq);
+    if (!copy && x.page.phase === 'train') written.add(x.page.seq);
     yield { ...x, copy };
   }
 }

@@ -1,5 +1,6 @@
 // Reads a crawl's pages for an export, a chunk at a time in fetch order: each page row with, when the format
-// needs them, its stored body and its page label. Only a chunk's bodies are in memory at once.
+// needs them, its stored body and its page label. Only two chunks' bodies are in memory at once: the one being
+// written and the next, read meanwhile.
 import Dexie from 'dexie';
 import { selects, type ExportPage, type ExportSelection } from './selection';
 import type { LabelValue } from '../types';
@@ -16,28 +17,43 @@ export interface ReadOptions {
 
 export async function* readExportPages(db: CrawlerDB, crawlId: number, sel: ExportSelection, opts: ReadOptions): AsyncGenerator<ExportPage> {
   const chunk = opts.chunk ?? (opts.bodies ? 100 : 1000);
-  let after = sel.afterSeq ?? 0;
-  for (;;) {
-    // Separate short reads, not one transaction held open across the consumer's awaits: IndexedDB commits a
-    // transaction as soon as it has nothing pending, and the consumer writes to a file between chunks.
-    const rows = await db.pages.where('[crawlId+seq]').between([crawlId, after + 1], [crawlId, Dexie.maxKey]).limit(chunk).toArray();
-    if (rows.length === 0) return;
-    const first = rows[0].seq, last = rows[rows.length - 1].seq;
-    after = last;
-    const chosen = rows.filter((p) => selects(sel, p));
-    const labels = await pageLabels(db, crawlId, first, last);
-    const bodies = opts.bodies && chosen.length ? await db.bodies.bulkGet(chosen.map((p) => [crawlId, p.seq] as [number, number])) : [];
-    for (let i = 0; i < chosen.length; i++) {
-      const p = chosen[i];
-      const x: ExportPage = { page: p };
-      const body = bodies[i];
-      if (body) x.body = body;
-      const label = labels.get(p.seq);
-      if (label !== undefined) x.label = label;
-      yield x;
+  // The next chunk is read while the writer works on this one, so the writer does not wait on IndexedDB.
+  let reading = readChunk(db, crawlId, sel, opts.bodies, sel.afterSeq ?? 0, chunk);
+  try {
+    for (;;) {
+      const read = await reading;
+      if (!read) return;
+      reading = readChunk(db, crawlId, sel, opts.bodies, read.last, chunk);
+      yield* read.pages;
+      opts.onProgress?.(read.last);
     }
-    opts.onProgress?.(last);
+  } finally {
+    // An export cancelled midway leaves a read in flight: whatever it comes to is not wanted.
+    reading.catch(() => {});
   }
+}
+
+/** The pages of one chunk after `after`, with what the format needs; null past the last page. */
+async function readChunk(db: CrawlerDB, crawlId: number, sel: ExportSelection, bodies: boolean, after: number, chunk: number): Promise<{ pages: ExportPage[]; last: number } | null> {
+  // Separate short reads, not one transaction held open across the consumer's awaits: IndexedDB commits a
+  // transaction as soon as it has nothing pending, and the consumer writes to a file between chunks.
+  const rows = await db.pages.where('[crawlId+seq]').between([crawlId, after + 1], [crawlId, Dexie.maxKey]).limit(chunk).toArray();
+  if (rows.length === 0) return null;
+  const first = rows[0].seq, last = rows[rows.length - 1].seq;
+  const chosen = rows.filter((p) => selects(sel, p));
+  const [labels, stored] = await Promise.all([
+    pageLabels(db, crawlId, first, last),
+    bodies && chosen.length ? db.bodies.bulkGet(chosen.map((p) => [crawlId, p.seq] as [number, number])) : [],
+  ]);
+  const pages = chosen.map((p, i) => {
+    const x: ExportPage = { page: p };
+    const body = stored[i];
+    if (body) x.body = body;
+    const label = labels.get(p.seq);
+    if (label !== undefined) x.label = label;
+    return x;
+  });
+  return { pages, last };
 }
 
 /** The label of each labeled page in a seq range; the newest when a page was labeled more than once. */

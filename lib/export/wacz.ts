@@ -3,8 +3,9 @@
 // client-zip writes the ZIP as a stream, and zip64 once a file or the archive passes 4 GiB.
 import { makeZip } from 'client-zip';
 import { createSHA256 } from 'hash-wasm';
-import { readStream, utf8 } from './bytes';
+import { batched, readStream, utf8 } from './bytes';
 import type { ExportPage } from './selection';
+import { SortedLines, SpilledLines } from './spilled-lines';
 import { cdxjLine, writeWarc, type WarcListeners, type WarcOptions } from './warc';
 
 export interface WaczOptions extends Omit<WarcOptions, 'filename'> {
@@ -23,30 +24,30 @@ export interface WaczResource {
 const WARC_NAME = 'data.warc.gz';
 
 /**
- * The WACZ as a stream. The WARC streams through; what is kept in memory until it has been written is one
- * index line and one page line per page (a few hundred bytes each), because the CDXJ index must be sorted.
+ * The WACZ as a stream. The WARC streams through; one index line and one page line per page (a few hundred bytes
+ * each) wait until it has been written, because the CDXJ index must be sorted: they are kept out of the JS heap,
+ * in Blobs (./spilled-lines.ts), so an export's memory stays flat however many pages it holds.
  */
 export function writeWacz(pages: AsyncIterable<ExportPage>, opts: WaczOptions): AsyncIterable<Uint8Array> {
   const resources: WaczResource[] = [];
-  const index: string[] = [];
-  const pageList: string[] = [];
+  const index = new SortedLines();
+  const pageList = new SpilledLines();
   const lastModified = new Date(opts.now);
   const listeners: WarcListeners = {
-    onRecord: (e) => index.push(cdxjLine(e, WARC_NAME)),
+    onRecord: (e) => index.add(cdxjLine(e, WARC_NAME)),
     // A page judged from a training copy is listed at the training read's capture, which replay finds by its date.
-    onPage: (p) => pageList.push(JSON.stringify({ id: `page-${p.seq}`, url: p.url, ts: p.date, title: p.title || undefined }) + '\n'),
+    onPage: (p) => pageList.add(JSON.stringify({ id: `page-${p.seq}`, url: p.url, ts: p.date, title: p.title || undefined })),
   };
   const file = (path: string, chunks: AsyncIterable<Uint8Array>) => ({ name: path, lastModified, input: hashed(path, chunks, resources) });
   async function* files() {
-    yield file(`archive/${WARC_NAME}`, writeWarc(pages, { ...opts, filename: WARC_NAME }, listeners));
+    // The records joined into chunks of a few hundred KiB: the ZIP's stream costs per chunk, and a record is ~1 KiB.
+    yield file(`archive/${WARC_NAME}`, batched(writeWarc(pages, { ...opts, filename: WARC_NAME }, listeners)));
     // SURT then timestamp, as a plain sort of the lines gives them: the order replay's binary search expects. A key
     // repeats only for different records (two redirects through one URL in one second), never for one capture: a
     // page judged from a training copy has no record. Lines with one key are ordered by the rest of the line.
-    index.sort();
-    yield file('indexes/index.cdxj', lines(index));
-    index.length = 0;
+    yield file('indexes/index.cdxj', index.bytes());
     const header = JSON.stringify({ format: 'json-pages-1.0', id: 'pages', title: 'All Pages' }) + '\n';
-    yield file('pages/pages.jsonl', lines([header, ...pageList.splice(0)], ''));
+    yield file('pages/pages.jsonl', prepend(utf8(header), pageList.bytes()));
     const datapackage = utf8(JSON.stringify(dataPackage(resources, opts), null, 2));
     yield { name: 'datapackage.json', lastModified, input: datapackage };
     const digest = { path: 'datapackage.json', hash: `sha256:${await sha256(datapackage)}` };
@@ -67,9 +68,9 @@ export function dataPackage(resources: WaczResource[], opts: WaczOptions) {
   };
 }
 
-async function* lines(items: string[], end = '\n'): AsyncGenerator<Uint8Array> {
-  // A few hundred lines a chunk: one chunk per line would cost more in calls than in bytes.
-  for (let i = 0; i < items.length; i += 500) yield utf8(items.slice(i, i + 500).join(end) + end);
+async function* prepend(first: Uint8Array, rest: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  yield first;
+  yield* rest;
 }
 
 /** Passes the chunks through, and once they end records the file's size and SHA-256 as a resource. */

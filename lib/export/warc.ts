@@ -4,12 +4,13 @@
 // unchanged is a `revisit` record instead (WARC 1.1 6.7.2), pointing at the capture that holds its payload; and for
 // a page rendered in a tab (fetch.render) a `conversion` record of the DOM its scripts built. A page judged from
 // training's stored copy made no request and gets no record: its capture is the training read's (./captures.ts).
-// Written with Webrecorder's warcio, which also computes the SHA-256 block and payload digests.
+// Records are built with Webrecorder's warcio and written, with their SHA-256 block and payload digests, by ./warc-record.ts.
 import { WARCRecord, WARCSerializer, getSurt } from 'warcio';
 import type { PageBody, PageRecord, Revisit } from '../types';
 import { utf8 } from './bytes';
-import { captures, type Capture } from './captures';
+import { captures } from './captures';
 import { statusLine } from './http-status';
+import { recordSerializer } from './warc-record';
 import type { ExportPage } from './selection';
 
 export interface WarcOptions {
@@ -70,72 +71,47 @@ export async function* writeWarc(
     { software: opts.software, format: 'WARC File Format 1.1', conformsTo: 'https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/', ...opts.info },
   );
   yield emit(await serialize(info));
-  // Serializing a record waits on gzip and digest work that runs off the thread; a page's records are started
-  // together with those of the next few pages and written in order, so the waits overlap (3-4x faster in Node).
-  for await (const batch of batches(captures(pages))) {
-    const serialized = await Promise.all(batch.map(async ({ page, body, copy }) => {
-      const date = new Date(page.fetchedAt).toISOString();
-      // No revisit record either: a revisit says a request was made and found the content unchanged, and none was.
-      if (copy) return { page, date, copy: true as const };
-      const hops = redirectHops(page).map((hop) => ({ hop, record: responseRecord(hop.url, date, statusLine(hop.status), [['location', hop.location]], new Uint8Array(0)) }));
-      const url = page.finalUrl || page.url;
-      const { payload, headers } = storedPayload(body);
-      const response = page.revisit
-        ? await revisitRecord(url, date, page.revisit, page.status, headers, payload)
-        : responseRecord(url, date, statusLine(page.status), headers, payload, page.truncated);
-      const request = requestRecord(url, date, response);
-      const rendered = body.rendered === undefined ? null : renderedRecord(url, date, body.rendered, response);
-      const [hopBytes, responseBytes, requestBytes, renderedBytes] = await Promise.all([
-        Promise.all(hops.map((h) => serialize(h.record))), serialize(response), serialize(request), rendered && serialize(rendered),
-      ]);
-      return { page, date, url, hops, hopBytes, response, headers, responseBytes, requestBytes, renderedBytes, copy: false as const };
-    }));
-    for (const r of serialized) {
-      onPage?.({ seq: r.page.seq, url: r.page.url, date: r.date, title: r.page.title });
-      if (r.copy) continue;
-      for (const [i, { hop, record }] of r.hops.entries()) {
-        const start = offset;
-        const bytes = emit(r.hopBytes[i]);
-        onRecord?.(entryOf(record, hop.url, r.date, hop.status, '', start, bytes.byteLength));
-        yield bytes;
-      }
+  const write = await recordSerializer();
+  for await (const { page, body, copy } of captures(pages)) {
+    const date = new Date(page.fetchedAt).toISOString();
+    onPage?.({ seq: page.seq, url: page.url, date, title: page.title });
+    // No revisit record either: a revisit says a request was made and found the content unchanged, and none was.
+    if (copy) continue;
+    for (const hop of redirectHops(page)) {
+      const record = responseRecord(hop.url, date, statusLine(hop.status), [['location', hop.location]]);
       const start = offset;
-      const bytes = emit(r.responseBytes);
-      const mime = r.page.revisit ? 'warc/revisit' : mimeOf(r.headers);
-      onRecord?.(entryOf(r.response, r.url, r.date, r.page.status, mime, start, bytes.byteLength));
+      const bytes = emit(write(record, NO_PAYLOAD));
+      onRecord?.(entryOf(record, hop.url, date, hop.status, '', start, bytes.byteLength));
       yield bytes;
-      yield emit(r.requestBytes);
-      if (r.renderedBytes) yield emit(r.renderedBytes);
     }
+    const url = page.finalUrl || page.url;
+    const { payload, headers } = storedPayload(body);
+    const response = page.revisit
+      ? await revisitRecord(url, date, page.revisit, page.status, headers, payload)
+      : responseRecord(url, date, statusLine(page.status), headers, page.truncated);
+    const start = offset;
+    const bytes = emit(write(response, page.revisit ? NO_PAYLOAD : payload));
+    onRecord?.(entryOf(response, url, date, page.status, page.revisit ? 'warc/revisit' : mimeOf(headers), start, bytes.byteLength));
+    yield bytes;
+    yield emit(write(requestRecord(url, date, response), NO_PAYLOAD));
+    if (body.rendered !== undefined) yield emit(write(renderedRecord(url, date, response), utf8(body.rendered)));
   }
 }
 
-/** Captures, a few at a time: at most 16 pages or 8 MB of payload in one batch. */
-async function* batches(pages: AsyncIterable<Capture>): AsyncGenerator<Capture[]> {
-  let batch: Capture[] = [];
-  let bytes = 0;
-  for await (const x of pages) {
-    batch.push(x);
-    bytes += x.body.payload?.byteLength ?? x.body.html.length;
-    if (batch.length >= 16 || bytes >= 8e6) {
-      yield batch;
-      batch = [];
-      bytes = 0;
-    }
-  }
-  if (batch.length) yield batch;
-}
+const NO_PAYLOAD = new Uint8Array(0);
 
+/** The warcinfo record, whose content warcio writes from its fields. */
 const serialize = (r: WARCRecord): Promise<Uint8Array> => WARCSerializer.serialize(r, { gzip: true, digest: { algo: 'sha-256', prefix: 'sha256:' } });
 
-function responseRecord(url: string, date: string, statusline: string, headers: [string, string][], payload: Uint8Array, truncated = false): WARCRecord {
+/** A response record's headers; its payload is given when it is written. */
+function responseRecord(url: string, date: string, statusline: string, headers: [string, string][], truncated = false): WARCRecord {
   return WARCRecord.create(
     {
       url, date, type: 'response', warcVersion: WARC_1_1, statusline, httpHeaders: headers,
       // WARC 1.1 §5.13: the payload was cut at the crawler's size cap.
       ...(truncated ? { warcHeaders: { 'WARC-Truncated': 'length' } } : {}),
     },
-    [payload],
+    [],
   );
 }
 
@@ -173,13 +149,13 @@ async function sha256(bytes: Uint8Array): Promise<string> {
  * WARC 1.1 §6.8: the DOM a rendered page's scripts built, serialized, as an alternative version of its response
  * (which keeps what the server sent). Replay shows the response; this record is what the crawl read.
  */
-function renderedRecord(url: string, date: string, html: string, response: WARCRecord): WARCRecord {
+function renderedRecord(url: string, date: string, response: WARCRecord): WARCRecord {
   return WARCRecord.create(
     {
       url, date, type: 'conversion', warcVersion: WARC_1_1,
       warcHeaders: { 'Content-Type': 'text/html; charset=utf-8', 'WARC-Refers-To': response.warcHeader('WARC-Record-ID') ?? '' },
     },
-    [utf8(html)],
+    [],
   );
 }
 

@@ -4,6 +4,7 @@ import type { CrawlRecord, FieldRecord, GraphRow, ModelRecord, RecordChange, Set
 import { upgradeToTopics } from './migrations/v2-topics';
 import { addEntrySites } from './migrations/v4-entry-sites';
 import { addPageListKeys } from './migrations/v7-page-list-keys';
+import { addPageTerms } from './migrations/v9-page-terms';
 
 
 export class CrawlerDB extends Dexie {
@@ -66,6 +67,14 @@ export class CrawlerDB extends Dexie {
       .upgrade((tx) => addPageListKeys(tx));
     // v8: a template's records (SPEC E.5) by crawl name and URL, and what each cycle changed (SPEC E.6).
     this.version(8).stores({ records: '[crawlName+url], crawlName', recordChanges: '[crawlId+url]' });
+    // v9: the Pages table finds a search's pages through the words of their URL and title (*terms, "crawlId word"
+    // strings), and narrows to one site and one kind of page at once through an index of both.
+    this.version(9)
+      .stores({
+        pages:
+          '[crawlId+seq], [crawlId+url], [crawlId+score+seq], [crawlId+kind+seq], [crawlId+kind+score+seq], [crawlId+site+seq], [crawlId+site+score+seq], [crawlId+site+kind+seq], [crawlId+site+kind+score+seq], *terms',
+      })
+      .upgrade((tx) => addPageTerms(tx));
   }
 }
 

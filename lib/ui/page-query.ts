@@ -1,16 +1,23 @@
 // The Pages table's reads: one window of pages matching the user's search and filters, in the order chosen,
 // read from an index a chunk at a time from where the last window ended (keyset paging), never the whole
-// crawl. The index is picked by the filters: [crawlId+site+…] for one site, [crawlId+kind+…] for one kind of
-// page, [crawlId+…] otherwise, each ending in seq (time order) or score+seq (score order).
+// crawl. The index is picked by the filters: [crawlId+site+kind+…] for one site and one kind of page,
+// [crawlId+site+…] for one site, [crawlId+kind+…] for one kind, [crawlId+…] otherwise, each ending in seq (time
+// order) or score+seq (score order). A search first looks its words up in the *terms index: a word few pages have
+// names those pages, which are read by key; only a search of words most pages have walks the rows, and finds its
+// matches close together.
 import Dexie from 'dexie';
 import type { CrawlerDB } from '../store/db';
+import { searchTerms, TERM_LENGTH, termKey } from '../store/page-keys';
 import type { LabelValue, PageKind, PageLabel, PageRecord } from '../types';
 
 export type PageSort = 'oldest' | 'newest' | 'score-high' | 'score-low';
 export type LabelFilter = 'any' | 'on' | 'off' | 'none';
 
 export interface PageQuery {
-  /** Words the URL or title must contain (case does not matter); empty for all pages. */
+  /**
+   * Words the URL or title must contain, each starting where a word of it starts (`moon` finds "Moon landing"
+   * and "moonrise", not "honeymoon"; case does not matter); empty for all pages.
+   */
   search: string;
   /** A site (registrable domain, as the sites panel names it), or '' for every site. */
   site: string;
@@ -64,14 +71,57 @@ const descending = (sort: PageSort) => sort === 'newest' || sort === 'score-high
 
 export const keyOf = (p: PageRecord, sort: PageSort): PageKey => (byScore(sort) ? [p.score, p.seq] : [p.seq]);
 
-/** The words of a search, lower-cased; a page matches when its URL or title contains every one. */
-const searchWords = (search: string): string[] => search.toLowerCase().split(/\s+/).filter(Boolean);
-
-function matchesWords(p: PageRecord, words: readonly string[]): boolean {
-  if (words.length === 0) return true;
-  const text = `${p.url}\n${p.finalUrl}\n${p.title}`.toLowerCase();
-  return words.every((w) => text.includes(w));
+/** A search's words, lower-cased as typed (a page's URL or title contains each), and the index terms they start. */
+interface Search {
+  words: string[];
+  terms: string[];
 }
+
+const searchOf = (search: string): Search => ({ words: search.toLowerCase().split(/\s+/).filter(Boolean), terms: searchTerms(search) });
+
+/**
+ * Whether a page matches: its URL or title contains every word, and each of the search's terms starts one of the
+ * page's (so a match found by reading rows is one the *terms index finds too).
+ */
+function matchesSearch(p: PageRecord, s: Search): boolean {
+  if (s.words.length === 0) return true;
+  const text = `${p.url}\n${p.finalUrl}\n${p.title}`.toLowerCase();
+  if (!s.words.every((w) => text.includes(w))) return false;
+  const terms = p.terms ?? [];
+  return s.terms.every((t) => {
+    const key = termKey(p.crawlId, t);
+    return terms.some((w) => w.startsWith(key));
+  });
+}
+
+/** A search term in more than this many index entries is common: it narrows too little to read its pages by key. */
+const RARE_TERM = 2000;
+
+/** Candidates few enough to read by key and check: further terms are not looked up. */
+const FEW = 100;
+
+/**
+ * The seqs of pages that may match: those with the search's rare terms, or null when no term is rare (the search
+ * then walks the rows, where its matches are close together). Terms are looked up one at a time, each up to
+ * RARE_TERM + 1 index entries, likeliest to be rare first (with digits, then longest), until the pages left are
+ * few; every page read is then checked against the whole search (`matchesSearch`).
+ */
+async function searchCandidates(db: CrawlerDB, crawlId: number, s: Search): Promise<Set<number> | null> {
+  const order = [...s.terms].sort((a, b) => Number(/\d/.test(b)) - Number(/\d/.test(a)) || b.length - a.length);
+  let seqs = null as Set<number> | null;
+  for (const t of order) {
+    // A term as long as TERM_LENGTH may be the start of a longer word: it is matched as a prefix like any other.
+    const key = termKey(crawlId, t.slice(0, TERM_LENGTH));
+    const keys = await db.pages.where('terms').between(key, key + '\uffff', true, true).limit(RARE_TERM + 1).primaryKeys();
+    if (keys.length > RARE_TERM) continue;
+    const these = new Set(keys.map((k) => (k as [number, number])[1]));
+    seqs = seqs === null ? these : intersection(seqs, these);
+    if (seqs.size <= FEW) break;
+  }
+  return seqs;
+}
+
+const intersection = (a: Set<number>, b: Set<number>): Set<number> => new Set([...a].filter((x) => b.has(x)));
 
 /** The newest label of every labeled page of a crawl, by seq (labels are few: read whole). */
 export async function crawlPageLabels(db: CrawlerDB, crawlId: number): Promise<Map<number, PageLabel>> {
@@ -92,25 +142,19 @@ interface Walk {
   exact: boolean;
 }
 
-async function chooseWalk(db: CrawlerDB, crawlId: number, q: PageQuery, labels: Map<number, PageLabel>): Promise<Walk> {
+function chooseWalk(crawlId: number, q: PageQuery, labels: Map<number, PageLabel>): Walk {
   const tail = byScore(q.sort) ? 'score+seq' : 'seq';
-  const words = searchWords(q.search);
+  const search = searchOf(q.search);
   const labelValue: LabelValue | null = q.label === 'on' ? 1 : q.label === 'off' ? 0 : null;
   const labelOk = (p: PageRecord) =>
     q.label === 'any' ? true : q.label === 'none' ? !labels.has(p.seq) : labels.get(p.seq)?.label === labelValue;
   const siteOk = (p: PageRecord) => !q.site || p.site === q.site;
   const kindOk = (p: PageRecord) => q.kind === 'all' || p.kind === q.kind;
-  const exact = words.length === 0 && q.label === 'any';
-  const check = (p: PageRecord) => siteOk(p) && kindOk(p) && labelOk(p) && matchesWords(p, words);
-  const bySite: Walk = { index: `[crawlId+site+${tail}]`, prefix: [crawlId, q.site], check, exact: exact && q.kind === 'all' };
-  const byKind: Walk = { index: `[crawlId+kind+${tail}]`, prefix: [crawlId, q.kind], check, exact: exact && !q.site };
-  if (q.site && q.kind !== 'all') {
-    // Both narrow: walk the shorter range (two index counts) and check the other on each row.
-    const [sites, kinds] = await Promise.all([rangeOf(db, bySite).count(), rangeOf(db, byKind).count()]);
-    return sites <= kinds ? bySite : byKind;
-  }
-  if (q.site) return bySite;
-  if (q.kind !== 'all') return byKind;
+  const exact = search.words.length === 0 && q.label === 'any';
+  const check = (p: PageRecord) => siteOk(p) && kindOk(p) && labelOk(p) && matchesSearch(p, search);
+  if (q.site && q.kind !== 'all') return { index: `[crawlId+site+kind+${tail}]`, prefix: [crawlId, q.site, q.kind], check, exact };
+  if (q.site) return { index: `[crawlId+site+${tail}]`, prefix: [crawlId, q.site], check, exact };
+  if (q.kind !== 'all') return { index: `[crawlId+kind+${tail}]`, prefix: [crawlId, q.kind], check, exact };
   return { index: `[crawlId+${tail}]`, prefix: [crawlId], check, exact };
 }
 
@@ -161,14 +205,22 @@ export async function pageWindow(
   progress?: ReadProgress,
 ): Promise<PageWindow> {
   const labels = await crawlPageLabels(db, crawlId);
-  const walk = await chooseWalk(db, crawlId, q, labels);
+  const walk = chooseWalk(crawlId, q, labels);
   const shown = (rows: PageRecord[], hasPrev: boolean, hasNext: boolean): PageWindow =>
     ({ rows, hasPrev, hasNext, labels: labelsOf(rows, labels), watch: watchOf(walk, q, rows, hasPrev, hasNext) });
 
   if (q.label === 'on' || q.label === 'off') {
     // Labeled pages are written before they are labeled: such a window changes with the labels alone.
-    const [rows, hasPrev, hasNext] = await labeledWindow(db, crawlId, q, walk, labels, cursor, size);
+    const want = q.label === 'on' ? 1 : 0;
+    const seqs = [...labels.values()].filter((l) => l.label === want).map((l) => l.seq);
+    const [rows, hasPrev, hasNext] = await keyedWindow(db, crawlId, q, walk, seqs, cursor, size);
     return { rows, hasPrev, hasNext, labels: labelsOf(rows, labels), watch: {} };
+  }
+  const found = q.search ? await searchCandidates(db, crawlId, searchOf(q.search)) : null;
+  if (found) {
+    // A new page with the search's words lands in the walk's index range, which the window watches as any other.
+    const [rows, hasPrev, hasNext] = await keyedWindow(db, crawlId, q, walk, [...found], cursor, size);
+    return shown(rows, hasPrev, hasNext);
   }
   if ('from' in cursor) {
     const rows = await readRun(db, walk, q.sort, cursor.from, true, size + 1, progress, true);
@@ -243,26 +295,24 @@ export function windowChanges(db: CrawlerDB, crawlId: number, watch: WindowWatch
  * a site and a kind); else null. Counting walks the index range, so the table asks for it apart from the rows.
  */
 export async function matchingCount(db: CrawlerDB, crawlId: number, q: PageQuery): Promise<number | null> {
-  const walk = await chooseWalk(db, crawlId, q, new Map());
+  const walk = chooseWalk(crawlId, q, new Map());
   return walk.exact ? rangeOf(db, walk).count() : null;
 }
 
 /**
- * Only pages labeled on (or off) topic: few, so they are read by key, filtered and ordered in memory, and
- * the window cut from them at the cursor.
+ * A window of a few pages known by seq (those labeled on or off topic, those with a search's rare words): they
+ * are read by key, filtered and ordered in memory, and the window cut from them at the cursor.
  */
-async function labeledWindow(
+async function keyedWindow(
   db: CrawlerDB,
   crawlId: number,
   q: PageQuery,
   walk: Walk,
-  labels: Map<number, PageLabel>,
+  seqs: number[],
   cursor: PageCursor,
   size: number,
 ): Promise<[PageRecord[], boolean, boolean]> {
-  const want = q.label === 'on' ? 1 : 0;
-  const seqs = [...labels.values()].filter((l) => l.label === want).map((l) => [crawlId, l.seq] as [number, number]);
-  const pages = (await db.pages.bulkGet(seqs)).filter((p): p is PageRecord => !!p && walk.check(p));
+  const pages = (await db.pages.bulkGet(seqs.map((seq) => [crawlId, seq] as [number, number]))).filter((p): p is PageRecord => !!p && walk.check(p));
   const sign = descending(q.sort) ? -1 : 1;
   const order = (a: PageRecord, b: PageRecord) => sign * compareKeys(keyOf(a, q.sort), keyOf(b, q.sort));
   pages.sort(order);

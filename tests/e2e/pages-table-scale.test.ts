@@ -86,7 +86,7 @@ it(`shows the first window and applies filters quickly at ${N.toLocaleString('en
   await expect.poll(() => dash.getByTestId('page-range').innerText(), { timeout: 30_000 }).toMatch(/^1 matching page/);
   console.log(JSON.stringify({ pages: N, seedMs, firstWindowMs, firstWindowQueryMs: queryMs, ...times }, null, 2));
   expect(firstWindowMs).toBeLessThan(SLOW_MS);
-  // A search matching one page near the end reads every row: it is left out.
-  for (const [name, ms] of Object.entries(times)) if (!name.startsWith('search: one page')) expect(ms, name).toBeLessThan(SLOW_MS);
+  // A search matching one page near the end finds it through the words index (schema v9), not by reading every row.
+  for (const [name, ms] of Object.entries(times)) expect(ms, name).toBeLessThan(SLOW_MS);
   await dash.close();
 }, 1_500_000);

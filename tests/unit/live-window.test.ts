@@ -94,13 +94,16 @@ describe('a live window of pages', () => {
     expect([seqs(seen.at(-1)!.rows), seen.at(-1)!.hasPrev]).toEqual([before, true]);
   });
 
-  it('a plain liveQuery of the window loses track of the rows past its first await (why the table was frozen)', async () => {
+  // It lost track of them while pageWindow awaited the choice of index before reading the window (why the table
+  // was frozen, and why the table reads through `watch`); the index is now chosen without an await, and a plain
+  // liveQuery sees the rows it reads.
+  it('a plain liveQuery of the first window follows the rows it reads', async () => {
     await db.pages.bulkPut(pages.slice(0, 3));
     const seen: number[] = [];
     stops.push(watch(() => pageWindow(db, 1, ALL_PAGES, { at: 'start' }, 10), (w) => seen.push(w.rows.length), () => {}));
     await settle();
     await db.pages.add(pages[3]!);
-    await settle();
-    expect(seen).toEqual([3]);
+    await until(() => seen.length > 1, 'the window read again');
+    expect(seen).toEqual([3, 4]);
   });
 });

@@ -1,0 +1,165 @@
+// Lines an archive writes only after its records (the WACZ's CDXJ index, sorted, and its page list), kept out of
+// the JS heap: a few thousand at a time are held as strings, the rest packed into Blobs, whose bytes the browser
+// keeps apart from the page's heap (and pages out to disk when they are large). So the memory an export holds does
+// not grow with the crawl. A sorted list is an external merge sort: each run of lines is sorted before it is
+// packed, and the runs are merged as they are read back.
+import { utf8 } from './bytes';
+
+const RUN = 10_000;
+/** Bytes read from a Blob at a time while merging: one such buffer per run. */
+const SLICE = 64 * 1024;
+
+/** Lines read back in the order added. */
+export class SpilledLines {
+  private held: string[] = [];
+  private readonly packed: Blob[] = [];
+
+  constructor(private readonly run = RUN) {}
+
+  add(line: string): void {
+    this.held.push(line);
+    if (this.held.length >= this.run) this.pack();
+  }
+
+  private pack(): void {
+    if (this.held.length) this.packed.push(new Blob([this.held.join('\n') + '\n']));
+    this.held = [];
+  }
+
+  /** The lines as UTF-8, each ended by a newline, a few hundred KiB a chunk; the list is empty afterwards. */
+  async *bytes(): AsyncGenerator<Uint8Array> {
+    this.pack();
+    for (const blob of this.packed.splice(0)) {
+      for (let at = 0; at < blob.size; at += 4 * SLICE) yield new Uint8Array(await blob.slice(at, at + 4 * SLICE).arrayBuffer());
+    }
+  }
+}
+
+/** Lines read back sorted as `Array.prototype.sort` sorts strings (by UTF-16 code units). */
+export class SortedLines {
+  private held: string[] = [];
+  private readonly runs: Blob[] = [];
+
+  constructor(private readonly run = RUN) {}
+
+  add(line: string): void {
+    this.held.push(line);
+    if (this.held.length >= this.run) this.pack();
+  }
+
+  private pack(): void {
+    if (this.held.length) this.runs.push(new Blob([this.held.sort().join('\n') + '\n']));
+    this.held = [];
+  }
+
+  /** The lines in order, each ended by a newline, a few hundred lines a chunk; the list is empty afterwards. */
+  async *bytes(): AsyncGenerator<Uint8Array> {
+    let out: string[] = [];
+    for await (const line of this.lines()) {
+      out.push(line);
+      if (out.length >= 500) {
+        yield utf8(out.join('\n') + '\n');
+        out = [];
+      }
+    }
+    if (out.length) yield utf8(out.join('\n') + '\n');
+  }
+
+  async *lines(): AsyncGenerator<string> {
+    if (this.runs.length === 0) {
+      // All of it fits in one run: no Blob to write and read back.
+      const held = this.held.sort();
+      this.held = [];
+      yield* held;
+      return;
+    }
+    this.pack();
+    const heads = new MergeHeap();
+    for (const run of this.runs.splice(0)) {
+      const lines = blobLines(run);
+      const first = await lines.next();
+      if (!first.done) heads.push({ line: first.value, rest: lines });
+    }
+    for (let top = heads.peek(); top; top = heads.peek()) {
+      yield top.line;
+      const next = await top.rest.next();
+      if (next.done) heads.pop();
+      else {
+        top.line = next.value;
+        heads.siftDown();
+      }
+    }
+  }
+}
+
+/** A Blob's newline-ended lines, read a slice at a time (a newline byte never falls inside a UTF-8 character). */
+async function* blobLines(blob: Blob): AsyncGenerator<string> {
+  const decoder = new TextDecoder();
+  let carry: Uint8Array = new Uint8Array(0);
+  for (let at = 0; at < blob.size; at += SLICE) {
+    const slice = new Uint8Array(await blob.slice(at, at + SLICE).arrayBuffer());
+    const end = slice.lastIndexOf(10);
+    if (end < 0) {
+      carry = join(carry, slice);
+      continue;
+    }
+    const text = decoder.decode(join(carry, slice.subarray(0, end)));
+    carry = slice.slice(end + 1);
+    yield* text.split('\n');
+  }
+  if (carry.byteLength) yield decoder.decode(carry);
+}
+
+function join(a: Uint8Array, b: Uint8Array): Uint8Array {
+  if (a.byteLength === 0) return b;
+  const out = new Uint8Array(a.byteLength + b.byteLength);
+  out.set(a);
+  out.set(b, a.byteLength);
+  return out;
+}
+
+interface Head {
+  line: string;
+  rest: AsyncGenerator<string>;
+}
+
+/** The runs' current lines, least on top: a binary heap, as a crawl of a million pages merges a hundred runs. */
+class MergeHeap {
+  private readonly items: Head[] = [];
+
+  peek(): Head | undefined {
+    return this.items[0];
+  }
+
+  push(h: Head): void {
+    const items = this.items;
+    items.push(h);
+    for (let i = items.length - 1; i > 0;) {
+      const parent = (i - 1) >> 1;
+      if (items[parent]!.line <= items[i]!.line) break;
+      [items[parent], items[i]] = [items[i]!, items[parent]!];
+      i = parent;
+    }
+  }
+
+  pop(): void {
+    const last = this.items.pop()!;
+    if (this.items.length === 0) return;
+    this.items[0] = last;
+    this.siftDown();
+  }
+
+  /** Restores the order after the top's line changed. */
+  siftDown(): void {
+    const items = this.items;
+    for (let i = 0; ;) {
+      const l = 2 * i + 1, r = l + 1;
+      let least = i;
+      if (l < items.length && items[l]!.line < items[least]!.line) least = l;
+      if (r < items.length && items[r]!.line < items[least]!.line) least = r;
+      if (least === i) return;
+      [items[least], items[i]] = [items[i]!, items[least]!];
+      i = least;
+    }
+  }
+}
