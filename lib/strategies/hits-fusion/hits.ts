@@ -23,6 +23,9 @@ interface RoundInProgress {
   ms: number;
   iterations: number;
   delta: number;
+  /** Where the iteration under way stands: which pass, and the next node of it. */
+  phase: 'auth' | 'hub';
+  at: number;
   hub: Float64Array;
   auth: Float64Array;
   nextAuth: Float64Array;
@@ -101,14 +104,14 @@ export class LinkGraph {
     const n = this.urls.length;
     const { offsets, targets } = this.pack();
     this.round = {
-      offsets, targets, maxIterations, tolerance, now, ms: 0, iterations: 0, delta: Infinity,
+      offsets, targets, maxIterations, tolerance, now, ms: 0, iterations: 0, delta: Infinity, phase: 'auth', at: 0,
       hub: grow(this.hub, n).slice(), auth: grow(this.auth, n).slice(), nextAuth: new Float64Array(n), nextHub: new Float64Array(n),
     };
   }
 
   /**
-   * Runs iterations of the started round until about `work` edge visits are spent (at least one iteration), so the
-   * crawl can interleave pages between slices; returns the round once it ended (its vectors then answer `scores`),
+   * Runs the started round until about `work` edge visits are spent (at least one node's), so the crawl can
+   * interleave pages between slices; returns the round once it ended (its vectors then answer `scores`),
    * else null.
    */
   advance(work: number): HitsRound | null {
@@ -117,26 +120,39 @@ export class LinkGraph {
     const started = r.now();
     const n = r.hub.length;
     const { offsets, targets, hub, auth, nextAuth, nextHub } = r;
+    // An iteration is two passes over the nodes (authorities from hubs, then hubs from authorities); a slice may end
+    // inside either, at a node, and the next one goes on from there.
     let spent = 0;
     while (r.iterations < r.maxIterations && r.delta > r.tolerance && (spent === 0 || spent < work)) {
-      nextAuth.fill(0);
-      for (let p = 0; p < n; p++) {
-        const h = hub[p]!;
-        if (h === 0) continue;
-        for (let e = offsets[p]!; e < offsets[p + 1]!; e++) nextAuth[targets[e]!]! += h;
+      if (r.phase === 'auth') {
+        if (r.at === 0) nextAuth.fill(0);
+        for (; r.at < n && (spent === 0 || spent < work); r.at++) {
+          const p = r.at, h = hub[p]!;
+          spent += 1 + offsets[p + 1]! - offsets[p]!;
+          if (h === 0) continue;
+          for (let e = offsets[p]!; e < offsets[p + 1]!; e++) nextAuth[targets[e]!]! += h;
+        }
+        if (r.at < n) break;
+        normalize(nextAuth);
+        r.phase = 'hub';
+        r.at = 0;
       }
-      normalize(nextAuth);
-      for (let p = 0; p < n; p++) {
+      for (; r.at < n && spent < work; r.at++) {
+        const p = r.at;
         let sum = 0;
         for (let e = offsets[p]!; e < offsets[p + 1]!; e++) sum += nextAuth[targets[e]!]!;
         nextHub[p] = sum;
+        spent += 1 + offsets[p + 1]! - offsets[p]!;
       }
+      if (r.at < n) break;
       normalize(nextHub);
       r.delta = Math.max(maxDiff(auth, nextAuth), maxDiff(hub, nextHub));
       auth.set(nextAuth);
       hub.set(nextHub);
       r.iterations++;
-      spent += 2 * targets.length + n;
+      r.phase = 'auth';
+      r.at = 0;
+      spent += 4 * n;
     }
     r.ms += r.now() - started;
     if (r.iterations < r.maxIterations && r.delta > r.tolerance) return null;

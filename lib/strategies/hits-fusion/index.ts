@@ -12,7 +12,7 @@ import { TopicModel, type TopicModelState } from './tfidf';
  * Edge visits per slice of a HITS round (about a millisecond of work here): a round over a million links takes a few
  * dozen pages to finish instead of stalling one (scripts/bench/hits.ts).
  */
-const SLICE_WORK = 250_000;
+export const SLICE_WORK = 250_000;
 
 /**
  * The defaults, from the sweep over topics and seeds of the web of sites (scripts/bench/hits-sweep.ts,
