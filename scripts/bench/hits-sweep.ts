@@ -11,7 +11,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import { hitsFusion } from '../../lib/strategies/hits-fusion';
+import { hitsFusion, SWEPT_DEFAULTS } from '../../lib/strategies/hits-fusion';
 import { ROOT } from '../lib/browser';
 import { runNodeCase } from './node-crawl';
 import { markdownTable } from './report';
@@ -40,7 +40,7 @@ export const HOLD_CASES = ['History:Plant', 'Science:Europe', 'Geography:Music',
  */
 export const SETTINGS: Setting[] = [
   { label: 'NB, C 0.1', params: { text: 'naive-bayes', textWeight: 0.7, anchorWeight: 0.2, linkWeight: 0.1, every: 500, threshold: 0.02 } },
-  { label: 'NB, C 0.3', params: { text: 'naive-bayes', textWeight: 0.5, anchorWeight: 0.2, linkWeight: 0.3, every: 500, threshold: 0.02 } },
+  { label: 'NB, C 0.3 (the defaults)', params: { ...SWEPT_DEFAULTS } },
   { label: 'NB, C 0.5', params: { text: 'naive-bayes', textWeight: 0.4, anchorWeight: 0.1, linkWeight: 0.5, every: 500, threshold: 0.02 } },
   { label: 'NB, C 0.3, no drop', params: { text: 'naive-bayes', textWeight: 0.5, anchorWeight: 0.2, linkWeight: 0.3, every: 500, threshold: 0 } },
 ];
@@ -98,7 +98,9 @@ export async function runHitsSweep(o: HitsSweepOptions): Promise<{ rows: SweepRo
     for (const s of settings) {
       o.log(`${spec}: hits-fusion ${s.label}`);
       const fusion = await measure(o.corpus, topic, seed, o.budget, 'hits-fusion', s.params);
-      o.log(`  recall ${bestFirst.recall} / ${fusion.recall}, harvest ${bestFirst.harvest} / ${fusion.harvest}, wall ${bestFirst.wallSeconds} / ${fusion.wallSeconds} s`);
+      o.log(`  best-first / fusion: recall ${bestFirst.recall} / ${fusion.recall}, harvest ${bestFirst.harvest} / ${fusion.harvest}, ` +
+        `wall ${bestFirst.wallSeconds} / ${fusion.wallSeconds} s, CPU ${bestFirst.cpuSeconds.toFixed(1)} / ${fusion.cpuSeconds.toFixed(1)} s, ` +
+        `pages/s ${bestFirst.pagesPerSecond.toFixed(1)} / ${fusion.pagesPerSecond.toFixed(1)}`);
       rows.push({ case: spec, tuned, setting: s.label, bestFirst, fusion });
     }
   };
