@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { hitsFusion, SWEPT_DEFAULTS } from '../../lib/strategies/hits-fusion';
 import { ROOT } from '../lib/browser';
-import { runNodeCase } from './node-crawl';
+import { loadCorpusInMemory, runNodeCase } from './node-crawl';
 import { markdownTable } from './report';
 import { DEFAULT_CORPUS } from './wikispeedia';
 
@@ -91,6 +91,7 @@ export interface HitsSweepOptions {
  */
 export async function runHitsSweep(o: HitsSweepOptions): Promise<{ rows: SweepRow[]; chosen: Setting; markdown: string }> {
   const rows: SweepRow[] = [];
+  loadCorpusInMemory(o.corpus, 'sites');
   const crawlCase = async (spec: string, tuned: boolean, settings: Setting[]) => {
     const [topic, seed] = spec.split(':') as [string, string];
     o.log(`${spec}: best-first, ${o.budget} pages`);

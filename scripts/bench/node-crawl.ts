@@ -38,6 +38,11 @@ function memoryFetch(corpus: string, sites?: Map<string, string>): FetchPort {
   };
 }
 
+/** Reads the corpus into memory now, so the first case timed does not pay for it. */
+export function loadCorpusInMemory(corpus: string, web?: 'one-site' | 'sites'): void {
+  memoryFetch(corpus, web === 'sites' ? loadSites(corpus) : undefined);
+}
+
 export type NodeCaseOptions = Pick<CaseOptions, 'corpus' | 'topic' | 'seed' | 'budget' | 'strategy' | 'strategyParams' | 'concurrency' | 'learning' | 'rescoreEveryPages' | 'linksToJudged' | 'judgeSmoothing' | 'keywords' | 'classifier' | 'web' | 'maxSources'>;
 
 /** One case crawled by the crawl core in Node; returns the harvest table (scored split included) and timing. */
