@@ -442,11 +442,14 @@ function linkGraphRows(report: CrawlRecord['strategyReport']): [string, Child][]
     return h('ol', { class: 'graph-top', 'data-testid': testid }, ...rows.map((r) => h('li', { title: r.url }, h('span', { class: 'url' }, r.url), ` ${r.score.toFixed(3)}`)));
   };
   if (!report || !Array.isArray(report.authorities)) return [];
-  const round = report.round as { nodes: number; edges: number; iterations: number; ms: number } | undefined;
+  const round = report.round as { nodes: number; edges: number; iterations: number; ms: number; at?: number; pages?: number } | undefined;
   const spent = report.spent as { rounds: number; ms: number } | undefined;
   const all = spent && spent.rounds > 1 ? `; ${formatCount(spent.rounds)} rounds since the crawl (re)started, ${Math.round(spent.ms)} ms in all` : '';
+  // Rounds saved before they said when and over how many relevant pages show what they have.
+  const over = round?.pages !== undefined ? `${formatCount(round.pages)} relevant pages linking ${formatCount(round.nodes)} URLs` : `${formatCount(round?.nodes ?? 0)} pages`;
+  const when = round?.at !== undefined ? ` at ${formatDateTime(round.at)}` : '';
   return [
-    ['Link graph', round ? `${formatCount(round.nodes)} pages, ${formatCount(round.edges)} links; last HITS round ${round.iterations} iterations in ${Math.round(round.ms)} ms${all}` : ''],
+    ['Link graph', round ? `last HITS round${when} over ${over} by ${formatCount(round.edges)} links: ${round.iterations} iterations in ${Math.round(round.ms)} ms${all}` : ''],
     ['Top authorities', list(report.authorities, 'detail-authorities')],
     ['Top hubs', list(report.hubs, 'detail-hubs')],
   ];

@@ -50,6 +50,22 @@ export function articleUrl(origin: string, path: string, sites?: Map<string, str
   return `http://${sites.get(pathKey(article))}${path}`;
 }
 
+/** Rewrites every relative link of the pages (in place) to the absolute URL on its target's host. */
+export function linkAcrossSites(pages: Map<string, string>, sites: Map<string, string>): void {
+  for (const [path, html] of pages) {
+    pages.set(path, html.replace(/href="([^"#:/]+)\.html"/g, (all, target: string) => {
+      const host = sites.get(pathKey(target));
+      return host ? `href="http://${host}/wiki/${target}.html"` : all;
+    }));
+  }
+}
+
+/** Whether a URL's host is the one an article lives on in the web of sites. */
+export function onItsHost(url: URL, sites: Map<string, string>): boolean {
+  const article = /^\/wiki\/(.+)\.html$/.exec(url.pathname)?.[1];
+  return article !== undefined && sites.get(pathKey(article)) === url.hostname.toLowerCase();
+}
+
 /**
  * Serves the corpus on loopback. With `sites` (docs/benchmarks.md, "Strategies on the web of sites"), each article only at
  * `http://<its host>/wiki/<article>.html`, dispatched on the Host header (Chromium maps *.test here), every
@@ -58,14 +74,7 @@ export function articleUrl(origin: string, path: string, sites?: Map<string, str
 export async function startCorpusServer(dir: string, port = 0, opts: { sites?: Map<string, string> } = {}): Promise<CorpusServer> {
   const pages = loadCorpusPages(dir);
   const { sites } = opts;
-  if (sites) {
-    for (const [path, html] of pages) {
-      pages.set(path, html.replace(/href="([^"#:/]+)\.html"/g, (all, target: string) => {
-        const host = sites.get(pathKey(target));
-        return host ? `href="http://${host}/wiki/${target}.html"` : all;
-      }));
-    }
-  }
+  if (sites) linkAcrossSites(pages, sites);
   const byKey = new Map<string, string>();
   for (const [path, html] of pages) byKey.set(pathKey(path), html);
   const hits = new Map<string, number>();

@@ -7,31 +7,43 @@ import { CrawlService } from '../../lib/crawl/service';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import { type FetchPort, realClock } from '../../lib/fetch/fetcher';
-import { articleOfUrl, loadCorpusPages } from './corpus-server';
+import { articleOfUrl, articleUrl, linkAcrossSites, loadCorpusPages, loadSites, onItsHost } from './corpus-server';
 import { TOPIC_KEYWORDS, caseConfig, caseGroundTruth, harvestTable, type CaseOptions } from './wikispeedia';
 
 const ORIGIN = 'http://wikispeedia.test';
 
 const corpusPages = new Map<string, Map<string, string>>();
 
-/** Answers corpus paths from memory, as the loopback server would (decoded-path lookup included). */
-function memoryFetch(corpus: string): FetchPort {
-  let pages = corpusPages.get(corpus);
+/**
+ * Answers corpus paths from memory, as the loopback server would (decoded-path lookup included); with `sites`, as
+ * the web of sites: each article only on its own host, its links absolute across hosts.
+ */
+function memoryFetch(corpus: string, sites?: Map<string, string>): FetchPort {
+  const key = `${corpus}${sites ? ' sites' : ''}`;
+  let pages = corpusPages.get(key);
   if (!pages) {
+    const read = loadCorpusPages(corpus);
+    if (sites) linkAcrossSites(read, sites);
     pages = new Map();
-    for (const [path, html] of loadCorpusPages(corpus)) pages.set(decodeURIComponent(path), html);
-    corpusPages.set(corpus, pages);
+    for (const [path, html] of read) pages.set(decodeURIComponent(path), html);
+    corpusPages.set(key, pages);
   }
   const byPath = pages;
   return async (url) => {
-    const html = byPath.get(decodeURIComponent(new URL(url).pathname));
+    const u = new URL(url);
+    const html = sites && !onItsHost(u, sites) ? undefined : byPath.get(decodeURIComponent(u.pathname));
     return html === undefined
       ? new Response('not found\n', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } })
       : new Response(html, { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' } });
   };
 }
 
-export type NodeCaseOptions = Pick<CaseOptions, 'corpus' | 'topic' | 'seed' | 'budget' | 'strategy' | 'strategyParams' | 'concurrency' | 'learning' | 'rescoreEveryPages' | 'linksToJudged' | 'judgeSmoothing' | 'keywords' | 'classifier'>;
+/** Reads the corpus into memory now, so the first case timed does not pay for it. */
+export function loadCorpusInMemory(corpus: string, web?: 'one-site' | 'sites'): void {
+  memoryFetch(corpus, web === 'sites' ? loadSites(corpus) : undefined);
+}
+
+export type NodeCaseOptions = Pick<CaseOptions, 'corpus' | 'topic' | 'seed' | 'budget' | 'strategy' | 'strategyParams' | 'concurrency' | 'learning' | 'rescoreEveryPages' | 'linksToJudged' | 'judgeSmoothing' | 'keywords' | 'classifier' | 'web' | 'maxSources'>;
 
 /** One case crawled by the crawl core in Node; returns the harvest table (scored split included) and timing. */
 export async function runNodeCase(o: NodeCaseOptions) {
@@ -39,9 +51,10 @@ export async function runNodeCase(o: NodeCaseOptions) {
   const pathOf = new Map(truth.articles.map((a) => [a.article, a.path]));
   const keywords = o.keywords ?? TOPIC_KEYWORDS[o.topic];
   if (!keywords?.length) throw new Error(`no keywords known for topic ${o.topic}`);
-  const config = caseConfig(o, truth, (a) => ORIGIN + pathOf.get(a)!, false, keywords);
+  const sites = o.web === 'sites' ? loadSites(o.corpus) : undefined;
+  const config = caseConfig(o, truth, (a) => articleUrl(ORIGIN, pathOf.get(a)!, sites), sites !== undefined, keywords);
   const store = new CrawlStore(new CrawlerDB(`sweep-${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
-  const service = new CrawlService({ store, fetch: memoryFetch(o.corpus), clock: realClock });
+  const service = new CrawlService({ store, fetch: memoryFetch(o.corpus, sites), clock: realClock });
   const t0 = Date.now();
   const { crawlId } = await service.handlers.start(config);
   await service.settled(crawlId);
@@ -55,6 +68,13 @@ export async function runNodeCase(o: NodeCaseOptions) {
     seen.add(article);
     order.push({ article, on: truth.onTopic(article), scored: !truth.trainSet.has(article), relevant: r.relevant, score: r.score, depth: r.depth });
   }
+  const seconds = (Date.now() - t0) / 1000;
+  const crawl = await store.getCrawl(crawlId);
   store.db.close();
-  return { table: harvestTable(order, truth.reachOn.length, truth.reachOnScored.length), seconds: (Date.now() - t0) / 1000, pages: order };
+  // Crawl-phase throughput from the fetch timestamps (training reads excluded), as the extension's benchmark counts it.
+  const span = crawled.length > 1 ? (crawled.at(-1)!.fetchedAt - crawled[0]!.fetchedAt) / 1000 : NaN;
+  return {
+    table: harvestTable(order, truth.reachOn.length, truth.reachOnScored.length), seconds, pages: order,
+    pagesPerSecond: span > 0 ? (crawled.length - 1) / span : NaN, strategyReport: crawl?.strategyReport,
+  };
 }

@@ -1,8 +1,10 @@
 // `npm run bench`: harvest, cost and scale of Focus against breadth-first and Crawlee, on a topic-labelled corpus
 // served on loopback and crawled through the real extension in Chromium. Prints figures; never fails on time.
 //   npm run bench -- [--corpus DIR] [--budget 2000] [--concurrency 4] [--cases Science:English_language,...]
-//     [--skip crawlee,pipeline,scale,hits,queues,sites,sweep,export,render,scale-out] [--scale-urls 1000000] [--export-pages 100000] [--out DIR] [--json]
-//     [--sweep-variants spec-a,default]
+//     [--skip crawlee,pipeline,scale,hits,hits-sweep,queues,sites,sweep,export,render,scale-out] [--scale-urls 1000000] [--export-pages 100000] [--out DIR] [--json]
+//     [--sweep-variants spec-a,default] [--only hits-sweep] [--hits-budget 2000] [--hits-held-only]
+// `--only hits-sweep` runs the HITS fusion sweep alone (scripts/bench/hits-sweep.ts); `--hits-budget 500 --hits-held-only`
+// makes it a few minutes' run (the defaults against best-first on the held-out cases, 500 fetches each).
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -16,6 +18,7 @@ import { runCrawlee } from './crawlee';
 import { formatExport, measureExport } from './export';
 import { formatRender, measureRender } from './render';
 import { formatHits, measureHits } from './hits';
+import { HOLD_CASES, SETTINGS as HITS_SETTINGS, TUNE_CASES, runHitsSweep } from './hits-sweep';
 import { formatQueueTake, type QueueTakeCost } from './multi-queue';
 import { formatPipeline, measurePipeline } from './pipeline';
 import { runWebOfSites } from './web-of-sites';
@@ -33,6 +36,9 @@ const { values: v } = parseArgs({
     'scale-urls': { type: 'string', default: '1000000' },
     'export-pages': { type: 'string', default: '100000' },
     'sweep-variants': { type: 'string', default: 'spec-a,default' },
+    only: { type: 'string' },
+    'hits-budget': { type: 'string' },
+    'hits-held-only': { type: 'boolean', default: false },
     out: { type: 'string' },
     json: { type: 'boolean', default: false },
   },
@@ -53,7 +59,25 @@ interface CaseFigures {
   crawlee: { table: ReturnType<typeof scoreUrls>; pagesPerSecond: number; seconds: number } | null;
 }
 
+/** The HITS fusion sweep against best-first on the web of sites (Node crawl core), or null when skipped. */
+async function hitsSweep(): Promise<string | null> {
+  if (skip.has('hits-sweep')) return null;
+  const { markdown, rows } = await runHitsSweep({
+    corpus: v.corpus!, budget: Number(v['hits-budget'] ?? budget), tune: TUNE_CASES, hold: HOLD_CASES, settings: HITS_SETTINGS,
+    heldOnly: v['hits-held-only'], log,
+  });
+  writeFileSync(join(outDir, 'hits-sweep.json'), JSON.stringify(rows, null, 2) + '\n');
+  return markdown;
+}
+
 async function main(): Promise<void> {
+  if (v.only === 'hits-sweep') {
+    const markdown = (await hitsSweep()) ?? '';
+    writeFileSync(join(outDir, 'hits-sweep.md'), markdown + '\n');
+    console.log(markdown);
+    return;
+  }
+  if (v.only) throw new Error(`--only: "hits-sweep" is the one part that runs alone (got ${JSON.stringify(v.only)})`);
   const cases: CaseFigures[] = [];
   for (const spec of v.cases!.split(',')) {
     const [topic, seed] = spec.split(':');
@@ -92,6 +116,7 @@ async function main(): Promise<void> {
     corpus: v.corpus!, engine: 'extension', budget: 1000, concurrency, outDir: join(outDir, 'sweep'), log,
     variants: v['sweep-variants']!.split(',').map(sweepVariant),
   });
+  const hitsFusion = await hitsSweep();
   const scale = skip.has('scale') ? null : runScale();
   const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? '', memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, chromium: chromiumVersion() };
   // Many browsers, one crawl: 1, 2 and 4 workers on Redis (skipped where redis-server is missing).
@@ -99,7 +124,7 @@ async function main(): Promise<void> {
   const exported = skip.has('export') ? null : await measureExport({ pages: Number(v['export-pages']), formats: ['wacz', 'warc', 'jsonl', 'csv', 'zip'], log });
   const all = { date, machine, budget, concurrency, cases, pipeline, scale, hits, queues, exported };
   writeFileSync(join(outDir, 'bench.json'), JSON.stringify(all, null, 2) + '\n');
-  const report = await writeReport(all) + (hits ? `\n## A HITS round against graph size (Node)\n\n${formatHits(hits)}\n` : '') + (queues ? `\n## multi-queue: a take by FIFO queues against frontier size (Node, fake-indexeddb)\n\n${formatQueueTake(queues)}\n` : '') + (sites ? `\n${sites.markdown}\n` : '') + (sweep ? `\n## Every topic (topic sweep)\n\n${sweep.markdown}\n\n![fraction of the oracle per topic](sweep/sweep-fraction-of-oracle.svg)\n` : '') + (exported ? `\n## Export at scale\n\n${formatExport(exported)}\n` : '') + (scaleOut ? `\n## Many browsers, one crawl (Redis)\n\n${formatScaleOut(scaleOut)}\n` : '');
+  const report = await writeReport(all) + (hits ? `\n## A HITS round against graph size (Node)\n\n${formatHits(hits)}\n` : '') + (queues ? `\n## multi-queue: a take by FIFO queues against frontier size (Node, fake-indexeddb)\n\n${formatQueueTake(queues)}\n` : '') + (sites ? `\n${sites.markdown}\n` : '') + (sweep ? `\n## Every topic (topic sweep)\n\n${sweep.markdown}\n\n![fraction of the oracle per topic](sweep/sweep-fraction-of-oracle.svg)\n` : '') + (hitsFusion ? `\n${hitsFusion}\n` : '') + (exported ? `\n## Export at scale\n\n${formatExport(exported)}\n` : '') + (scaleOut ? `\n## Many browsers, one crawl (Redis)\n\n${formatScaleOut(scaleOut)}\n` : '');
   writeFileSync(join(outDir, 'report.md'), report + '\n');
   console.log(report);
   if (v.json) console.log(JSON.stringify(all));

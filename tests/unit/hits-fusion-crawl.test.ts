@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => site.close());
 
-type Round = { nodes: number; edges: number };
+type Round = { nodes: number; edges: number; pages: number; at: number };
 
 describe('hits-fusion across a stopped worker', { timeout: 60_000 }, () => {
   for (const text of ['naive-bayes', 'tfidf']) {
@@ -37,6 +37,12 @@ describe('hits-fusion across a stopped worker', { timeout: 60_000 }, () => {
       await done;
       const before = await store.strategyMemory(crawlId);
       expect(before.graph.length).toBeGreaterThan(3);
+      // What the crawl detail shows of the last round before the stop: when, over how many pages and links.
+      const shown = (await store.getCrawl(crawlId))!.strategyReport as { round: Round };
+      expect(shown.round.pages).toBeGreaterThanOrEqual(3);
+      expect(shown.round.pages).toBeLessThanOrEqual(before.graph.length);
+      const stoppedAt = Date.now();
+      expect(shown.round.at).toBeLessThanOrEqual(stoppedAt);
       if (text === 'tfidf') expect(before.saved).toMatchObject({ topic: { docs: expect.any(Number) } });
 
       // A new worker: the crawl's config is read again from the store, so the strategy object is new.
@@ -53,6 +59,8 @@ describe('hits-fusion across a stopped worker', { timeout: 60_000 }, () => {
       const round = (second.strategyReport as { round: Round }).round;
       expect(round.edges).toBe(edges);
       expect(round.nodes).toBe(nodes.size);
+      expect(round.pages).toBe(after.graph.length);
+      expect(round.at).toBeGreaterThanOrEqual(stoppedAt);
     });
   }
 

@@ -1,6 +1,8 @@
 // SPEC C in parts: HITS on a hand-computed graph, its warm start, TF-IDF cosine and the fused score.
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../lib/crawl/parse-config';
+import { strategyProblem } from '../../lib/strategies/registry';
+import { hitsFusion, SWEPT_DEFAULTS } from '../../lib/strategies/hits-fusion';
 import { LinkGraph } from '../../lib/strategies/hits-fusion/hits';
 import { linkScore, weightsProblem } from '../../lib/strategies/hits-fusion/score';
 import { TopicModel } from '../../lib/strategies/hits-fusion/tfidf';
@@ -53,6 +55,37 @@ describe('HITS over the crawled graph', () => {
       expect(warm.scores(u).hub).toBeCloseTo(cold.scores(u).hub, 5);
     }
   });
+
+  it('runs a round in slices: the last round answers until the new one ends, which then equals a whole round', () => {
+    const rand = mulberry32(5);
+    const sliced = new LinkGraph();
+    for (let p = 0; p < 3000; p++) sliced.addPage(`p${p}`, Array.from({ length: 10 }, () => `p${Math.floor(rand() ** 2 * 4000)}`));
+    sliced.compute(200, 1e-9);
+    const before = sliced.scores('p1');
+    sliced.addPage('p1', ['p3999', 'p3998', 'p3997']);
+    sliced.addPage('p3999', ['p1']);
+    const whole = LinkGraph.fromJSON(sliced.toJSON());
+    whole.compute(200, 1e-9);
+    sliced.startRound(200, 1e-9);
+    // An iteration visits each of the 30,000 edges twice: several slices to an iteration.
+    let slices = 0;
+    let round = null;
+    while (!(round = sliced.advance(10_000))) {
+      slices++;
+      expect(sliced.rounding).toBe(true);
+      expect(sliced.scores('p1')).toEqual(before);
+      // Edges found meanwhile wait for the next round.
+      sliced.addPage(`q${slices}`, ['p1']);
+    }
+    expect(slices).toBeGreaterThan(12);
+    expect(sliced.rounding).toBe(false);
+    expect(round.edges).toBe(whole.edges);
+    for (const u of ['p1', 'p2', 'p3999']) {
+      expect(sliced.scores(u).auth).toBeCloseTo(whole.scores(u).auth, 6);
+      expect(sliced.scores(u).hub).toBeCloseTo(whole.scores(u).hub, 6);
+    }
+    expect(sliced.scores('q1')).toEqual({ auth: 0, hub: 0 });
+  });
 });
 
 describe('TF-IDF similarity to the topic', () => {
@@ -92,8 +125,35 @@ describe('the fused link score (SPEC C.3)', () => {
     expect(weightsProblem({ ...w, hub: 0.7 })).toMatch(/strategy\.hub \(β\) must be below strategy\.authority \(α\)/);
     const cfg = (strategy: unknown) => () => parseConfig({ seeds: ['http://a.test/'], topic: { keywords: ['x'] }, strategy });
     expect(cfg({ name: 'hits-fusion', linkWeight: 0.5 })).toThrow(/must be 1/);
-    expect(cfg({ name: 'hits-fusion', text: 'bm25' })).toThrow(/strategy\.text \(text score\) must be one of "tfidf", "naive-bayes"/);
-    expect(parseConfig({ seeds: ['http://a.test/'], topic: { keywords: ['x'] }, strategy: { name: 'hits-fusion', text: 'naive-bayes' } }).strategy)
-      .toMatchObject({ name: 'hits-fusion', text: 'naive-bayes', textWeight: 0.5, every: 100 });
+    expect(cfg({ name: 'hits-fusion', text: 'bm25' })).toThrow(/strategy\.text \(text score\) must be one of "naive-bayes", "tfidf"/);
+  });
+});
+
+describe('the defaults and their validation', () => {
+  const problem = (params: Record<string, unknown>) => strategyProblem({ name: 'hits-fusion', ...params });
+
+  it('are the setting the sweep chose (scripts/bench/hits-sweep.ts): Naive Bayes text, a round every 500 pages', () => {
+    const defaults = Object.fromEntries(hitsFusion.params.map((p) => [p.key, p.default]));
+    expect(defaults).toMatchObject(SWEPT_DEFAULTS);
+    expect(SWEPT_DEFAULTS).toMatchObject({ text: 'naive-bayes', every: 500 });
+    expect(problem({})).toBeNull();
+    expect(parseConfig({ seeds: ['http://a.test/'], topic: { keywords: ['x'] }, strategy: { name: 'hits-fusion' } }).strategy)
+      .toMatchObject({ name: 'hits-fusion', ...SWEPT_DEFAULTS });
+  });
+
+  it('refuses parameters out of range, naming the field and its range', () => {
+    expect(problem({ linkWeight: 1.5, textWeight: -0.5 })).toBe('strategy.textWeight (text weight) must be a number from 0 to 1 (got -0.5)');
+    expect(problem({ every: 5 })).toBe('strategy.every (hits every) must be a whole number from 10 to 100000 (got 5)');
+    expect(problem({ every: 250.5 })).toMatch(/strategy\.every .* must be a whole number/);
+    expect(problem({ threshold: 2 })).toBe('strategy.threshold (drop below) must be a number from 0 to 1 (got 2)');
+    expect(problem({ threshold: '0.1' })).toMatch(/strategy\.threshold .* must be a number from 0 to 1 \(got "0\.1"\)/);
+    expect(problem({ damping: 0.85 })).toMatch(/strategy\.damping is not a parameter of hits-fusion/);
+  });
+
+  it('refuses weights that do not fit together, against the defaults of the others', () => {
+    // Raising one weight alone breaks the sum with the defaults of the other two.
+    expect(problem({ linkWeight: 0.5 })).toMatch(/^strategy\.textWeight \+ anchorWeight \+ linkWeight \(A \+ B \+ C\) must be 1 \(got 1\.2\)$/);
+    expect(problem({ textWeight: 0.3, anchorWeight: 0.2, linkWeight: 0.5 })).toBeNull();
+    expect(problem({ authority: 0.3, hub: 0.3 })).toMatch(/strategy\.hub \(β\) must be below strategy\.authority \(α\)/);
   });
 });

@@ -13,6 +13,25 @@ export interface HitsRound {
   ms: number;
 }
 
+/** A round between two slices: the packed edges it runs over and its vectors so far. */
+interface RoundInProgress {
+  offsets: Int32Array;
+  targets: Int32Array;
+  maxIterations: number;
+  tolerance: number;
+  now: () => number;
+  ms: number;
+  iterations: number;
+  delta: number;
+  /** Where the iteration under way stands: which pass, and the next node of it. */
+  phase: 'auth' | 'hub';
+  at: number;
+  hub: Float64Array;
+  auth: Float64Array;
+  nextAuth: Float64Array;
+  nextHub: Float64Array;
+}
+
 export class LinkGraph {
   private readonly ids = new Map<string, number>();
   private readonly urls: string[] = [];
@@ -23,6 +42,7 @@ export class LinkGraph {
   private auth: Float64Array = new Float64Array(0);
   private maxAuth = 0;
   private maxHub = 0;
+  private round: RoundInProgress | null = null;
 
   get nodes(): number {
     return this.urls.length;
@@ -61,44 +81,87 @@ export class LinkGraph {
   }
 
   /**
-   * One HITS computation: a(p) = sum of h(q) over q -> p; h(p) = sum of a(q) over p -> q; both normalized to unit
-   * length each iteration; stops when no score moves more than `tolerance`, or after `maxIterations`. Starts from
-   * the previous vectors (new nodes start at the mean), so repeated rounds are cheap.
+   * One HITS computation, whole: a(p) = sum of h(q) over q -> p; h(p) = sum of a(q) over p -> q; both normalized to
+   * unit length each iteration; stops when no score moves more than `tolerance`, or after `maxIterations`. Starts
+   * from the previous vectors (new nodes start at the mean), so repeated rounds are cheap.
    */
   compute(maxIterations = 50, tolerance = 1e-6, now: () => number = () => Date.now()): HitsRound {
-    const started = now();
+    this.startRound(maxIterations, tolerance, now);
+    return this.advance(Infinity)!;
+  }
+
+  /** Whether a round was started and has not ended. */
+  get rounding(): boolean {
+    return this.round !== null;
+  }
+
+  /**
+   * Starts a round over the graph as it is now (edges added meanwhile wait for the next round); `advance` runs it.
+   * Until it ends, `scores` answers from the last finished round, so a crawl that plans links between two slices
+   * sees one consistent ranking.
+   */
+  startRound(maxIterations = 50, tolerance = 1e-6, now: () => number = () => Date.now()): void {
     const n = this.urls.length;
     const { offsets, targets } = this.pack();
-    let hub = grow(this.hub, n);
-    let auth = grow(this.auth, n);
-    let delta = Infinity;
-    let iterations = 0;
-    const nextAuth = new Float64Array(n);
-    const nextHub = new Float64Array(n);
-    while (iterations < maxIterations && delta > tolerance) {
-      nextAuth.fill(0);
-      for (let p = 0; p < n; p++) {
-        const h = hub[p]!;
-        if (h === 0) continue;
-        for (let e = offsets[p]!; e < offsets[p + 1]!; e++) nextAuth[targets[e]!]! += h;
+    this.round = {
+      offsets, targets, maxIterations, tolerance, now, ms: 0, iterations: 0, delta: Infinity, phase: 'auth', at: 0,
+      hub: grow(this.hub, n).slice(), auth: grow(this.auth, n).slice(), nextAuth: new Float64Array(n), nextHub: new Float64Array(n),
+    };
+  }
+
+  /**
+   * Runs the started round until about `work` edge visits are spent (at least one node's), so the crawl can
+   * interleave pages between slices; returns the round once it ended (its vectors then answer `scores`),
+   * else null.
+   */
+  advance(work: number): HitsRound | null {
+    const r = this.round;
+    if (!r) return null;
+    const started = r.now();
+    const n = r.hub.length;
+    const { offsets, targets, hub, auth, nextAuth, nextHub } = r;
+    // An iteration is two passes over the nodes (authorities from hubs, then hubs from authorities); a slice may end
+    // inside either, at a node, and the next one goes on from there.
+    let spent = 0;
+    while (r.iterations < r.maxIterations && r.delta > r.tolerance && (spent === 0 || spent < work)) {
+      if (r.phase === 'auth') {
+        if (r.at === 0) nextAuth.fill(0);
+        for (; r.at < n && (spent === 0 || spent < work); r.at++) {
+          const p = r.at, h = hub[p]!;
+          spent += 1 + offsets[p + 1]! - offsets[p]!;
+          if (h === 0) continue;
+          for (let e = offsets[p]!; e < offsets[p + 1]!; e++) nextAuth[targets[e]!]! += h;
+        }
+        if (r.at < n) break;
+        normalize(nextAuth);
+        r.phase = 'hub';
+        r.at = 0;
       }
-      normalize(nextAuth);
-      for (let p = 0; p < n; p++) {
+      for (; r.at < n && spent < work; r.at++) {
+        const p = r.at;
         let sum = 0;
         for (let e = offsets[p]!; e < offsets[p + 1]!; e++) sum += nextAuth[targets[e]!]!;
         nextHub[p] = sum;
+        spent += 1 + offsets[p + 1]! - offsets[p]!;
       }
+      if (r.at < n) break;
       normalize(nextHub);
-      delta = Math.max(maxDiff(auth, nextAuth), maxDiff(hub, nextHub));
+      r.delta = Math.max(maxDiff(auth, nextAuth), maxDiff(hub, nextHub));
       auth.set(nextAuth);
       hub.set(nextHub);
-      iterations++;
+      r.iterations++;
+      r.phase = 'auth';
+      r.at = 0;
+      spent += 4 * n;
     }
+    r.ms += r.now() - started;
+    if (r.iterations < r.maxIterations && r.delta > r.tolerance) return null;
+    this.round = null;
     this.hub = hub;
     this.auth = auth;
     this.maxAuth = auth.reduce((m, x) => Math.max(m, x), 0);
     this.maxHub = hub.reduce((m, x) => Math.max(m, x), 0);
-    return { iterations, delta, nodes: n, edges: this.edgeCount, ms: now() - started };
+    return { iterations: r.iterations, delta: r.delta, nodes: n, edges: targets.length, ms: r.ms };
   }
 
   /** Normalized authority and hub of a URL (0 for one the graph has not seen, or before a round). */
@@ -117,10 +180,21 @@ export class LinkGraph {
     return { auth: this.maxAuth > 0 ? s.auth / this.maxAuth : 0, hub: this.maxHub > 0 ? s.hub / this.maxHub : 0 };
   }
 
-  /** The `n` best authorities and hubs, for the crawl detail. */
+  /** The `n` best authorities and hubs, for the crawl detail (one pass over the nodes, not a sort of them all). */
   top(n: number): { authorities: { url: string; score: number }[]; hubs: { url: string; score: number }[] } {
-    const best = (v: Float64Array) =>
-      [...v.keys()].sort((a, b) => v[b]! - v[a]!).slice(0, n).filter((i) => v[i]! > 0).map((i) => ({ url: this.urls[i]!, score: v[i]! }));
+    const best = (v: Float64Array) => {
+      const kept: number[] = [];
+      for (let i = 0; i < v.length; i++) {
+        if (!(v[i]! > 0) || (kept.length === n && v[i]! <= v[kept[n - 1]!]!)) continue;
+        let at = kept.length === n ? n - 1 : kept.length;
+        while (at > 0 && v[kept[at - 1]!]! < v[i]!) {
+          if (at < n) kept[at] = kept[at - 1]!;
+          at--;
+        }
+        kept[at] = i;
+      }
+      return kept.map((i) => ({ url: this.urls[i]!, score: v[i]! }));
+    };
     return { authorities: best(this.auth), hubs: best(this.hub) };
   }
 

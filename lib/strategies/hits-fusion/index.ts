@@ -4,9 +4,25 @@
 // re-ranked through the crawl's re-scoring path, which yields to the crawl between chunks.
 import type { Strategy, StrategyModule, StrategyParams } from '../types';
 import { SEED_PRIORITY } from '../types';
-import { LinkGraph } from './hits';
+import { LinkGraph, type HitsRound } from './hits';
 import { linkScore, weightsProblem, type FusionWeights } from './score';
 import { TopicModel, type TopicModelState } from './tfidf';
+
+/**
+ * Edge visits per slice of a HITS round (about a millisecond of work here): a round over a million links takes a few
+ * dozen pages to finish instead of stalling one (scripts/bench/hits.ts).
+ */
+export const SLICE_WORK = 250_000;
+
+/**
+ * The defaults, from the sweep over topics and seeds of the web of sites (scripts/bench/hits-sweep.ts,
+ * docs/benchmarks.md "Best-first fused with HITS"): the classifier's posterior as the text part (TF-IDF is far behind
+ * it: issue 33's run, the README's table); a round every 500 pages, the crawl's own re-scoring period, since each
+ * round re-ranks the whole queue; the weights as good as any the sweep tried (within a point of recall).
+ */
+export const SWEPT_DEFAULTS = {
+  text: 'naive-bayes', textWeight: 0.5, anchorWeight: 0.2, linkWeight: 0.3, every: 500, threshold: 0.02,
+} as const;
 
 const weightsOf = (p: StrategyParams): FusionWeights => ({
   textWeight: p.textWeight as number, anchorWeight: p.anchorWeight as number, linkWeight: p.linkWeight as number,
@@ -18,18 +34,18 @@ export const hitsFusion: StrategyModule = {
   description: "Best-first on text similarity to the topic fused with the hub and authority scores of the crawled link graph.",
   followsModel: true,
   params: [
-    { key: 'text', label: 'Text score', default: 'tfidf', choices: ['tfidf', 'naive-bayes'],
+    { key: 'text', label: 'Text score', default: SWEPT_DEFAULTS.text, choices: ['naive-bayes', 'tfidf'],
       help: 'TF-IDF cosine of the page and the anchor to the topic, or the link classifier\'s posterior.' },
-    { key: 'textWeight', label: 'Text weight', default: 0.5, min: 0, max: 1, integer: false, help: 'Weight of the text part (A); A + B + C = 1.' },
-    { key: 'anchorWeight', label: 'Anchor weight', default: 0.2, min: 0, max: 1, integer: false, help: 'Weight of the anchor inside the text part (B).' },
-    { key: 'linkWeight', label: 'Link weight', default: 0.3, min: 0, max: 1, integer: false, help: 'Weight of the hub and authority part (C).' },
+    { key: 'textWeight', label: 'Text weight', default: SWEPT_DEFAULTS.textWeight, min: 0, max: 1, integer: false, help: 'Weight of the text part (A); A + B + C = 1.' },
+    { key: 'anchorWeight', label: 'Anchor weight', default: SWEPT_DEFAULTS.anchorWeight, min: 0, max: 1, integer: false, help: 'Weight of the anchor inside the text part (B).' },
+    { key: 'linkWeight', label: 'Link weight', default: SWEPT_DEFAULTS.linkWeight, min: 0, max: 1, integer: false, help: 'Weight of the hub and authority part (C).' },
     { key: 'authority', label: 'Authority share', default: 0.7, min: 0, max: 1, integer: false, help: "The target's authority in the link part (α)." },
     { key: 'hub', label: 'Hub share', default: 0.3, min: 0, max: 1, integer: false, help: "The target's hub score in the link part (β, below α)." },
     { key: 'scale', label: 'Link scale', default: 'max', choices: ['max', 'unit'],
       help: 'Hub and authority divided by the round\'s largest (the best is 1, like a text score), or as unit-length vectors (they shrink as the graph grows).' },
-    { key: 'every', label: 'HITS every', default: 100, min: 10, max: 100_000, integer: true, help: 'Pages fetched between two HITS rounds (p).' },
+    { key: 'every', label: 'HITS every', default: SWEPT_DEFAULTS.every, min: 10, max: 100_000, integer: true, help: 'Pages fetched between two HITS rounds (p).' },
     { key: 'minPages', label: 'HITS after', default: 50, min: 0, max: 100_000, integer: true, help: 'Relevant pages before hub and authority count at all.' },
-    { key: 'threshold', label: 'Drop below', default: 0.02, min: 0, max: 1, integer: false, help: 'Links scoring below this are not queued.' },
+    { key: 'threshold', label: 'Drop below', default: SWEPT_DEFAULTS.threshold, min: 0, max: 1, integer: false, help: 'Links scoring below this are not queued.' },
   ],
   check: (p) => weightsProblem(weightsOf(p)),
   create: (p, { keywords }) => fusion(p, keywords),
@@ -44,14 +60,24 @@ function fusion(p: StrategyParams, keywords: string[]): Strategy {
   let relevantPages = 0;
   let sincePages = 0;
   let ranOnce = false;
-  let lastRound: ReturnType<LinkGraph['compute']> | null = null;
+  /** The last round that ended: when, over how many relevant pages, and its cost. */
+  let lastRound: (HitsRound & { at: number; pages: number }) | null = null;
+  let roundPages = 0;
   /** Rounds run by this worker and their summed time: what HITS cost the crawl. */
   const spent = { rounds: 0, ms: 0 };
-  const runRound = () => {
-    lastRound = graph.compute();
+  const startRound = () => {
+    graph.startRound();
+    roundPages = relevantPages;
+  };
+  /** One slice of the round under way; when the round ends, its scores count and the queue is re-ranked. */
+  const slice = (): 'rerank' | undefined => {
+    const round = graph.advance(SLICE_WORK);
+    if (!round) return;
+    lastRound = { ...round, at: Date.now(), pages: roundPages };
     ranOnce = true;
     spent.rounds++;
-    spent.ms += lastRound.ms;
+    spent.ms += round.ms;
+    return 'rerank';
   };
   const pageSim = { url: '', sim: 0 };
   const byMax = p.scale !== 'unit';
@@ -82,10 +108,12 @@ function fusion(p: StrategyParams, keywords: string[]): Strategy {
         relevantPages++;
         graph.addPage(page.url, page.links);
       }
+      // A round runs in slices, one after each page, so no page waits for a whole round on a large graph.
+      if (graph.rounding) return slice();
       if (++sincePages < every || relevantPages < minPages) return;
       sincePages = 0;
-      runRound();
-      return 'rerank';
+      startRound();
+      return slice();
     },
     rerank(entry, logOdds) {
       const st = entry.strategy;
@@ -96,12 +124,13 @@ function fusion(p: StrategyParams, keywords: string[]): Strategy {
     },
     keepsGraph: true,
     restore({ graph: rows, saved }) {
-      // The graph is exact (written with each relevant page's commit); the text model as of the last round.
+      // The graph is exact (written with each relevant page's commit); the text model as of the last round. The
+      // first round over it starts at once and runs in slices like any other.
       for (const row of rows) graph.addPage(row.url, row.links);
       relevantPages = rows.length;
       const s = saved as { topic?: TopicModelState } | undefined;
       if (!naiveBayes && s?.topic) topic.restore(s.topic);
-      if (relevantPages >= minPages && rows.length > 0) runRound();
+      if (relevantPages >= minPages && rows.length > 0) startRound();
     },
     ...(naiveBayes ? {} : { save: () => ({ topic: topic.toJSON() }) }),
     report() {
