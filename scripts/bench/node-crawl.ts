@@ -15,7 +15,7 @@ const ORIGIN = 'http://wikispeedia.test';
 const corpusPages = new Map<string, Map<string, string>>();
 
 /** Answers corpus paths from memory, as the loopback server would (decoded-path lookup included). */
-function memoryFetch(corpus: string): FetchPort {
+export function memoryFetch(corpus: string): FetchPort {
   let pages = corpusPages.get(corpus);
   if (!pages) {
     pages = new Map();
