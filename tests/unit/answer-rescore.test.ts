@@ -21,7 +21,7 @@ const SITE: Record<string, string> = {
 };
 NAMES.forEach((n, i) => (SITE[`/p${i}`] = page(n, [])));
 
-async function heldCrawl(opts = { labels: 6000 }) {
+async function heldCrawl(opts = { labels: 3000 }) {
   const store = new CrawlStore(new CrawlerDB(`t${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
   let release!: () => void;
   const held = new Promise<void>((r) => (release = r));
@@ -58,7 +58,7 @@ async function heldCrawl(opts = { labels: 6000 }) {
 const queued = async (store: CrawlStore, crawlId: number) =>
   new Map((await store.db.frontier.where('[crawlId+state]').equals([crawlId, 'queued']).toArray()).map((e: FrontierEntry) => [e.url, e]));
 
-describe('an answer re-scores where it reaches', { timeout: 30_000 }, () => {
+describe('an answer re-scores where it reaches', { timeout: 90_000 }, () => {
   it('moves the links that share the answer\'s name, to the scores a full re-score gives, and no others', async () => {
     const { store, h, crawlId, topicId, release, service } = await heldCrawl();
     const before = await queued(store, crawlId);
