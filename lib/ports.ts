@@ -127,6 +127,14 @@ export interface CrawlStorePort {
       now: number,
       opts?: { chunk?: number; epsilon?: number; pause?: (chunkMs: number) => Promise<boolean> },
     ): Promise<{ scanned: number; changed: number; complete: boolean }>;
+    /** Re-scores only the queued entries an answer reaches (FrontierStore.rescoreReached); a store without it re-scores all at the next full pass. */
+    rescoreReached?(
+      crawlId: number,
+      reach: { urls: readonly string[]; where?: (e: FrontierEntry) => boolean },
+      rank: (e: FrontierEntry) => { score: number; priority: number; inlinks?: FrontierEntry['inlinks']; skip?: string } | null,
+      now: number,
+      opts?: { epsilon?: number; top?: number },
+    ): Promise<{ reached: number; changed: number; skipped: number; enteredTop: number }>;
   };
   updateCrawl(id: number, patch: Partial<CrawlRecord>): Promise<CrawlRecord>;
   /** Each commit in one transaction with the others; the seqs of their page rows. */

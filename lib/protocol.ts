@@ -1,6 +1,6 @@
 // The one message protocol between the extension's pages (popup, dashboard, runner) and the service worker.
 import type { CrawlConfig } from './crawl/config';
-import type { CrawlRecord, FieldRecord, RecordChange } from './records';
+import type { AnswerEffect, CrawlRecord, FieldRecord, RecordChange } from './records';
 import type { LabeledLink, LabelValue, PageRecord, Topic } from './types';
 
 export interface ProtocolMap {
@@ -46,7 +46,7 @@ export interface ProtocolMap {
   /** Scores links with a topic's current model (the active topic when none is given), with their user labels. */
   scoreLinks(req: { topicId?: number; links: LinkToScore[] }): { topic: Topic; scores: number[]; labels: (LabelValue | null)[] };
   /** Labels a link for a topic (one user label per URL: a new one replaces it); `label: null` clears it. */
-  labelLink(req: { topicId: number; url: string; anchor: string; context: string; label: LabelValue | null; pageUrl?: string }): { label: LabeledLink | null };
+  labelLink(req: { topicId: number; url: string; anchor: string; context: string; label: LabelValue | null; pageUrl?: string; wait?: boolean }): { label: LabeledLink | null; effect?: AnswerEffect };
   /** Changes the label of stored labeled links (any source; they become user labels). */
   relabel(req: { ids: number[]; label: LabelValue }): { changed: number };
   deleteLabels(req: { ids: number[] }): { deleted: number };

@@ -152,6 +152,19 @@ export interface RescoreReport {
   lastLabelId: number;
 }
 
+/** What the user's newest answers changed in a crawl's frontier (the partial re-score after them; issue 34). */
+export interface AnswerEffect {
+  at: number;
+  /** Answers it covered, queued links they reached, and of those the ones re-scored and taken out (said off topic). */
+  labels: number;
+  reached: number;
+  changed: number;
+  skipped: number;
+  /** URLs now among the next `NEXT_LINKS` to fetch that were not before. */
+  enteredTop: number;
+  ms: number;
+}
+
 /** Serialized classifiers of a topic. */
 export interface ModelRecord {
   topicId: number;

@@ -11,10 +11,21 @@ import { formatCount, formatScore } from '@/lib/ui/format';
 import { watch } from '@/lib/ui/queries';
 import { currentLinkClassifier, queueCandidates, userLabeledUrls } from '@/lib/ui/label-queries';
 import { showNotice } from './topic-ui';
+import type { AnswerEffect } from '@/lib/records';
+
+/** What an answer changed, in the user's words: "re-scored 312 queued links; 14 moved into the next 100". */
+export function answerEffectText(e: AnswerEffect): string {
+  const parts = [`re-scored ${formatCount(e.changed - e.skipped)} queued link${e.changed - e.skipped === 1 ? '' : 's'}`];
+  if (e.skipped) parts.push(`${formatCount(e.skipped)} taken out of the queue`);
+  parts.push(`${formatCount(e.enteredTop)} moved into the next ${NEXT_LINKS}`);
+  return `Your answer ${parts.join('; ')}.`;
+}
 
 /** Labels after which the queue is re-read with the model that learned them. */
 export const REFRESH_EVERY = 10;
 const QUEUE_LENGTH = 40;
+/** The "next links" an answer's effect is counted against (lib/crawl/learner.ts, NEXT_LINKS). */
+const NEXT_LINKS = 100;
 
 type Item = QueueItem<FrontierEntry>;
 
@@ -39,6 +50,8 @@ export class LabelQueue {
   private handled = new Set<string>();
   private sinceRefresh = 0;
   private labeled = 0;
+  /** What the newest answer changed in the running crawls' frontiers (none when no crawl of the topic runs). */
+  private lastEffect: AnswerEffect | null = null;
   private pending = new Set<Promise<unknown>>();
   private loading = 0;
   private hasCrawls = true;
@@ -68,6 +81,7 @@ export class LabelQueue {
     this.items = [];
     this.focus = 0;
     this.labeled = 0;
+    this.lastEffect = null;
     this.sinceRefresh = 0;
     showNotice(this.error, null);
     this.watchModel(topicId);
@@ -157,9 +171,10 @@ export class LabelQueue {
     const item = this.take(index);
     if (!item || topicId === undefined) return;
     const { url, anchor, context, parentUrl } = item.link;
-    const sent = sendMessage('labelLink', { topicId, url, anchor, context, label, ...(parentUrl ? { pageUrl: parentUrl } : {}) }).then(
-      () => {
+    const sent = sendMessage('labelLink', { topicId, url, anchor, context, label, wait: true, ...(parentUrl ? { pageUrl: parentUrl } : {}) }).then(
+      ({ effect }) => {
         this.labeled++;
+        if (topicId === this.topicId) this.lastEffect = effect ?? null;
         if (++this.sinceRefresh >= REFRESH_EVERY && !this.loading && topicId === this.topicId) void this.load();
         else this.renderStatus();
       },
@@ -196,6 +211,7 @@ export class LabelQueue {
     const parts = [this.loading && this.items.length ? 'refreshing…' : `${formatCount(this.items.length)} to label`];
     if (this.labeled) parts.push(`${formatCount(this.labeled)} labeled, refresh in ${REFRESH_EVERY - this.sinceRefresh}`);
     byId('queue-status').textContent = parts.join(' · ');
+    byId('queue-effect').textContent = this.lastEffect ? answerEffectText(this.lastEffect) : '';
   }
 
   private markFocus(refocus = false): void {

@@ -57,6 +57,12 @@ export class NaiveBayes {
     return { pos: this.pos, neg: this.neg };
   }
 
+  /** How many examples of each class had `feature` (zeros for a feature never seen). */
+  countsOf(feature: string): { pos: number; neg: number } {
+    const c = this.counts.get(feature);
+    return c ? { pos: c.pos, neg: c.neg } : { pos: 0, neg: 0 };
+  }
+
   /** Distinct features seen in training, in either class. */
   get vocabularySize(): number {
     return this.counts.size;

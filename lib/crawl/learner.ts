@@ -3,7 +3,7 @@
 // the queued links when the model has changed enough. One per CrawlRunner; it holds the crawl's model.
 import type { Clock } from '../fetch/fetcher';
 import type { CrawlStorePort } from '../ports';
-import type { CrawlRecord, RescoreReport } from '../records';
+import type { AnswerEffect, CrawlRecord, RescoreReport } from '../records';
 import type { Strategy } from '../strategies/types';
 import type { CrawlConfig } from './config';
 import { buildModel, catchUp, saveModel, type CrawlModel } from './model';
@@ -11,10 +11,18 @@ import { urlLogOdds } from '../classifier/link-classifier';
 import type { TargetAuthority } from '../classifier/authority';
 import { rankLink } from './children';
 import { logistic } from '../classifier/naive-bayes';
+import type { FrontierEntry, LabeledLink } from '../types';
 
 /** Queued links re-scored per transaction, and the log-odds change below which a link keeps its place. */
 const RESCORE_CHUNK = 500;
-const RESCORE_EPSILON = 0.01;
+export const RESCORE_EPSILON = 0.01;
+/**
+ * The log-odds of a queued URL the user said is on topic: above anything the model says of a link, so it is
+ * fetched next. One they said is off topic leaves the queue (`rescoreReached`) or, on a store without that, sinks.
+ */
+const ANSWERED_LOG_ODDS = 50;
+/** What the Topics view counts as "the next links": the best queued URLs an answer can move into. */
+export const NEXT_LINKS = 100;
 
 export interface LearnerDeps {
   store: CrawlStorePort;
@@ -40,9 +48,15 @@ export class CrawlLearner {
   private rescoreAgain = false;
   private pagesSinceRescore = 0;
   private labelsSinceRescore = 0;
+  /** How far the answers since the last full re-score may have moved the links they did not reach (`movedBy`). */
+  private classDrift = 0;
   /** Set when the crawl loop has ended: background re-scoring stops at its next pause. */
   private winding = false;
   lastRescore: RescoreReport | null = null;
+  /** The user's own labels of URLs (a queued link they answered is ranked by its answer). */
+  private readonly answers = new Map<string, 0 | 1>();
+  /** What the newest answers changed in the frontier (the partial re-score after them). */
+  lastAnswer: AnswerEffect | null = null;
 
   constructor(private readonly d: LearnerDeps, public model: CrawlModel) {}
 
@@ -80,9 +94,13 @@ export class CrawlLearner {
     const r = await catchUp(this.d.store, this.d.topicId, this.model, this.d.config.judge.threshold);
     if (r.rebuilt) {
       this.model = r.model;
+      // A relabel or a deletion: the answers are read again from every label.
+      await this.loadAnswers();
       this.scheduleRescore("the topic's labels were changed");
       return;
     }
+    const answered = this.noteAnswers(r.learned);
+    if (answered.length) await this.rescoreAnswered(answered);
     const fromElsewhere = r.learned.filter((l) => l.crawlId !== this.d.crawlId).length;
     this.labelsSinceRescore += fromElsewhere;
     const every = this.d.config.learning.rescoreEveryLabels;
@@ -147,6 +165,7 @@ export class CrawlLearner {
         this.rescoreAgain = false;
         this.pagesSinceRescore = 0;
         this.labelsSinceRescore = 0;
+        this.classDrift = 0;
         await this.rescoreOnce(why);
       } while (this.rescoreAgain && !this.stopping);
     };
@@ -155,22 +174,72 @@ export class CrawlLearner {
       .finally(() => (this.rescoring = null));
   }
 
+  /** At the start of a run: the user's answers so far (a URL answered while the crawl was paused is ranked by it too). */
+  async loadAnswers(): Promise<void> {
+    this.answers.clear();
+    this.noteAnswers(await this.d.store.topics.labelsAfter(this.d.topicId, 0));
+  }
+
+  /** The user's labels among `labels` (the labeler's and the dashboard's: source "user"), remembered by URL. */
+  private noteAnswers(labels: readonly LabeledLink[]): LabeledLink[] {
+    const answered = labels.filter((l) => l.source === 'user');
+    for (const l of answered) this.answers.set(l.url, l.label);
+    return answered;
+  }
+
+  /**
+   * A queued entry's rank under the current model: what a full re-score writes, and a partial one too. A URL
+   * the user answered is ranked by the answer (off topic: `skip`, where the store can take it out of the queue).
+   */
+  rankEntry(e: FrontierEntry): { score: number; priority: number; inlinks?: FrontierEntry['inlinks']; skip?: string } | null {
+    const { config, strategy } = this.d;
+    if (e.parentUrl === null || e.priority === -Number.MAX_VALUE) return null; // seeds and never-fetch links keep theirs
+    const answer = this.answers.get(e.url);
+    if (answer !== undefined) {
+      const priority = strategy.rerank(e, answer === 1 ? ANSWERED_LOG_ODDS : -ANSWERED_LOG_ODDS);
+      if (priority === null) return null;
+      return answer === 1 ? { score: 1, priority } : { score: 0, priority, skip: 'you labeled it off topic' };
+    }
+    const { logOdds, score } = rankLink(this.model.link, this.d.authority?.() ?? null, e, config.classifier);
+    if (config.classifier.everyLink && e.inlinks) {
+      // The other links' log-odds are those they were found with: only the kept (best) link is stored to re-score.
+      const inlinks = { n: e.inlinks.n, sum: e.inlinks.sum - e.inlinks.best + logOdds, best: logOdds };
+      const priority = strategy.rerank(e, urlLogOdds(inlinks));
+      return priority === null ? null : { score: logistic(urlLogOdds(inlinks)), priority, inlinks };
+    }
+    const priority = strategy.rerank(e, logOdds);
+    return priority === null ? null : { score, priority };
+  }
+
+  /**
+   * Issue 34: an answer acts before the next question. Re-scores the queued links the answers reach and no
+   * others: the URLs answered, and the links that share a feature whose evidence the answers moved by more
+   * than a quarter of the epsilon under which a full re-score leaves a link where it is. The rest move only
+   * by the class counts' share of one label in thousands, which the next full re-score takes up.
+   */
+  private async rescoreAnswered(answered: LabeledLink[]): Promise<void> {
+    const { store, clock, crawlId } = this.d;
+    if (!this.rescores || !store.frontier.rescoreReached) return;
+    const started = clock.now();
+    const link = this.model.link;
+    const { features: moved, drift } = link.movedBy(answered, RESCORE_EPSILON / 4);
+    const where = moved.size === 0 ? undefined : (e: FrontierEntry) => link.features(e).some((f) => moved.has(f));
+    const r = await store.frontier.rescoreReached(crawlId, { urls: answered.map((l) => l.url), where }, (e) => this.rankEntry(e), clock.now(),
+      { epsilon: RESCORE_EPSILON, top: NEXT_LINKS });
+    this.lastAnswer = { at: clock.now(), labels: answered.length, ...r, ms: clock.now() - started };
+    // The links the answers did not reach drifted with the class counts: each is within `classDrift` of what a
+    // full re-score would give it. Once that could pass the epsilon a full re-score leaves alone, one runs (in the
+    // background, as after a Retrain). With a topic's thousands of labeled links that is every few answers.
+    this.classDrift += drift;
+    if (this.classDrift > RESCORE_EPSILON) this.scheduleRescore('answers moved the class counts');
+    this.d.log?.(`answer${answered.length === 1 ? '' : 's'} re-scored ${r.changed} of ${r.reached} queued links they reach; ${r.enteredTop} moved into the next ${NEXT_LINKS} (${this.lastAnswer.ms} ms)`);
+  }
+
   private async rescoreOnce(why: string): Promise<void> {
-    const { store, clock, config, crawlId, strategy } = this.d;
+    const { store, clock, crawlId } = this.d;
     const started = clock.now();
     const { revision, lastLabelId } = this.model;
-    const { scanned, changed, complete } = await store.frontier.rescoreQueued(crawlId, (e) => {
-      if (e.parentUrl === null || e.priority === -Number.MAX_VALUE) return null; // seeds and never-fetch links keep theirs
-      const { logOdds, score } = rankLink(this.model.link, this.d.authority?.() ?? null, e, config.classifier);
-      if (config.classifier.everyLink && e.inlinks) {
-        // The other links' log-odds are those they were found with: only the kept (best) link is stored to re-score.
-        const inlinks = { n: e.inlinks.n, sum: e.inlinks.sum - e.inlinks.best + logOdds, best: logOdds };
-        const priority = strategy.rerank(e, urlLogOdds(inlinks));
-        return priority === null ? null : { score: logistic(urlLogOdds(inlinks)), priority, inlinks };
-      }
-      const priority = strategy.rerank(e, logOdds);
-      return priority === null ? null : { score, priority };
-    }, clock.now(), {
+    const { scanned, changed, complete } = await store.frontier.rescoreQueued(crawlId, (e) => this.rankEntry(e), clock.now(), {
       chunk: RESCORE_CHUNK, epsilon: RESCORE_EPSILON,
       // Give the crawl's own transactions as much time as the chunk took (see the frontier-scale benchmark).
       pause: async (ms) => {

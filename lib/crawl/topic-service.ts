@@ -7,6 +7,7 @@ import { readBundle, toBundle } from '../export/model-bundle';
 import type { Clock } from '../fetch/fetcher';
 import type { CrawlStore } from '../store/crawl-store';
 import type { LabeledLink, Topic } from '../types';
+import type { AnswerEffect } from '../records';
 import { normalizeUrl } from '../url';
 import { checkLabel, checkUrlLength, MAX_SCORE_BATCH, must, readLinkText, readUrl } from '../label-input';
 import type { CrawlRunner } from './crawler';
@@ -125,8 +126,14 @@ export class TopicService {
         { topicId, crawlId: null, url, anchor, context, createdAt: this.clock.now(), ...(typeof pageUrl === 'string' ? { pageUrl } : {}) },
         label,
       );
-      this.syncRunners(topicId);
-      return { label: row };
+      if (!req.wait) {
+        this.syncRunners(topicId);
+        return { label: row };
+      }
+      // The labeling queue waits for the running crawls to take the answer in (a partial re-score), so its next
+      // question is asked of the frontier the answer changed, and it can say what changed.
+      const effect = await this.answerTaken(topicId);
+      return { label: row, ...(effect ? { effect } : {}) };
     },
     relabel: async ({ ids, label: raw }) => {
       const label = checkLabel(raw);
@@ -208,6 +215,19 @@ export class TopicService {
   private async topicsOfLabels(ids: number[]): Promise<Set<number>> {
     const rows = await this.store.db.labels.bulkGet(ids);
     return new Set(rows.flatMap((r) => (r ? [r.topicId] : [])));
+  }
+
+  /** Waits for the topic's running crawls to learn the newest labels; what the answer changed, summed over them. */
+  private async answerTaken(topicId: number): Promise<AnswerEffect | null> {
+    const runners = this.runnersOf(topicId);
+    const since = this.clock.now();
+    await Promise.all(runners.map((r) => r.requestSync()));
+    const effects = runners.map((r) => r.answerEffect()).filter((e): e is AnswerEffect => e !== null && e.at >= since);
+    if (effects.length === 0) return null;
+    return effects.reduce((a, b) => ({
+      at: Math.max(a.at, b.at), labels: Math.max(a.labels, b.labels), reached: a.reached + b.reached, changed: a.changed + b.changed,
+      skipped: a.skipped + b.skipped, enteredTop: a.enteredTop + b.enteredTop, ms: Math.max(a.ms, b.ms),
+    }));
   }
 
   private syncRunners(topicId: number): void {

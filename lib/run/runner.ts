@@ -2,7 +2,7 @@
 // under politeness, each in its own module around the run's context (context.ts). The runner holds no state that
 // matters across a stopped service worker: everything is in the store, and `run()` picks up wherever the crawl row
 // and the frontier say it is.
-import type { CrawlRecord, CrawlState, RescoreReport } from '../records';
+import type { AnswerEffect, CrawlRecord, CrawlState, RescoreReport } from '../records';
 import { cycleCutShort, finishCycle } from '../template/cycle';
 import type { CrawlModel } from '../crawl/model';
 import { describeFatal, HaltSignal, openRun, type CrawlerPorts, type HaltAs, type RunContext } from './context';
@@ -32,6 +32,11 @@ export class CrawlRunner {
   /** The newest re-scoring of the frontier, if any ran in this worker. */
   rescoreReport(): RescoreReport | null {
     return this.ctx!.learner.lastRescore;
+  }
+
+  /** What the user's newest answers changed in this crawl's frontier, if any came while it ran. */
+  answerEffect(): AnswerEffect | null {
+    return this.ctx?.learner.lastAnswer ?? null;
   }
 
   /** Catches the model up with the topic's labels (a label was just made elsewhere). */
@@ -64,6 +69,7 @@ export class CrawlRunner {
         if (!ctx.halted) await store.updateCrawl(this.crawlId, { state: 'running', message: undefined });
       }
       // Labels may have come while the crawl was paused: its queued links were scored by an older model.
+      if (!ctx.halted) await ctx.learner.loadAnswers();
       if (!ctx.halted) ctx.learner.resumeRescoring(crawl);
       if (!ctx.halted) ctx.copies = await loadCopies(ctx);
       const end = ctx.halted ? null : await crawlLoop(ctx);

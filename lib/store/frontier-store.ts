@@ -275,4 +275,68 @@ export class FrontierStore {
       if ((await opts.pause?.(Date.now() - started)) === false) return { scanned, changed, complete: false };
     }
   }
+
+  /**
+   * Re-scores only the queued entries an answer reaches, at once (issue 34: a label acts before the next
+   * question): `urls` by key, and, with `where`, every queued entry it accepts (one read of the queue; only the
+   * entries it accepts are ranked). `rank` is the one a full re-score uses, so a reached entry ends where
+   * `rescoreQueued` would put it; it may return `skip` to take the entry out of the queue (a page the user said
+   * is off topic). Reads the `top` best queued URLs before and after, so the answer's effect on what is fetched
+   * next can be shown: `enteredTop` of them were not there before.
+   */
+  async rescoreReached(
+    crawlId: number,
+    reach: { urls: readonly string[]; where?: (e: FrontierEntry) => boolean },
+    rank: (e: FrontierEntry) => { score: number; priority: number; inlinks?: FrontierEntry['inlinks']; skip?: string } | null,
+    now: number,
+    opts: { epsilon?: number; top?: number } = {},
+  ): Promise<{ reached: number; changed: number; skipped: number; enteredTop: number }> {
+    const epsilon = opts.epsilon ?? 0, top = opts.top ?? 100;
+    // Read in bulk (getAll), not by cursor: a cursor step is a round trip of its own.
+    const bestQueued = async () => {
+      const rows = await this.db.frontier.where('[crawlId+state+priority+order]')
+        .between([crawlId, 'queued', Dexie.minKey, Dexie.minKey], [crawlId, 'queued', Dexie.maxKey, Dexie.maxKey])
+        .reverse().limit(top).toArray();
+      return new Set(rows.filter((e) => e.state === 'queued').map((e) => e.url));
+    };
+    return this.db.transaction('rw', this.db.frontier, this.db.crawls, async () => {
+      const before = await bestQueued();
+      const byUrl = new Map<string, FrontierEntry>();
+      for (const e of await this.db.frontier.bulkGet(reach.urls.map((u) => [crawlId, u] as [number, string]))) if (e?.state === 'queued') byUrl.set(e.url, e);
+      if (reach.where) {
+        const where = reach.where;
+        for (const e of await this.db.frontier.where('[crawlId+state]').equals([crawlId, 'queued']).toArray()) {
+          if (e.state === 'queued' && !byUrl.has(e.url) && where(e)) byUrl.set(e.url, e);
+        }
+      }
+      const puts: FrontierEntry[] = [];
+      const was: FrontierEntry[] = [];
+      let skipped = 0;
+      for (const e of byUrl.values()) {
+        const r = rank(e);
+        if (!r) continue;
+        if (r.skip !== undefined) {
+          puts.push({ ...e, state: 'skipped', reason: r.skip, notBefore: undefined, updatedAt: now });
+          was.push(e);
+          skipped++;
+          continue;
+        }
+        if (Math.abs(r.priority - e.priority) <= epsilon) continue;
+        puts.push({ ...e, score: r.score, priority: r.priority, updatedAt: now, ...(r.inlinks ? { inlinks: r.inlinks } : {}) });
+        was.push(e);
+        this.noteQueued(crawlId, [r.priority, e.order]);
+      }
+      if (puts.length) {
+        const crawl = await crawlRow(this.db, crawlId);
+        countWrites(crawl, puts, (i) => was[i]);
+        crawl.stats.queued -= skipped;
+        crawl.stats.skipped += skipped;
+        await Promise.all([this.db.frontier.bulkPut(puts), this.db.crawls.put({ ...crawl, updatedAt: now })]);
+      }
+      const after = await bestQueued();
+      let enteredTop = 0;
+      for (const url of after) if (!before.has(url)) enteredTop++;
+      return { reached: byUrl.size, changed: puts.length, skipped, enteredTop };
+    });
+  }
 }

@@ -18,7 +18,7 @@ const corpusPages = new Map<string, Map<string, string>>();
  * Answers corpus paths from memory, as the loopback server would (decoded-path lookup included); with `sites`, as
  * the web of sites: each article only on its own host, its links absolute across hosts.
  */
-function memoryFetch(corpus: string, sites?: Map<string, string>): FetchPort {
+export function memoryFetch(corpus: string, sites?: Map<string, string>): FetchPort {
   const key = `${corpus}${sites ? ' sites' : ''}`;
   let pages = corpusPages.get(key);
   if (!pages) {

@@ -188,11 +188,15 @@ it('labels the links the model is least sure about with the keyboard, from a run
   await expect.poll(async () => (await t.labelRows()).find((r) => r.url === urls[0])).toEqual({ url: urls[0], label: 'on topic', source: 'user' });
   const scored = await send<{ labels: (0 | 1 | null)[] }>(page, 'scoreLinks', { topicId: topic.id, links: [{ url: urls[0], anchor: '', context: '' }] });
   expect(scored.labels).toEqual([1]);
+  // The running crawl took the answer in before the reply, and the view says what it changed.
+  await expect.poll(() => t.text('queue-effect')).toMatch(/^Your answer re-scored \d+ queued links?; \d+ moved into the next 100\.$/);
+  expect(Number(/re-scored (\d+)/.exec(await t.text('queue-effect'))![1])).toBeGreaterThan(0);
   // The next one is focused; "x" labels it off topic, "s" skips the one after without a label.
   const second = (await focusedUrl())!;
   expect(second).not.toBe(urls[0]);
   await p.keyboard.press('x');
   await expect.poll(async () => (await t.labelRows()).find((r) => r.url === second)?.label).toBe('off topic');
+  await expect.poll(() => t.text('queue-effect')).toMatch(/1 taken out of the queue/);
   const third = (await focusedUrl())!;
   await p.keyboard.press('s');
   await expect.poll(() => p.locator(`[data-testid=queue-item][data-url="${third}"]`).count()).toBe(0);

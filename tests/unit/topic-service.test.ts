@@ -132,10 +132,13 @@ describe('labeling through the service', () => {
     const bottom = queued.slice(-4), top = queued.slice(0, 4);
     for (const e of bottom) await h.labelLink({ topicId, url: e.url, anchor: e.anchor, context: e.context, label: 1 });
     for (const e of top) await h.labelLink({ topicId, url: e.url, anchor: e.anchor, context: e.context, label: 0 });
+    const retrainedAt = Date.now();
     const report = await h.retrain({ topicId });
     expect(report.rescoring).toEqual([crawlId]);
     expect(report.examples).toEqual({ pos: 4, neg: 4 });
-    while (!(await store.getCrawl(crawlId))!.lastRescore) await realClock.sleep(10);
+    // The answers re-scored what they reached at once, and with a model of 8 labels the class counts moved enough
+    // for a full re-score too (issue 34); the Retrain's re-score runs after, or joins one still running.
+    while (((await store.getCrawl(crawlId))!.lastRescore?.at ?? 0) < retrainedAt) await realClock.sleep(10);
     const after = await nextUp(store.db, crawlId, 50);
     const rank = (url: string, list: typeof after) => list.findIndex((e) => e.url === url);
     // Every link labeled on topic moved up, every one labeled off topic moved down (among those still queued).
@@ -143,8 +146,7 @@ describe('labeling through the service', () => {
     for (const e of top) if (rank(e.url, after) >= 0) expect(rank(e.url, after)).toBeGreaterThan(rank(e.url, queued));
     expect(bottom.some((e) => rank(e.url, after) >= 0)).toBe(true);
     const rescore = (await store.getCrawl(crawlId))!.lastRescore!;
-    expect(rescore.why).toBe('retrained');
-    expect(rescore.changed).toBeGreaterThan(0);
+    expect(['retrained', 'answers moved the class counts']).toContain(rescore.why);
     await h.stop({ crawlId });
   });
 });

@@ -1,0 +1,218 @@
+// Labels that teach (issue 34): a simulated user answers questions from the corpus's labels while a crawl runs,
+// and the crawl's scored harvest at 500 fetches shows what the answers were worth. Node crawl path
+// (node-crawl.ts): the crawl core on fake-indexeddb, pages from memory. At `--at` requests the crawl's fetches
+// are held; the user answers `n` questions one at a time, each through the service's labelLink (or labelPage)
+// as the dashboard sends it, waiting for the crawl to take the answer in, and the next question is chosen on
+// the frontier that answer left; then the fetches go on.
+//
+// Question choices (`--modes`):
+//   doubt   the labeling queue as it was: queued links nearest P = 0.5, most representative first (uncertainty.ts)
+//   random  queued links drawn at random (seeded): what any choice of questions gives
+//   next    rankQuestions with the direct effect only: the next links to fetch that are likeliest off topic
+//   reach   rankQuestions with the direct effect and the links an answer re-ranks through shared anchor words
+//   pages   rankQuestions' page questions only: fetched pages by the judge's doubt and their queued children
+//
+//   npx tsx scripts/bench/labels.ts [--cases History:Bull_shark,People:Electron_beam_welding] [--answers 0,20,50,100]
+//     [--modes reach,random] [--at 250] [--budget 500] [--out DIR] [--json]
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { CrawlService } from '../../lib/crawl/service';
+import { CrawlStore } from '../../lib/store/crawl-store';
+import { CrawlerDB } from '../../lib/store/db';
+import { realClock, type FetchPort } from '../../lib/fetch/fetcher';
+import { labelingQueue } from '../../lib/classifier/uncertainty';
+import { rankQuestions, type Question } from '../../lib/classifier/question-value';
+import { mulberry32, shuffled } from '../../lib/random';
+import { queueCandidates } from '../../lib/ui/label-queries';
+import type { FrontierEntry } from '../../lib/types';
+import { articleOfUrl } from './corpus-server';
+import { memoryFetch } from './node-crawl';
+import { DEFAULT_CORPUS, TOPIC_KEYWORDS, caseConfig, caseGroundTruth, harvestTable } from './wikispeedia';
+import { markdownTable } from './report';
+
+const ORIGIN = 'http://wikispeedia.test';
+export const MODES = ['doubt', 'random', 'next', 'reach', 'pages'] as const;
+export type Mode = (typeof MODES)[number];
+
+interface UserRun {
+  atRequests: number;
+  answered: number;
+  onTopic: number;
+  pageQuestions: number;
+  /** Mean time from sending an answer to having the next question, ms. */
+  answerToNextMs: number;
+  /** Queued links the answers re-scored, and URLs they moved into the next 100. */
+  rescored: number;
+  enteredTop: number;
+}
+
+/** One crawl of a case with `n` answers at `at` requests chosen by `mode`; the scored harvest at 500 and the user's record. */
+export async function runLabelCase(o: { corpus: string; topic: string; seed: string; budget: number; at: number; n: number; mode: Mode }) {
+  const truth = caseGroundTruth(o.corpus, o.topic, o.seed);
+  const pathOf = new Map(truth.articles.map((a) => [a.article, a.path]));
+  const config = caseConfig({ topic: o.topic, seed: o.seed, budget: o.budget, strategy: 'best-first', concurrency: 4, learning: 'rescore' },
+    truth, (a) => ORIGIN + pathOf.get(a)!, false, TOPIC_KEYWORDS[o.topic]!);
+  const db = new CrawlerDB(`labels-${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange });
+  const store = new CrawlStore(db);
+  const pages = memoryFetch(o.corpus);
+  let crawlId = 0;
+  let requests = 0;
+  let turn: Promise<UserRun | null> | null = null;
+  const service: CrawlService = new CrawlService({
+    store, clock: realClock, ...(process.env.LABELS_DEBUG ? { log: (line: string) => console.error(line) } : {}),
+    fetch: (async (url, init) => {
+      const crawl = crawlId ? await store.getCrawl(crawlId) : undefined;
+      if (crawl?.state === 'running' && o.n > 0) {
+        if (++requests >= o.at) turn ??= answerQuestions(service, store, crawlId, o, truth.onTopic, requests);
+        if (turn) await turn;
+      }
+      return pages(url, init);
+    }) as FetchPort,
+  });
+  ({ crawlId } = await service.handlers.start(config));
+  await service.settled(crawlId);
+  const user: UserRun | null = await (turn as Promise<UserRun | null> | null);
+  const rows = await store.pages.pagesAfter(crawlId, 0, 1e6);
+  const crawled = rows.filter((r) => r.phase === 'crawl' && r.outcome === 'done' && r.status === 200).sort((a, b) => a.seq - b.seq);
+  const seen = new Set<string>();
+  const order: { on: boolean; scored: boolean }[] = [];
+  for (const r of crawled) {
+    const article = articleOfUrl(r.finalUrl || r.url);
+    if (!article || seen.has(article)) continue;
+    seen.add(article);
+    order.push({ on: truth.onTopic(article), scored: !truth.trainSet.has(article) });
+  }
+  db.close();
+  const table = harvestTable(order, truth.reachOn.length, truth.reachOnScored.length);
+  const at500 = table.find((r) => r.fetched === Math.min(500, order.length));
+  return { scoredHarvest500: at500?.scoredHarvest ?? 0, user };
+}
+
+/** The simulated user: `n` answers, each question chosen on the frontier the previous answer left. */
+async function answerQuestions(
+  service: CrawlService, store: CrawlStore, crawlId: number, o: { topic: string; n: number; mode: Mode; seed: string },
+  onTopic: (article: string) => boolean, atRequests: number,
+): Promise<UserRun> {
+  const crawl = (await store.getCrawl(crawlId))!;
+  const topicId = crawl.topicId;
+  if (process.env.LABELS_DEBUG) console.error(`user's turn at ${atRequests} requests`);
+  const rand = mulberry32(o.seed.length * 7919 + o.n);
+  const asked = new Set<string>();
+  const run: UserRun = { atRequests, answered: 0, onTopic: 0, pageQuestions: 0, answerToNextMs: 0, rescored: 0, enteredTop: 0 };
+  let waited = 0;
+  let sentAt: number | null = null;
+  while (run.answered < o.n) {
+    const q = await nextQuestion(service, store, crawlId, topicId, o.mode, asked, rand);
+    if (sentAt !== null) waited += Date.now() - sentAt;
+    if (!q) break;
+    sentAt = Date.now();
+    if (q.kind === 'link') {
+      const article = articleOfUrl(q.url);
+      asked.add(q.url);
+      if (!article) continue;
+      const label = onTopic(article) ? 1 : 0;
+      const { effect } = await service.handlers.labelLink({ topicId, url: q.url, anchor: q.anchor, context: q.context, label, wait: true, ...(q.pageUrl ? { pageUrl: q.pageUrl } : {}) });
+      run.onTopic += label;
+      run.rescored += effect?.changed ?? 0;
+      run.enteredTop += effect?.enteredTop ?? 0;
+    } else {
+      asked.add(q.url);
+      const article = articleOfUrl(q.url);
+      if (!article) continue;
+      const label = onTopic(article) ? 1 : 0;
+      await service.handlers.labelPage({ crawlId, seq: q.seq, label });
+      run.onTopic += label;
+      run.pageQuestions++;
+    }
+    run.answered++;
+    if (process.env.LABELS_DEBUG) console.error(`answer ${run.answered} (${q.kind} ${q.url}): ${Date.now() - sentAt} ms`);
+  }
+  run.answerToNextMs = run.answered > 1 ? Math.round(waited / (run.answered - 1)) : 0;
+  return run;
+}
+
+type Asked = { kind: 'link'; url: string; anchor: string; context: string; pageUrl?: string } | { kind: 'page'; url: string; seq: number };
+
+async function nextQuestion(
+  service: CrawlService, store: CrawlStore, crawlId: number, topicId: number, mode: Mode, asked: Set<string>, rand: () => number,
+): Promise<Asked | null> {
+  const db = store.db;
+  const asLink = (e: FrontierEntry): Asked => ({ kind: 'link', url: e.url, anchor: e.anchor, context: e.context, ...(e.parentUrl ? { pageUrl: e.parentUrl } : {}) });
+  if (mode === 'doubt') {
+    const model = await service.topics.modelOf(topicId);
+    const item = labelingQueue(await queueCandidates(db, topicId), model.link, { labeled: asked, limit: 1 })[0];
+    return item ? asLink(item.link) : null;
+  }
+  const t0 = Date.now();
+  const queued = (await db.frontier.where('[crawlId+state]').equals([crawlId, 'queued']).toArray()).filter((e) => e.parentUrl !== null);
+  if (process.env.LABELS_DEBUG) console.error(`read ${queued.length} queued in ${Date.now() - t0} ms`);
+  if (mode === 'random') {
+    const open = queued.filter((e) => !asked.has(e.url)).sort((a, b) => (a.url < b.url ? -1 : 1));
+    return open.length ? asLink(shuffled(open, rand)[0]!) : null;
+  }
+  queued.sort((a, b) => b.priority - a.priority || b.order - a.order);
+  const model = await service.topics.modelOf(topicId);
+  const links = mode === 'pages' ? [] : queued.map((e, rank) => ({ url: e.url, anchor: e.anchor, context: e.context, score: e.score, rank, entry: e }));
+  const fetched = mode === 'pages' ? (await store.pages.pagesAfter(crawlId, 0, 1e6)).filter((p) => p.phase === 'crawl' && p.outcome === 'done' && p.relevance !== null) : [];
+  const children = new Map<string, number>();
+  for (const e of queued) if (e.parentUrl) children.set(e.parentUrl, (children.get(e.parentUrl) ?? 0) + 1);
+  const pageCandidates = fetched.map((p) => ({ url: p.url, relevance: p.relevance!, children: children.get(p.url) ?? 0, seq: p.seq }));
+  if (process.env.LABELS_DEBUG) console.error(`model and candidates in ${Date.now() - t0} ms`);
+  const [q]: Question[] = rankQuestions(links, pageCandidates, model.link, { answered: asked, limit: 1, reachWeight: mode === 'next' ? 0 : undefined });
+  if (!q) return null;
+  if (q.kind === 'link') return asLink((q.link as (typeof links)[number]).entry);
+  return { kind: 'page', url: q.page.url, seq: (q.page as (typeof pageCandidates)[number]).seq };
+}
+
+async function main(): Promise<void> {
+  const { values: v } = parseArgs({
+    options: {
+      corpus: { type: 'string', default: DEFAULT_CORPUS },
+      cases: { type: 'string', default: 'History:Bull_shark,History:Armenia,People:Electron_beam_welding' },
+      answers: { type: 'string', default: '0,20,50,100' },
+      modes: { type: 'string', default: 'reach,random' },
+      at: { type: 'string', default: '250' },
+      budget: { type: 'string', default: '500' },
+      out: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const cases = v.cases!.split(',').map((c) => c.split(':') as [string, string]);
+  const answers = v.answers!.split(',').map(Number);
+  const modes = v.modes!.split(',') as Mode[];
+  for (const m of modes) if (!MODES.includes(m)) throw new Error(`--modes: one of ${MODES.join(', ')}, not ${m}`);
+  const rows: Record<string, string | number>[] = [];
+  const all: unknown[] = [];
+  for (const [topic, seed] of cases) {
+    const runs: { n: number; mode: Mode | 'none' }[] = [];
+    if (answers.includes(0)) runs.push({ n: 0, mode: 'none' });
+    for (const mode of modes) for (const n of answers) if (n > 0) runs.push({ n, mode });
+    for (const r of runs) {
+      const t = Date.now();
+      const res = await runLabelCase({ corpus: v.corpus!, topic, seed, budget: Number(v.budget), at: Number(v.at), n: r.n, mode: r.mode === 'none' ? 'random' : r.mode });
+      const u = res.user;
+      const row = {
+        case: `${topic} from ${seed}`, questions: r.mode, answers: r.n, 'scored harvest at 500': res.scoredHarvest500,
+        'on topic': u?.onTopic ?? '-', 'page questions': u?.pageQuestions ?? '-', 're-scored': u?.rescored ?? '-', 'into next 100': u?.enteredTop ?? '-',
+        'answer to next question ms': u?.answerToNextMs ?? '-', 'wall s': Math.round((Date.now() - t) / 1000),
+      };
+      rows.push(row);
+      all.push({ ...row, user: u });
+      console.error(JSON.stringify(row));
+    }
+  }
+  const header = Object.keys(rows[0] ?? {});
+  const md = markdownTable(header, rows.map((r) => header.map((h) => r[h]!)));
+  console.log(md);
+  if (v.out) {
+    mkdirSync(v.out, { recursive: true });
+    writeFileSync(join(v.out, 'labels.md'), md + '\n');
+    writeFileSync(join(v.out, 'labels.json'), JSON.stringify(all, null, 2));
+  }
+  if (v.json) console.log(JSON.stringify(all));
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();
