@@ -42,8 +42,9 @@ export function makeExtensionFetch(): FetchPort {
   const sentBy = new Map<string, string[]>();
   const waiters = new Map<string, (() => void)[]>();
   const wake = (url: string) => {
-    for (const w of waiters.get(url) ?? []) w();
+    const list = waiters.get(url) ?? [];
     waiters.delete(url);
+    for (const w of list) w();
   };
   const mine = (d: { tabId: number }) => {
     if (d.tabId !== -1) return false; // a page's request, not the worker's
@@ -103,16 +104,20 @@ export function makeExtensionFetch(): FetchPort {
     errors.delete(url);
     return e && Date.now() - e.at < KEEP_MS ? e.error : undefined;
   };
+  // Waits until `ready()`, or `waitMs`. Any event for the URL wakes the waiters, and each checks its own condition
+  // again: the headers of a redirect Chromium then refuses come before its error, and must not end a wait for it.
   const until = (url: string, ready: () => boolean, waitMs: number) =>
     ready()
       ? Promise.resolve()
       : new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, waitMs);
-          const list = waiters.get(url) ?? [];
-          list.push(() => {
+          const wait = () => {
+            if (!ready()) return void waiters.set(url, [...(waiters.get(url) ?? []), wait]);
             clearTimeout(timer);
             resolve();
-          });
+          };
+          const list = waiters.get(url) ?? [];
+          list.push(wait);
           waiters.set(url, list);
         });
   const observed = async (url: string, waitMs: number): Promise<Seen | undefined> => {
