@@ -3,8 +3,7 @@
 // a host busy at one worker waits at the other, and a verdict's labeled links reach the other worker's store,
 // whose model learns them at its next catch-up.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../lib/crawl/parse-config';
 import type { Candidate, PageCommit } from '../../lib/ports';
 import { httpBridge } from '../../lib/platform/shared-bridge';
@@ -12,27 +11,18 @@ import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import { SharedRunStore } from '../../lib/store/shared-store';
 import type { FrontierEntry } from '../../lib/types';
-import { openBridge, type Bridge } from '../../scripts/lib/frontier-bridge';
-import { connectRedis, RedisFrontier, type CrawlParams } from '../../scripts/lib/redis-frontier';
+import { openBridge } from '../../scripts/lib/frontier-bridge';
+import { RedisFrontier, type CrawlParams } from '../../scripts/lib/redis-frontier';
 import { seedEntries } from '../../scripts/lib/shared-run';
-import { hasRedis, startRedis, type RedisProcess } from '../support/redis-server';
+import { hasRedis } from '../support/redis-server';
+import { useSharedRedis } from '../support/shared-redis';
 
 const config = parseConfig({ name: 'shared', seeds: ['http://a.test/', 'http://b.test/'], topic: { keywords: ['telescope'] }, politeness: { delayMs: 0, perHost: 1 } });
 const params: CrawlParams = { maxPages: 100, perHost: 1, delayMs: 0, leaseMs: 30_000 };
 
 describe.skipIf(!hasRedis)('run stores of two workers on one shared frontier', () => {
-  let server: RedisProcess;
-  let redis: Redis;
-  const bridges: Bridge[] = [];
-  beforeAll(async () => {
-    server = await startRedis();
-    redis = await connectRedis(server.url);
-  });
-  afterAll(async () => {
-    for (const b of bridges) await b.close();
-    redis?.disconnect();
-    await server?.stop();
-  });
+  const shared = useSharedRedis();
+  const bridges = shared.bridges;
 
   const worker = async (name: string, frontier: RedisFrontier) => {
     const local = new CrawlStore(new CrawlerDB(name, { indexedDB: new IDBFactory(), IDBKeyRange }));
@@ -44,7 +34,7 @@ describe.skipIf(!hasRedis)('run stores of two workers on one shared frontier', (
   };
 
   it('shares the frontier, politeness and the labeled links between the workers', async () => {
-    const frontier = new RedisFrontier(redis, 'shared');
+    const frontier = new RedisFrontier(shared.redis, 'shared');
     await frontier.join(JSON.stringify(config), seedEntries(config, 1));
     const one = await worker('one', frontier);
     const two = await worker('two', frontier);

@@ -2,8 +2,7 @@
 // loopback bridge and a real redis-server: each link source is requested once in total, the crawl takes nothing
 // before training is over, and a worker that joins after training learns the labeled links without reading any.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CrawlRunner } from '../../lib/crawl/crawler';
 import { parseConfig } from '../../lib/crawl/parse-config';
 import { realClock } from '../../lib/fetch/fetcher';
@@ -11,10 +10,11 @@ import { httpBridge } from '../../lib/platform/shared-bridge';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import { SharedRunStore } from '../../lib/store/shared-store';
-import { openBridge, type Bridge } from '../../scripts/lib/frontier-bridge';
-import { connectRedis, RedisFrontier, type CrawlParams } from '../../scripts/lib/redis-frontier';
+import { openBridge } from '../../scripts/lib/frontier-bridge';
+import { RedisFrontier, type CrawlParams } from '../../scripts/lib/redis-frontier';
 import { seedEntries } from '../../scripts/lib/shared-run';
-import { hasRedis, startRedis, type RedisProcess } from '../support/redis-server';
+import { hasRedis } from '../support/redis-server';
+import { useSharedRedis } from '../support/shared-redis';
 
 const o = 'http://sky.test';
 const page = (title: string, links: [string, string][]) =>
@@ -40,18 +40,8 @@ const config = parseConfig({
 const params: CrawlParams = { maxPages: 2, perHost: 2, delayMs: 0, leaseMs: 30_000 };
 
 describe.skipIf(!hasRedis)('training on a shared crawl', () => {
-  let server: RedisProcess;
-  let redis: Redis;
-  const bridges: Bridge[] = [];
-  beforeAll(async () => {
-    server = await startRedis();
-    redis = await connectRedis(server.url);
-  });
-  afterAll(async () => {
-    for (const b of bridges) await b.close();
-    redis?.disconnect();
-    await server?.stop();
-  });
+  const shared = useSharedRedis();
+  const bridges = shared.bridges;
 
   const requests: string[] = [];
   const fetch = async (url: string) => {
@@ -81,10 +71,10 @@ describe.skipIf(!hasRedis)('training on a shared crawl', () => {
     (await w.local.topics.allLabels(w.topicId)).filter((l) => l.source === 'auto').map((l) => `${l.url} ${l.anchor} ${l.label}`).sort();
 
   it('reads each link source once for the whole crawl, and every worker learns all their labeled links', async () => {
-    const frontier = new RedisFrontier(redis, 'sky');
+    const frontier = new RedisFrontier(shared.redis, 'sky');
     await frontier.join(JSON.stringify(config), seedEntries(config, Date.now()), config.training.linkSources);
     // Worker one alone first: the crawl is held (no take) so that worker two joins after training is over.
-    await redis.set(frontier.key('held'), '1');
+    await shared.redis.set(frontier.key('held'), '1');
     const one = await worker('one', frontier);
     const two = await worker('two', frontier);
     const third = await worker('three', frontier);
@@ -96,7 +86,7 @@ describe.skipIf(!hasRedis)('training on a shared crawl', () => {
     await until(async () => (await frontier.status()).training === 0);
     const runTwo = two.run();
     await until(async () => (await two.local.getCrawl(two.crawlId))!.state === 'running');
-    await redis.del(frontier.key('held'));
+    await shared.redis.del(frontier.key('held'));
     const ends = await Promise.all([runOne, runTwo, runThree]);
     expect(ends.map((e) => e.state)).toEqual(['finished', 'finished', 'finished']);
 
@@ -119,7 +109,7 @@ describe.skipIf(!hasRedis)('training on a shared crawl', () => {
   }, 30_000);
 
   it("retakes a link source whose reader died (its claim lapsed), and publishes a second read's links only once", async () => {
-    const frontier = new RedisFrontier(redis, 'claims');
+    const frontier = new RedisFrontier(shared.redis, 'claims');
     const urls = ['http://a.test/links'];
     await frontier.join(JSON.stringify({ name: 'claims' }), [], urls);
     expect(await frontier.claimLinkSource('dead', urls, 300)).toEqual({ url: urls[0], done: false });
