@@ -29,8 +29,8 @@ const MODEL_SAVE_EVERY_MS = 10_000;
 
 type Response = Extract<GateResult, { kind: 'response' }>;
 
-/** Requests a taken URL through the gate and records what came back; `answered()` once the request is over. */
-export async function processEntry(ctx: RunContext, entry: FrontierEntry, answered: () => void = () => {}): Promise<void> {
+/** Requests a taken URL through the gate and records what came back. */
+export async function processEntry(ctx: RunContext, entry: FrontierEntry): Promise<void> {
   const held: string[] = [];
   try {
     // Requested as the site spelled it; known by its canonical form. A seed, or a page asked for before, is expected
@@ -42,7 +42,6 @@ export async function processEntry(ctx: RunContext, entry: FrontierEntry, answer
     const stored = entry.attempts > 1 || ctx.revisits.length > 1 ? await ctx.ports.store.pages.storedCopy(ctx.revisits, entry.url) : undefined;
     const validators = stored && validatorsOf({ etag: stored.etag ?? '', 'last-modified': stored.lastModified ?? '' });
     const result = await ctx.gate.page(entry.href ?? entry.url, { anchor: entry.anchor, expectsSession }, (url) => claim(ctx, url, held), validators);
-    answered();
     if (result.kind === 'sessionLost') await ctx.loseSession(result);
     if (result.kind === 'notModified') await recordNotModified(ctx, entry, result, stored!);
     else if (result.kind === 'response') await recordResponse(ctx, entry, result, undefined, stored && (await recheck(ctx, result.out, stored, !!validators)));
