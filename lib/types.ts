@@ -187,6 +187,21 @@ export interface PageBody {
   payload?: Uint8Array;
   /** The DOM the page's scripts built, serialized, when the page was rendered: what its text and links were read from. */
   rendered?: string;
+  /**
+   * What the rendered page's tab loaded besides the page (its scripts, styles, JSON calls, images), as the server sent
+   * it, within `fetch.renderCaptureBytes`: written to a WARC as response records so that a replay tool shows the page.
+   */
+  resources?: PageResource[];
+}
+
+/** One response a rendered page's tab received, kept for the archive. */
+export interface PageResource {
+  url: string;
+  status: number;
+  /** The response headers as the browser reported them. */
+  headers: Record<string, string>;
+  /** The body, decoded of any Content-Encoding (the headers keep the encoding it was sent with). */
+  payload: Uint8Array;
 }
 
 /** How `fetch.render` treated a page (lib/crawl/render-policy.ts). */

@@ -141,6 +141,8 @@ export function parseConfig(input: unknown): CrawlConfig {
       renderTabs: num(fetchCfg.renderTabs, 'fetch.renderTabs', DEFAULTS.fetch.renderTabs, 1, 8, true),
       renderTimeoutMs: num(fetchCfg.renderTimeoutMs, 'fetch.renderTimeoutMs', DEFAULTS.fetch.renderTimeoutMs, 1000, 120_000),
       renderScrolls: num(fetchCfg.renderScrolls, 'fetch.renderScrolls', DEFAULTS.fetch.renderScrolls, 0, 100, true),
+      renderClicks: num(fetchCfg.renderClicks, 'fetch.renderClicks', DEFAULTS.fetch.renderClicks, 0, 100, true),
+      renderCaptureBytes: num(fetchCfg.renderCaptureBytes, 'fetch.renderCaptureBytes', DEFAULTS.fetch.renderCaptureBytes, 0, 512 * 1024 * 1024, true),
     },
     safety: safetyOf(safety),
     judge: {

@@ -2,7 +2,8 @@
 // `warcinfo`, then for each fetched page a `request` and a `response` record with the HTTP status line, the
 // response headers the browser exposed and the payload bytes as received; a page asked for again and found
 // unchanged is a `revisit` record instead (WARC 1.1 6.7.2), pointing at the capture that holds its payload; and for
-// a page rendered in a tab (fetch.render) a `conversion` record of the DOM its scripts built. A page judged from
+// a page rendered in a tab (fetch.render) a `conversion` record of the DOM its scripts built and a `response` record of
+// each resource its tab loaded and kept (scripts, styles, JSON calls). A page judged from
 // training's stored copy made no request and gets no record: its capture is the training read's (./captures.ts).
 // Records are built with Webrecorder's warcio and written, with their SHA-256 block and payload digests, by ./warc-record.ts.
 import { WARCRecord, WARCSerializer, getSurt } from 'warcio';
@@ -95,6 +96,15 @@ export async function* writeWarc(
     yield bytes;
     yield emit(write(requestRecord(url, date, response), NO_PAYLOAD));
     if (body.rendered !== undefined) yield emit(write(renderedRecord(url, date, response), utf8(body.rendered)));
+    // What the rendered page's tab loaded (its scripts, styles, JSON calls), dated as the page: replay finds them.
+    for (const r of body.resources ?? []) {
+      const { payload: bytesSent, headers: sent } = storedPayload({ headers: r.headers, html: '', payload: r.payload });
+      const record = responseRecord(r.url, date, statusLine(r.status), sent);
+      const at = offset;
+      const written = emit(write(record, bytesSent));
+      onRecord?.(entryOf(record, r.url, date, r.status, mimeOf(sent), at, written.byteLength));
+      yield written;
+    }
   }
 }
 
@@ -194,7 +204,7 @@ const TRANSFER_HEADERS = new Set(['content-encoding', 'transfer-encoding', 'cont
  * otherwise a replay would try to gunzip plain HTML. Rows stored before the raw bytes were kept have the
  * decoded HTML only: it is written as UTF-8, and the Content-Type says so.
  */
-export function storedPayload(body: PageBody): { payload: Uint8Array; headers: [string, string][] } {
+export function storedPayload(body: Pick<PageBody, 'headers' | 'html' | 'payload'>): { payload: Uint8Array; headers: [string, string][] } {
   const payload = body.payload ?? utf8(body.html);
   const headers: [string, string][] = [];
   for (const [name, value] of Object.entries(body.headers)) {

@@ -93,7 +93,7 @@ export function makeTabRender(guard: TabGuard): RenderPort {
         let scrolled = 0;
         let pressed = 0;
         // A page that grows: an endless feed scrolled to its end, or a list whose "load more" is pressed when
-        // scrolling brings nothing, while it grows, up to the cap (both count) and within the timeout.
+        // scrolling brings nothing, while it grows, each up to its cap and within the timeout.
         const target = { tabId };
         const size = async () => (await browser.scripting.executeScript({ target, func: pageSize }))[0]?.result;
         const grew = async (act: () => number): Promise<boolean> => {
@@ -104,9 +104,9 @@ export function makeTabRender(guard: TabGuard): RenderPort {
           const after = await size();
           return typeof before === 'number' && typeof after === 'number' && after > before;
         };
-        while (settled && scrolled + pressed < req.scrolls) {
-          if (await grew(scrollToEnd)) scrolled++;
-          else if (settled && (await grew(pressLoadMore))) pressed++;
+        while (settled) {
+          if (scrolled < req.scrolls && (await grew(scrollToEnd))) scrolled++;
+          else if (settled && pressed < req.clicks && (await grew(pressLoadMore))) pressed++;
           else break;
         }
         // A redirect of the tab's load, or a script sending it elsewhere (both guarded), is another page than the
@@ -115,7 +115,11 @@ export function makeTabRender(guard: TabGuard): RenderPort {
         const [read] = await browser.scripting.executeScript({ target: { tabId }, func: serializeDom });
         if (typeof read?.result !== 'string') throw new Error('the rendered page could not be read');
         const url = (await browser.tabs.get(tabId)).url ?? req.url;
-        return { kind: 'rendered', html: read.result, url, settled, scrolled, pressed, blocked: watch.blocked, durationMs: Date.now() - started };
+        const resources = await watch.captured();
+        return {
+          kind: 'rendered', html: read.result, url, settled, scrolled, pressed, blocked: watch.blocked, durationMs: Date.now() - started,
+          ...(resources.length ? { resources } : {}),
+        };
       } catch (err) {
         const reason = watch?.detached ?? (err instanceof Error ? err.message : String(err));
         return { kind: 'failed', reason, blocked: watch?.blocked ?? [], durationMs: Date.now() - started };

@@ -3,6 +3,10 @@
 // Chrome feeds it from the debugger (debugger-guard.ts), Firefox from blocking webRequest (web-request-guard.ts);
 // both ask the same request gate through `RenderRequest.guard`, so a page is stopped for the same reasons in both.
 import type { BlockedRequest, PageRequest, RenderRequest } from '../fetch/render';
+import type { PageResource } from '../types';
+
+/** How long the responses still being read when the page is read may take before they are left out. */
+const CAPTURE_WAIT_MS = 5000;
 
 export class TabWatch {
   readonly blocked: BlockedRequest[] = [];
@@ -15,7 +19,49 @@ export class TabWatch {
   /** The last document the tab's top frame was let load: the page read must be the page the gate fetched. */
   mainDocument: string | null = null;
 
-  constructor(readonly tabId: number, private readonly req: RenderRequest) {}
+  /** What the tab loaded besides the page, kept for the archive (`RenderRequest.capture`). */
+  readonly resources: PageResource[] = [];
+  private captureLeft: number;
+  private readonly capturing = new Set<Promise<void>>();
+
+  constructor(readonly tabId: number, private readonly req: RenderRequest) {
+    this.captureLeft = req.capture.bytes;
+  }
+
+  /**
+   * Whether a response of the tab is one to keep, before its body is read: a web URL other than the page's (whose
+   * response the crawl has), a success, not kept already by this page or the crawl, and `bytes` (when known) within
+   * what is left of the page's capture.
+   */
+  wants(url: string, status: number, bytes = 0): boolean {
+    if (!/^https?:/.test(url) || url === this.req.url || status < 200 || status > 299) return false;
+    if (bytes > this.captureLeft || this.req.capture.skip(url)) return false;
+    return !this.resources.some((r) => r.url === url);
+  }
+
+  /** Keeps a response the browser read for it, when it still fits the page's capture. */
+  keep(resource: PageResource): void {
+    if (!this.wants(resource.url, resource.status, resource.payload.byteLength)) return;
+    this.captureLeft -= resource.payload.byteLength;
+    this.resources.push(resource);
+  }
+
+  /** A body being read for `keep`: the page's read waits for it (briefly). */
+  reading(body: Promise<void>): void {
+    const p = body.catch(() => undefined).finally(() => this.capturing.delete(p));
+    this.capturing.add(p);
+  }
+
+  /** The responses kept, once the bodies still being read are in (or `CAPTURE_WAIT_MS` has passed). */
+  async captured(): Promise<PageResource[]> {
+    if (this.capturing.size) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise((r) => (timer = setTimeout(r, CAPTURE_WAIT_MS)));
+      await Promise.race([Promise.all(this.capturing), late]);
+      clearTimeout(timer);
+    }
+    return [...this.resources];
+  }
 
   get networkQuietMs(): number {
     return this.inflight.size ? 0 : Date.now() - this.lastNetwork;

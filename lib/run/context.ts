@@ -13,7 +13,7 @@ import type { Strategy } from '../strategies/types';
 import { normalizeUrl } from '../url';
 import { compileRules, type CrawlRules } from '../crawl/children';
 import { CommitQueue } from '../crawl/commit-queue';
-import type { CrawlConfig } from '../crawl/config';
+import { DEFAULTS, type CrawlConfig } from '../crawl/config';
 import { CrawlLearner } from '../crawl/learner';
 import { loadModel } from '../crawl/model';
 import { Politeness } from '../fetch/politeness';
@@ -79,6 +79,8 @@ export class RunContext {
   modelSavedAt = 0;
   /** What rendering did on each host so far, and the tabs the run may use at once (`fetch.render`). */
   readonly renderSites = new Map<string, SiteRenders>();
+  /** URLs whose response a rendered page kept for the archive in this run. */
+  readonly renderCaptured = new Set<string>();
   readonly renderSlots: RenderSlots;
   private readonly activeMsBase: number;
   private readonly startedAt: number;
@@ -114,7 +116,10 @@ export class RunContext {
     return {
       render: this.gate.canRender ? (req) => this.gate.render(req) : null,
       mode: fetch.render, timeoutMs: fetch.renderTimeoutMs, identify: this.config.politeness.identify,
-      scrolls: fetch.renderScrolls, sites: this.renderSites, slots: this.renderSlots,
+      // A crawl made before a setting existed has none in its stored config: it runs with the default.
+      scrolls: fetch.renderScrolls, clicks: fetch.renderClicks ?? DEFAULTS.fetch.renderClicks,
+      captureBytes: fetch.renderCaptureBytes ?? DEFAULTS.fetch.renderCaptureBytes, captured: this.renderCaptured,
+      sites: this.renderSites, slots: this.renderSlots,
     };
   }
 

@@ -6,7 +6,7 @@ import type { FetchOutcome } from '../fetch/fetcher';
 import type { Hop } from '../fetch/request-gate';
 import type { Candidate, PageCommit } from '../ports';
 import type { PageRole, Strategy } from '../strategies/types';
-import type { FrontierEntry, LabeledLink, ParsedPage, RenderNote, Revisit } from '../types';
+import type { FrontierEntry, LabeledLink, PageResource, ParsedPage, RenderNote, Revisit } from '../types';
 import { siteOf } from '../url';
 import type { CrawlConfig } from '../crawl/config';
 import type { CrawlStats } from '../records';
@@ -41,7 +41,7 @@ export interface PageOutcome {
   /** The page was asked for again, against a stored copy: what that found. */
   recheck?: Recheck;
   /** How `fetch.render` treated the page, and the DOM it was read from when rendered. */
-  render?: { note: RenderNote; html?: string };
+  render?: { note: RenderNote; html?: string; resources?: PageResource[] };
 }
 
 /**
@@ -100,7 +100,7 @@ export function pageCommit(page: PageOutcome, run: CommitTerms): PageCommit {
       ...(page.render ? { render: page.render.note } : {}) },
     // A copy keeps the body too, so a page of the crawl can be labeled and exported like any other. A rendered page
     // keeps what the server sent and, beside it, the DOM it was read from.
-    body: { ...bodyOf(out), ...(page.render?.html !== undefined ? { rendered: page.render.html } : {}) },
+    body: { ...bodyOf(out), ...(page.render?.html !== undefined ? { rendered: page.render.html } : {}), ...(page.render?.resources ? { resources: page.render.resources } : {}) },
     stats: verdict
       ? { attempts: requests, fetched: 1, relevant: relevant ? 1 : 0, bytes: downloaded, ...(verdict.by === 'keywords' ? { keywordVerdicts: 1 } : {}), ...copies }
       : { attempts: requests, listPages: 1, bytes: downloaded, ...copies },

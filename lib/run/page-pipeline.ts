@@ -156,7 +156,9 @@ async function recordResponse(ctx: RunContext, entry: FrontierEntry, result: Res
   const shown = copy || rechecked?.revisit ? { parsed, blocked: [] } : await renderStep(ctx.renderRun(), out, parsed);
   const page = judgeAndPlan(ctx, entry, result, shown.parsed, copy);
   if (rechecked) page.recheck = rechecked;
-  if ('note' in shown && shown.note) page.render = { note: shown.note, ...(shown.html !== undefined ? { html: shown.html } : {}) };
+  if ('note' in shown && shown.note) {
+    page.render = { note: shown.note, ...(shown.html !== undefined ? { html: shown.html } : {}), ...(shown.resources ? { resources: shown.resources } : {}) };
+  }
   page.children.push(...keptFromRendering(ctx, entry, shown.blocked, page.children));
   const commit = pageCommit(page, {
     crawlId: ctx.crawlId, config: ctx.config, strategy: ctx.strategy, admission: ctx.admission,

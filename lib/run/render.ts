@@ -7,7 +7,7 @@ import { parseHtml } from '../parse/html';
 import { scriptShell } from '../parse/script-shell';
 import type { RenderMode } from '../crawl/config';
 import { decideRender, renderChange, type SiteRenders } from '../crawl/render-policy';
-import type { ParsedPage, RenderNote } from '../types';
+import type { PageResource, ParsedPage, RenderNote } from '../types';
 import { hostOf } from '../url';
 
 /** The page counts as settled when neither its network nor its DOM changed for this long. */
@@ -42,6 +42,14 @@ export interface RenderRun {
   timeoutMs: number;
   identify: boolean;
   scrolls: number;
+  clicks: number;
+  /** Bytes of a rendered page's other responses kept for the archive (fetch.renderCaptureBytes). */
+  captureBytes: number;
+  /**
+   * URLs whose response a rendered page of this run kept already: a script or a style every page loads is kept
+   * once, with the first page that loaded it.
+   */
+  captured: Set<string>;
   /** What rendering did on each host so far (`auto` learns a site from its first rendered pages). */
   sites: Map<string, SiteRenders>;
   slots: RenderSlots;
@@ -54,6 +62,8 @@ export interface RenderStep {
   note?: RenderNote;
   /** The serialized DOM, when rendered. */
   html?: string;
+  /** What the tab loaded besides the page, kept for the archive. */
+  resources?: PageResource[];
   blocked: BlockedRequest[];
 }
 
@@ -70,7 +80,10 @@ export async function renderStep(run: RenderRun, out: FetchOutcome, fetched: Par
   const release = await run.slots.take();
   let result: RenderResult | null;
   try {
-    result = await run.render({ url: out.finalUrl, timeoutMs: run.timeoutMs, quietMs: QUIET_MS, identify: run.identify, scrolls: run.scrolls });
+    result = await run.render({
+      url: out.finalUrl, timeoutMs: run.timeoutMs, quietMs: QUIET_MS, identify: run.identify, scrolls: run.scrolls, clicks: run.clicks,
+      capture: { bytes: run.captureBytes, skip: (url) => run.captured.has(url) },
+    });
   } catch (err) {
     result = { kind: 'failed', reason: err instanceof Error ? err.message : String(err), blocked: [], durationMs: 0 };
   } finally {
@@ -101,5 +114,7 @@ export async function renderStep(run: RenderRun, out: FetchOutcome, fetched: Par
     ...(result.pressed ? { pressed: result.pressed } : {}),
     ...(changed ? { changed } : {}), ...blocked, ms: result.durationMs,
   };
-  return { parsed, note, html: result.html, blocked: result.blocked };
+  const resources = result.resources?.filter((r) => !run.captured.has(r.url)) ?? [];
+  for (const r of resources) run.captured.add(r.url);
+  return { parsed, note, html: result.html, blocked: result.blocked, ...(resources.length ? { resources } : {}) };
 }

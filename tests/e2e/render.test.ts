@@ -11,7 +11,9 @@ import type { Page } from 'playwright-core';
 import { runCrawl } from '../../scripts/crawl';
 import { ensureBuilt, launchWithExtension, send, USER_EXTENSION_DIR, type Launched } from '../../scripts/lib/browser';
 import type { CrawlStatus } from '../../lib/protocol';
-import { SCRIPT_MADE, startScriptSite, type ScriptSite } from '../fixtures/sites/script-site';
+import type { ExportFormat } from '../../lib/records';
+import { ITEMS_JSON, SCRIPT_MADE, STAR_PNG, startScriptSite, type ScriptSite } from '../fixtures/sites/script-site';
+import { httpPayload, parseWarc, unzip } from '../support/archive-readers';
 import { openDashboard } from './page-objects';
 
 interface Line {
@@ -34,7 +36,14 @@ interface Hooks {
   onFinished?: (l: Launched, crawlId: number) => Promise<void>;
 }
 
-async function crawl(render: 'auto' | 'never', hooks: Hooks = {}, more: { seeds?: string[]; maxPages?: number; fetch?: Record<string, unknown> } = {}) {
+interface More {
+  seeds?: string[];
+  maxPages?: number;
+  fetch?: Record<string, unknown>;
+  exports?: ExportFormat[];
+}
+
+async function crawl(render: 'auto' | 'never', hooks: Hooks = {}, more: More = {}) {
   site.requests.length = 0;
   const out = mkdtempSync(join(tmpdir(), `focus-render-${render}-`));
   const summary = await runCrawl({
@@ -42,11 +51,11 @@ async function crawl(render: 'auto' | 'never', hooks: Hooks = {}, more: { seeds?
       name: `stars-${render}`, seeds: more.seeds ?? [`${site.origin}/`], topic: { keywords: ['star', 'stars', 'constellation'] },
       budget: { maxPages: more.maxPages ?? 40 }, politeness: { delayMs: 0, concurrency: 2 }, fetch: { render, ...more.fetch },
     },
-    out, log: () => {}, ...hooks,
+    out, log: () => {}, ...hooks, ...(more.exports ? { exports: more.exports } : {}),
   });
   const lines = readFileSync(join(out, 'pages.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Line);
   const fetched = lines.filter((l) => l.status === 200 && l.outcome === 'done').map((l) => new URL(l.finalUrl).pathname);
-  return { summary, lines, fetched };
+  return { summary, lines, fetched, out };
 }
 
 it('with render: auto, reads what a reader sees and stops the page asking for /logout', async () => {
@@ -127,16 +136,52 @@ it('scrolls an endless feed to its end while it grows, up to the cap', async () 
   expect(await feed(0)).toMatchObject({ rendered: true, changed: 'rendering found 5 more links' });
 });
 
-it('presses a list\'s "load more" while it grows, up to the cap, and no other button', async () => {
-  const more = async (renderScrolls?: number) => {
-    const { lines } = await crawl('auto', {}, { seeds: [`${site.origin}/more`], maxPages: 1, fetch: renderScrolls === undefined ? {} : { renderScrolls } });
+it('presses a list\'s "load more" while it grows, up to its own cap, and no other button', async () => {
+  const more = async (fetch: Record<string, unknown> = {}) => {
+    const { lines } = await crawl('auto', {}, { seeds: [`${site.origin}/more`], maxPages: 1, fetch });
     return lines.find((l) => new URL(l.finalUrl).pathname === '/more')!.render;
   };
   // Three links, then three more at each of three presses; the fourth finds the button gone.
   expect(await more()).toMatchObject({ rendered: true, pressed: 3, changed: 'rendering found 12 more links' });
   expect(site.requests).not.toContain('/pressed/subscribe');
-  expect(await more(1)).toMatchObject({ rendered: true, pressed: 1, changed: 'rendering found 6 more links' });
+  expect(await more({ renderClicks: 1 })).toMatchObject({ rendered: true, pressed: 1, changed: 'rendering found 6 more links' });
   expect(site.requests.filter((p) => p === '/api/more')).toHaveLength(2);
+  // Presses have a cap of their own: a page scrolled no more is still pressed.
+  expect(await more({ renderScrolls: 0 })).toMatchObject({ rendered: true, pressed: 3 });
+});
+
+it('archives what a rendered page loaded, as the server sent it, beside the page, and indexes it in the WACZ', async () => {
+  const { lines, out } = await crawl('auto', {}, { seeds: [`${site.origin}/items`], maxPages: 1, exports: ['warc', 'wacz'] });
+  const page = lines.find((l) => new URL(l.finalUrl).pathname === '/items')!;
+  expect(page.render).toMatchObject({ rendered: true, settled: true });
+
+  const records = await parseWarc(readFileSync(join(out, 'crawl.warc.gz')));
+  const response = (path: string) => records.find((r) => r.headers['WARC-Type'] === 'response' && r.headers['WARC-Target-URI'] === `${site.origin}${path}`);
+  const items = response('/api/items.json');
+  expect(items, 'the JSON call the page made').toBeDefined();
+  // The body the server sent, decoded of its gzip as every payload of the archive is; the header says how it came.
+  expect(httpPayload(items!.content).toString()).toBe(ITEMS_JSON);
+  expect(items!.content.toString('latin1', 0, items!.content.indexOf('\r\n\r\n'))).toMatch(/^x-archive-orig-content-encoding: gzip$/im);
+  expect(httpPayload(response('/img/star.png')!.content).equals(STAR_PNG)).toBe(true);
+  expect(httpPayload(response('/app.js')!.content).toString()).toContain("path === '/items'");
+  // Dated as the page, so a replay of the page finds them; the page's own response is written once.
+  const pageDate = response('/items')!.headers['WARC-Date'];
+  expect(items!.headers['WARC-Date']).toBe(pageDate);
+  expect(records.filter((r) => r.headers['WARC-Type'] === 'response' && r.headers['WARC-Target-URI'] === `${site.origin}/items`)).toHaveLength(1);
+
+  // The WACZ's index lands on each of them.
+  const wacz = await unzip(readFileSync(join(out, 'crawl.wacz')));
+  const warc = wacz.get('archive/data.warc.gz')!.data;
+  const indexed = new Map<string, { offset: string; length: string; mime: string }>();
+  for (const line of wacz.get('indexes/index.cdxj')!.data.toString().trim().split('\n')) {
+    const j = JSON.parse(line.slice(line.indexOf('{'))) as { url: string; offset: string; length: string; mime: string };
+    indexed.set(j.url, j);
+  }
+  const entry = indexed.get(`${site.origin}/api/items.json`);
+  expect(entry).toMatchObject({ mime: 'application/json' });
+  const [record] = await parseWarc(warc.subarray(Number(entry!.offset), Number(entry!.offset) + Number(entry!.length)));
+  expect(httpPayload(record!.content).toString()).toBe(ITEMS_JSON);
+  expect(indexed.has(`${site.origin}/img/star.png`)).toBe(true);
 });
 
 it('closes the tabs a stopped worker left behind when it starts again', async () => {

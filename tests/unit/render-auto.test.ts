@@ -27,6 +27,7 @@ import { listenOnLoopback } from '../fixtures/sites/loopback';
 
 const ARTICLE = '<p>' + 'Stars are luminous spheres of plasma held together by their own gravity. '.repeat(6) + '</p>';
 const shellOf = (html: string) => scriptShell(html, parseHtml(html, 'http://stars.test/'));
+const NO_CAPTURE = { bytes: 0, skip: () => false };
 
 describe("auto reads a page's HTML", () => {
   it.each([
@@ -114,6 +115,15 @@ it('fetch.render is validated', () => {
   expect(() => parseConfig({ ...base, fetch: { renderTabs: 0 } })).toThrow(/fetch.renderTabs/);
 });
 
+it('"load more" has a cap of its own, and what a rendered page loaded is kept within a byte cap', () => {
+  const base = { name: 'x', seeds: ['http://s.test/'], topic: { keywords: ['star'] } };
+  expect(parseConfig(base).fetch).toMatchObject({ renderScrolls: 5, renderClicks: 5, renderCaptureBytes: 2 * 1024 * 1024 });
+  expect(parseConfig({ ...base, fetch: { renderClicks: 0, renderCaptureBytes: 0 } }).fetch).toMatchObject({ renderClicks: 0, renderCaptureBytes: 0 });
+  expect(() => parseConfig({ ...base, fetch: { renderClicks: 2.5 } })).toThrow('fetch.renderClicks must be a whole number between 0 and 100 (got 2.5)');
+  expect(() => parseConfig({ ...base, fetch: { renderClicks: 'all' } })).toThrow('fetch.renderClicks must be a whole number between 0 and 100 (got "all")');
+  expect(() => parseConfig({ ...base, fetch: { renderCaptureBytes: -1 } })).toThrow(/^fetch.renderCaptureBytes must be a whole number between 0 and 536870912 \(got -1\)$/);
+});
+
 it('the New crawl form carries fetch.render both ways, and names its field in a refusal', () => {
   const v = defaultFormValues();
   expect(v.render).toBe('auto');
@@ -170,7 +180,7 @@ describe('the request gate renders', () => {
         return { kind: 'rendered', html: '', url: req.url, settled: true, scrolled: 0, blocked: [], durationMs: 1 };
       },
     }, {}, politeness);
-    expect(await gate.render({ url: 'http://s.test/', timeoutMs: 1000, quietMs: 10, identify: true, scrolls: 0 })).toMatchObject({ kind: 'rendered' });
+    expect(await gate.render({ url: 'http://s.test/', timeoutMs: 1000, quietMs: 10, identify: true, scrolls: 0, clicks: 0, capture: NO_CAPTURE })).toMatchObject({ kind: 'rendered' });
     expect(slot).toBe(Infinity); // the host's one slot was the tab's
     expect(politeness.waitFor('s.test', Date.now())).toBe(0);
     expect(answers[0]).toMatch(/^blocked by robots\.txt/);
@@ -186,9 +196,9 @@ describe('the request gate renders', () => {
         return { kind: 'rendered', html: '', url: req.url, settled: true, scrolled: 0, blocked: [], durationMs: 1 };
       },
     };
-    await gateWith(port, { pageRequest: undefined }).render({ url: 'http://s.test/', timeoutMs: 1000, quietMs: 10, identify: true, scrolls: 0 });
+    await gateWith(port, { pageRequest: undefined }).render({ url: 'http://s.test/', timeoutMs: 1000, quietMs: 10, identify: true, scrolls: 0, clicks: 0, capture: NO_CAPTURE });
     expect(answers.every((a) => a === 'no guard for the requests of a rendered page')).toBe(true);
-    expect(await gateWith(port, { halted: () => true }).render({ url: 'http://s.test/', timeoutMs: 1000, quietMs: 10, identify: true, scrolls: 0 })).toBeNull();
+    expect(await gateWith(port, { halted: () => true }).render({ url: 'http://s.test/', timeoutMs: 1000, quietMs: 10, identify: true, scrolls: 0, clicks: 0, capture: NO_CAPTURE })).toBeNull();
   });
 });
 
@@ -298,6 +308,40 @@ describe('a crawl with a renderer', () => {
     expect(records.filter((r) => r.headers['WARC-Type'] === 'conversion')).toHaveLength(3);
     const lines = (await exported('jsonl')).toString().trim().split('\n').map((l) => JSON.parse(l) as { url: string; text: string });
     expect(lines.find((l) => l.url === home)!.text).toContain('Sirius star');
+  });
+
+  it("archives what each rendered page's tab loaded, a resource every page loads once", async () => {
+    const port = standIn();
+    const APP_JS = 'document.title = "stars";';
+    const withResources: RenderPort = {
+      async render(req) {
+        const result = await port.render(req);
+        if (result.kind !== 'rendered') return result;
+        const json = new URL(`/api/stars?for=${encodeURIComponent(new URL(req.url).pathname)}`, req.url).href;
+        const sent = (url: string, type: string, text: string) => ({ url, status: 200, headers: { 'Content-Type': type }, payload: new TextEncoder().encode(text) });
+        return { ...result, resources: [sent(new URL('/app.js', req.url).href, 'text/javascript', APP_JS), sent(json, 'application/json', `["${req.url}"]`)] };
+      },
+    };
+    const config = { name: 'stars', seeds: [`${stars.origin}/`], topic: { keywords: ['star'] }, politeness: { delayMs: 0 } };
+    const { store, crawlId, pages } = await crawlWith(withResources, config);
+    expect(pages).toHaveLength(3);
+    expect(port.asked.every((r) => r.capture.bytes === 2 * 1024 * 1024)).toBe(true);
+    // The tab is told what the crawl kept already, so it need not read it again.
+    expect(port.asked.slice(1).some((r) => r.capture.skip(`${stars.origin}/app.js`))).toBe(true);
+    const out = await exportCrawl(store.db, (await store.getCrawl(crawlId))!, { format: 'warc' }, { now: Date.now() });
+    const parts: Uint8Array[] = [];
+    for await (const c of out.chunks) parts.push(c);
+    const records = await parseWarc(Buffer.concat(parts));
+    const responses = (url: string) => records.filter((r) => r.headers['WARC-Type'] === 'response' && r.headers['WARC-Target-URI'] === url);
+    const script = responses(`${stars.origin}/app.js`);
+    expect(script).toHaveLength(1);
+    expect(httpPayload(script[0]!.content).toString()).toBe(APP_JS);
+    expect(script[0]!.content.toString()).toMatch(/^HTTP\/1\.1 200 OK\r\nContent-Type: text\/javascript\r\n/);
+    for (const p of pages) {
+      const [json] = responses(`${stars.origin}/api/stars?for=${encodeURIComponent(new URL(p.url).pathname)}`);
+      expect(httpPayload(json!.content).toString(), p.url).toBe(`["${p.finalUrl}"]`);
+      expect(json!.headers['WARC-Date']).toBe(responses(p.finalUrl)[0]!.headers['WARC-Date']);
+    }
   });
 
   it('with render: never, reads the shell and finds nothing', async () => {
