@@ -35,6 +35,10 @@ export interface CrawlFormValues {
   identify: boolean;
   /** Whether pages are rendered in a background tab before they are read (fetch.render). */
   render: RenderMode;
+  /** Times a rendered page is scrolled to its end while it grows (fetch.renderScrolls). */
+  renderScrolls: string;
+  /** Times a rendered page's "load more" is pressed while it grows (fetch.renderClicks). */
+  renderClicks: string;
   /** The user's own words and phrases to keep from requesting, comma or newline separated; added to the rules. */
   safetyAvoid: string;
   /** Default safety rules turned off, by name. */
@@ -63,6 +67,8 @@ export const defaultFormValues = (): CrawlFormValues => ({
   robots: DEFAULTS.politeness.robots,
   identify: DEFAULTS.politeness.identify,
   render: DEFAULTS.fetch.render,
+  renderScrolls: String(DEFAULTS.fetch.renderScrolls),
+  renderClicks: String(DEFAULTS.fetch.renderClicks),
   safetyAvoid: '',
   safetyOff: [],
   template: '',
@@ -183,7 +189,7 @@ export function formToConfig(v: CrawlFormValues, base: Json = {}): Json {
       robots: v.robots,
       identify: v.identify,
     },
-    fetch: { ...section(base, 'fetch'), render: v.render },
+    fetch: { ...section(base, 'fetch'), render: v.render, renderScrolls: numberField(v.renderScrolls), renderClicks: numberField(v.renderClicks) },
     safety: { ...section(base, 'safety'), avoid: keywordList(v.safetyAvoid), disabledRules: [...v.safetyOff] },
   };
   // A template crawl runs the template strategy; its template is passed on as typed for the worker to check.
@@ -298,6 +304,8 @@ export function configToForm(input: unknown, current: CrawlFormValues): CrawlFor
     robots: typeof politeness.robots === 'boolean' ? politeness.robots : current.robots,
     identify: typeof politeness.identify === 'boolean' ? politeness.identify : current.identify,
     render: RENDER_MODES.find((m) => m === fetchCfg.render) ?? current.render,
+    renderScrolls: text(fetchCfg.renderScrolls) ?? current.renderScrolls,
+    renderClicks: text(fetchCfg.renderClicks) ?? current.renderClicks,
     safetyAvoid: textLines(safety.avoid) ?? current.safetyAvoid,
     // Unknown names are kept: the worker refuses them with a sentence that names them, rather than the form dropping them silently.
     safetyOff: Array.isArray(safety.disabledRules) ? safety.disabledRules.filter((s): s is string => typeof s === 'string') : current.safetyOff,
@@ -323,6 +331,8 @@ export const FORM_FIELDS: Record<string, { field: string; label: string }> = {
   'politeness.concurrency': { field: 'concurrency', label: 'Concurrency' },
   'politeness.identify': { field: 'identify', label: 'Name the crawl in its User-Agent' },
   'fetch.render': { field: 'render', label: 'Pages built by scripts' },
+  'fetch.renderScrolls': { field: 'renderScrolls', label: 'Scrolls' },
+  'fetch.renderClicks': { field: 'renderClicks', label: '"Load more" presses' },
   'safety.avoid': { field: 'safetyAvoid', label: 'Also keep from requesting' },
 };
 

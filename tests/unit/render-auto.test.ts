@@ -131,7 +131,14 @@ it('the New crawl form carries fetch.render both ways, and names its field in a 
   expect(fromFile.render).toBe('never');
   expect(configToForm({ fetch: { render: 'sometimes' } }, v).render).toBe('auto');
   // Settings the form has no field for come from the imported file.
-  expect(formToConfig({ ...fromFile, seeds: 'http://s.test/', keywords: 'star' }, { fetch: { renderTabs: 1 } }).fetch).toEqual({ renderTabs: 1, render: 'never' });
+  expect(formToConfig({ ...fromFile, seeds: 'http://s.test/', keywords: 'star' }, { fetch: { renderTabs: 1 } }).fetch).toEqual({
+    renderTabs: 1, render: 'never', renderScrolls: 5, renderClicks: 5,
+  });
+  // The scroll and "load more" caps have fields of their own, each refused beside its field.
+  const caps = configToForm({ fetch: { renderScrolls: 0, renderClicks: 12 } }, v);
+  expect([caps.renderScrolls, caps.renderClicks]).toEqual(['0', '12']);
+  expect(formToConfig({ ...caps, seeds: 'http://s.test/', keywords: 'star' }, {}).fetch).toMatchObject({ renderScrolls: 0, renderClicks: 12 });
+  expect(formErrorOf('fetch.renderClicks must be a whole number between 0 and 100 (got 200)').field).toBe('renderClicks');
   expect(formErrorOf('fetch.render must be one of "never", "auto", "always" (got "x")')).toEqual({
     field: 'render', message: 'Pages built by scripts must be one of "never", "auto", "always" (you wrote x)',
   });
