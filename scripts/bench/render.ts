@@ -3,10 +3,12 @@
 //   alternated in one browser so both see the same machine: `auto` reads each page's HTML for signs of a script
 //   shell and renders none here, so its speed should be that of `never`;
 // - a site built by scripts (every page a shell, its script drawing the text and the links) crawled with
-//   `render: auto` at 2 tabs: rendered pages per second, and the browser's memory (the proportional set size of all
-//   its processes) sampled as the crawl goes, to tell whether it grows with the pages rendered.
+//   `render: auto` at 2 tabs (and 2 requests per host, so both tabs are used on its one host): rendered pages per
+//   second, and the browser's memory (the proportional set size and the resident set of all its processes) at the
+//   start, every 200 pages and the end, to tell whether it grows with the pages rendered; then the tabs left open
+//   once the crawl has finished (none should be) and the memory once the render window has closed.
 // Prints figures; never fails on time. Alone:
-//   npx tsx scripts/bench/render.ts [--static-pages 400] [--rounds 3] [--rendered-pages 300]
+//   npx tsx scripts/bench/render.ts [--static-pages 400] [--rounds 5] [--rendered-pages 1000]
 import { readFileSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { pathToFileURL } from 'node:url';
@@ -23,7 +25,22 @@ export interface RenderFigures {
   staticNever: number[];
   /** Pages `auto` rendered on the static site (should be none). */
   staticRendered: number;
-  rendered: { pages: number; renderedPages: number; seconds: number; pagesPerSecond: number; memory: { pages: number; pssMiB: number }[] };
+  rendered: {
+    pages: number; renderedPages: number; seconds: number; pagesPerSecond: number;
+    /** Sampled once a second while the crawl runs. */
+    memory: Memory[];
+    /** At the start, each time another 200 pages were crawled, and at the end. */
+    marks: Memory[];
+    /** Tabs of the script site still open once the crawl had finished; and once the render window had been idle. */
+    tabsLeft: number;
+    idle?: { tabsLeft: number; windowTabs: number; memory: Memory };
+  };
+}
+
+interface Memory {
+  pages: number;
+  pssMiB: number;
+  rssMiB: number;
 }
 
 /** A site built by scripts: each page `/p/N` is the same shell; its script draws page N's text and links. */
@@ -55,8 +72,11 @@ async function startScriptTree(size: number, branch = 3) {
   return listenOnLoopback(server);
 }
 
-/** The proportional set size of the browser and all its processes, in MiB (Linux /proc). */
-function browserPssMiB(profileDir: string): number {
+/**
+ * The proportional set size and the resident set of the browser and all its processes, in MiB (Linux /proc). PSS
+ * shares a page among the processes that map it; RSS counts it in each, so it overstates a multi-process browser.
+ */
+function browserMemory(profileDir: string, pages: number): Memory {
   const parents = new Map<number, number>();
   let root: number | undefined;
   for (const name of readdirSync('/proc')) {
@@ -70,21 +90,24 @@ function browserPssMiB(profileDir: string): number {
       // the process ended meanwhile
     }
   }
-  if (root === undefined) return NaN;
+  if (root === undefined) return { pages, pssMiB: NaN, rssMiB: NaN };
   const tree = new Set([root]);
   for (let grew = true; grew;) {
     grew = false;
     for (const [pid, ppid] of parents) if (!tree.has(pid) && tree.has(ppid)) (tree.add(pid), (grew = true));
   }
-  let kib = 0;
+  let pss = 0;
+  let rss = 0;
   for (const pid of tree) {
     try {
-      kib += Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
+      const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+      pss += Number(/^Pss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0);
+      rss += Number(/^Rss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0);
     } catch {
       // the process ended meanwhile
     }
   }
-  return kib / 1024;
+  return { pages, pssMiB: pss / 1024, rssMiB: rss / 1024 };
 }
 
 async function crawl(l: Launched, config: object, onProgress?: (fetched: number) => void): Promise<{ fetched: number; seconds: number; crawlId: number }> {
@@ -115,7 +138,10 @@ export async function measureRender(o: { staticPages: number; rounds: number; re
   const tree = await startTreeSite(o.staticPages, 4);
   const atlas = await startScriptTree(o.renderedPages + 50);
   const l = await launchWithExtension();
-  const figures: RenderFigures = { staticAuto: [], staticNever: [], staticRendered: 0, rendered: { pages: 0, renderedPages: 0, seconds: 0, pagesPerSecond: 0, memory: [] } };
+  const figures: RenderFigures = {
+    staticAuto: [], staticNever: [], staticRendered: 0,
+    rendered: { pages: 0, renderedPages: 0, seconds: 0, pagesPerSecond: 0, memory: [], marks: [], tabsLeft: 0 },
+  };
   try {
     const base = { topic: { keywords: ['astronomy', 'planets', 'telescopes'] }, politeness: { delayMs: 0, concurrency: 4, robots: false } };
     // A first crawl, not counted, so the first measured one does not pay for the browser and the worker warming up.
@@ -130,21 +156,28 @@ export async function measureRender(o: { staticPages: number; rounds: number; re
         o.log(`render bench: static site, render ${render}, round ${round + 1}: ${r.fetched} pages in ${r.seconds.toFixed(1)} s`);
       }
     }
+    const pagesAtStart = l.context.pages().length;
     let sampled = 0;
-    const memory = figures.rendered.memory;
-    memory.push({ pages: 0, pssMiB: browserPssMiB(l.profileDir) });
+    const { memory, marks } = figures.rendered;
+    marks.push(browserMemory(l.profileDir, 0));
     const r = await crawl(l, {
       name: 'rendered atlas', seeds: [`${atlas.origin}/p/0`], topic: { keywords: ['star', 'atlas', 'constellations'] },
-      budget: { maxPages: o.renderedPages }, politeness: { delayMs: 0, concurrency: 2, robots: false }, fetch: { render: 'auto', renderTabs: 2 },
+      budget: { maxPages: o.renderedPages }, politeness: { delayMs: 0, concurrency: 2, perHost: 2, robots: false }, fetch: { render: 'auto', renderTabs: 2 },
     }, (fetched) => {
-      // Render tabs open and close all the time: sampled once a second, the figures are read as medians per stretch.
+      if (fetched >= (marks.length) * MARK_EVERY) marks.push(browserMemory(l.profileDir, fetched));
+      // Render tabs open and close all the time: sampled once a second too, the figures are read as medians per stretch.
       if (Date.now() - sampled < 1000) return;
       sampled = Date.now();
-      memory.push({ pages: fetched, pssMiB: browserPssMiB(l.profileDir) });
+      memory.push(browserMemory(l.profileDir, fetched));
     });
-    memory.push({ pages: r.fetched, pssMiB: browserPssMiB(l.profileDir) });
-    figures.rendered = { pages: r.fetched, renderedPages: await renderedCount(l, r.crawlId), seconds: r.seconds, pagesPerSecond: r.fetched / r.seconds, memory };
-    o.log(`render bench: script site, ${r.fetched} pages rendered in ${r.seconds.toFixed(1)} s`);
+    marks.push(browserMemory(l.profileDir, r.fetched));
+    const atlasTabs = () => l.context.pages().filter((p) => p.url().startsWith(atlas.origin)).length;
+    const tabsLeft = atlasTabs();
+    Object.assign(figures.rendered, { pages: r.fetched, renderedPages: await renderedCount(l, r.crawlId), seconds: r.seconds, pagesPerSecond: r.fetched / r.seconds, tabsLeft });
+    o.log(`render bench: script site, ${r.fetched} pages rendered in ${r.seconds.toFixed(1)} s, ${tabsLeft} of its tabs left open`);
+    // The render window closes after 20 s without rendering (lib/platform/tab-render.ts): what the browser holds then.
+    await new Promise((resolve) => setTimeout(resolve, 25_000));
+    figures.rendered.idle = { tabsLeft: atlasTabs(), windowTabs: l.context.pages().length - pagesAtStart, memory: browserMemory(l.profileDir, r.fetched) };
   } finally {
     await l.close();
     await tree.close();
@@ -153,19 +186,28 @@ export async function measureRender(o: { staticPages: number; rounds: number; re
   return figures;
 }
 
+/** Memory is written down each time the crawl has fetched another this many pages. */
+const MARK_EVERY = 200;
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 export function formatRender(f: RenderFigures): string {
   const auto = median(f.staticAuto);
   const never = median(f.staticNever);
-  // The crawl in five stretches of pages, the browser's memory as the median of the samples taken in each.
-  const stretches = Array.from({ length: 5 }, (_, i) => {
-    const [from, to] = [(f.rendered.pages * i) / 5, (f.rendered.pages * (i + 1)) / 5];
-    const inside = f.rendered.memory.filter((m) => m.pages > from && m.pages <= to).map((m) => m.pssMiB);
-    return { from: Math.round(from), to: Math.round(to), pss: median(inside), samples: inside.length };
+  // Each round ran both modes one after the other: its ratio is the fairest single comparison the machine allows.
+  const paired = f.staticAuto.map((a, i) => a / f.staticNever[i]!).filter(Number.isFinite);
+  const sorted = [...paired].sort((a, b) => a - b);
+  // The crawl in stretches of 200 pages, the browser's memory as the median of the samples taken in each.
+  const r = f.rendered;
+  const stretchCount = Math.max(1, Math.ceil(r.pages / MARK_EVERY));
+  const stretches = Array.from({ length: stretchCount }, (_, i) => {
+    const [from, to] = [i * MARK_EVERY, Math.min(r.pages, (i + 1) * MARK_EVERY)];
+    const inside = r.memory.filter((m) => m.pages > from && m.pages <= to);
+    return { from, to, pss: median(inside.map((m) => m.pssMiB)), rss: median(inside.map((m) => m.rssMiB)), samples: inside.length };
   });
   const first = stretches.find((x) => x.samples > 0)!;
   const last = stretches[stretches.length - 1]!;
+  const mib = (x: number) => x.toFixed(0);
   return [
     '## Rendering (fetch.render): a static site with auto and never, a script-built site at 2 tabs',
     '',
@@ -174,21 +216,24 @@ export function formatRender(f: RenderFigures): string {
       ['render: never', f.staticNever.map((x) => x.toFixed(1)).join(', '), never.toFixed(1)],
     ]),
     '',
-    `auto / never on the static site: ${(auto / never).toFixed(3)} (pages auto rendered there: ${f.staticRendered})`,
+    `auto / never on the static site, medians: ${(auto / never).toFixed(3)}; round by round: ${paired.map((x) => x.toFixed(3)).join(', ')} ` +
+      `(median ${median(paired).toFixed(3)}, from ${sorted[0]?.toFixed(3)} to ${sorted[sorted.length - 1]?.toFixed(3)}); pages auto rendered there: ${f.staticRendered}`,
     '',
-    `Script-built site at 2 tabs: ${f.rendered.renderedPages} of ${f.rendered.pages} pages rendered in ${f.rendered.seconds.toFixed(1)} s, ` +
-      `${f.rendered.pagesPerSecond.toFixed(2)} pages/s`,
+    `Script-built site at 2 tabs: ${r.renderedPages} of ${r.pages} pages rendered in ${r.seconds.toFixed(1)} s, ${r.pagesPerSecond.toFixed(2)} pages/s`,
     '',
-    `browser PSS before the crawl: ${f.rendered.memory[0]!.pssMiB.toFixed(0)} MiB`,
+    markdownTable(['pages crawled', 'browser PSS (MiB)', 'browser RSS (MiB)'], r.marks.map((m) => [String(m.pages), mib(m.pssMiB), mib(m.rssMiB)])),
     '',
-    markdownTable(['pages crawled', 'browser PSS, median (MiB)', 'samples'], stretches.map((x) => [`${x.from + 1}-${x.to}`, x.pss.toFixed(0), String(x.samples)])),
+    markdownTable(['pages crawled', 'PSS, median (MiB)', 'RSS, median (MiB)', 'samples'], stretches.map((x) => [`${x.from + 1}-${x.to}`, mib(x.pss), mib(x.rss), String(x.samples)])),
     '',
-    `browser memory, last stretch / first stretch: ${(last.pss / first.pss).toFixed(2)}`,
+    `browser PSS, last stretch / first stretch: ${(last.pss / first.pss).toFixed(2)}`,
+    '',
+    `tabs of the site left open when the crawl finished: ${r.tabsLeft}` +
+      (r.idle ? `; 25 s later: ${r.idle.tabsLeft}, tabs besides the ones open before the crawl: ${r.idle.windowTabs}, browser PSS ${mib(r.idle.memory.pssMiB)} MiB, RSS ${mib(r.idle.memory.rssMiB)} MiB` : ''),
   ].join('\n');
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { values } = parseArgs({ options: { 'static-pages': { type: 'string', default: '400' }, rounds: { type: 'string', default: '3' }, 'rendered-pages': { type: 'string', default: '300' } } });
+  const { values } = parseArgs({ options: { 'static-pages': { type: 'string', default: '400' }, rounds: { type: 'string', default: '5' }, 'rendered-pages': { type: 'string', default: '1000' } } });
   const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
   const figures = await measureRender({ staticPages: Number(values['static-pages']), rounds: Number(values.rounds), renderedPages: Number(values['rendered-pages']), log });
   console.log(formatRender(figures));
