@@ -36,6 +36,9 @@ interface FetchPaused {
 export const NO_DEBUGGER =
   "rendering needs Chrome's debugger permission, which was not given: start a crawl with rendering on from the dashboard and allow it when Chrome asks";
 
+/** Run in each document of a rendering tab before its own scripts: the page can neither register nor reach a worker. */
+const NO_SERVICE_WORKER = 'delete Navigator.prototype.serviceWorker;';
+
 export function debuggerGuard(): TabGuard {
   const watches = new Map<number, Watched>();
   let listening = false;
@@ -131,6 +134,10 @@ export function debuggerGuard(): TabGuard {
       await send(tabId, 'Network.enable', keepBytes > 0 ? { maxResourceBufferSize: keepBytes, maxTotalBufferSize: Math.max(keepBytes * 2, 4 * 1024 * 1024) } : {});
       // A service worker of the site would answer the page's requests out of the guard's sight.
       await send(tabId, 'Network.setBypassServiceWorker', { bypass: true });
+      // It also fetches on its own behalf, as a worker of its own that this tab's Fetch domain never sees: a page told
+      // to sync by its script would have it call /logout unguarded, and rendering would install it in the user's
+      // browser. The tab's pages are left without navigator.serviceWorker, as in a browser without workers.
+      await send(tabId, 'Page.addScriptToEvaluateOnNewDocument', { source: NO_SERVICE_WORKER });
       if (req.identify) await send(tabId, 'Network.setUserAgentOverride', { userAgent: crawlUserAgent() });
       await send(tabId, 'Fetch.enable', { patterns: [{ urlPattern: '*', requestStage: 'Request' }] });
       const tree = (await send(tabId, 'Page.getFrameTree')) as { frameTree?: { frame?: { id?: string } } } | undefined;

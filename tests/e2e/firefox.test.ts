@@ -139,6 +139,44 @@ describe.skipIf(!hasFirefox())('Focus in Firefox', () => {
       expect(line!.render).toMatchObject({ rendered: true, pressed: 3, changed: 'rendering found 12 more links' });
       expect(site.requests).not.toContain('/pressed/subscribe');
     });
+
+    it("keeps the site's own service worker from installing, or from requesting what the guard refuses", async () => {
+      // A worker the page would install is refused: rendering leaves none in the browser, and none calls /sw/logout.
+      site.requests.length = 0;
+      const out = mkdtempSync(join(tmpdir(), 'focus-firefox-worker-'));
+      await runCrawl({
+        config: {
+          name: 'worker-firefox', seeds: [`${site.origin}/worker`], topic: { keywords: ['star'] },
+          budget: { maxPages: 1 }, politeness: { delayMs: 0 }, fetch: { render: 'auto' },
+        },
+        out, browser: 'firefox', log: () => {},
+      });
+      const [line] = readFileSync(join(out, 'pages.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as PageRecord);
+      expect(line!.render).toMatchObject({ rendered: true, blocked: 1 });
+      expect(site.requests).toContain('/app.js');
+      for (const path of ['/sw.js', '/sw/logout']) expect(site.requests, path).not.toContain(path);
+
+      // A worker the reader installed before the crawl fetches for the page and on its own, in no tab: its requests are
+      // put to the same gate while the page renders.
+      const session = await openSession('firefox', {});
+      try {
+        const tab = await session.firefox!.browser.newPage();
+        await tab.goto(`${site.origin}/worker?install`);
+        await tab.waitForFunction(() => document.body.textContent?.includes('Installed'), { timeout: 20_000 });
+        await tab.close();
+        site.requests.length = 0;
+        const { crawlId } = await session.send<{ crawlId: number }>('start', {
+          name: 'worker-installed', seeds: [`${site.origin}/worker`], topic: { keywords: ['star'] },
+          budget: { maxPages: 1 }, politeness: { delayMs: 0 }, fetch: { render: 'auto' },
+        });
+        await expect.poll(async () => (await session.send<CrawlStatus>('status', { crawlId })).crawl.state, { timeout: 60_000, interval: 250 }).toBe('finished');
+      } finally {
+        await session.close();
+      }
+      // The worker read the page's list for it and its own /api/ call, and was kept from /sw/logout.
+      expect(site.requests).toContain('/api/worker-items');
+      expect(site.requests).not.toContain('/sw/logout');
+    });
   });
 
   describe('a session the crawl ends', () => {

@@ -184,6 +184,35 @@ it('archives what a rendered page loaded, as the server sent it, beside the page
   expect(indexed.has(`${site.origin}/img/star.png`)).toBe(true);
 });
 
+it("keeps the site's own service worker from installing, or from requesting what the guard refuses", async () => {
+  const { lines } = await crawl('auto', {}, { seeds: [`${site.origin}/worker`], maxPages: 1 });
+  const page = lines.find((l) => new URL(l.finalUrl).pathname === '/worker')!;
+  expect(page.render).toMatchObject({ rendered: true });
+  // The worker fetches on its own behalf, out of the tab's guard: the rendered page may not install or reach it, so
+  // it neither calls /sw/logout nor is left installed in the user's browser.
+  expect(site.requests).toContain('/app.js');
+  for (const path of ['/sw.js', '/sw/logout', '/api/sw-read']) expect(site.requests, path).not.toContain(path);
+
+  // A worker the reader installed before the crawl neither answers the rendered page nor hears from it.
+  const launched = await launchWithExtension();
+  try {
+    const mine = await launched.context.newPage();
+    await mine.goto(`${site.origin}/worker?install`);
+    await mine.getByText('Installed').waitFor({ timeout: 20_000 });
+    await mine.close();
+    site.requests.length = 0;
+    const { crawlId } = await send<{ crawlId: number }>(launched.page, 'start', {
+      name: 'worker-installed', seeds: [`${site.origin}/worker`], topic: { keywords: ['star'] },
+      budget: { maxPages: 1 }, politeness: { delayMs: 0 }, fetch: { render: 'auto' },
+    });
+    await expect.poll(async () => (await send<CrawlStatus>(launched.page, 'status', { crawlId })).crawl.state, { timeout: 30_000 }).toBe('finished');
+  } finally {
+    await launched.close();
+  }
+  expect(site.requests).toContain('/app.js');
+  expect(site.requests).not.toContain('/sw/logout');
+});
+
 it('closes the tabs a stopped worker left behind when it starts again', async () => {
   const launched = await launchWithExtension();
   try {
