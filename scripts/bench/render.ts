@@ -18,6 +18,9 @@ import { startTreeSite } from '../../tests/fixtures/sites/tree-site';
 import type { CrawlStatus } from '../../lib/protocol';
 import { ensureBuilt, launchWithExtension, send, type Launched } from '../lib/browser';
 import { markdownTable } from './report';
+import { parseHtml } from '../../lib/parse/html';
+import { RenderSlots, renderStep, type RenderRun } from '../../lib/run/render';
+import type { FetchOutcome } from '../../lib/fetch/fetcher';
 
 export interface RenderFigures {
   /** Pages per second on the static site, one figure per round, in the order run. */
@@ -78,18 +81,21 @@ async function startScriptTree(size: number, branch = 3) {
  */
 function browserMemory(profileDir: string, pages: number): Memory {
   const parents = new Map<number, number>();
-  let root: number | undefined;
+  // Every process of the browser names the profile on its command line (some of its children too): the browser is the
+  // one whose parent does not. Pids wrap around on a long run, so the first one listed need not be it.
+  const named = new Set<number>();
   for (const name of readdirSync('/proc')) {
     const pid = Number(name);
     if (!Number.isInteger(pid)) continue;
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       parents.set(pid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-      if (root === undefined && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(`--user-data-dir=${profileDir}`)) root = pid;
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(`--user-data-dir=${profileDir}`)) named.add(pid);
     } catch {
       // the process ended meanwhile
     }
   }
+  const root = [...named].find((pid) => !named.has(parents.get(pid) ?? -1));
   if (root === undefined) return { pages, pssMiB: NaN, rssMiB: NaN };
   const tree = new Set([root]);
   for (let grew = true; grew;) {
@@ -145,7 +151,7 @@ export async function measureRender(o: { staticPages: number; rounds: number; re
   try {
     const base = { topic: { keywords: ['astronomy', 'planets', 'telescopes'] }, politeness: { delayMs: 0, concurrency: 4, robots: false } };
     // A first crawl, not counted, so the first measured one does not pay for the browser and the worker warming up.
-    await crawl(l, { ...base, name: 'warm-up', seeds: [`${tree.origin}/p/0`], budget: { maxPages: Math.min(100, o.staticPages) }, fetch: { render: 'never' } });
+    if (o.rounds > 0) await crawl(l, { ...base, name: 'warm-up', seeds: [`${tree.origin}/p/0`], budget: { maxPages: Math.min(100, o.staticPages) }, fetch: { render: 'never' } });
     for (let round = 0; round < o.rounds; round++) {
       // Which mode goes first alternates, so a machine slowing down or warming up favours neither.
       const order: ('auto' | 'never')[] = round % 2 ? ['never', 'auto'] : ['auto', 'never'];
@@ -156,6 +162,7 @@ export async function measureRender(o: { staticPages: number; rounds: number; re
         o.log(`render bench: static site, render ${render}, round ${round + 1}: ${r.fetched} pages in ${r.seconds.toFixed(1)} s`);
       }
     }
+    if (o.renderedPages === 0) return figures;
     const pagesAtStart = l.context.pages().length;
     let sampled = 0;
     const { memory, marks } = figures.rendered;
@@ -170,7 +177,7 @@ export async function measureRender(o: { staticPages: number; rounds: number; re
       sampled = Date.now();
       memory.push(browserMemory(l.profileDir, fetched));
     });
-    marks.push(browserMemory(l.profileDir, r.fetched));
+    if (marks[marks.length - 1]!.pages !== r.fetched) marks.push(browserMemory(l.profileDir, r.fetched));
     const atlasTabs = () => l.context.pages().filter((p) => p.url().startsWith(atlas.origin)).length;
     const tabsLeft = atlasTabs();
     Object.assign(figures.rendered, { pages: r.fetched, renderedPages: await renderedCount(l, r.crawlId), seconds: r.seconds, pagesPerSecond: r.fetched / r.seconds, tabsLeft });
@@ -184,6 +191,58 @@ export async function measureRender(o: { staticPages: number; rounds: number; re
     await atlas.close();
   }
   return figures;
+}
+
+/**
+ * What `auto` adds to a static page in the page pipeline, in Node, as the process's CPU time: parsing each page and then the rendering step (`auto` reads the HTML for a shell, and renders
+ * nothing here; `never` returns at once), the two modes alternated round by round. Pages: the tree site's (no script,
+ * as the crawl above reads them) and an article of 40 KB with analytics scripts, the worst case for the shell check.
+ */
+export async function measureAutoCost(rounds: number, reps = 300): Promise<{ page: string; ratios: number[] }[]> {
+  const tree = Array.from({ length: 50 }, (_, i) => `<!doctype html><title>Page ${i}</title><p>Astronomy page ${i} about planets.</p><ul>` +
+    [1, 2, 3, 4].map((k) => `<li><a href="/p/${4 * i + k}">Astronomy notes ${4 * i + k}: planets and telescopes</a></li>`).join('') + '</ul>');
+  const para = '<p>Stars are luminous spheres of plasma held together by their own gravity; the nearest is the Sun. </p>';
+  const article = `<!doctype html><html><head><title>Stars</title><script src="/analytics.js"></script><script>window.dataLayer=[];</script></head>` +
+    `<body><nav><a href="/">Home</a> <a href="/stars">Stars</a></nav><main id="root"><h1>Stars</h1>${para.repeat(400)}</main></body></html>`;
+  const run = (mode: 'auto' | 'never'): RenderRun => ({
+    render: async () => null, mode, timeoutMs: 15_000, identify: true, scrolls: 5, clicks: 5, captureBytes: 0, captured: new Set(),
+    sites: new Map(), slots: new RenderSlots(2),
+  });
+  const outcome = (html: string): FetchOutcome =>
+    ({ url: 'http://s.test/p', finalUrl: 'http://s.test/p', status: 200, contentType: 'text/html', headers: {}, html, payload: null, charset: 'utf-8', bytes: html.length }) as FetchOutcome;
+  const time = async (pages: readonly string[], mode: 'auto' | 'never', times: number) => {
+    const r = run(mode);
+    // CPU time, not wall time: on a loaded machine a wall clock counts the time spent waiting for a core.
+    const t0 = process.cpuUsage();
+    for (let k = 0; k < times; k++) {
+      for (const html of pages) {
+        const step = await renderStep(r, outcome(html), parseHtml(html, 'http://s.test/p'));
+        if (step.note?.rendered) throw new Error('a static page was rendered');
+      }
+    }
+    const used = process.cpuUsage(t0);
+    return (used.user + used.system) / 1000;
+  };
+  const out: { page: string; ratios: number[] }[] = [];
+  for (const [page, pages, n] of [['tree site (50 pages, no script)', tree, reps], ['40 KB article with scripts', [article], Math.ceil(reps / 5)]] as const) {
+    const ratios: number[] = [];
+    await time(pages, 'auto', n); // warm-up
+    for (let round = 0; round < rounds; round++) {
+      const order: ('auto' | 'never')[] = round % 2 ? ['never', 'auto'] : ['auto', 'never'];
+      const ms: Record<string, number> = {};
+      for (const mode of order) ms[mode] = await time(pages, mode, n);
+      ratios.push(ms.auto! / ms.never!);
+    }
+    out.push({ page, ratios });
+  }
+  return out;
+}
+
+export function formatAutoCost(rows: { page: string; ratios: number[] }[]): string {
+  return markdownTable(['page, in Node: parse + rendering step', 'auto / never per round', 'median', 'spread'], rows.map(({ page, ratios }) => {
+    const sorted = [...ratios].sort((a, b) => a - b);
+    return [page, ratios.map((x) => x.toFixed(3)).join(', '), median(ratios).toFixed(3), `${sorted[0]!.toFixed(3)}-${sorted[sorted.length - 1]!.toFixed(3)}`];
+  }));
 }
 
 /** Memory is written down each time the crawl has fetched another this many pages. */
@@ -205,12 +264,10 @@ export function formatRender(f: RenderFigures): string {
     const inside = r.memory.filter((m) => m.pages > from && m.pages <= to);
     return { from, to, pss: median(inside.map((m) => m.pssMiB)), rss: median(inside.map((m) => m.rssMiB)), samples: inside.length };
   });
-  const first = stretches.find((x) => x.samples > 0)!;
+  const first = stretches.find((x) => x.samples > 0);
   const last = stretches[stretches.length - 1]!;
   const mib = (x: number) => x.toFixed(0);
-  return [
-    '## Rendering (fetch.render): a static site with auto and never, a script-built site at 2 tabs',
-    '',
+  const staticPart = f.staticAuto.length === 0 ? [] : [
     markdownTable(['static site', 'pages/s per round', 'median'], [
       ['render: auto', f.staticAuto.map((x) => x.toFixed(1)).join(', '), auto.toFixed(1)],
       ['render: never', f.staticNever.map((x) => x.toFixed(1)).join(', '), never.toFixed(1)],
@@ -219,6 +276,8 @@ export function formatRender(f: RenderFigures): string {
     `auto / never on the static site, medians: ${(auto / never).toFixed(3)}; round by round: ${paired.map((x) => x.toFixed(3)).join(', ')} ` +
       `(median ${median(paired).toFixed(3)}, from ${sorted[0]?.toFixed(3)} to ${sorted[sorted.length - 1]?.toFixed(3)}); pages auto rendered there: ${f.staticRendered}`,
     '',
+  ];
+  const renderedPart = r.pages === 0 || !first ? [] : [
     `Script-built site at 2 tabs: ${r.renderedPages} of ${r.pages} pages rendered in ${r.seconds.toFixed(1)} s, ${r.pagesPerSecond.toFixed(2)} pages/s`,
     '',
     markdownTable(['pages crawled', 'browser PSS (MiB)', 'browser RSS (MiB)'], r.marks.map((m) => [String(m.pages), mib(m.pssMiB), mib(m.rssMiB)])),
@@ -229,12 +288,14 @@ export function formatRender(f: RenderFigures): string {
     '',
     `tabs of the site left open when the crawl finished: ${r.tabsLeft}` +
       (r.idle ? `; 25 s later: ${r.idle.tabsLeft}, tabs besides the ones open before the crawl: ${r.idle.windowTabs}, browser PSS ${mib(r.idle.memory.pssMiB)} MiB, RSS ${mib(r.idle.memory.rssMiB)} MiB` : ''),
-  ].join('\n');
+  ];
+  return ['## Rendering (fetch.render): a static site with auto and never, a script-built site at 2 tabs', '', ...staticPart, ...renderedPart].join('\n');
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { values } = parseArgs({ options: { 'static-pages': { type: 'string', default: '400' }, rounds: { type: 'string', default: '5' }, 'rendered-pages': { type: 'string', default: '1000' } } });
+  const { values } = parseArgs({ options: { 'static-pages': { type: 'string', default: '400' }, rounds: { type: 'string', default: '5' }, 'rendered-pages': { type: 'string', default: '1000' }, 'auto-cost': { type: 'boolean', default: false } } });
   const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+  if (values['auto-cost']) console.log(formatAutoCost(await measureAutoCost(Number(values.rounds) || 7)) + '\n');
   const figures = await measureRender({ staticPages: Number(values['static-pages']), rounds: Number(values.rounds), renderedPages: Number(values['rendered-pages']), log });
   console.log(formatRender(figures));
 }
