@@ -18,9 +18,6 @@ import { startTreeSite } from '../../tests/fixtures/sites/tree-site';
 import type { CrawlStatus } from '../../lib/protocol';
 import { ensureBuilt, launchWithExtension, send, type Launched } from '../lib/browser';
 import { markdownTable } from './report';
-import { parseHtml } from '../../lib/parse/html';
-import { RenderSlots, renderStep, type RenderRun } from '../../lib/run/render';
-import type { FetchOutcome } from '../../lib/fetch/fetcher';
 
 export interface RenderFigures {
   /** Pages per second on the static site, one figure per round, in the order run. */
@@ -193,58 +190,6 @@ export async function measureRender(o: { staticPages: number; rounds: number; re
   return figures;
 }
 
-/**
- * What `auto` adds to a static page in the page pipeline, in Node, as the process's CPU time: parsing each page and then the rendering step (`auto` reads the HTML for a shell, and renders
- * nothing here; `never` returns at once), the two modes alternated round by round. Pages: the tree site's (no script,
- * as the crawl above reads them) and an article of 40 KB with analytics scripts, the worst case for the shell check.
- */
-export async function measureAutoCost(rounds: number, reps = 300): Promise<{ page: string; ratios: number[] }[]> {
-  const tree = Array.from({ length: 50 }, (_, i) => `<!doctype html><title>Page ${i}</title><p>Astronomy page ${i} about planets.</p><ul>` +
-    [1, 2, 3, 4].map((k) => `<li><a href="/p/${4 * i + k}">Astronomy notes ${4 * i + k}: planets and telescopes</a></li>`).join('') + '</ul>');
-  const para = '<p>Stars are luminous spheres of plasma held together by their own gravity; the nearest is the Sun. </p>';
-  const article = `<!doctype html><html><head><title>Stars</title><script src="/analytics.js"></script><script>window.dataLayer=[];</script></head>` +
-    `<body><nav><a href="/">Home</a> <a href="/stars">Stars</a></nav><main id="root"><h1>Stars</h1>${para.repeat(400)}</main></body></html>`;
-  const run = (mode: 'auto' | 'never'): RenderRun => ({
-    render: async () => null, mode, timeoutMs: 15_000, identify: true, scrolls: 5, clicks: 5, captureBytes: 0, captured: new Set(),
-    sites: new Map(), slots: new RenderSlots(2),
-  });
-  const outcome = (html: string): FetchOutcome =>
-    ({ url: 'http://s.test/p', finalUrl: 'http://s.test/p', status: 200, contentType: 'text/html', headers: {}, html, payload: null, charset: 'utf-8', bytes: html.length }) as FetchOutcome;
-  const time = async (pages: readonly string[], mode: 'auto' | 'never', times: number) => {
-    const r = run(mode);
-    // CPU time, not wall time: on a loaded machine a wall clock counts the time spent waiting for a core.
-    const t0 = process.cpuUsage();
-    for (let k = 0; k < times; k++) {
-      for (const html of pages) {
-        const step = await renderStep(r, outcome(html), parseHtml(html, 'http://s.test/p'));
-        if (step.note?.rendered) throw new Error('a static page was rendered');
-      }
-    }
-    const used = process.cpuUsage(t0);
-    return (used.user + used.system) / 1000;
-  };
-  const out: { page: string; ratios: number[] }[] = [];
-  for (const [page, pages, n] of [['tree site (50 pages, no script)', tree, reps], ['40 KB article with scripts', [article], Math.ceil(reps / 5)]] as const) {
-    const ratios: number[] = [];
-    await time(pages, 'auto', n); // warm-up
-    for (let round = 0; round < rounds; round++) {
-      const order: ('auto' | 'never')[] = round % 2 ? ['never', 'auto'] : ['auto', 'never'];
-      const ms: Record<string, number> = {};
-      for (const mode of order) ms[mode] = await time(pages, mode, n);
-      ratios.push(ms.auto! / ms.never!);
-    }
-    out.push({ page, ratios });
-  }
-  return out;
-}
-
-export function formatAutoCost(rows: { page: string; ratios: number[] }[]): string {
-  return markdownTable(['page, in Node: parse + rendering step', 'auto / never per round', 'median', 'spread'], rows.map(({ page, ratios }) => {
-    const sorted = [...ratios].sort((a, b) => a - b);
-    return [page, ratios.map((x) => x.toFixed(3)).join(', '), median(ratios).toFixed(3), `${sorted[0]!.toFixed(3)}-${sorted[sorted.length - 1]!.toFixed(3)}`];
-  }));
-}
-
 /** Memory is written down each time the crawl has fetched another this many pages. */
 const MARK_EVERY = 200;
 
@@ -293,9 +238,8 @@ export function formatRender(f: RenderFigures): string {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { values } = parseArgs({ options: { 'static-pages': { type: 'string', default: '400' }, rounds: { type: 'string', default: '5' }, 'rendered-pages': { type: 'string', default: '1000' }, 'auto-cost': { type: 'boolean', default: false } } });
+  const { values } = parseArgs({ options: { 'static-pages': { type: 'string', default: '400' }, rounds: { type: 'string', default: '5' }, 'rendered-pages': { type: 'string', default: '1000' } } });
   const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
-  if (values['auto-cost']) console.log(formatAutoCost(await measureAutoCost(Number(values.rounds) || 7)) + '\n');
   const figures = await measureRender({ staticPages: Number(values['static-pages']), rounds: Number(values.rounds), renderedPages: Number(values['rendered-pages']), log });
   console.log(formatRender(figures));
 }
