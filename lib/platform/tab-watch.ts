@@ -34,7 +34,7 @@ export class TabWatch {
    * what is left of the page's capture.
    */
   wants(url: string, status: number, bytes = 0): boolean {
-    if (!/^https?:/.test(url) || url === this.req.url || status < 200 || status > 299) return false;
+    if (this.req.capture.bytes === 0 || !/^https?:/.test(url) || url === this.req.url || status < 200 || status > 299) return false;
     if (bytes > this.captureLeft || this.req.capture.skip(url)) return false;
     return !this.resources.some((r) => r.url === url);
   }
