@@ -182,6 +182,11 @@ it('archives what a rendered page loaded, as the server sent it, beside the page
   const [record] = await parseWarc(warc.subarray(Number(entry!.offset), Number(entry!.offset) + Number(entry!.length)));
   expect(httpPayload(record!.content).toString()).toBe(ITEMS_JSON);
   expect(indexed.has(`${site.origin}/img/star.png`)).toBe(true);
+
+  // With no bytes to keep, the archive has the page and its rendered DOM only.
+  const none = await crawl('auto', {}, { seeds: [`${site.origin}/items`], maxPages: 1, exports: ['warc'], fetch: { renderCaptureBytes: 0 } });
+  const kept = (await parseWarc(readFileSync(join(none.out, 'crawl.warc.gz')))).filter((r) => r.headers['WARC-Type'] === 'response');
+  expect(kept.map((r) => new URL(r.headers['WARC-Target-URI']!).pathname)).toEqual(['/items']);
 });
 
 it("keeps the site's own service worker from installing, or from requesting what the guard refuses", async () => {
