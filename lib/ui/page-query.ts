@@ -355,9 +355,11 @@ export async function pageSites(db: CrawlerDB, crawlId: number, limit = 300): Pr
     .sort((a, b) => b.fetched + b.failed - (a.fetched + a.failed) || a.site.localeCompare(b.site))
     .slice(0, limit)
     .map((s) => s.site);
-  const counts = await Promise.all(
-    chosen.map((site) => db.pages.where('[crawlId+site+seq]').between([crawlId, site, Dexie.minKey], [crawlId, site, Dexie.maxKey]).count()),
-  );
+  // One site at a time: a count walks its site's index entries (all of them, over the sites, every page row of the
+  // crawl), and IndexedDB answers a database's requests in turn, so a read the user is waiting for (the Pages
+  // table's window) waits behind one count, not all of them.
+  const counts: number[] = [];
+  for (const site of chosen) counts.push(await db.pages.where('[crawlId+site+seq]').between([crawlId, site, Dexie.minKey], [crawlId, site, Dexie.maxKey]).count());
   return chosen
     .map((site, i) => ({ site, pages: counts[i]! }))
     .filter((s) => s.pages > 0)
