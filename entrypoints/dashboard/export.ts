@@ -30,8 +30,11 @@ export class ExportPanel {
   private readonly cancel = byId<HTMLButtonElement>('export-cancel');
   private readonly progress = byId<HTMLProgressElement>('export-progress');
   private readonly status = byId('export-status');
+  private readonly panel = byId<HTMLDetailsElement>('export-panel');
   private crawl: CrawlRecord | undefined;
   private shownFor: number | undefined;
+  /** The crawl whose sites the list holds (or is being read). */
+  private sitesFor: number | undefined;
   private abort: AbortController | null = null;
 
   constructor(private readonly db: CrawlerDB, private readonly report: (error: string | null) => void) {
@@ -40,19 +43,33 @@ export class ExportPanel {
     this.fresh.addEventListener('change', () => void this.refresh());
     this.start.addEventListener('click', () => void this.run());
     this.cancel.addEventListener('click', () => this.abort?.abort());
+    this.panel.addEventListener('toggle', () => this.listSites());
   }
 
-  /** The crawl shown; its sites fill the list when another crawl is selected. */
+  /** The crawl shown; its sites fill the list when another crawl is selected and the panel is open. */
   show(crawl: CrawlRecord | undefined): void {
     this.crawl = crawl;
     if (!crawl || crawl.id === this.shownFor) return;
     this.shownFor = crawl.id;
-    // Each site with the page rows an export of it holds (the Pages table's site filter counts the same rows).
-    void pageSites(this.db, crawl.id!, Infinity).then((rows) => {
-      if (this.shownFor !== crawl.id) return;
+    this.sitesFor = undefined;
+    this.sites.replaceChildren();
+    this.listSites();
+    void this.refresh();
+  }
+
+  /**
+   * Each site with the page rows an export of it holds (the Pages table's site filter counts the same rows), read
+   * once the panel is opened: counting walks every page row of the crawl's index, and on a dashboard just opened
+   * on 100,000 pages the other views' first reads would wait behind it.
+   */
+  private listSites(): void {
+    const id = this.shownFor;
+    if (id === undefined || id === this.sitesFor || !this.panel.open) return;
+    this.sitesFor = id;
+    void pageSites(this.db, id, Infinity).then((rows) => {
+      if (this.shownFor !== id) return;
       this.sites.replaceChildren(...rows.map((r) => h('option', { value: r.site }, `${r.site} (${formatCount(r.pages)})`)));
     });
-    void this.refresh();
   }
 
   private request(): ExportRequest {

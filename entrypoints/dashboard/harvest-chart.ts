@@ -7,7 +7,7 @@ import type { CrawlerDB } from '@/lib/store/db';
 import type { CrawlRecord } from '@/lib/records';
 import { errorText, fill, h } from '@/lib/platform/dom';
 import { formatCount, formatPercent } from '@/lib/ui/format';
-import { allCrawls, HarvestCurve, harvestStepAfter, sampleCurves, watch } from '@/lib/ui/queries';
+import { allCrawls, HarvestCurve, harvestStepAfter, sampleCurves, watch, watchThrottled } from '@/lib/ui/queries';
 import './learning.css';
 
 /** At most this many x values are drawn, whatever the crawls' length. */
@@ -22,6 +22,9 @@ const INK = '#5d6a85';
 /** Tick steps of the pages axis: whole pages only. */
 const PAGE_STEPS = [1, 2, 5].flatMap((m) => [1, 10, 100, 1e3, 1e4, 1e5, 1e6].map((p) => m * p)).sort((a, b) => a - b);
 const GRID = '#eef1f6';
+/** Page rows read at a time while the curve catches up. */
+const CATCH_UP_CHUNK = 250;
+const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 interface Line {
   crawl: CrawlRecord;
@@ -131,9 +134,14 @@ export class HarvestChart {
       }
       const curve = new HarvestCurve();
       const line: Line = { crawl, curve, unsubscribe: () => {} };
-      // A bounded live read: each run reads only the pages after the curve's last seq.
-      line.unsubscribe = watch(
-        () => harvestStepAfter(this.db, crawl.id!, curve.lastSeq),
+      // Each read takes only the pages after the curve's last seq, and runs outside the live query: Dexie keeps
+      // the rows a live query read for as long as it is subscribed, which on a finished crawl is until the page
+      // closes (0.7 KB a page, 70 MB at 100,000 pages). The crawl row, written with every page, is what is watched.
+      line.unsubscribe = watchThrottled(
+        () => this.db.crawls.get(crawl.id!),
+        // A long crawl's curve is read in small chunks, each after the page's other work: the whole of 100,000
+        // rows is seconds of reading, and the Pages table's first window would otherwise wait behind it.
+        () => harvestStepAfter(this.db, crawl.id!, curve.lastSeq, CATCH_UP_CHUNK, nextTask),
         (step) => {
           if (curve.extend(step)) this.scheduleRedraw();
         },

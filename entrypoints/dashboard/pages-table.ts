@@ -13,6 +13,7 @@ import {
   ALL_PAGES,
   keyOf,
   matchingCount,
+  busiestSites,
   pageSites,
   pageWindow,
   windowChanges,
@@ -52,6 +53,8 @@ export class PagesTable {
   private counts: { matching: number | null; total: number } | undefined;
   private countsKey = '';
   private unsubscribeSites: (() => void) | undefined;
+  /** The crawl whose site list shows page counts. */
+  private sitesCounted: number | undefined;
   private renderedKey = '';
   private searchTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly search = byId<HTMLInputElement>('page-search');
@@ -69,6 +72,14 @@ export class PagesTable {
       this.searchTimer = setTimeout(() => this.readControls(), SEARCH_DELAY_MS);
     });
     for (const select of [this.site, this.kind, this.label, this.sort]) select.addEventListener('change', () => this.readControls());
+    // The site list's page counts are read when the user reaches for it (see watchSites).
+    for (const reach of ['focus', 'pointerdown'] as const) {
+      this.site.addEventListener(reach, () => {
+        if (this.crawlId === undefined || this.sitesCounted === this.crawlId) return;
+        this.sitesCounted = this.crawlId;
+        this.watchSites();
+      });
+    }
     // A site's name in the sites panel shows that site's pages here.
     document.addEventListener(SHOW_SITE_PAGES, (e) => {
       const site = (e as CustomEvent<string>).detail;
@@ -99,7 +110,8 @@ export class PagesTable {
     this.kind.value = ALL_PAGES.kind;
     this.label.value = ALL_PAGES.label;
     this.sort.value = ALL_PAGES.sort;
-    this.watchSites();
+    this.unsubscribeSites?.();
+    this.unsubscribeSites = undefined;
     this.go({ at: 'start' });
   }
 
@@ -117,20 +129,25 @@ export class PagesTable {
     this.go({ at: 'start' });
   }
 
-  /** The site filter's choices: the crawl's sites, most pages first (live: new sites appear as they are fetched). */
+  /**
+   * The site filter's choices: the crawl's sites, most pages first (live: new sites appear as they are fetched).
+   * Their names come from the site rows; their page counts, which walk every page row of the crawl (seconds at
+   * 100,000 pages, and a filter changed meanwhile waits behind them), once the user reaches for the list.
+   */
   private watchSites(): void {
     this.unsubscribeSites?.();
     this.unsubscribeSites = undefined;
     const id = this.crawlId;
     if (id === undefined) return;
+    const counted = () => this.sitesCounted === id;
     this.unsubscribeSites = watchThrottled(
-      // Every page commits its site's row: the list is counted again as the crawl goes, at most every 2 s
-      // (it counts up to 300 sites' rows).
+      // Every page commits its site's row: the list is read again as the crawl goes, at most every 2 s
+      // (counted, it counts up to 300 sites' rows).
       () => this.db.sites.where('[crawlId+site]').between([id, Dexie.minKey], [id, Dexie.maxKey]).limit(1).toArray(),
-      () => pageSites(this.db, id),
+      async () => (counted() ? pageSites(this.db, id) : (await busiestSites(this.db, id)).map((site) => ({ site, pages: null }))),
       (sites) => {
         const chosen = this.site.value;
-        const text = (s: { site: string; pages: number }) => `${s.site} (${formatCount(s.pages)})`;
+        const text = (s: { site: string; pages: number | null }) => (s.pages === null ? s.site : `${s.site} (${formatCount(s.pages)})`);
         // A running crawl changes the counts with every page: the same sites in the same order keep their
         // options (an open list stays open), only their counts change.
         const held = [...this.site.options].slice(1);
@@ -185,8 +202,10 @@ export class PagesTable {
           shown = true;
           this.render(window, ms);
           // Counted once the rows are up: IndexedDB answers a database's requests in turn, and a count of a
-          // broad filter walks tens of thousands of index entries.
+          // broad filter walks tens of thousands of index entries. So is the site filter's list (counted, it
+          // walks every page row of the crawl: at 100,000 pages the first window waited 4 s behind it).
           this.watchCounts(id, query);
+          if (!this.unsubscribeSites) this.watchSites();
           // Past the first window, or with a search, the window keeps its first row while pages are added
           // before it: the rows the user is reading do not move, the counts do.
           const first = window.rows[0];

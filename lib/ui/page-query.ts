@@ -350,16 +350,23 @@ function labelsOf(rows: readonly PageRecord[], labels: Map<number, PageLabel>): 
  * counters pick which sites to count when there are more than `limit`.
  */
 export async function pageSites(db: CrawlerDB, crawlId: number, limit = 300): Promise<{ site: string; pages: number }[]> {
-  const rows = await db.sites.where('[crawlId+site]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).toArray();
-  const chosen = rows
-    .sort((a, b) => b.fetched + b.failed - (a.fetched + a.failed) || a.site.localeCompare(b.site))
-    .slice(0, limit)
-    .map((s) => s.site);
-  const counts = await Promise.all(
-    chosen.map((site) => db.pages.where('[crawlId+site+seq]').between([crawlId, site, Dexie.minKey], [crawlId, site, Dexie.maxKey]).count()),
-  );
+  const chosen = await busiestSites(db, crawlId, limit);
+  // One site at a time: a count walks its site's index entries (all of them, over the sites, every page row of the
+  // crawl), and IndexedDB answers a database's requests in turn, so a read the user is waiting for (the Pages
+  // table's window) waits behind one count, not all of them.
+  const counts: number[] = [];
+  for (const site of chosen) counts.push(await db.pages.where('[crawlId+site+seq]').between([crawlId, site, Dexie.minKey], [crawlId, site, Dexie.maxKey]).count());
   return chosen
     .map((site, i) => ({ site, pages: counts[i]! }))
     .filter((s) => s.pages > 0)
     .sort((a, b) => b.pages - a.pages || a.site.localeCompare(b.site));
+}
+
+/** The sites of a crawl with the most requests (the site rows' counters), most first, at most `limit`: no page row is read. */
+export async function busiestSites(db: CrawlerDB, crawlId: number, limit = 300): Promise<string[]> {
+  const rows = await db.sites.where('[crawlId+site]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).toArray();
+  return rows
+    .sort((a, b) => b.fetched + b.failed - (a.fetched + a.failed) || a.site.localeCompare(b.site))
+    .slice(0, limit)
+    .map((s) => s.site);
 }

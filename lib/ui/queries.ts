@@ -196,12 +196,16 @@ export interface HarvestStep {
 }
 
 /**
- * Reads only the pages after `afterSeq`, `chunk` rows at a time, and keeps only what the harvest curve
- * needs of them: a live chart re-runs this on every new page and must not re-read the crawl from the start.
+ * Reads only the pages after `afterSeq`, `chunk` rows at a time (awaiting `between` before each chunk after the
+ * first), and keeps only what the harvest curve needs of them: a live chart re-runs this on every new page and
+ * must not re-read the crawl from the start.
  */
-export async function harvestStepAfter(db: CrawlerDB, crawlId: number, afterSeq: number, chunk = 2000): Promise<HarvestStep> {
+export async function harvestStepAfter(
+  db: CrawlerDB, crawlId: number, afterSeq: number, chunk = 2000, between?: () => Promise<unknown>,
+): Promise<HarvestStep> {
   const step: HarvestStep = { afterSeq, lastSeq: afterSeq, seqs: [], outcomes: [] };
-  for (;;) {
+  for (let first = true; ; first = false) {
+    if (!first) await between?.();
     const rows = await db.pages
       .where('[crawlId+seq]')
       .between([crawlId, step.lastSeq], [crawlId, Dexie.maxKey], false, true)

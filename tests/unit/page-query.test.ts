@@ -4,7 +4,7 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CrawlerDB } from '../../lib/store/db';
 import type { PageRecord } from '../../lib/types';
-import { ALL_PAGES, keyOf, matchingCount, pageSites, pageWindow, type PageCursor, type PageQuery } from '../../lib/ui/page-query';
+import { ALL_PAGES, busiestSites, keyOf, matchingCount, pageSites, pageWindow, type PageCursor, type PageQuery } from '../../lib/ui/page-query';
 import { crawlOf, realisticPages, sitesOf } from '../e2e/pages-fixture';
 import { sampleFixture } from '../e2e/ui-fixtures';
 import { splitUrl } from '../../lib/ui/format';
@@ -113,6 +113,14 @@ describe('Pages table queries', () => {
     expect(sites[0]!.site).toBe('nasa.gov'); // two hosts of the sixteen
     expect(sites.map((s) => s.site)).toContain('bbc.co.uk');
     expect(sites.reduce((n, s) => n + s.pages, 0)).toBe(N);
+  });
+
+  it('names the crawl’s sites in the same order from the site rows alone, before their pages are counted', async () => {
+    const counted = await pageSites(db, 1);
+    // The page rows gone, the names still come: they are read from the site rows, not counted from the pages.
+    await db.pages.clear();
+    expect(await busiestSites(db, 1)).toEqual(counted.map((s) => s.site));
+    expect(await busiestSites(db, 1, 3)).toEqual(counted.slice(0, 3).map((s) => s.site));
   });
 });
 
