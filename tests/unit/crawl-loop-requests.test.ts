@@ -12,13 +12,15 @@ import { CrawlerDB } from '../../lib/store/db';
 
 const ORIGIN = 'http://site.test';
 
-/** A store whose page commits wait while `hold` is set: a disk (or IndexedDB) far slower than the network. */
+/** A store whose page commits wait while `hold` is set, or `delayMs` each: a disk (or IndexedDB) slower than the network. */
 class SlowStore extends CrawlStore {
   hold: Promise<void> | null = null;
+  delayMs = 0;
   commitsStarted = 0;
   override async commitPages(commits: PageCommit[], now: number) {
     this.commitsStarted++;
     if (this.hold) await this.hold;
+    if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
     return super.commitPages(commits, now);
   }
 }
@@ -90,5 +92,64 @@ describe('the crawl loop', () => {
     expect(end.state).toBe('finished');
     expect(new Set(site.requested).size).toBe(site.requested.length);
     expect(site.requested).toHaveLength(12);
+  }, 30_000);
+
+  /** Page i links pages 10i+1 .. 10i+10, answered after 0-15 ms; `inFlight` counts requests not yet answered. */
+  function liveSite() {
+    const requested: string[] = [];
+    let inFlight = 0;
+    const fetchPort: FetchPort = async (url) => {
+      requested.push(url);
+      inFlight++;
+      await new Promise((r) => setTimeout(r, Math.random() * 15));
+      inFlight--;
+      const i = Number(new URL(url).pathname.slice(1));
+      const links = Array.from({ length: 10 }, (_, k) => `<a href="/${10 * i + k + 1}">page ${10 * i + k + 1}</a>`).join(' ');
+      return new Response(`<!doctype html><title>page ${i}</title><p>astronomy telescopes</p>${links}`, { headers: { 'content-type': 'text/html' } });
+    };
+    return { fetchPort, requested, inFlight: () => inFlight };
+  }
+
+  async function slowCrawl(maxPages: number) {
+    const store = new SlowStore(new CrawlerDB(`t${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
+    store.delayMs = 10;
+    const config = parseConfig({
+      name: 'eight', seeds: [`${ORIGIN}/0`], topic: { keywords: ['astronomy'] }, budget: { maxPages },
+      politeness: { delayMs: 0, concurrency: 8, perHost: 8, robots: false },
+    });
+    const topic = await store.topics.createTopic('eight', ['astronomy'], Date.now());
+    const crawlId = await store.createCrawl(config, topic.id!, Date.now());
+    await store.frontier.enqueue(crawlId, seedCandidates(config), Date.now());
+    const site = liveSite();
+    const runner = new CrawlRunner({ store, fetch: site.fetchPort, clock: realClock }, crawlId);
+    return { store, crawlId, site, runner };
+  }
+
+  it('spends the budget exactly at concurrency 8, however slow the store', async () => {
+    const { store, crawlId, site, runner } = await slowCrawl(60);
+    const end = await runner.run();
+    expect(end.state).toBe('finished');
+    expect(end.message).toMatch(/budget/);
+    expect(site.requested).toHaveLength(60);
+    expect(new Set(site.requested).size).toBe(60);
+    expect(end.stats.attempts).toBe(60);
+    expect(await store.frontier.countByState(crawlId, 'inflight')).toBe(0);
+  }, 30_000);
+
+  it('leaves no request running when stopped, starts none after, and keeps every untried URL queued', async () => {
+    const { store, crawlId, site, runner } = await slowCrawl(1000);
+    const run = runner.run();
+    await until(() => site.requested.length >= 30, '30 requests');
+    runner.requestHalt('stopped', 'stopped by you');
+    const end = await run;
+    expect(end.state).toBe('stopped');
+    expect(site.inFlight()).toBe(0);
+    const made = site.requested.length;
+    await new Promise((r) => setTimeout(r, 100));
+    expect(site.requested).toHaveLength(made);
+    // Every request made is counted, and no URL is left in flight for a resume to reclaim.
+    expect(end.stats.attempts).toBe(made);
+    expect(await store.frontier.countByState(crawlId, 'inflight')).toBe(0);
+    expect(end.stats.queued).toBe(await store.frontier.countByState(crawlId, 'queued'));
   }, 30_000);
 });
