@@ -156,7 +156,7 @@ export interface RunStorePort extends CrawlStorePort {
   readonly frontier: CrawlStorePort['frontier'] & {
     /** `max` may be a function, read when the take's transaction runs: the crawl's free slots then. */
     take(
-      crawlId: number, reserve: (entry: FrontierEntry) => number, now: number, max: number, scanLimit?: number, next?: NextOrder,
+      crawlId: number, reserve: (entry: FrontierEntry) => number, now: number, max: number | (() => number), scanLimit?: number, next?: NextOrder,
     ): Promise<{ entries: FrontierEntry[]; waitMs: number; waitingOn?: FrontierEntry }>;
     forgetBound(crawlId: number): void;
     reclaimInFlight(crawlId: number, now: number, maxReclaims?: number): Promise<{ requeued: number; failed: number }>;

@@ -1,6 +1,12 @@
 // The crawl loop (SPEC A.7): while the budget allows, take the best ready URLs (the strategy's order, politeness
-// slots reserved in the same transaction) up to `concurrency` at a time, hand each to the page pipeline, and end
-// when the frontier is empty, the budget spent, or the run was asked to halt.
+// slots reserved in the same transaction) so that `concurrency` requests are in flight, hand each to the page
+// pipeline, and end when the frontier is empty, the budget spent, or the run was asked to halt.
+//
+// `concurrency` counts requests, as its setting says ("requests in flight overall"): a page whose response is in is
+// parsed, judged and committed while the next URL's request goes out. Holding the slot until the commit (as this loop
+// once did) kept 0.7-1.3 of 8 requests in flight on loopback, the rest of the slots waiting on IndexedDB
+// (docs/benchmarks.md, "Where the time goes"). Pages past their request are bounded by `concurrency` too, so a
+// slow store holds the crawl back instead of piling up pages in memory.
 import type { CrawlState } from '../records';
 import type { FrontierEntry } from '../types';
 import { describeFatal, type RunContext } from './context';
@@ -10,17 +16,26 @@ export async function crawlLoop(ctx: RunContext): Promise<{ state: CrawlState; m
   const { clock } = ctx.ports;
   const { maxPages } = ctx.config.budget;
   const noteWaiting = waitingNoter(ctx);
+  const requests = new RequestSlots();
   let recounted = false;
   for (;;) {
     ctx.tick();
     if (ctx.halted) break;
     let waitMs = 0;
     let waitingOn: FrontierEntry | undefined;
-    while (ctx.active.size < ctx.config.politeness.concurrency && ctx.reserved < maxPages) {
-      const want = Math.min(ctx.config.politeness.concurrency - ctx.active.size, maxPages - ctx.reserved);
+    for (;;) {
+      // Read again when the take runs (it waits behind the commits before it): slots freed meanwhile are filled too,
+      // and a take that runs after the crawl was halted (a page's answer ended the session meanwhile) takes nothing.
+      const want = () => {
+        if (ctx.halted) return 0;
+        const { concurrency } = ctx.config.politeness;
+        return Math.min(concurrency - requests.size, 2 * concurrency - ctx.active.size, maxPages - ctx.reserved);
+      };
+      if (want() <= 0) break;
       const taken = await takeBatch(ctx, want);
-      for (const entry of taken.entries) launch(ctx, entry);
-      if (taken.entries.length < want) {
+      for (const entry of taken.entries) launch(ctx, entry, requests);
+      if (taken.waitMs > 0) {
+        // Fewer ready than wanted (waitMs is 0 when the take filled every slot).
         waitMs = taken.waitMs;
         waitingOn = taken.waitingOn;
         break;
@@ -43,7 +58,7 @@ export async function crawlLoop(ctx: RunContext): Promise<{ state: CrawlState; m
     }
     recounted = false;
     const sleep = waitMs === Infinity ? [] : [clock.sleep(Math.max(5, Math.min(waitMs, 1000)))];
-    await Promise.race([...ctx.active.values(), ...sleep]);
+    await Promise.race([...ctx.active.values(), requests.freed(), ...sleep]);
   }
   await Promise.allSettled(ctx.active.values());
   return { state: ctx.halt.reason!.as, message: ctx.halt.reason!.message };
@@ -67,7 +82,7 @@ function waitingNoter(ctx: RunContext): (entry: FrontierEntry | undefined, waitM
 }
 
 /** Takes up to `want` ready URLs in one transaction, reserving their hosts' politeness slots as it goes. */
-async function takeBatch(ctx: RunContext, want: number): Promise<{ entries: FrontierEntry[]; waitMs: number; waitingOn?: FrontierEntry }> {
+async function takeBatch(ctx: RunContext, want: () => number): Promise<{ entries: FrontierEntry[]; waitMs: number; waitingOn?: FrontierEntry }> {
   const { clock, store } = ctx.ports;
   const hosts: string[] = [];
   const reserve = (entry: FrontierEntry) => {
@@ -88,13 +103,46 @@ async function takeBatch(ctx: RunContext, want: number): Promise<{ entries: Fron
   }
 }
 
+/** The requests in flight: a slot is taken at launch and freed when the page's response is in (or it made none). */
+class RequestSlots {
+  size = 0;
+  private wake: { promise: Promise<void>; resolve: () => void } | null = null;
+
+  take(): () => void {
+    this.size++;
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      this.size--;
+      this.wake?.resolve();
+      this.wake = null;
+    };
+  }
+
+  /** Resolves when a slot is next freed (one promise for every waiter until then). */
+  freed(): Promise<void> {
+    if (!this.wake) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => (resolve = r));
+      this.wake = { promise, resolve };
+    }
+    return this.wake.promise;
+  }
+}
+
 /** Runs one taken URL in the page pipeline; its host slot is already reserved. */
-function launch(ctx: RunContext, entry: FrontierEntry): void {
+function launch(ctx: RunContext, entry: FrontierEntry, requests: RequestSlots): void {
   const copy = ctx.copies.get(entry.url);
   if (copy === undefined) ctx.reserved++;
-  const task = (copy === undefined ? processEntry(ctx, entry) : processCopy(ctx, entry, copy))
+  const free = requests.take();
+  if (copy !== undefined) free(); // judged from training's copy: no request
+  const task = (copy === undefined ? processEntry(ctx, entry, free) : processCopy(ctx, entry, copy))
     .catch((err) => ctx.requestHalt('paused', describeFatal(err)))
-    .finally(() => ctx.active.delete(entry.url));
+    .finally(() => {
+      free();
+      ctx.active.delete(entry.url);
+    });
   ctx.active.set(entry.url, task);
 }
 

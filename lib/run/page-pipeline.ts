@@ -10,7 +10,7 @@ import { isFinalPage, layerOf } from '../strategies/template';
 import { everyOf, specsOf } from '../template/cycle';
 import { planRecord } from '../template/harvest';
 import type { FrontierEntry, PageRecord, ParsedPage, Revisit } from '../types';
-import { hostOf } from '../url';
+import { hostOf, siteOf } from '../url';
 import { planChildren } from '../crawl/children';
 import type { RunContext } from './context';
 import { commitForNonPage, type NonPage } from './outcome';
@@ -29,8 +29,8 @@ const MODEL_SAVE_EVERY_MS = 10_000;
 
 type Response = Extract<GateResult, { kind: 'response' }>;
 
-/** Requests a taken URL through the gate and records what came back. */
-export async function processEntry(ctx: RunContext, entry: FrontierEntry): Promise<void> {
+/** Requests a taken URL through the gate and records what came back; `answered()` once the request is over. */
+export async function processEntry(ctx: RunContext, entry: FrontierEntry, answered: () => void = () => {}): Promise<void> {
   const held: string[] = [];
   try {
     // Requested as the site spelled it; known by its canonical form. A seed, or a page asked for before, is expected
@@ -41,7 +41,11 @@ export async function processEntry(ctx: RunContext, entry: FrontierEntry): Promi
     // follows no other reads nothing.
     const stored = entry.attempts > 1 || ctx.revisits.length > 1 ? await ctx.ports.store.pages.storedCopy(ctx.revisits, entry.url) : undefined;
     const validators = stored && validatorsOf({ etag: stored.etag ?? '', 'last-modified': stored.lastModified ?? '' });
+    // The crawl halted since the URL was taken (the take waits behind commits, so its answer can come after a page's
+    // answer ended the session): no request starts now.
+    if (ctx.halted) return await giveBack(ctx, entry);
     const result = await ctx.gate.page(entry.href ?? entry.url, { anchor: entry.anchor, expectsSession }, (url) => claim(ctx, url, held), validators);
+    answered();
     if (result.kind === 'sessionLost') await ctx.loseSession(result);
     if (result.kind === 'notModified') await recordNotModified(ctx, entry, result, stored!);
     else if (result.kind === 'response') await recordResponse(ctx, entry, result, undefined, stored && (await recheck(ctx, result.out, stored, !!validators)));
@@ -49,6 +53,20 @@ export async function processEntry(ctx: RunContext, entry: FrontierEntry): Promi
   } finally {
     for (const url of held) ctx.claimed.delete(url);
   }
+}
+
+/**
+ * A URL taken but not requested, back in the queue as it was before the take: its host's slot is freed, and neither
+ * the budget nor its attempts count the take (a page asked for before is expected to open with the user's session,
+ * so a counted take would make a login redirect on resume look like a lost session).
+ */
+async function giveBack(ctx: RunContext, entry: FrontierEntry): Promise<void> {
+  ctx.politeness.end(entry.host, ctx.ports.clock.now());
+  ctx.reserved--;
+  await ctx.commits.submit({
+    crawlId: ctx.crawlId, entry: { ...entry, attempts: entry.attempts - 1 }, outcome: 'retry', aliases: [], labels: [], children: [],
+    site: siteOf(entry.url), stats: {}, activeMs: ctx.activeMs(),
+  });
 }
 
 /**

@@ -71,13 +71,15 @@ export class FrontierStore {
    * same host see it), else how long it must wait. Entries whose `notBefore` lies ahead are left queued. Scans
    * at most `scanLimit` entries in priority order; when fewer than `max` are ready, also returns the shortest
    * wait seen (Infinity when nothing queued was seen at all). `next` is the strategy's order: best first, or
-   * by FIFO queues (fifo-queues.ts; `scanLimit` then holds per queue).
+   * by FIFO queues (fifo-queues.ts; `scanLimit` then holds per queue). `max` may be a function, read once the
+   * transaction runs: a take waits behind the page commits before it (they write the same tables), and the crawl
+   * loop's slots that free meanwhile are filled by this take instead of the next one.
    */
   async take(
     crawlId: number,
     reserve: (entry: FrontierEntry) => number,
     now: number,
-    max: number,
+    wanted: number | (() => number),
     scanLimit = 2000,
     next: NextOrder = 'priority',
   ): Promise<{ entries: FrontierEntry[]; waitMs: number; waitingOn?: FrontierEntry }> {
@@ -87,6 +89,7 @@ export class FrontierStore {
       // each moved the bound before writing. A bound read before this point could miss such a raise, and the
       // take would skip the best entries; if they were the only work left, the crawl ended as "frontier empty".
       const crawl = await crawlRow(this.db, crawlId);
+      const max = typeof wanted === 'number' ? wanted : wanted();
       if (max <= 0) return { entries: [], waitMs: 0 };
       if (next !== 'priority') {
         const counted = crawl.queues !== undefined && !this.recount.delete(crawlId);

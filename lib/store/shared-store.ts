@@ -120,7 +120,9 @@ export class SharedRunStore implements RunStorePort {
     return this.ended;
   }
 
-  private async take(crawlId: number, reserve: (entry: FrontierEntry) => number, now: number, max: number) {
+  private async take(crawlId: number, reserve: (entry: FrontierEntry) => number, now: number, wanted: number | (() => number)) {
+    // The free slots as of this call (the loop may pass them as a function read when the take runs).
+    const max = typeof wanted === 'function' ? wanted() : wanted;
     if (now - this.labelsReadAt >= LABELS_REFRESH_MS) await this.readLabels(crawlId, now);
     const r = await this.bridge.take({ max });
     this.ended = r.ended;
