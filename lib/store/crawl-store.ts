@@ -8,7 +8,7 @@ import { emptyStats, exportMarkKey, exportMarkPrefix, type CrawlRecord, type Cra
 import { firstReads, planCommit, secondReads } from '../run/commit-plan';
 import { crawlRow, type CrawlerDB } from './db';
 import { countWrites } from './fifo-queues';
-import { FrontierStore } from './frontier-store';
+import { FrontierStore, readEntries, writeEntries } from './frontier-store';
 import { PageLog } from './page-log';
 import { withListKeys } from './page-keys';
 import { blacklistedSites, queuedIn, queuedOf, setSiteBlacklisted, sitesOf } from './site-book';
@@ -99,8 +99,8 @@ export class CrawlStore implements CrawlStorePort {
     const [crawl, site, aliases, known, current] = await Promise.all([
       crawlRow(db, crawlId),
       db.sites.get([crawlId, c.site]),
-      db.frontier.bulkGet(keys.aliases.map((a) => [crawlId, a] as [number, string])),
-      db.frontier.bulkGet(keys.links.map((ch) => [crawlId, ch.url] as [number, string])),
+      readEntries(db, crawlId, keys.aliases),
+      readEntries(db, crawlId, keys.links.map((ch) => ch.url)),
       keys.current === null ? undefined : db.frontier.get([crawlId, keys.current]),
     ]);
     const more = secondReads(c, { site, links: keys.links, known });
@@ -121,7 +121,7 @@ export class CrawlStore implements CrawlStorePort {
       c.outlinks && c.page
         ? db.graph.add({ crawlId, seq, url: c.page.url, links: c.outlinks, ...(c.pageLabel === undefined ? {} : { label: c.pageLabel }) })
         : undefined,
-      plan.frontier.length ? db.frontier.bulkPut(plan.frontier) : undefined,
+      writeEntries(db, plan.frontier),
       plan.labels.length ? db.labels.bulkAdd(plan.labels.map((l) => ({ ...l, crawlId, topicId: crawl.topicId }))) : undefined,
       c.pageLabel !== undefined && c.page
         ? db.pageLabels.add({ topicId: crawl.topicId, crawlId, seq, url: c.page.url, label: c.pageLabel, source: 'auto', createdAt: now })

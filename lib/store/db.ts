@@ -27,7 +27,7 @@ export class CrawlerDB extends Dexie {
     super(name, deps);
     this.version(1).stores({
       crawls: '++id, createdAt',
-      // The frontier is taken best-first through [crawlId+state+priority+order]; [crawlId+state] counts and lists by state.
+      // The frontier is taken best-first through [crawlId+state+priority+order]; [crawlId+state] counts and lists by state (until v10).
       frontier: '[crawlId+url], [crawlId+state+priority+order], [crawlId+state]',
       pages: '[crawlId+seq], [crawlId+url]',
       bodies: '[crawlId+seq]',
@@ -75,6 +75,10 @@ export class CrawlerDB extends Dexie {
           '[crawlId+seq], [crawlId+url], [crawlId+score+seq], [crawlId+kind+seq], [crawlId+kind+score+seq], [crawlId+site+seq], [crawlId+site+score+seq], [crawlId+site+kind+seq], [crawlId+site+kind+score+seq], *terms',
       })
       .upgrade((tx) => addPageTerms(tx));
+    // v10: the frontier drops its [crawlId+state] index. Each queued row wrote one more B-tree entry for it, and
+    // every query by state is answered as well by the prefix of [crawlId+state+priority+order] (Dexie reads
+    // where('[crawlId+state]') through it). The rows themselves do not change.
+    this.version(10).stores({ frontier: '[crawlId+url], [crawlId+state+priority+order], [crawlId+site+state]' });
   }
 }
 

@@ -20,6 +20,30 @@ type Position = [number, number];
 
 const above = (a: Position, b: Position) => a[0] > b[0] || (a[0] === b[0] && a[1] > b[1]);
 
+const byUrl = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * The frontier rows of `urls`, in that order (undefined where a URL is not known). The reads are issued in key
+ * order and put back in the caller's: the links of a page (or a batch of seeds) lie all over the primary key's
+ * B-tree, and Chromium's IndexedDB (LevelDB) answers a sorted run of reads from blocks it has just read.
+ */
+export async function readEntries(db: CrawlerDB, crawlId: number, urls: readonly string[]): Promise<(FrontierEntry | undefined)[]> {
+  if (urls.length === 0) return [];
+  const order = urls.map((_, i) => i).sort((i, j) => byUrl(urls[i]!, urls[j]!));
+  const rows = await db.frontier.bulkGet(order.map((i) => [crawlId, urls[i]!] as [number, string]));
+  const out = new Array<FrontierEntry | undefined>(urls.length);
+  order.forEach((i, k) => (out[i] = rows[k]));
+  return out;
+}
+
+/** Writes frontier rows in key order (see readEntries); the last write of a URL wins, as in the order given. */
+export function writeEntries(db: CrawlerDB, entries: readonly FrontierEntry[]): Promise<unknown> {
+  if (entries.length === 0) return Promise.resolve();
+  const last = new Map<string, FrontierEntry>();
+  for (const e of entries) last.set(e.url, e);
+  return db.frontier.bulkPut([...last.values()].sort((a, b) => byUrl(a.url, b.url)));
+}
+
 export class FrontierStore {
   /**
    * Per crawl, the highest position that can still hold a queued URL (absent: the top). Taking a URL leaves
@@ -46,23 +70,50 @@ export class FrontierStore {
     if (queueTop && (pos[1] > queueTop.at || (!queueTop.inclusive && pos[1] === queueTop.at))) this.queueTops.get(crawlId)!.delete(pos[0]);
   }
 
-  /** Adds candidates (seeds or links found on a page), raising the score of queued ones found again. */
+  /**
+   * Adds candidates (seeds or links found on a page), raising the score of queued ones found again. Each is first
+   * added as a new row: for a URL not known yet that is one request, where reading it and then writing it were
+   * two (the read is the dedup check). The adds that meet a known URL fail alone, and only those URLs are read
+   * and planned as known ones. A URL found known leaves a gap in the discovery order, which only orders.
+   */
   async enqueue(crawlId: number, candidates: Candidate[], now: number): Promise<void> {
     await this.db.transaction('rw', this.db.frontier, this.db.crawls, async () => {
       const unique = bestPerUrl(candidates);
-      const [crawl, known] = await Promise.all([
-        crawlRow(this.db, crawlId),
-        this.db.frontier.bulkGet(unique.map((c) => [crawlId, c.url] as [number, string])),
-      ]);
+      const crawl = await crawlRow(this.db, crawlId);
+      const fresh: FrontierEntry[] = [];
+      planUpserts(crawl, unique, [], now, fresh); // one new row per candidate, in their order
+      const known = await this.addNew(fresh);
+      const added = fresh.filter((_, i) => !known.has(i));
+      const again = unique.filter((_, i) => known.has(i));
+      const before = await readEntries(this.db, crawlId, again.map((c) => c.url));
       const puts: FrontierEntry[] = [];
-      const delta = planUpserts(crawl, unique, known, now, puts);
-      const before = new Map(known.flatMap((k) => (k ? [[k.url, k] as const] : [])));
-      countWrites(crawl, puts, (i) => before.get(puts[i]!.url));
-      for (const e of puts) if (e.state === 'queued') this.noteQueued(crawlId, [e.priority, e.order]);
+      const delta = planUpserts(crawl, again, before, now, puts);
+      const was = new Map(before.flatMap((k) => (k ? [[k.url, k] as const] : [])));
+      countWrites(crawl, added, () => undefined);
+      countWrites(crawl, puts, (i) => was.get(puts[i]!.url));
+      for (const e of [...added, ...puts]) if (e.state === 'queued') this.noteQueued(crawlId, [e.priority, e.order]);
+      for (const e of added) crawl.stats[e.state === 'queued' ? 'queued' : 'skipped']++;
       crawl.stats.queued += delta.queued;
       crawl.stats.skipped += delta.skipped;
-      await Promise.all([puts.length ? this.db.frontier.bulkPut(puts) : undefined, this.db.crawls.put({ ...crawl, updatedAt: now })]);
+      await Promise.all([writeEntries(this.db, puts), this.db.crawls.put({ ...crawl, updatedAt: now })]);
     });
+  }
+
+  /** Adds rows whose URLs may be known already; answers the positions (in `rows`) of those that were, and left as they are. */
+  private async addNew(rows: readonly FrontierEntry[]): Promise<Set<number>> {
+    const order = rows.map((_, i) => i).sort((i, j) => byUrl(rows[i]!.url, rows[j]!.url));
+    try {
+      await this.db.frontier.bulkAdd(order.map((i) => rows[i]!));
+      return new Set();
+    } catch (err) {
+      if (!(err instanceof Dexie.BulkError)) throw err;
+      const known = new Set<number>();
+      for (const [pos, e] of Object.entries(err.failuresByPos)) {
+        if (e.name !== 'ConstraintError') throw err; // not a known key: the transaction must not go on
+        known.add(order[Number(pos)]!);
+      }
+      return known;
+    }
   }
 
   /**

@@ -10,6 +10,7 @@ import { Politeness } from '../../lib/fetch/politeness';
 import { type FetchPort, realClock } from '../../lib/fetch/fetcher';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import type { Candidate, PageCommit } from '../../lib/ports';
+import type { FrontierEntry } from '../../lib/types';
 import { CrawlerDB } from '../../lib/store/db';
 import { mulberry32 } from '../../lib/random';
 
@@ -173,11 +174,15 @@ async function fill(name: string, count: number, batch: number): Promise<number[
   return ms;
 }
 
-type TakeMode = 'ready' | 'top-host-busy' | 'politeness' | 'batch';
+type TakeMode = 'ready' | 'top-host-busy' | 'top-hosts-busy' | 'politeness' | 'batch';
+
+/** The ten largest hosts: about half of all queued URLs (Zipf shares 1/(h+1) over 200 hosts). */
+const TOP_HOSTS = new Set(HOSTS.slice(0, 10));
 
 /**
  * `samples` takeNext calls, each timed. ready: every host may be fetched. top-host-busy: the host of the best
- * queued entry is busy, so the scan must pass its entries. politeness: the real Politeness (1 s delay, 1 per
+ * queued entry is busy, so the scan must pass its entries. top-hosts-busy: the ten largest hosts are busy (in
+ * their politeness wait or at their concurrency), so about every other entry is passed. politeness: the real Politeness (1 s delay, 1 per
  * host, 4 in flight) on a simulated clock taking 20 pages a second, so recently fetched hosts wait.
  * batch: take() of 4 ready URLs in one transaction, as the crawl loop does when all its slots are free.
  */
@@ -195,6 +200,8 @@ async function takeLatency(name: string, mode: TakeMode, samples: number) {
     if (mode === 'top-host-busy') {
       const busy = (await top())?.host;
       waitFor = (h) => (h === busy ? Infinity : 0);
+    } else if (mode === 'top-hosts-busy') {
+      waitFor = (h) => (TOP_HOSTS.has(h) ? 1000 : 0);
     } else if (mode === 'politeness') {
       simNow += 50;
       waitFor = (h) => politeness.waitFor(h, simNow);
@@ -229,6 +236,35 @@ async function raiseLatency(name: string, samples: number) {
     if ((await db.frontier.get([crawlId, c.url]))?.priority === c.priority) raised++;
   }
   return { ms, raised };
+}
+
+/**
+ * The floor under enqueue at this size: `batches` batches of 1,000 new rows, as enqueue would write them, read by key
+ * (all absent) in one transaction and then put in another, straight into the same frontier table (under a crawl id
+ * no crawl has, removed afterwards). An enqueue does one read and one write per new URL: it cannot run faster than
+ * these two bare operations together.
+ */
+async function floor(name: string, batches: number) {
+  const { db, crawlId, filled } = must(name);
+  const ghost = crawlId + 1_000_000;
+  const getMs: number[] = [];
+  const putMs: number[] = [];
+  for (let k = 0; k < batches; k++) {
+    const r = mulberry32(7_000_000 + k);
+    const rows: FrontierEntry[] = Array.from({ length: 1000 }, (_, i) => {
+      const c = candidate(filled + 5_000_000 + k * 1000 + i, r, 3, 'https://parent.example/');
+      return { crawlId: ghost, url: c.url, host: c.host, site: c.host, state: 'queued', score: c.score, priority: c.priority, order: -(k * 1000 + i),
+        depth: c.depth, parentUrl: c.parentUrl, anchor: c.anchor, context: c.context, attempts: 0, discoveredAt: 0, updatedAt: 0 };
+    });
+    let t = performance.now();
+    await db.transaction('r', db.frontier, () => db.frontier.bulkGet(rows.map((e) => [ghost, e.url] as [number, string])));
+    getMs.push(performance.now() - t);
+    t = performance.now();
+    await db.transaction('rw', db.frontier, () => db.frontier.bulkPut(rows));
+    putMs.push(performance.now() - t);
+  }
+  await db.frontier.where('[crawlId+url]').between([ghost, Dexie.minKey], [ghost, Dexie.maxKey]).delete();
+  return { getMs, putMs };
 }
 
 async function reclaim(name: string) {
@@ -320,7 +356,7 @@ function closeAll(): void {
   for (const b of benches.values()) b.db.close();
 }
 
-const api = { open, fill, takeLatency, raiseLatency, reclaim, crawl, rescore, countQueued, drop, estimate, closeAll };
+const api = { open, fill, floor, takeLatency, raiseLatency, reclaim, crawl, rescore, countQueued, drop, estimate, closeAll };
 export type FrontierBench = typeof api;
 export type { TakeMode };
 Object.assign(globalThis, { frontierBench: api });

@@ -141,7 +141,9 @@ function runScale(): Record<string, unknown> | null {
   try {
     const out = execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'bench', 'frontier-scale.ts'), '--urls', v['scale-urls']!, '--json'],
       { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 2 ** 20 });
-    return JSON.parse(out.trim().split('\n').at(-1)!) as Record<string, unknown>;
+    const lines = out.trim().split('\n');
+    for (const goal of lines.filter((l) => l.startsWith('goal '))) log(`frontier at scale: ${goal}`); // the three ratios of issue 36
+    return JSON.parse(lines.at(-1)!) as Record<string, unknown>;
   } catch (err) {
     log(`frontier at scale failed: ${err instanceof Error ? err.message : err}`);
     return null;
