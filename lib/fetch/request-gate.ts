@@ -137,11 +137,12 @@ export class RequestGate {
    * Requests a page with the user's session. Its host's politeness slot is already reserved by the frontier's
    * take; the gate releases it when the answer is in, and reserves the slot of each redirect hop's host itself.
    * `validators`: the stored copy's, for a page the crawl has one of; only the first request asks with them (a
-   * redirect's target is another page, whose copy they do not describe).
+   * redirect's target is another page, whose copy they do not describe). Null, with the slot released, when the crawl
+   * halted before the first request went out (its robots.txt read can take seconds): nothing was requested.
    */
-  page(url: string, link: PageLink | undefined, claim: ClaimTarget): Promise<Exclude<GateResult, { kind: 'notModified' }>>;
-  page(url: string, link: PageLink | undefined, claim: ClaimTarget, validators: Validators | undefined): Promise<GateResult>;
-  async page(url: string, link: PageLink | undefined, claim: ClaimTarget, validators?: Validators): Promise<GateResult> {
+  page(url: string, link: PageLink | undefined, claim: ClaimTarget): Promise<Exclude<GateResult, { kind: 'notModified' }> | null>;
+  page(url: string, link: PageLink | undefined, claim: ClaimTarget, validators: Validators | undefined): Promise<GateResult | null>;
+  async page(url: string, link: PageLink | undefined, claim: ClaimTarget, validators?: Validators): Promise<GateResult | null> {
     const chain: Hop[] = [];
     let current = url;
     let slotHeld = true;
@@ -149,6 +150,7 @@ export class RequestGate {
       for (;;) {
         const blocked = await this.admit(current, chain.length === 0 ? link : undefined);
         if (blocked) return { ...blocked, chain } as GateResult;
+        if (chain.length === 0 && this.policy.halted()) return null;
         if (!slotHeld) {
           const host = new URL(current).host;
           if (!(await this.acquire(host))) return { kind: 'retry', reason: 'paused before a redirect was followed', chain, robots: false, afterMs: 0 };

@@ -45,6 +45,8 @@ export async function processEntry(ctx: RunContext, entry: FrontierEntry, answer
     // answer ended the session): no request starts now.
     if (ctx.halted) return await giveBack(ctx, entry);
     const result = await ctx.gate.page(entry.href ?? entry.url, { anchor: entry.anchor, expectsSession }, (url) => claim(ctx, url, held), validators);
+    // Halted while the gate read the host's robots.txt: the gate has released the slot, and nothing was requested.
+    if (result === null) return await giveBack(ctx, entry, false);
     answered();
     if (result.kind === 'sessionLost') await ctx.loseSession(result);
     if (result.kind === 'notModified') await recordNotModified(ctx, entry, result, stored!);
@@ -60,8 +62,8 @@ export async function processEntry(ctx: RunContext, entry: FrontierEntry, answer
  * the budget nor its attempts count the take (a page asked for before is expected to open with the user's session,
  * so a counted take would make a login redirect on resume look like a lost session).
  */
-async function giveBack(ctx: RunContext, entry: FrontierEntry): Promise<void> {
-  ctx.politeness.end(entry.host, ctx.ports.clock.now());
+async function giveBack(ctx: RunContext, entry: FrontierEntry, slotHeld = true): Promise<void> {
+  if (slotHeld) ctx.politeness.end(entry.host, ctx.ports.clock.now());
   ctx.reserved--;
   await ctx.commits.submit({
     crawlId: ctx.crawlId, entry: { ...entry, attempts: entry.attempts - 1 }, outcome: 'retry', aliases: [], labels: [], children: [],

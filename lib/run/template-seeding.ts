@@ -19,6 +19,7 @@ function searchPageReader(ctx: RunContext): ReadPage {
   return async (url) => {
     await ctx.waitForHost(hostOf(url));
     const result = await ctx.gate.page(url, undefined, async () => null);
+    if (result === null) return { error: 'the crawl halted before the result page was requested' };
     if (result.kind === 'sessionLost') {
       await ctx.loseSession(result);
       return { error: sessionLostMessage(result) };

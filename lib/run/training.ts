@@ -58,6 +58,8 @@ async function trainOn(ctx: RunContext, url: string): Promise<void> {
   const { labeled } = ctx.rules;
   // A link source is a page of the user's choosing: it is expected to open with their session.
   const result = await ctx.gate.page(requestUrl(url) ?? url, { expectsSession: true }, async () => null);
+  // Halted before the request went out: the link source is read on resume, as one never begun.
+  if (result === null) return;
   if (result.kind === 'sessionLost') await ctx.loseSession(result);
   const out: FetchOutcome | null = result.kind === 'response' || result.kind === 'sessionLost' ? result.out : result.kind === 'retry' ? result.out ?? null : null;
   const error = result.kind === 'response' ? out!.error : result.kind === 'sessionLost' ? sessionLostMessage(result) : result.reason;
