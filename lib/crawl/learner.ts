@@ -7,6 +7,7 @@ import type { AnswerEffect, CrawlRecord, RescoreReport } from '../records';
 import type { Strategy } from '../strategies/types';
 import type { CrawlConfig } from './config';
 import { buildModel, catchUp, saveModel, type CrawlModel } from './model';
+import { timesOf } from './link-model';
 import { urlLogOdds } from '../classifier/link-classifier';
 import type { TargetAuthority } from '../classifier/authority';
 import { rankLink } from './children';
@@ -222,7 +223,7 @@ export class CrawlLearner {
     if (!this.rescores || !store.frontier.rescoreReached) return;
     const started = clock.now();
     const link = this.model.link;
-    const { features: moved, drift } = link.movedBy(answered, RESCORE_EPSILON / 4);
+    const { features: moved, drift } = link.movedBy(answered.map((l) => ({ ...l, times: timesOf(l) })), RESCORE_EPSILON / 4);
     const where = moved.size === 0 ? undefined : (e: FrontierEntry) => link.features(e).some((f) => moved.has(f));
     const r = await store.frontier.rescoreReached(crawlId, { urls: answered.map((l) => l.url), where }, (e) => this.rankEntry(e), clock.now(),
       { epsilon: RESCORE_EPSILON, top: NEXT_LINKS });
