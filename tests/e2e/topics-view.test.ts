@@ -169,8 +169,10 @@ it('labels the links the model is least sure about with the keyboard, from a run
   const t = await topicsPage(topic.id);
   const p = t.page;
   await expect.poll(() => t.queueItems().count(), { timeout: 20_000 }).toBeGreaterThan(2);
-  const scores = await p.getByTestId('queue-score').allInnerTexts();
-  expect(scores.every((s) => Number(s) > 0.05 && Number(s) < 0.95)).toBe(true);
+  // Each question says whether it is about a link or a page.
+  const kinds = await p.getByTestId('queue-kind').allInnerTexts();
+  expect(kinds.length).toBe(await t.queueItems().count());
+  expect(kinds.every((k) => /^(link|page)$/i.test(k))).toBe(true);
 
   // The keyboard moves the focused row: j down, k up.
   await p.getByTestId('label-queue').focus();
@@ -204,9 +206,9 @@ it('labels the links the model is least sure about with the keyboard, from a run
   expect(await t.text('queue-status')).toMatch(/2 labeled/);
 
   // Labels made elsewhere (another tab, the labeler) say the first queued link's anchor is off topic. The queue
-  // does not know yet; after Retrain it re-reads itself: that link's score falls (or it leaves the queue, no
-  // longer near P = 0.5) without a Refresh.
-  const first = t.queueItems().first();
+  // does not know yet; after Retrain it re-reads itself: that link's score falls (or it leaves the queue) without
+  // a Refresh.
+  const first = t.queueItems().and(p.locator('[data-kind=link]')).first();
   const target = (await first.getAttribute('data-url'))!;
   const anchor = (await first.locator('.queue-anchor').innerText()).replace(/×\d+$/, '').trim();
   const before = Number(await first.getByTestId('queue-score').innerText());
