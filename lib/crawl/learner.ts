@@ -8,6 +8,7 @@ import type { Strategy } from '../strategies/types';
 import type { CrawlConfig } from './config';
 import { buildModel, catchUp, saveModel, type CrawlModel } from './model';
 import { timesOf } from './link-model';
+import { ReachIndex } from './reach-index';
 import { urlLogOdds } from '../classifier/link-classifier';
 import type { TargetAuthority } from '../classifier/authority';
 import { rankLink } from './children';
@@ -58,6 +59,9 @@ export class CrawlLearner {
   private readonly answers = new Map<string, 0 | 1>();
   /** What the newest answers changed in the frontier (the partial re-score after them). */
   lastAnswer: AnswerEffect | null = null;
+  /** Queued URLs by link feature, built at the first answer (reach-index.ts); off, every answer reads the whole queue. */
+  useReachIndex = true;
+  private index: ReachIndex<FrontierEntry> | null = null;
 
   constructor(private readonly d: LearnerDeps, public model: CrawlModel) {}
 
@@ -95,6 +99,8 @@ export class CrawlLearner {
     const r = await catchUp(this.d.store, this.d.topicId, this.model, this.d.config.judge.threshold);
     if (r.rebuilt) {
       this.model = r.model;
+      // New keywords make other features (the dictionary's): the index is built again at the next answer.
+      this.index = null;
       // A relabel or a deletion: the answers are read again from every label.
       await this.loadAnswers();
       this.scheduleRescore("the topic's labels were changed");
@@ -224,8 +230,18 @@ export class CrawlLearner {
     const started = clock.now();
     const link = this.model.link;
     const { features: moved, drift } = link.movedBy(answered.map((l) => ({ ...l, times: timesOf(l) })), RESCORE_EPSILON / 4);
-    const where = moved.size === 0 ? undefined : (e: FrontierEntry) => link.features(e).some((f) => moved.has(f));
-    const r = await store.frontier.rescoreReached(crawlId, { urls: answered.map((l) => l.url), where }, (e) => this.rankEntry(e), clock.now(),
+    const urls = answered.map((l) => l.url);
+    let where: ((e: FrontierEntry) => boolean) | undefined;
+    if (moved.size > 0) {
+      // The links that share a moved feature: from the reach index where the store can list its queue by key,
+      // else by reading every queued link.
+      const index = this.reachIndex();
+      if (index) {
+        await index.refresh();
+        urls.push(...index.reached(moved));
+      } else where = (e: FrontierEntry) => link.features(e).some((f) => moved.has(f));
+    }
+    const r = await store.frontier.rescoreReached(crawlId, { urls, ...(where ? { where } : {}) }, (e) => this.rankEntry(e), clock.now(),
       { epsilon: RESCORE_EPSILON, top: NEXT_LINKS });
     this.lastAnswer = { at: clock.now(), labels: answered.length, ...r, ms: clock.now() - started };
     // The links the answers did not reach drifted with the class counts: each is within `classDrift` of what a
@@ -234,6 +250,15 @@ export class CrawlLearner {
     this.classDrift += drift;
     if (this.classDrift > RESCORE_EPSILON) this.scheduleRescore('answers moved the class counts');
     this.d.log?.(`answer${answered.length === 1 ? '' : 's'} re-scored ${r.changed} of ${r.reached} queued links they reach; ${r.enteredTop} moved into the next ${NEXT_LINKS} (${this.lastAnswer.ms} ms)`);
+  }
+
+  /** The crawl's reach index, when the store can list its queue by key. Features are the link's under any model. */
+  private reachIndex(): ReachIndex<FrontierEntry> | null {
+    const { frontier } = this.d.store;
+    if (!this.useReachIndex || !frontier.queuedUrls || !frontier.entries) return null;
+    this.index ??= new ReachIndex(this.d.crawlId, { queuedUrls: (c) => frontier.queuedUrls!(c), entries: (c, u) => frontier.entries!(c, u) },
+      (e) => this.model.link.features(e));
+    return this.index;
   }
 
   private async rescoreOnce(why: string): Promise<void> {
