@@ -57,6 +57,8 @@ export class CrawlLearner {
   lastRescore: RescoreReport | null = null;
   /** The user's own labels of URLs (a queued link they answered is ranked by its answer). */
   private readonly answers = new Map<string, 0 | 1>();
+  /** The user's verdicts on the topic's fetched pages, by URL: a queued link found on one is ranked with it (the parent-page feature). */
+  private readonly pageAnswers = new Map<string, boolean>();
   /** What the newest answers changed in the frontier (the partial re-score after them). */
   lastAnswer: AnswerEffect | null = null;
   /** Queued URLs by link feature, built at the first answer (reach-index.ts); off, every answer reads the whole queue. */
@@ -185,6 +187,9 @@ export class CrawlLearner {
   async loadAnswers(): Promise<void> {
     this.answers.clear();
     this.noteAnswers(await this.d.store.topics.labelsAfter(this.d.topicId, 0));
+    // The pages the user judged: their queued children are ranked with the user's verdict as their parent's.
+    this.pageAnswers.clear();
+    for (const p of await this.d.store.topics.pageLabels(this.d.topicId)) if (p.source === 'user') this.pageAnswers.set(p.url, p.label === 1);
   }
 
   /** The user's labels among `labels` (the labeler's and the dashboard's: source "user"), remembered by URL. */
@@ -207,7 +212,10 @@ export class CrawlLearner {
       if (priority === null) return null;
       return answer === 1 ? { score: 1, priority } : { score: 0, priority, skip: 'you labeled it off topic' };
     }
-    const { logOdds, score } = rankLink(this.model.link, this.d.authority?.() ?? null, e, config.classifier);
+    // A page the user judged gives its children the user's verdict, not the judge's they were queued with.
+    const parentOnTopic = e.parentUrl !== null ? this.pageAnswers.get(e.parentUrl) : undefined;
+    const link = parentOnTopic === undefined || parentOnTopic === e.parentOnTopic ? e : { ...e, parentOnTopic };
+    const { logOdds, score } = rankLink(this.model.link, this.d.authority?.() ?? null, link, config.classifier);
     if (config.classifier.everyLink && e.inlinks) {
       // The other links' log-odds are those they were found with: only the kept (best) link is stored to re-score.
       const inlinks = { n: e.inlinks.n, sum: e.inlinks.sum - e.inlinks.best + logOdds, best: logOdds };
