@@ -61,7 +61,7 @@ export class CrawlLearner {
   private readonly pageAnswers = new Map<string, boolean>();
   /** What the newest answers changed in the frontier (the partial re-score after them). */
   lastAnswer: AnswerEffect | null = null;
-  /** Queued URLs by link feature, built at the first answer (reach-index.ts); off, every answer reads the whole queue. */
+  /** Queued URLs by link feature, built from the first answer on (reach-index.ts); off, every answer reads the whole queue. */
   useReachIndex = true;
   private index: ReachIndex<FrontierEntry> | null = null;
 
@@ -244,7 +244,7 @@ export class CrawlLearner {
       // The links that share a moved feature: from the reach index where the store can list its queue by key,
       // else by reading every queued link.
       const index = this.reachIndex();
-      if (index) {
+      if (index?.ready) {
         await index.refresh();
         urls.push(...index.reached(moved));
       } else where = (e: FrontierEntry) => link.features(e).some((f) => moved.has(f));
@@ -260,12 +260,18 @@ export class CrawlLearner {
     this.d.log?.(`answer${answered.length === 1 ? '' : 's'} re-scored ${r.changed} of ${r.reached} queued links they reach; ${r.enteredTop} moved into the next ${NEXT_LINKS} (${this.lastAnswer.ms} ms)`);
   }
 
+  /** Whether answers find their reach through the index (built) rather than by reading the queue. */
+  get reachIndexReady(): boolean {
+    return this.useReachIndex && (this.index?.ready ?? false);
+  }
+
   /** The crawl's reach index, when the store can list its queue by key. Features are the link's under any model. */
   private reachIndex(): ReachIndex<FrontierEntry> | null {
     const { frontier } = this.d.store;
     if (!this.useReachIndex || !frontier.queuedUrls || !frontier.entries) return null;
     this.index ??= new ReachIndex(this.d.crawlId, { queuedUrls: (c) => frontier.queuedUrls!(c), entries: (c, u) => frontier.entries!(c, u) },
       (e) => this.model.link.features(e));
+    this.index.build((err) => this.d.log?.(`the reach index could not be built: ${String(err)}`));
     return this.index;
   }
 

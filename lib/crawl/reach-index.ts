@@ -2,8 +2,9 @@
 // link feature to the queued URLs whose link has it, held in memory by the crawl's learner. URLs are numbered
 // and postings are arrays of numbers, so 100,000 queued links of some 25 features each cost a few megabytes.
 //
-// It is built from the queue once, at the first answer, then kept up by indexing the URLs queued since (found
-// by listing the queue's keys, which is much less than reading its rows).
+// It is built from the queue once, in the background from the first answer on (that answer, and any before the
+// build is done, read the queue as before), then kept up by indexing the URLs queued since (found by listing the
+// queue's keys, which is much less than reading its rows).
 // Postings are never removed: a URL that left the queue is dropped when the store finds it is no longer queued.
 // A queued URL re-found with a better link keeps the features it was indexed with; the next full re-score,
 // which the class-count drift of every few answers brings (learner.ts), ranks it anew.
@@ -30,6 +31,18 @@ export class ReachIndex<E extends { url: string; state: string }> {
   /** URLs indexed so far. */
   get size(): number {
     return this.urls.length;
+  }
+
+  private building: Promise<void> | null = null;
+  /** Whether the first build is done: until then an answer is better served by reading the queue once. */
+  ready = false;
+
+  /** Starts the first build in the background (once); `ready` is set when it is done. */
+  build(onError: (err: unknown) => void): void {
+    this.building ??= this.refresh().then(() => void (this.ready = true), (err) => {
+      this.building = null;
+      onError(err);
+    });
   }
 
   /** Indexes the URLs queued since the last look (the queue's keys are listed; only new entries are read). */
