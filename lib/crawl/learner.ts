@@ -64,6 +64,9 @@ export class CrawlLearner {
   /** Queued URLs by link feature, built from the first answer on (reach-index.ts); off, every answer reads the whole queue. */
   useReachIndex = true;
   private index: ReachIndex<FrontierEntry> | null = null;
+  /** Pages committed by the run, and how many had been when the index last looked at the queue. */
+  private pagesCommitted = 0;
+  private pagesIndexed = -1;
 
   constructor(private readonly d: LearnerDeps, public model: CrawlModel) {}
 
@@ -143,6 +146,7 @@ export class CrawlLearner {
    * Every `rescoreEveryPages` pages the queued links are re-scored.
    */
   pageDone(committedLabels: number): void {
+    this.pagesCommitted++;
     if (committedLabels > 0) void this.requestSync();
     const every = this.d.config.learning.rescoreEveryPages;
     if (every > 0 && ++this.pagesSinceRescore >= every) this.scheduleRescore(`${every} pages fetched`);
@@ -245,7 +249,12 @@ export class CrawlLearner {
       // else by reading every queued link.
       const index = this.reachIndex();
       if (index?.ready) {
-        await index.refresh();
+        // New URLs are queued only by the pages the crawl commits: none since the last look, none to index.
+        if (this.pagesCommitted !== this.pagesIndexed) {
+          const seen = this.pagesCommitted;
+          await index.refresh();
+          this.pagesIndexed = seen;
+        }
         urls.push(...index.reached(moved));
       } else where = (e: FrontierEntry) => link.features(e).some((f) => moved.has(f));
     }
@@ -269,6 +278,7 @@ export class CrawlLearner {
   private reachIndex(): ReachIndex<FrontierEntry> | null {
     const { frontier } = this.d.store;
     if (!this.useReachIndex || !frontier.queuedUrls || !frontier.entries) return null;
+    if (!this.index) this.pagesIndexed = this.pagesCommitted; // the build lists the queue after this
     this.index ??= new ReachIndex(this.d.crawlId, { queuedUrls: (c) => frontier.queuedUrls!(c), entries: (c, u) => frontier.entries!(c, u) },
       (e) => this.model.link.features(e));
     this.index.build((err) => this.d.log?.(`the reach index could not be built: ${String(err)}`));

@@ -23,6 +23,8 @@ export interface LatencyRun {
   index: { answerMs: number[]; questionMs: number[]; reached: number[] };
   scan: { answerMs: number[]; questionMs: number[]; reached: number[] };
   fullRescoreMs: number;
+  /** Listing the queued URLs, keys only: what an answer adds while a crawl runs. */
+  listKeysMs: number;
 }
 
 export async function measureLatency(db: CrawlerDB, n: number, answers: number, progress: (s: string) => void = () => {}): Promise<LatencyRun> {
@@ -62,7 +64,7 @@ export async function measureLatency(db: CrawlerDB, n: number, answers: number, 
   }
   const fillMs = performance.now() - t0;
 
-  const run: LatencyRun = { urls: n, fillMs, firstAnswerMs: 0, indexBuildMs: 0, index: { answerMs: [], questionMs: [], reached: [] }, scan: { answerMs: [], questionMs: [], reached: [] }, fullRescoreMs: 0 };
+  const run: LatencyRun = { urls: n, fillMs, firstAnswerMs: 0, indexBuildMs: 0, index: { answerMs: [], questionMs: [], reached: [] }, scan: { answerMs: [], questionMs: [], reached: [] }, fullRescoreMs: 0, listKeysMs: 0 };
   const topicRow = await store.topics.mustGetTopic(topicId);
   const handled = new Set<string>();
   for (let a = 0; a <= answers; a++) {
@@ -91,6 +93,10 @@ export async function measureLatency(db: CrawlerDB, n: number, answers: number, 
     }
     progress(`answer ${a} (${a === 0 ? 'starts the index' : learner.useReachIndex ? 'index' : 'scan'}): next question ${(q1 - q0).toFixed(0)} ms, answer ${(q2 - q1).toFixed(0)} ms, reached ${learner.lastAnswer?.reached}`);
   }
+  // With a crawl running, an answer's index also lists the queue's keys to find the URLs queued since.
+  const l0 = performance.now();
+  await store.frontier.queuedUrls(crawlId);
+  run.listKeysMs = performance.now() - l0;
   const t = performance.now();
   await store.frontier.rescoreQueued(crawlId, (e) => learner.rankEntry(e), clock.now(), { chunk: 500, epsilon: RESCORE_EPSILON });
   run.fullRescoreMs = performance.now() - t;
