@@ -11,6 +11,8 @@
 //   next    rankQuestions with the direct effect only: the next links to fetch that are likeliest off topic
 //   reach   rankQuestions with the direct effect and the links an answer re-ranks through shared anchor words
 //   pages   rankQuestions' page questions only: fetched pages by the judge's doubt and their queued children
+//   queue   the dashboard's labeling queue exactly (labelQuestions: the best 2,000 queued links and the pages they
+//           came from, link and page questions together)
 //   truth   a bound, not a choice a user could make: queued links to pages the corpus says are on topic, of the
 //           scored split, that the crawl would not fetch in its next 250, best ranked first (every answer a "yes"
 //           that brings forward a page the score counts)
@@ -31,7 +33,7 @@ import { realClock, type FetchPort } from '../../lib/fetch/fetcher';
 import { labelingQueue } from '../../lib/classifier/uncertainty';
 import { rankQuestions, type Question } from '../../lib/classifier/question-value';
 import { mulberry32, shuffled } from '../../lib/random';
-import { queueCandidates } from '../../lib/ui/label-queries';
+import { labelQuestions, queueCandidates } from '../../lib/ui/label-queries';
 import type { FrontierEntry } from '../../lib/types';
 import { articleOfUrl } from './corpus-server';
 import { memoryFetch } from './node-crawl';
@@ -40,7 +42,7 @@ import { DEFAULT_CORPUS, TOPIC_KEYWORDS, caseConfig, caseGroundTruth, harvestTab
 import { markdownTable } from './report';
 
 const ORIGIN = 'http://wikispeedia.test';
-export const MODES = ['doubt', 'random', 'next', 'reach', 'pages', 'truth'] as const;
+export const MODES = ['doubt', 'random', 'next', 'reach', 'pages', 'queue', 'truth'] as const;
 export type Mode = (typeof MODES)[number];
 
 interface UserRun {
@@ -152,6 +154,12 @@ async function nextQuestion(
     const model = await service.topics.modelOf(topicId);
     const item = labelingQueue(await queueCandidates(db, topicId), model.link, { labeled: asked, limit: 1 })[0];
     return item ? asLink(item.link) : null;
+  }
+  if (mode === 'queue') {
+    const topic = await store.topics.mustGetTopic(topicId);
+    const [q] = await labelQuestions(db, topic, { handled: asked, limit: 1 });
+    if (!q) return null;
+    return q.kind === 'link' ? asLink(q.link.entry) : { kind: 'page', url: q.page.url, seq: q.page.seq };
   }
   const t0 = Date.now();
   const queued = (await db.frontier.where('[crawlId+state]').equals([crawlId, 'queued']).toArray()).filter((e) => e.parentUrl !== null);
