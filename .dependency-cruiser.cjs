@@ -25,7 +25,7 @@ const LAYERS = [
   {
     name: 'learning',
     // children.ts plans a page's links: the policy's rules and the strategy, and the link classifier's rank.
-    path: ['^lib/classifier/(?!config\\.ts$)', '^lib/crawl/(learner|model|link-model|children)\\.ts$'],
+    path: ['^lib/classifier/(?!config\\.ts$)', '^lib/crawl/(learner|model|link-model|children|reach-index)\\.ts$'],
   },
   { name: 'run', path: ['^lib/run/', '^lib/crawl/(crawler|commit-queue)\\.ts$', '^lib/template/(cycle|harvest)\\.ts$'] },
   { name: 'store', path: ['^lib/store/'] },

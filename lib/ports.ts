@@ -135,6 +135,9 @@ export interface CrawlStorePort {
       now: number,
       opts?: { epsilon?: number; top?: number },
     ): Promise<{ reached: number; changed: number; skipped: number; enteredTop: number }>;
+    /** The queued URLs, keys only, and entries by URL: what the learner's reach index reads (lib/crawl/reach-index.ts). */
+    queuedUrls?(crawlId: number): Promise<string[]>;
+    entries?(crawlId: number, urls: readonly string[]): Promise<(FrontierEntry | undefined)[]>;
   };
   updateCrawl(id: number, patch: Partial<CrawlRecord>): Promise<CrawlRecord>;
   /** Each commit in one transaction with the others; the seqs of their page rows. */

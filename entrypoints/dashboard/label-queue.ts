@@ -1,15 +1,16 @@
-// The labeling queue: frontier links of the topic's crawls that the current model is least sure about
-// (lib/classifier/uncertainty.ts), labeled on or off topic with the keyboard. Each label goes to the worker
-// as a labelLink message and the row leaves; every REFRESH_EVERY labels the queue is read again with the
-// model that has learned them.
-import { labelingQueue, type QueueItem } from '@/lib/classifier/uncertainty';
+// The labeling queue: the questions whose answers most change what the topic's crawls fetch next
+// (lib/classifier/question-value.ts, measured in docs/benchmarks.md "Labels that teach"), each about a queued link
+// ("is the page this link leads to on topic?") or a fetched page ("is this page on topic?"), answered on or off
+// topic with the keyboard. A link's answer goes to the worker as a labelLink message, a page's as labelPage; the
+// row leaves, and once the crawls have taken the answer in the queue is read again, so the next question is
+// asked of the frontier the answer changed.
 import { sendMessage } from '@/lib/platform/messaging';
 import type { CrawlerDB } from '@/lib/store/db';
-import type { FrontierEntry, LabelValue } from '@/lib/types';
+import type { LabelValue } from '@/lib/types';
 import { byId, errorText, fill, h } from '@/lib/platform/dom';
 import { formatCount, formatScore } from '@/lib/ui/format';
 import { watch } from '@/lib/ui/queries';
-import { currentLinkClassifier, queueCandidates, userLabeledUrls } from '@/lib/ui/label-queries';
+import { labelQuestions, type AskedQuestion } from '@/lib/ui/label-queries';
 import { showNotice } from './topic-ui';
 import type { AnswerEffect } from '@/lib/records';
 
@@ -21,13 +22,17 @@ export function answerEffectText(e: AnswerEffect): string {
   return `Your answer ${parts.join('; ')}.`;
 }
 
-/** Labels after which the queue is re-read with the model that learned them. */
-export const REFRESH_EVERY = 10;
+/** Answers after which the queue is re-read: each one, since an answer re-ranks the frontier at once. */
+export const REFRESH_EVERY = 1;
 const QUEUE_LENGTH = 40;
 /** The "next links" an answer's effect is counted against (lib/crawl/learner.ts, NEXT_LINKS). */
 const NEXT_LINKS = 100;
 
-type Item = QueueItem<FrontierEntry>;
+/** A question as the queue shows it: a link of a crawl's frontier, or a page a crawl fetched. */
+type Item = AskedQuestion;
+
+/** The URL a question is about (the link's target, or the page). */
+const urlOf = (item: Item): string => (item.kind === 'link' ? item.link.url : item.page.url);
 
 const KEYS: Record<string, 'down' | 'up' | 'on' | 'off' | 'skip'> = {
   j: 'down', ArrowDown: 'down', k: 'up', ArrowUp: 'up', '1': 'on', o: 'on', '2': 'off', x: 'off', s: 'skip',
@@ -55,8 +60,8 @@ export class LabelQueue {
   private pending = new Set<Promise<unknown>>();
   private loading = 0;
   private hasCrawls = true;
-  /** When the topic's saved model was written last: a newer one (a Retrain, a rebuild) re-scores the queue. */
-  private modelAt: number | undefined;
+  /** When the topic's saved model and its crawls' re-scores were written last: a newer one re-reads the queue. */
+  private modelAt: string | undefined;
   private unwatchModel: (() => void) | undefined;
   private readonly list = byId<HTMLOListElement>('label-queue');
   private readonly error = byId('queue-error');
@@ -89,17 +94,22 @@ export class LabelQueue {
   }
 
   /**
-   * The queue's scores are the saved model's: when a Retrain (here, in another tab, or by a crawl's rebuild)
-   * writes a newer model, the queue is read again, so it never shows the old model's doubts.
+   * The queue's scores are the saved model's and its order the crawls' frontiers: when a Retrain (here, in another
+   * tab, or by a crawl's rebuild) writes a newer model, or a crawl of the topic finishes re-scoring its frontier,
+   * the queue is read again, so it never asks what the old model doubted.
    */
   private watchModel(topicId: number | undefined): void {
     this.unwatchModel?.();
     this.modelAt = undefined;
     if (topicId === undefined) return;
     this.unwatchModel = watch(
-      () => this.db.topicModels.get(topicId).then((m) => m?.updatedAt ?? 0),
+      async () => {
+        const [model, crawls] = await Promise.all([this.db.topicModels.get(topicId), this.db.crawls.where('topicId').equals(topicId).toArray()]);
+        return [model?.updatedAt ?? 0, ...crawls.map((c) => c.lastRescore?.at ?? 0)].join(',');
+      },
       (at) => {
         const first = this.modelAt === undefined;
+        if (at === this.modelAt) return;
         this.modelAt = at;
         if (!first && topicId === this.topicId) void this.load();
       },
@@ -118,16 +128,12 @@ export class LabelQueue {
       const topic = await this.db.topics.get(topicId);
       if (!topic) return;
       this.hasCrawls = (await this.db.crawls.where('topicId').equals(topicId).count()) > 0;
-      const candidates = await queueCandidates(this.db, topicId);
-      const labeled = await userLabeledUrls(this.db, topicId, [...new Set(candidates.map((c) => c.url))]);
-      for (const url of this.handled) labeled.add(url);
-      const classifier = await currentLinkClassifier(this.db, topic);
-      const items = labelingQueue(candidates, classifier, { labeled, limit: QUEUE_LENGTH });
+      const items = await labelQuestions(this.db, topic, { handled: this.handled, limit: QUEUE_LENGTH });
       if (token !== this.loading || topicId !== this.topicId) return;
-      // Labels given while this was read are not undone by it; the link in focus keeps it when still queued.
-      const focused = this.items[this.focus]?.urls[0];
-      this.items = items.filter((i) => !i.urls.some((u) => this.handled.has(u)));
-      this.focus = Math.max(0, this.items.findIndex((i) => i.urls[0] === focused));
+      // Answers given while this was read are not undone by it; the question in focus keeps it when still asked.
+      const focused = this.items[this.focus];
+      this.items = items.filter((i) => !this.handled.has(urlOf(i)));
+      this.focus = Math.max(0, focused ? this.items.findIndex((i) => urlOf(i) === urlOf(focused)) : 0);
       this.sinceRefresh = 0;
       showNotice(this.error, null);
     } catch (err) {
@@ -150,7 +156,7 @@ export class LabelQueue {
     const item = this.items[index];
     if (!item) return undefined;
     this.items.splice(index, 1);
-    item.urls.forEach((u) => this.handled.add(u));
+    this.handled.add(urlOf(item));
     this.focus = Math.min(index, Math.max(0, this.items.length - 1));
     this.render();
     return item;
@@ -170,26 +176,36 @@ export class LabelQueue {
     const topicId = this.topicId;
     const item = this.take(index);
     if (!item || topicId === undefined) return;
-    const { url, anchor, context, parentUrl } = item.link;
-    const sent = sendMessage('labelLink', { topicId, url, anchor, context, label, wait: true, ...(parentUrl ? { pageUrl: parentUrl } : {}) }).then(
-      ({ effect }) => {
+    const sent = this.send(topicId, item, label).then(
+      (effect) => {
         this.labeled++;
-        if (topicId === this.topicId) this.lastEffect = effect ?? null;
+        if (topicId === this.topicId) this.lastEffect = effect;
         if (++this.sinceRefresh >= REFRESH_EVERY && !this.loading && topicId === this.topicId) void this.load();
         else this.renderStatus();
       },
       (err: unknown) => {
         if (topicId !== this.topicId) return;
-        // Put it back where it was, so the label can be given again.
-        item.urls.forEach((u) => this.handled.delete(u));
+        // Put it back where it was, so the answer can be given again.
+        this.handled.delete(urlOf(item));
         this.items.splice(Math.min(index, this.items.length), 0, item);
         this.render();
-        showNotice(this.error, `Could not label ${url}: ${errorText(err)}`);
+        showNotice(this.error, `Could not label ${urlOf(item)}: ${errorText(err)}`);
       },
     );
     this.pending.add(sent);
     void sent.finally(() => this.pending.delete(sent));
     this.refillIfEmpty();
+  }
+
+  /** A link's answer labels its URL (and waits for the crawls to re-score where it reaches); a page's labels that fetch. */
+  private async send(topicId: number, item: Item, label: LabelValue): Promise<AnswerEffect | null> {
+    if (item.kind === 'page') {
+      await sendMessage('labelPage', { crawlId: item.page.crawlId, seq: item.page.seq, label });
+      return null;
+    }
+    const { url, anchor, context, parentUrl } = item.link.entry;
+    const { effect } = await sendMessage('labelLink', { topicId, url, anchor, context, label, wait: true, ...(parentUrl ? { pageUrl: parentUrl } : {}) });
+    return effect ?? null;
   }
 
   private render(): void {
@@ -200,7 +216,7 @@ export class LabelQueue {
     empty.textContent = this.loading
       ? 'Reading the frontier…'
       : this.hasCrawls
-        ? 'No queued frontier links near P = 0.5 to label. Refresh when the crawls of this topic have found more.'
+        ? 'Nothing to ask: the crawls of this topic have no queued links. Refresh when they have found more.'
         : 'No crawl of this topic yet: the queue picks from the frontier of its crawls. Start one in Crawls.';
     this.list.hidden = this.items.length === 0;
     this.markFocus(hadFocus);
@@ -209,7 +225,7 @@ export class LabelQueue {
 
   private renderStatus(): void {
     const parts = [this.loading && this.items.length ? 'refreshing…' : `${formatCount(this.items.length)} to label`];
-    if (this.labeled) parts.push(`${formatCount(this.labeled)} labeled, refresh in ${REFRESH_EVERY - this.sinceRefresh}`);
+    if (this.labeled) parts.push(`${formatCount(this.labeled)} labeled`);
     byId('queue-status').textContent = parts.join(' · ');
     byId('queue-effect').textContent = this.lastEffect ? answerEffectText(this.lastEffect) : '';
   }
@@ -225,29 +241,44 @@ export class LabelQueue {
   }
 
   private row(item: Item, index: number): HTMLLIElement {
-    const { url, anchor, context } = item.link;
+    const url = urlOf(item);
     const act = (fn: () => void) => (ev: Event) => {
       ev.stopPropagation();
       fn();
     };
-    const more = item.count > 1 ? h('span', { class: 'dup', title: `${item.count} queued links have this anchor and context` }, `×${item.count}`) : null;
+    const page = item.kind === 'page';
+    const kind = page
+      ? h('span', { class: 'queue-kind page', 'data-testid': 'queue-kind', title: 'Is this page on topic? The answer teaches the page judge and labels the links to it.' }, 'Page')
+      : h('span', { class: 'queue-kind', 'data-testid': 'queue-kind', title: 'Is the page this link leads to on topic? The link is not fetched yet.' }, 'Link');
+    const text = page
+      ? h(
+          'div',
+          { class: 'queue-text' },
+          kind,
+          h('div', { class: 'queue-anchor' }, item.page.title.trim() ? item.page.title : h('span', { class: 'muted' }, '(no title)')),
+          h('a', { class: 'url', href: isHttp(url) ? url : null, target: '_blank', rel: 'noopener noreferrer', title: url, tabindex: -1 }, url),
+          h('div', { class: 'queue-context' }, `${formatCount(item.page.children)} of the next queued links were found on this page`),
+        )
+      : h(
+          'div',
+          { class: 'queue-text' },
+          kind,
+          h('div', { class: 'queue-anchor' }, item.link.anchor.trim() ? item.link.anchor : h('span', { class: 'muted' }, '(no anchor text)')),
+          h('a', { class: 'url', href: isHttp(url) ? url : null, target: '_blank', rel: 'noopener noreferrer', title: url, tabindex: -1 }, url),
+          item.link.context.trim() ? h('div', { class: 'queue-context', title: item.link.context }, item.link.context) : null,
+        );
+    const score = page ? item.page.relevance : item.link.score;
     return h(
       'li',
       {
-        class: 'queue-item', 'data-testid': 'queue-item', 'data-url': url,
+        class: 'queue-item', 'data-testid': 'queue-item', 'data-url': url, 'data-kind': item.kind,
         onclick: () => {
           this.focus = index;
           this.markFocus(true);
         },
       },
-      h('span', { class: 'queue-score', title: 'P(on topic) under the current model', 'data-testid': 'queue-score' }, formatScore(item.score)),
-      h(
-        'div',
-        { class: 'queue-text' },
-        h('div', { class: 'queue-anchor' }, anchor.trim() ? anchor : h('span', { class: 'muted' }, '(no anchor text)'), more),
-        h('a', { class: 'url', href: isHttp(url) ? url : null, target: '_blank', rel: 'noopener noreferrer', title: url, tabindex: -1 }, url),
-        context.trim() ? h('div', { class: 'queue-context', title: context }, context) : null,
-      ),
+      h('span', { class: 'queue-score', title: page ? "P(on topic) by the page judge" : 'P(on topic) under the current model', 'data-testid': 'queue-score' }, formatScore(score)),
+      text,
       h(
         'div',
         { class: 'queue-buttons' },

@@ -131,8 +131,9 @@ export class LinkClassifier {
     return prior + anchorEvidence + contextEvidence;
   }
 
-  learn(link: LinkText, label: Label): void {
-    this.model.learn(this.features(link), label);
+  /** Learns a labeled link, counted `times` times (a user's answer weighs more than an automatic label). */
+  learn(link: LinkText, label: Label, times = 1): void {
+    this.model.learn(this.features(link), label, times);
   }
 
   /** Exact inverse of `learn` with the same link and label (e.g. when a user corrects a label). */
@@ -147,16 +148,17 @@ export class LinkClassifier {
    * (the prior, and each present feature's denominator). A feature seen thousands of times hardly moves; a name
    * seen twice moves a lot; with thousands of labeled links the drift is a few thousandths.
    */
-  movedBy(learned: readonly (LinkText & { label: Label })[], tolerance: number): { features: Set<string>; drift: number } {
+  movedBy(learned: readonly (LinkText & { label: Label; times?: number })[], tolerance: number): { features: Set<string>; drift: number } {
     const added = new Map<string, { pos: number; neg: number }>();
     let pos = 0, neg = 0;
     for (const l of learned) {
-      if (l.label === 1) pos++;
-      else neg++;
+      const times = l.times ?? 1;
+      if (l.label === 1) pos += times;
+      else neg += times;
       for (const f of new Set(this.features(l))) {
         const a = added.get(f) ?? { pos: 0, neg: 0 };
-        if (l.label === 1) a.pos++;
-        else a.neg++;
+        if (l.label === 1) a.pos += times;
+        else a.neg += times;
         added.set(f, a);
       }
     }

@@ -68,20 +68,22 @@ export class NaiveBayes {
     return this.counts.size;
   }
 
-  learn(features: readonly string[], label: Label): void {
+  /** Learns one example, counted `times` times (a user's answer may weigh as several automatic labels). */
+  learn(features: readonly string[], label: Label, times = 1): void {
     checkLabel(label);
+    if (!Number.isInteger(times) || times < 1) throw new RangeError(`NaiveBayes.learn: times must be a positive integer, got ${times}`);
     for (const feature of new Set(features)) {
       let c = this.counts.get(feature);
       if (!c) {
         c = { pos: 0, neg: 0, weight: 0 };
         this.counts.set(feature, c);
       }
-      if (label === 1) c.pos++;
-      else c.neg++;
+      if (label === 1) c.pos += times;
+      else c.neg += times;
       c.weight = this.featureWeight(c.pos, c.neg);
     }
-    if (label === 1) this.pos++;
-    else this.neg++;
+    if (label === 1) this.pos += times;
+    else this.neg += times;
   }
 
   /**

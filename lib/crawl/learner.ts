@@ -7,6 +7,8 @@ import type { AnswerEffect, CrawlRecord, RescoreReport } from '../records';
 import type { Strategy } from '../strategies/types';
 import type { CrawlConfig } from './config';
 import { buildModel, catchUp, saveModel, type CrawlModel } from './model';
+import { timesOf } from './link-model';
+import { ReachIndex } from './reach-index';
 import { urlLogOdds } from '../classifier/link-classifier';
 import type { TargetAuthority } from '../classifier/authority';
 import { rankLink } from './children';
@@ -55,8 +57,16 @@ export class CrawlLearner {
   lastRescore: RescoreReport | null = null;
   /** The user's own labels of URLs (a queued link they answered is ranked by its answer). */
   private readonly answers = new Map<string, 0 | 1>();
+  /** The user's verdicts on the topic's fetched pages, by URL: a queued link found on one is ranked with it (the parent-page feature). */
+  private readonly pageAnswers = new Map<string, boolean>();
   /** What the newest answers changed in the frontier (the partial re-score after them). */
   lastAnswer: AnswerEffect | null = null;
+  /** Queued URLs by link feature, built from the first answer on (reach-index.ts); off, every answer reads the whole queue. */
+  useReachIndex = true;
+  private index: ReachIndex<FrontierEntry> | null = null;
+  /** Pages committed by the run, and how many had been when the index last looked at the queue. */
+  private pagesCommitted = 0;
+  private pagesIndexed = -1;
 
   constructor(private readonly d: LearnerDeps, public model: CrawlModel) {}
 
@@ -94,6 +104,8 @@ export class CrawlLearner {
     const r = await catchUp(this.d.store, this.d.topicId, this.model, this.d.config.judge.threshold);
     if (r.rebuilt) {
       this.model = r.model;
+      // New keywords make other features (the dictionary's): the index is built again at the next answer.
+      this.index = null;
       // A relabel or a deletion: the answers are read again from every label.
       await this.loadAnswers();
       this.scheduleRescore("the topic's labels were changed");
@@ -134,6 +146,7 @@ export class CrawlLearner {
    * Every `rescoreEveryPages` pages the queued links are re-scored.
    */
   pageDone(committedLabels: number): void {
+    this.pagesCommitted++;
     if (committedLabels > 0) void this.requestSync();
     const every = this.d.config.learning.rescoreEveryPages;
     if (every > 0 && ++this.pagesSinceRescore >= every) this.scheduleRescore(`${every} pages fetched`);
@@ -178,6 +191,9 @@ export class CrawlLearner {
   async loadAnswers(): Promise<void> {
     this.answers.clear();
     this.noteAnswers(await this.d.store.topics.labelsAfter(this.d.topicId, 0));
+    // The pages the user judged: their queued children are ranked with the user's verdict as their parent's.
+    this.pageAnswers.clear();
+    for (const p of await this.d.store.topics.pageLabels(this.d.topicId)) if (p.source === 'user') this.pageAnswers.set(p.url, p.label === 1);
   }
 
   /** The user's labels among `labels` (the labeler's and the dashboard's: source "user"), remembered by URL. */
@@ -200,7 +216,10 @@ export class CrawlLearner {
       if (priority === null) return null;
       return answer === 1 ? { score: 1, priority } : { score: 0, priority, skip: 'you labeled it off topic' };
     }
-    const { logOdds, score } = rankLink(this.model.link, this.d.authority?.() ?? null, e, config.classifier);
+    // A page the user judged gives its children the user's verdict, not the judge's they were queued with.
+    const parentOnTopic = e.parentUrl !== null ? this.pageAnswers.get(e.parentUrl) : undefined;
+    const link = parentOnTopic === undefined || parentOnTopic === e.parentOnTopic ? e : { ...e, parentOnTopic };
+    const { logOdds, score } = rankLink(this.model.link, this.d.authority?.() ?? null, link, config.classifier);
     if (config.classifier.everyLink && e.inlinks) {
       // The other links' log-odds are those they were found with: only the kept (best) link is stored to re-score.
       const inlinks = { n: e.inlinks.n, sum: e.inlinks.sum - e.inlinks.best + logOdds, best: logOdds };
@@ -222,9 +241,24 @@ export class CrawlLearner {
     if (!this.rescores || !store.frontier.rescoreReached) return;
     const started = clock.now();
     const link = this.model.link;
-    const { features: moved, drift } = link.movedBy(answered, RESCORE_EPSILON / 4);
-    const where = moved.size === 0 ? undefined : (e: FrontierEntry) => link.features(e).some((f) => moved.has(f));
-    const r = await store.frontier.rescoreReached(crawlId, { urls: answered.map((l) => l.url), where }, (e) => this.rankEntry(e), clock.now(),
+    const { features: moved, drift } = link.movedBy(answered.map((l) => ({ ...l, times: timesOf(l) })), RESCORE_EPSILON / 4);
+    const urls = answered.map((l) => l.url);
+    let where: ((e: FrontierEntry) => boolean) | undefined;
+    if (moved.size > 0) {
+      // The links that share a moved feature: from the reach index where the store can list its queue by key,
+      // else by reading every queued link.
+      const index = this.reachIndex();
+      if (index?.ready) {
+        // New URLs are queued only by the pages the crawl commits: none since the last look, none to index.
+        if (this.pagesCommitted !== this.pagesIndexed) {
+          const seen = this.pagesCommitted;
+          await index.refresh();
+          this.pagesIndexed = seen;
+        }
+        urls.push(...index.reached(moved));
+      } else where = (e: FrontierEntry) => link.features(e).some((f) => moved.has(f));
+    }
+    const r = await store.frontier.rescoreReached(crawlId, { urls, ...(where ? { where } : {}) }, (e) => this.rankEntry(e), clock.now(),
       { epsilon: RESCORE_EPSILON, top: NEXT_LINKS });
     this.lastAnswer = { at: clock.now(), labels: answered.length, ...r, ms: clock.now() - started };
     // The links the answers did not reach drifted with the class counts: each is within `classDrift` of what a
@@ -233,6 +267,22 @@ export class CrawlLearner {
     this.classDrift += drift;
     if (this.classDrift > RESCORE_EPSILON) this.scheduleRescore('answers moved the class counts');
     this.d.log?.(`answer${answered.length === 1 ? '' : 's'} re-scored ${r.changed} of ${r.reached} queued links they reach; ${r.enteredTop} moved into the next ${NEXT_LINKS} (${this.lastAnswer.ms} ms)`);
+  }
+
+  /** Whether answers find their reach through the index (built) rather than by reading the queue. */
+  get reachIndexReady(): boolean {
+    return this.useReachIndex && (this.index?.ready ?? false);
+  }
+
+  /** The crawl's reach index, when the store can list its queue by key. Features are the link's under any model. */
+  private reachIndex(): ReachIndex<FrontierEntry> | null {
+    const { frontier } = this.d.store;
+    if (!this.useReachIndex || !frontier.queuedUrls || !frontier.entries) return null;
+    if (!this.index) this.pagesIndexed = this.pagesCommitted; // the build lists the queue after this
+    this.index ??= new ReachIndex(this.d.crawlId, { queuedUrls: (c) => frontier.queuedUrls!(c), entries: (c, u) => frontier.entries!(c, u) },
+      (e) => this.model.link.features(e));
+    this.index.build((err) => this.d.log?.(`the reach index could not be built: ${String(err)}`));
+    return this.index;
   }
 
   private async rescoreOnce(why: string): Promise<void> {

@@ -4,7 +4,23 @@
 import { LinkClassifier } from '../classifier/link-classifier';
 import type { ModelRecord } from '../records';
 import type { TopicPort } from '../ports';
-import type { Topic } from '../types';
+import type { LabeledLink, Topic } from '../types';
+
+/**
+ * How many automatic labels one of the user's counts as (issue 34). A crawl holds thousands of labels from its
+ * own verdicts; an answer counted once is lost among them. Measured in docs/benchmarks.md, "Labels that teach".
+ */
+export const answerWeight = { user: 1 };
+
+/** The times a label is counted: the user's (the labeler's, the dashboard's, a page they labeled) weigh `answerWeight.user`. */
+export function timesOf(l: Pick<LabeledLink, 'source'>): number {
+  return l.source === 'user' || l.source === 'page' ? answerWeight.user : 1;
+}
+
+/** Learns one stored label into `link`, at its weight. */
+export function learnLabel(link: LinkClassifier, l: LabeledLink): void {
+  link.learn(l, l.label, timesOf(l));
+}
 
 export interface TopicLinkClassifier {
   link: LinkClassifier;
@@ -17,7 +33,7 @@ export async function linkClassifierOf(topics: TopicPort, topic: Topic, from?: M
   const link = from ? LinkClassifier.fromJSON(from.link) : new LinkClassifier(topic.keywords);
   let lastLabelId = from?.lastLabelId ?? 0;
   for (const l of await topics.labelsAfter(topic.id!, lastLabelId)) {
-    link.learn(l, l.label);
+    learnLabel(link, l);
     lastLabelId = Math.max(lastLabelId, l.id ?? 0);
   }
   return { link, lastLabelId };

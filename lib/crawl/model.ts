@@ -7,7 +7,7 @@ import { PageJudge } from '../classifier/page-judge';
 import { parseHtml } from '../parse/html';
 import type { CrawlStorePort } from '../ports';
 import type { LabeledLink, Topic } from '../types';
-import { linkClassifierOf, usableSavedModel } from './link-model';
+import { learnLabel, linkClassifierOf, usableSavedModel } from './link-model';
 
 export interface CrawlModel {
   link: LinkClassifier;
@@ -63,7 +63,7 @@ export async function catchUp(
 
 function learnLabels(model: CrawlModel, labels: LabeledLink[]): void {
   for (const l of labels) {
-    model.link.learn(l, l.label);
+    learnLabel(model.link, l);
     model.lastLabelId = Math.max(model.lastLabelId, l.id ?? 0);
   }
 }

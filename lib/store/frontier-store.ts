@@ -270,6 +270,17 @@ export class FrontierStore {
     return this.db.frontier.where('[crawlId+state]').equals([crawlId, state]).count();
   }
 
+  /** The URLs of a crawl's queued entries, keys only: what the learner's reach index lists (lib/crawl/reach-index.ts). */
+  async queuedUrls(crawlId: number): Promise<string[]> {
+    const keys = await this.db.frontier.where('[crawlId+state]').equals([crawlId, 'queued']).primaryKeys();
+    return keys.map((k) => (k as unknown as [number, string])[1]);
+  }
+
+  /** Entries by URL, undefined where there is none. */
+  entries(crawlId: number, urls: readonly string[]): Promise<(FrontierEntry | undefined)[]> {
+    return this.db.frontier.bulkGet(urls.map((u) => [crawlId, u] as [number, string]));
+  }
+
   getEntry(crawlId: number, url: string): Promise<FrontierEntry | undefined> {
     return this.db.frontier.get([crawlId, url]);
   }

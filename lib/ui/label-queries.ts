@@ -4,6 +4,7 @@
 import Dexie from 'dexie';
 import { LinkClassifier } from '../classifier/link-classifier';
 import { loadLinkClassifier } from '../crawl/link-model';
+import { rankQuestions, type LinkQuestionCandidate, type PageQuestionCandidate, type Question } from '../classifier/question-value';
 import type { CrawlerDB } from '../store/db';
 import type { ModelRecord } from '../records';
 import { TopicStore } from '../store/topic-store';
@@ -253,4 +254,68 @@ export async function userLabeledUrls(db: CrawlerDB, topicId: number, urls: stri
   if (urls.length === 0) return new Set();
   const rows = await db.labels.where('[topicId+url]').anyOf(urls.map((u) => [topicId, u])).toArray();
   return new Set(rows.filter((r) => r.source === 'user').map((r) => r.url));
+}
+
+// ---- the labeling queue's questions (issue 34) ----
+
+/** A queued link the queue may ask about, with its place in its crawl's frontier (`rank`, 0 the next to fetch). */
+export interface LinkAsked extends LinkQuestionCandidate {
+  entry: FrontierEntry;
+}
+
+/** A fetched page the queue may ask about: its queued children are counted among the links read. */
+export interface PageAsked extends PageQuestionCandidate {
+  crawlId: number;
+  seq: number;
+  title: string;
+}
+
+/**
+ * What the labeling queue chooses its questions from: the best `perCrawl` queued links of each crawl of the
+ * topic, in the order the crawl takes them (the next fetches and the links just behind them, which is where an
+ * answer changes what is fetched), and the fetched pages those links were found on, with the judge's
+ * relevance and how many of them each holds.
+ */
+export async function questionCandidates(db: CrawlerDB, topicId: number, perCrawl = 2000): Promise<{ links: LinkAsked[]; pages: PageAsked[] }> {
+  const crawls = await db.crawls.where('topicId').equals(topicId).toArray();
+  const links: LinkAsked[] = [];
+  const pages: PageAsked[] = [];
+  for (const crawl of crawls) {
+    const c = crawl.id!;
+    const best = await db.frontier.where('[crawlId+state+priority+order]')
+      .between([c, 'queued', Dexie.minKey, Dexie.minKey], [c, 'queued', Dexie.maxKey, Dexie.maxKey])
+      .reverse().limit(perCrawl).toArray();
+    // Chromium can leave an index entry behind after a row's state changed: check the row's own state.
+    const queued = best.filter((e) => e.state === 'queued' && e.parentUrl !== null && e.priority !== -Number.MAX_VALUE);
+    queued.forEach((entry, rank) => links.push({ url: entry.url, anchor: entry.anchor, context: entry.context, score: entry.score, rank, entry }));
+    const children = new Map<string, number>();
+    for (const e of queued) children.set(e.parentUrl!, (children.get(e.parentUrl!) ?? 0) + 1);
+    const rows = await db.pages.where('[crawlId+url]').anyOf([...children.keys()].map((u) => [c, u])).toArray();
+    // A page fetched again has a row per fetch: its newest verdict stands.
+    const newest = new Map<string, (typeof rows)[number]>();
+    for (const p of rows) if (p.relevance !== null && p.outcome === 'done' && p.phase === 'crawl' && p.seq > (newest.get(p.url)?.seq ?? -1)) newest.set(p.url, p);
+    for (const p of newest.values()) pages.push({ url: p.url, relevance: p.relevance!, children: children.get(p.url)!, crawlId: c, seq: p.seq, title: p.title });
+  }
+  return { links, pages };
+}
+
+/** A question of the labeling queue, with what was read to ask it. */
+export type AskedQuestion = { kind: 'link'; link: LinkAsked; value: number; reach: number } | { kind: 'page'; page: PageAsked; value: number; reach: number };
+
+/**
+ * The labeling queue: the topic's questions worth most to its crawls first (rankQuestions), the URLs the user
+ * has answered and those in `handled` (answered or skipped in this visit) left out.
+ */
+export async function labelQuestions(db: CrawlerDB, topic: Topic, opts: { handled?: ReadonlySet<string>; limit?: number; perCrawl?: number } = {}): Promise<AskedQuestion[]> {
+  const topicId = topic.id!;
+  const { links, pages } = await questionCandidates(db, topicId, opts.perCrawl);
+  const answered = await userLabeledUrls(db, topicId, [...new Set([...links.map((c) => c.url), ...pages.map((p) => p.url)])]);
+  for (const url of opts.handled ?? []) answered.add(url);
+  // A page the user labeled is not asked again (its page label is keyed by the fetch).
+  const pageAnswers = await db.pageLabels.where('[crawlId+seq]').anyOf(pages.map((p) => [p.crawlId, p.seq])).toArray();
+  for (const p of pageAnswers) if (p.source === 'user') answered.add(p.url);
+  const classifier = await currentLinkClassifier(db, topic);
+  // The candidates carry what was read; the casts only restore their type.
+  return rankQuestions(links, pages, classifier, { answered, limit: opts.limit ?? 40 }).map((q: Question): AskedQuestion =>
+    q.kind === 'link' ? { ...q, link: q.link as LinkAsked } : { ...q, page: q.page as PageAsked });
 }

@@ -1,78 +1,68 @@
-// Issue 34: the time from an answer to the next question, with N queued URLs (Node, fake-indexeddb: figures to
-// compare side by side, not the extension's). A crawl's learner on a frontier of N queued links, a model of
-// thousands of labeled links; each answer is stored, learned, its reach re-scored (`rescoreReached`), then the
-// labeling queue's next question is read (queueCandidates + labelingQueue, as the dashboard does). Against it,
-// one full re-score of the same frontier (`rescoreQueued`, no pauses), as every answer used to wait for.
-//   npx tsx scripts/bench/labels-latency.ts [--urls 100000] [--answers 10]
+// Issue 34: the time from an answer to the next question, with N queued URLs, in headless Chromium (the
+// measurement runs in a page on loopback, on Chromium's own IndexedDB: labels-latency-page.ts) or in Node on
+// fake-indexeddb (`--engine node`). See labels-latency-core.ts for what is timed. Figures, never asserted.
+//   npx tsx scripts/bench/labels-latency.ts [--urls 100000] [--answers 20] [--engine chromium|node]
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { build } from 'esbuild';
+import { chromium } from 'playwright-core';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { CrawlStore } from '../../lib/store/crawl-store';
+import { chromePath } from '../lib/browser';
 import { CrawlerDB } from '../../lib/store/db';
-import { parseConfig } from '../../lib/crawl/parse-config';
-import { createStrategy } from '../../lib/strategies/registry';
-import { CrawlLearner, RESCORE_EPSILON } from '../../lib/crawl/learner';
-import { buildModel } from '../../lib/crawl/model';
-import { labelingQueue } from '../../lib/classifier/uncertainty';
-import { queueCandidates } from '../../lib/ui/label-queries';
-import { mulberry32 } from '../../lib/random';
-import type { Candidate } from '../../lib/ports';
+import { measureLatency, type LatencyRun } from './labels-latency-core';
 
-const { values: v } = parseArgs({ options: { urls: { type: 'string', default: '100000' }, answers: { type: 'string', default: '10' } } });
+const { values: v } = parseArgs({ options: {
+  urls: { type: 'string', default: '100000' }, answers: { type: 'string', default: '20' }, engine: { type: 'string', default: 'chromium' },
+} });
 const N = Number(v.urls), ANSWERS = Number(v.answers);
-const rand = mulberry32(34);
-const clock = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
 const progress = (s: string) => process.stderr.write(`${s}\n`);
 
-// A vocabulary with a long tail, as anchors have: a few common words, many names.
-const word = () => `w${Math.floor(Math.pow(rand(), 3) * 20000)}`;
-const anchor = () => `${word()} ${word()}`;
-const context = () => Array.from({ length: 12 }, word).join(' ');
-
-const store = new CrawlStore(new CrawlerDB(`latency-${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
-const config = parseConfig({ name: 'latency', seeds: ['http://lat.test/'], topic: { keywords: ['history'] }, politeness: { robots: false } });
-const topic = await store.topics.createTopic('latency', ['history'], clock.now());
-const topicId = topic.id!;
-await store.topics.addLabels(Array.from({ length: 10000 }, (_, i) => ({
-  topicId, crawlId: null, url: `http://lab.test/${i}`, anchor: anchor(), context: context(), label: (rand() < 0.3 ? 1 : 0) as 0 | 1, source: 'auto' as const, createdAt: 0,
-})));
-const crawlId = await store.createCrawl(config, topicId, clock.now());
-await store.updateCrawl(crawlId, { state: 'running' });
-const model = await buildModel(store, await store.topics.mustGetTopic(topicId));
-const strategy = createStrategy(config);
-const learner = new CrawlLearner({ store, clock, crawlId, topicId, config, strategy, halted: () => false, fail: (e) => { throw e; } }, model);
-await learner.loadAnswers();
-
-progress(`filling a frontier of ${N} queued links…`);
-for (let i = 0; i < N; i += 5000) {
-  const batch: Candidate[] = [];
-  for (let j = i; j < Math.min(N, i + 5000); j++) {
-    const link = { url: `http://lat.test/p${j}`, host: 'lat.test', site: 'lat.test', depth: 1, parentUrl: 'http://lat.test/', anchor: anchor(), context: context() };
-    const { logOdds, score } = model.link.rank(link, config.classifier);
-    batch.push({ ...link, score, logOdds, priority: strategy.rerank({ depth: 1 } as never, logOdds) ?? logOdds, inlinks: undefined } as Candidate);
+async function inChromium(): Promise<{ run: LatencyRun; browser: string }> {
+  const bundle = await build({
+    entryPoints: [join(import.meta.dirname, 'labels-latency-page.ts')],
+    bundle: true, format: 'iife', platform: 'browser', target: 'chrome120', write: false, logLevel: 'warning',
+  });
+  const script = bundle.outputFiles[0]!.text;
+  const server = createServer((req, res) => {
+    if (req.url === '/harness.js') res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(script);
+    else res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><meta charset="utf-8"><title>labels-latency</title><script src="/harness.js"></script>');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const profileDir = mkdtempSync(join(tmpdir(), 'focus-labels-latency-'));
+  const args = ['--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
+  if (process.getuid?.() === 0) args.push('--no-sandbox');
+  const context = await chromium.launchPersistentContext(profileDir, { executablePath: chromePath(), headless: true, args });
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    page.on('console', (m) => progress(m.text()));
+    page.on('pageerror', (e) => progress(`page error: ${e.message}`));
+    await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+    page.setDefaultTimeout(0);
+    const run = await page.evaluate(([n, a]) => (globalThis as unknown as { labelsLatency: { run(n: number, a: number): Promise<LatencyRun> } }).labelsLatency.run(n, a), [N, ANSWERS] as const);
+    return { run, browser: `Chromium ${context.browser()?.version() ?? ''}`.trim() };
+  } finally {
+    await context.close();
+    server.close();
+    rmSync(profileDir, { recursive: true, force: true });
   }
-  await store.frontier.enqueue(crawlId, batch, clock.now());
 }
 
-const answerTimes: number[] = [], questionTimes: number[] = [], reached: number[] = [];
-for (let a = 0; a < ANSWERS; a++) {
-  const t0 = performance.now();
-  const candidates = await queueCandidates(store.db, topicId);
-  const [item] = labelingQueue(candidates, learner.model.link, { limit: 1 });
-  const t1 = performance.now();
-  if (!item) break;
-  await store.topics.setUserLabel({ topicId, crawlId: null, url: item.link.url, anchor: item.link.anchor, context: item.link.context, createdAt: clock.now() }, rand() < 0.3 ? 1 : 0);
-  await learner.requestSync();
-  const t2 = performance.now();
-  questionTimes.push(t1 - t0);
-  answerTimes.push(t2 - t1);
-  reached.push(learner.lastAnswer?.reached ?? 0);
-}
-const t = performance.now();
-const full = await store.frontier.rescoreQueued(crawlId, (e) => learner.rankEntry(e), clock.now(), { chunk: 500, epsilon: RESCORE_EPSILON });
-const fullMs = performance.now() - t;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-const answer = median(answerTimes), question = median(questionTimes);
-console.log(`| queued URLs | answer taken in (re-score where it reaches), median ms | next question read, median ms | answer to next question, ms | links reached, median | full re-score, ms | full / answer-to-next |`);
-console.log(`|---|---|---|---|---|---|---|`);
-console.log(`| ${N} | ${answer.toFixed(0)} | ${question.toFixed(0)} | ${(answer + question).toFixed(0)} | ${median(reached)} | ${fullMs.toFixed(0)} (${full.changed} moved) | ${(fullMs / (answer + question)).toFixed(1)} |`);
-store.db.close();
+const { run, browser } = v.engine === 'node'
+  ? { run: await measureLatency(new CrawlerDB(`latency-${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }), N, ANSWERS, progress), browser: 'Node, fake-indexeddb' }
+  : await inChromium();
+
+const q = (xs: number[], p: number) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]! : NaN);
+const row = (name: string, w: LatencyRun['index']) => {
+  const total = w.answerMs.map((ms, i) => ms + w.questionMs[i]!);
+  return `| ${name} | ${w.answerMs.length} | ${q(w.answerMs, 0.5).toFixed(0)} | ${q(w.questionMs, 0.5).toFixed(0)} | ${q(total, 0.5).toFixed(0)} | ${q(total, 0.95).toFixed(0)} | ${q(w.reached, 0.5)} |`;
+};
+console.log(`${browser}, ${N.toLocaleString('en')} queued URLs (filled in ${(run.fillMs / 1000).toFixed(0)} s); the first answer took ${run.firstAnswerMs.toFixed(0)} ms and the reach index it starts was built ${(run.indexBuildMs / 1000).toFixed(1)} s after it was sent; one full re-score of the frontier ${run.fullRescoreMs.toFixed(0)} ms; listing the queued URLs (what an answer adds while the crawl runs, to index the URLs queued since) ${run.listKeysMs.toFixed(0)} ms.`);
+console.log('');
+console.log('| the answer\'s reach found by | answers | answer taken in, median ms | next question read, median ms | answer to next question, median ms | p95 ms | links reached, median |');
+console.log('|---|---|---|---|---|---|---|');
+console.log(row('the reach index', run.index));
+console.log(row('reading every queued row', run.scan));

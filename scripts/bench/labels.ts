@@ -11,6 +11,13 @@
 //   next    rankQuestions with the direct effect only: the next links to fetch that are likeliest off topic
 //   reach   rankQuestions with the direct effect and the links an answer re-ranks through shared anchor words
 //   pages   rankQuestions' page questions only: fetched pages by the judge's doubt and their queued children
+//   queue   the dashboard's labeling queue exactly (labelQuestions: the best 2,000 queued links and the pages they
+//           came from, link and page questions together)
+//   truth   a bound, not a choice a user could make: queued links to pages the corpus says are on topic, of the
+//           scored split, that the crawl would not fetch in its next 250, best ranked first (every answer a "yes"
+//           that brings forward a page the score counts)
+//
+// `--weights 1,10` counts each answer as that many automatic labels (link-model.ts, `answerWeight`).
 //
 //   npx tsx scripts/bench/labels.ts [--cases History:Bull_shark,People:Electron_beam_welding] [--answers 0,20,50,100]
 //     [--modes reach,random] [--at 250] [--budget 500] [--out DIR] [--json]
@@ -26,15 +33,16 @@ import { realClock, type FetchPort } from '../../lib/fetch/fetcher';
 import { labelingQueue } from '../../lib/classifier/uncertainty';
 import { rankQuestions, type Question } from '../../lib/classifier/question-value';
 import { mulberry32, shuffled } from '../../lib/random';
-import { queueCandidates } from '../../lib/ui/label-queries';
+import { labelQuestions, queueCandidates } from '../../lib/ui/label-queries';
 import type { FrontierEntry } from '../../lib/types';
 import { articleOfUrl } from './corpus-server';
 import { memoryFetch } from './node-crawl';
+import { answerWeight } from '../../lib/crawl/link-model';
 import { DEFAULT_CORPUS, TOPIC_KEYWORDS, caseConfig, caseGroundTruth, harvestTable } from './wikispeedia';
 import { markdownTable } from './report';
 
 const ORIGIN = 'http://wikispeedia.test';
-export const MODES = ['doubt', 'random', 'next', 'reach', 'pages'] as const;
+export const MODES = ['doubt', 'random', 'next', 'reach', 'pages', 'queue', 'truth'] as const;
 export type Mode = (typeof MODES)[number];
 
 interface UserRun {
@@ -66,7 +74,7 @@ export async function runLabelCase(o: { corpus: string; topic: string; seed: str
     fetch: (async (url, init) => {
       const crawl = crawlId ? await store.getCrawl(crawlId) : undefined;
       if (crawl?.state === 'running' && o.n > 0) {
-        if (++requests >= o.at) turn ??= answerQuestions(service, store, crawlId, o, truth.onTopic, requests);
+        if (++requests >= o.at) turn ??= answerQuestions(service, store, crawlId, o, truth.onTopic, requests, (a) => !truth.trainSet.has(a));
         if (turn) await turn;
       }
       return pages(url, init);
@@ -94,7 +102,7 @@ export async function runLabelCase(o: { corpus: string; topic: string; seed: str
 /** The simulated user: `n` answers, each question chosen on the frontier the previous answer left. */
 async function answerQuestions(
   service: CrawlService, store: CrawlStore, crawlId: number, o: { topic: string; n: number; mode: Mode; seed: string },
-  onTopic: (article: string) => boolean, atRequests: number,
+  onTopic: (article: string) => boolean, atRequests: number, scored: (article: string) => boolean,
 ): Promise<UserRun> {
   const crawl = (await store.getCrawl(crawlId))!;
   const topicId = crawl.topicId;
@@ -105,7 +113,7 @@ async function answerQuestions(
   let waited = 0;
   let sentAt: number | null = null;
   while (run.answered < o.n) {
-    const q = await nextQuestion(service, store, crawlId, topicId, o.mode, asked, rand);
+    const q = await nextQuestion(service, store, crawlId, topicId, o.mode, asked, rand, (a) => onTopic(a) && scored(a));
     if (sentAt !== null) waited += Date.now() - sentAt;
     if (!q) break;
     sentAt = Date.now();
@@ -138,6 +146,7 @@ type Asked = { kind: 'link'; url: string; anchor: string; context: string; pageU
 
 async function nextQuestion(
   service: CrawlService, store: CrawlStore, crawlId: number, topicId: number, mode: Mode, asked: Set<string>, rand: () => number,
+  countedOnTopic: (article: string) => boolean,
 ): Promise<Asked | null> {
   const db = store.db;
   const asLink = (e: FrontierEntry): Asked => ({ kind: 'link', url: e.url, anchor: e.anchor, context: e.context, ...(e.parentUrl ? { pageUrl: e.parentUrl } : {}) });
@@ -145,6 +154,12 @@ async function nextQuestion(
     const model = await service.topics.modelOf(topicId);
     const item = labelingQueue(await queueCandidates(db, topicId), model.link, { labeled: asked, limit: 1 })[0];
     return item ? asLink(item.link) : null;
+  }
+  if (mode === 'queue') {
+    const topic = await store.topics.mustGetTopic(topicId);
+    const [q] = await labelQuestions(db, topic, { handled: asked, limit: 1 });
+    if (!q) return null;
+    return q.kind === 'link' ? asLink(q.link.entry) : { kind: 'page', url: q.page.url, seq: q.page.seq };
   }
   const t0 = Date.now();
   const queued = (await db.frontier.where('[crawlId+state]').equals([crawlId, 'queued']).toArray()).filter((e) => e.parentUrl !== null);
@@ -154,6 +169,10 @@ async function nextQuestion(
     return open.length ? asLink(shuffled(open, rand)[0]!) : null;
   }
   queued.sort((a, b) => b.priority - a.priority || b.order - a.order);
+  if (mode === 'truth') {
+    const e = queued.slice(250).find((e) => !asked.has(e.url) && countedOnTopic(articleOfUrl(e.url) ?? ''));
+    return e ? asLink(e) : null;
+  }
   const model = await service.topics.modelOf(topicId);
   const links = mode === 'pages' ? [] : queued.map((e, rank) => ({ url: e.url, anchor: e.anchor, context: e.context, score: e.score, rank, entry: e }));
   const fetched = mode === 'pages' ? (await store.pages.pagesAfter(crawlId, 0, 1e6)).filter((p) => p.phase === 'crawl' && p.outcome === 'done' && p.relevance !== null) : [];
@@ -174,6 +193,7 @@ async function main(): Promise<void> {
       cases: { type: 'string', default: 'History:Bull_shark,History:Armenia,People:Electron_beam_welding' },
       answers: { type: 'string', default: '0,20,50,100' },
       modes: { type: 'string', default: 'reach,random' },
+      weights: { type: 'string', default: '1' },
       at: { type: 'string', default: '250' },
       budget: { type: 'string', default: '500' },
       out: { type: 'string' },
@@ -187,15 +207,17 @@ async function main(): Promise<void> {
   const rows: Record<string, string | number>[] = [];
   const all: unknown[] = [];
   for (const [topic, seed] of cases) {
-    const runs: { n: number; mode: Mode | 'none' }[] = [];
+    const runs: { n: number; mode: Mode | 'none'; w?: number }[] = [];
     if (answers.includes(0)) runs.push({ n: 0, mode: 'none' });
-    for (const mode of modes) for (const n of answers) if (n > 0) runs.push({ n, mode });
+    const weights = v.weights!.split(',').map(Number);
+    for (const mode of modes) for (const w of weights) for (const n of answers) if (n > 0) runs.push({ n, mode, w });
     for (const r of runs) {
       const t = Date.now();
+      answerWeight.user = r.w ?? 1;
       const res = await runLabelCase({ corpus: v.corpus!, topic, seed, budget: Number(v.budget), at: Number(v.at), n: r.n, mode: r.mode === 'none' ? 'random' : r.mode });
       const u = res.user;
       const row = {
-        case: `${topic} from ${seed}`, questions: r.mode, answers: r.n, 'scored harvest at 500': res.scoredHarvest500,
+        case: `${topic} from ${seed}`, questions: r.mode, weight: r.w ?? '-', answers: r.n, 'scored harvest at 500': res.scoredHarvest500,
         'on topic': u?.onTopic ?? '-', 'page questions': u?.pageQuestions ?? '-', 're-scored': u?.rescored ?? '-', 'into next 100': u?.enteredTop ?? '-',
         'answer to next question ms': u?.answerToNextMs ?? '-', 'wall s': Math.round((Date.now() - t) / 1000),
       };

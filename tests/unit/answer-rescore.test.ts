@@ -88,6 +88,27 @@ describe('an answer re-scores where it reaches', { timeout: 90_000 }, () => {
     await service.settled(crawlId);
   });
 
+  it('once the reach index is built, a later answer reaches the same links and leaves nothing for a full re-score', async () => {
+    const { store, h, crawlId, topicId, release, service } = await heldCrawl();
+    const runner = service.runnersOf(topicId)[0]!;
+    const { learner } = (runner as unknown as { ctx: { learner: { reachIndexReady: boolean; rankEntry(e: FrontierEntry): { score: number; priority: number } | null } } }).ctx;
+    const before = await queued(store, crawlId);
+    const tudors = [0, 1, 2, 3, 4].map((i) => `${O}/p${i}`).filter((u) => before.has(u));
+    await h.labelLink({ topicId, url: tudors[0]!, anchor: before.get(tudors[0]!)!.anchor, context: '', label: 1, wait: true });
+    await expect.poll(() => learner.reachIndexReady, { timeout: 10_000 }).toBe(true);
+    const mid = await queued(store, crawlId);
+    const { effect } = await h.labelLink({ topicId, url: tudors[1]!, anchor: mid.get(tudors[1]!)!.anchor, context: '', label: 1, wait: true });
+    const after = await queued(store, crawlId);
+    // The other Tudor links move again; the rest do not; no queued link is left where a full re-score would move it.
+    for (const u of tudors.slice(2)) expect(after.get(u)!.priority).toBeGreaterThan(mid.get(u)!.priority + 0.01);
+    for (const u of [5, 6, 7, 8, 9].map((i) => `${O}/p${i}`).filter((x) => after.has(x))) expect(after.get(u)!.priority).toBe(mid.get(u)!.priority);
+    expect(effect!.reached).toBeLessThan(after.size);
+    const full = await store.frontier.rescoreQueued(crawlId, (e) => learner.rankEntry(e), Date.now(), { epsilon: 0.01 });
+    expect(full.changed).toBe(0);
+    release();
+    await service.settled(crawlId);
+  });
+
   it('with a model of a few labels, where one answer moves every link, a full re-score follows at once', async () => {
     const { store, h, crawlId, topicId, release, service } = await heldCrawl({ labels: 0 });
     const before = await queued(store, crawlId);
