@@ -1,5 +1,6 @@
-// The labeling queue: the frontier links the link classifier is least sure about, for fast labeling
-// (uncertainty sampling, weighted by how representative a link is of the frontier).
+// Questions by doubt: the frontier links the link classifier is least sure about (uncertainty sampling, weighted by
+// how representative a link is of the frontier). The dashboard's queue asked these until it measured worse than
+// ranking by what an answer changes (question-value.ts); the labels benchmark keeps it as its `doubt` choice.
 //
 // The rule, in order:
 // 1. Links whose URL is already labeled are left out.
