@@ -3,10 +3,10 @@
 // pipeline, and end when the frontier is empty, the budget spent, or the run was asked to halt.
 //
 // `concurrency` counts requests, as its setting says ("requests in flight overall"): a page whose response is in is
-// parsed, judged and committed while the next URL's request goes out. Holding the slot until the commit (as this loop
-// once did) kept 0.7-1.3 of 8 requests in flight on loopback, the rest of the slots waiting on IndexedDB
-// (docs/benchmarks.md, "Where the time goes"). Pages past their request are bounded by `concurrency` too, so a
-// slow store holds the crawl back instead of piling up pages in memory.
+// parsed, judged and committed while the next URL's request goes out, so a slow server does not hold the slots of
+// pages being written. (On loopback the service worker's CPU per page, not the slots, sets the pace either way:
+// docs/benchmarks.md, "Crawl throughput".) Pages past their request are bounded by `concurrency` too, so a slow
+// store holds the crawl back instead of piling up pages in memory.
 import type { CrawlState } from '../records';
 import type { FrontierEntry } from '../types';
 import { describeFatal, type RunContext } from './context';
