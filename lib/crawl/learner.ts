@@ -2,14 +2,14 @@
 // (its own verdicts and anyone else's labels), rebuilds it when the topic's revision moved on, and re-scores
 // the queued links when the model has changed enough. One per CrawlRunner; it holds the crawl's model.
 import type { Clock } from '../fetch/fetcher';
-import type { CrawlStorePort } from '../ports';
+import type { Candidate, CrawlStorePort } from '../ports';
 import type { AnswerEffect, CrawlRecord, RescoreReport } from '../records';
 import type { Strategy } from '../strategies/types';
 import type { CrawlConfig } from './config';
 import { buildModel, catchUp, saveModel, type CrawlModel } from './model';
 import { timesOf } from './link-model';
 import { ReachIndex } from './reach-index';
-import { urlLogOdds } from '../classifier/link-classifier';
+import { urlLogOdds, type LinkText } from '../classifier/link-classifier';
 import type { TargetAuthority } from '../classifier/authority';
 import { rankLink } from './children';
 import { logistic } from '../classifier/naive-bayes';
@@ -63,8 +63,8 @@ export class CrawlLearner {
   lastAnswer: AnswerEffect | null = null;
   /** Queued URLs by link feature, built from the first answer on (reach-index.ts); off, every answer reads the whole queue. */
   useReachIndex = true;
-  private index: ReachIndex<FrontierEntry> | null = null;
-  /** Pages committed by the run, and how many had been when the index last looked at the queue. */
+  private index: ReachIndex<LinkText & { url: string }> | null = null;
+  /** Pages committed by the run whose links the index did not see, and how many had been when it last listed the queue. */
   private pagesCommitted = 0;
   private pagesIndexed = -1;
 
@@ -145,11 +145,18 @@ export class CrawlLearner {
    * through the service reach it by `requestSync`, and other crawls' labels at the next catch-up or save.
    * Every `rescoreEveryPages` pages the queued links are re-scored.
    */
-  pageDone(committedLabels: number): void {
-    this.pagesCommitted++;
+  pageDone(committedLabels: number, queued?: readonly Candidate[]): void {
+    // The reach index learns the page's links at once; a page it did not see makes the next answer list the queue.
+    if (queued && this.index) this.index.noteQueued(queued.filter((c) => !c.skip));
+    else this.pagesCommitted++;
     if (committedLabels > 0) void this.requestSync();
     const every = this.d.config.learning.rescoreEveryPages;
     if (every > 0 && ++this.pagesSinceRescore >= every) this.scheduleRescore(`${every} pages fetched`);
+  }
+
+  /** URLs were queued other than as a committed page's links (a template cycle's seeds): the next answer lists the queue. */
+  queuedElsewhere(): void {
+    this.pagesCommitted++;
   }
 
   /** At the start of a run: labels may have come while the crawl was paused, or a re-score was cut short. */
@@ -275,12 +282,12 @@ export class CrawlLearner {
   }
 
   /** The crawl's reach index, when the store can list its queue by key. Features are the link's under any model. */
-  private reachIndex(): ReachIndex<FrontierEntry> | null {
+  private reachIndex(): ReachIndex<LinkText & { url: string }> | null {
     const { frontier } = this.d.store;
     if (!this.useReachIndex || !frontier.queuedUrls || !frontier.entries) return null;
     if (!this.index) this.pagesIndexed = this.pagesCommitted; // the build lists the queue after this
-    this.index ??= new ReachIndex(this.d.crawlId, { queuedUrls: (c) => frontier.queuedUrls!(c), entries: (c, u) => frontier.entries!(c, u) },
-      (e) => this.model.link.features(e));
+    this.index ??= new ReachIndex<LinkText & { url: string }>(this.d.crawlId,
+      { queuedUrls: (c) => frontier.queuedUrls!(c), entries: (c, u) => frontier.entries!(c, u) }, (e) => this.model.link.features(e));
     this.index.build((err) => this.d.log?.(`the reach index could not be built: ${String(err)}`));
     return this.index;
   }

@@ -3,28 +3,29 @@
 // and postings are arrays of numbers, so 100,000 queued links of some 25 features each cost a few megabytes.
 //
 // It is built from the queue once, in the background from the first answer on (that answer, and any before the
-// build is done, read the queue as before), then kept up by indexing the URLs queued since (found by listing the
-// queue's keys, which is much less than reading its rows).
+// build is done, read the queue as before), then kept up with the links each committed page queued (`noteQueued`,
+// from the page pipeline), and, for URLs queued another way, by listing the queue's keys, which is much less than
+// reading its rows.
 // Postings are never removed: a URL that left the queue is dropped when the store finds it is no longer queued.
 // A queued URL re-found with a better link keeps the features it was indexed with; the next full re-score,
 // which the class-count drift of every few answers brings (learner.ts), ranks it anew.
 
 /** What the index asks of the store: the queue's URLs, keys only, and entries by URL. */
-export interface QueuedLinks {
+export interface QueuedLinks<E> {
   queuedUrls(crawlId: number): Promise<string[]>;
-  entries(crawlId: number, urls: readonly string[]): Promise<({ url: string; state: string } | undefined)[]>;
+  entries(crawlId: number, urls: readonly string[]): Promise<((E & { state: string }) | undefined)[]>;
 }
 
 /** Entries read per store call while indexing. */
 const READ_CHUNK = 5000;
 
-export class ReachIndex<E extends { url: string; state: string }> {
+export class ReachIndex<E extends { url: string }> {
   private readonly ids = new Map<string, number>();
   private readonly urls: string[] = [];
   private readonly postings = new Map<string, number[]>();
   constructor(
     private readonly crawlId: number,
-    private readonly store: QueuedLinks,
+    private readonly store: QueuedLinks<E>,
     private readonly featuresOf: (e: E) => string[],
   ) {}
 
@@ -49,11 +50,17 @@ export class ReachIndex<E extends { url: string; state: string }> {
   async refresh(): Promise<void> {
     const fresh = (await this.store.queuedUrls(this.crawlId)).filter((u) => !this.ids.has(u));
     for (let i = 0; i < fresh.length; i += READ_CHUNK) {
-      for (const e of await this.store.entries(this.crawlId, fresh.slice(i, i + READ_CHUNK))) if (e?.state === 'queued') this.add(e as E);
+      for (const e of await this.store.entries(this.crawlId, fresh.slice(i, i + READ_CHUNK))) if (e?.state === 'queued') this.add(e);
     }
   }
 
+  /** Links a committed page just queued: indexed at once, so the next answer need not list the queue for them. */
+  noteQueued(links: readonly E[]): void {
+    for (const e of links) this.add(e);
+  }
+
   private add(e: E): void {
+    if (this.ids.has(e.url)) return;
     const id = this.urls.length;
     this.ids.set(e.url, id);
     this.urls.push(e.url);

@@ -187,7 +187,7 @@ async function recordResponse(ctx: RunContext, entry: FrontierEntry, result: Res
   await withRecord(ctx, commit, page);
   await ctx.commits.submit(commit);
   // With links to judged pages learned, the store may have added labels of its own.
-  ctx.learner.pageDone(commit.labels.length + (commit.learnLinksToJudged ? 1 : 0));
+  ctx.learner.pageDone(commit.labels.length + (commit.learnLinksToJudged ? 1 : 0), commit.children);
   tellStrategy(ctx, entry.url, page.parsed.text, page.verdict?.relevant ?? false, page.children, page.role);
   const now = ctx.ports.clock.now();
   if (++ctx.sinceSave >= MODEL_SAVE_EVERY && now - ctx.modelSavedAt >= MODEL_SAVE_EVERY_MS) {

@@ -11,6 +11,7 @@ export async function seedFromSearch(ctx: RunContext): Promise<void> {
     store: ctx.ports.store, crawl: await ctx.mustGet(), config: ctx.config, strategy: ctx.strategy, read: searchPageReader(ctx),
     halted: () => ctx.halted, now: () => ctx.ports.clock.now(), log: ctx.ports.log,
   });
+  ctx.learner.queuedElsewhere();
   if (config) ctx.reseed(config);
 }
 

@@ -9,7 +9,7 @@ const words = (e: Row) => e.anchor.split(' ').map((w) => `a:${w}`);
 function queue(rows: Row[]) {
   const byUrl = new Map(rows.map((r) => [r.url, r]));
   let rowsRead = 0;
-  const store: QueuedLinks = {
+  const store: QueuedLinks<Row> = {
     queuedUrls: async () => [...byUrl.values()].filter((r) => r.state === 'queued').map((r) => r.url),
     entries: async (_c, urls) => urls.map((u) => (rowsRead++, byUrl.get(u))),
   };
@@ -32,5 +32,15 @@ describe('ReachIndex', () => {
     expect(index.reached(new Set(['a:Tudor']))).toContain('late');
     expect(q.rowsRead()).toBe(201);
     expect(index.size).toBe(201);
+  });
+
+  it('indexes the links a committed page queued without listing the queue, each URL once', async () => {
+    const q = queue([{ url: 'u0', state: 'queued', anchor: 'Bread' }]);
+    const index = new ReachIndex(1, q.store, words);
+    await index.refresh();
+    index.noteQueued([{ url: 'p1', state: 'queued', anchor: 'Tudor kings' }, { url: 'u0', state: 'queued', anchor: 'Tudor bread' }]);
+    expect(index.reached(new Set(['a:Tudor']))).toEqual(['p1']); // u0 keeps the link it was indexed with
+    expect(index.size).toBe(2);
+    expect(q.rowsRead()).toBe(1);
   });
 });
