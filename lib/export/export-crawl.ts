@@ -59,7 +59,7 @@ export async function exportCrawl(
     afterSeq: req.sinceLastExport ? await exportMark(db, crawlId, req.format) : undefined,
   };
   const pages = readExportPages(db, crawlId, sel, {
-    bodies: FORMATS[req.format].needsBodies, chunk: opts.chunk,
+    bodies: FORMATS[req.format].needsBodies, chunk: opts.chunk, captureBytes: crawl.config.fetch?.renderCaptureBytes,
     onProgress: (seq) => opts.onProgress?.({ seq, lastSeq }),
   });
   return {
