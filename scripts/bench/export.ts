@@ -8,7 +8,7 @@
 // Part of `npm run bench`; alone:
 //   npx tsx scripts/bench/export.ts [--pages 100000] [--smaller 10000 | --smaller 0] [--before DIR] [--live-heap] [--formats wacz,warc,jsonl,csv,zip]
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -35,7 +35,12 @@ export interface ExportFigure {
 export interface ExportRun {
   figures: ExportFigure[];
   fillSeconds: number;
+  /** What the machine was doing: the figures are only comparable within one run. */
+  conditions: { date: string; cpus: number; cpuModel: string; memoryGiB: number; loadStart: number; loadEnd: number };
 }
+
+/** Issue 36's goals for an export of 100,000 pages. */
+export const EXPORT_GOALS = { seconds: 120, peakRatio: 1.2 };
 
 type Hook = { focusExport: { open(c: number, r: { format: string }): Promise<{ id: number }>; next(id: number): Promise<string | null> } };
 
@@ -172,6 +177,7 @@ export async function measureExport(o: { pages: number; smaller?: number; before
     if (o.before) benches.push(await openBench('before', o.before, site.origin, dir, o.log, o.liveHeap));
     const figures: ExportFigure[] = [];
     const t0 = Date.now();
+    const loadStart = loadavg()[0];
     let fillSeconds = 0;
     const smaller = o.smaller ?? Math.round(o.pages / 10);
     for (const size of [...(smaller ? [smaller] : []), o.pages]) {
@@ -181,12 +187,38 @@ export async function measureExport(o: { pages: number; smaller?: number; before
       for (const format of o.formats) for (const b of benches) figures.push(await b.exportAs(format, size));
     }
     o.log(`export bench: done in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
-    return { figures, fillSeconds };
+    const conditions = {
+      date: new Date(t0).toISOString(), cpus: cpus().length, cpuModel: cpus()[0]?.model ?? '', memoryGiB: Math.round(totalmem() / 2 ** 30),
+      loadStart, loadEnd: loadavg()[0],
+    };
+    return { figures, fillSeconds, conditions };
   } finally {
     for (const b of benches) await b.close();
     await site.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * One line per goal of issue 36 at the largest size, this build: the seconds an export took, and its peak heap over
+ * the peak at the smaller size, each against its goal, with the run's conditions.
+ */
+export function exportGoals(r: ExportRun): string[] {
+  const mine = r.figures.filter((f) => f.build === 'this');
+  const largest = Math.max(...mine.map((f) => f.pages));
+  const c = r.conditions;
+  const out: string[] = [];
+  for (const f of mine.filter((x) => x.pages === largest)) {
+    const at = `${f.format} at ${f.pages.toLocaleString('en-US')} pages`;
+    out.push(`goal ${at}: ${f.seconds.toFixed(1)} s (goal <= ${EXPORT_GOALS.seconds} s: ${f.seconds <= EXPORT_GOALS.seconds ? 'met' : 'NOT met'})`);
+    const small = mine.find((s) => s.format === f.format && s.pages < f.pages);
+    if (small) {
+      const ratio = f.peakHeapMiB / small.peakHeapMiB;
+      out.push(`goal ${at}: peak JS heap ${f.peakHeapMiB.toFixed(0)} MiB, ${ratio.toFixed(2)}x the ${small.peakHeapMiB.toFixed(0)} MiB at ${small.pages.toLocaleString('en-US')} (goal <= ${EXPORT_GOALS.peakRatio}x: ${ratio <= EXPORT_GOALS.peakRatio ? 'met' : 'NOT met'})`);
+    }
+  }
+  out.push(`conditions: ${c.date}, ${c.cpus} cores (${c.cpuModel}), ${c.memoryGiB} GiB, load average ${c.loadStart.toFixed(1)} at the start and ${c.loadEnd.toFixed(1)} at the end; one run`);
+  return out;
 }
 
 export function formatExport(r: ExportRun): string {
@@ -210,6 +242,8 @@ export function formatExport(r: ExportRun): string {
     markdownTable(['format', 'pages', 'build', 'seconds', 'MB written', 'pages per second', "exporting page's peak JS heap (MiB)", 'its heap before the export (MiB)', ...(figures[0]?.peakLiveMiB !== undefined ? ['after forced collections (MiB)'] : [])],
       figures.map((f) => [f.format, f.pages.toLocaleString('en-US'), f.build, f.seconds.toFixed(1), f.megabytes.toFixed(0), Math.round(f.pages / f.seconds), f.peakHeapMiB.toFixed(0), f.baseHeapMiB.toFixed(0), ...(f.peakLiveMiB !== undefined ? [f.peakLiveMiB.toFixed(0)] : [])])),
     ...(notes.length ? ['', ...notes] : []),
+    '',
+    ...exportGoals(r).map((g) => `- ${g}`),
   ].join('\n');
 }
 

@@ -15,7 +15,7 @@ import { ROOT } from '../lib/browser';
 import { articleOfUrl, loadArticles, startCorpusServer } from './corpus-server';
 import { DEFAULT_CORPUS, caseGroundTruth, runWikispeedia, scoreUrls, type CaseResults } from './wikispeedia';
 import { runCrawlee } from './crawlee';
-import { formatExport, measureExport } from './export';
+import { exportGoals, formatExport, measureExport } from './export';
 import { formatRender, measureRender } from './render';
 import { formatHits, measureHits } from './hits';
 import { HOLD_CASES, SETTINGS as HITS_SETTINGS, TUNE_CASES, runHitsSweep } from './hits-sweep';
@@ -122,6 +122,7 @@ async function main(): Promise<void> {
   // Many browsers, one crawl: 1, 2 and 4 workers on Redis (skipped where redis-server is missing).
   const scaleOut = skip.has('scale-out') || !existsSync('/usr/bin/redis-server') ? null : await measureScaleOut({ workers: [1, 2, 4], pages: 200, queued: 100_000, log });
   const exported = skip.has('export') ? null : await measureExport({ pages: Number(v['export-pages']), formats: ['wacz', 'warc', 'jsonl', 'csv', 'zip'], log });
+  for (const goal of exported ? exportGoals(exported) : []) log(`export at scale: ${goal}`); // the export goals of issue 36
   const all = { date, machine, budget, concurrency, cases, pipeline, scale, hits, queues, exported };
   writeFileSync(join(outDir, 'bench.json'), JSON.stringify(all, null, 2) + '\n');
   const report = await writeReport(all) + (hits ? `\n## A HITS round against graph size (Node)\n\n${formatHits(hits)}\n` : '') + (queues ? `\n## multi-queue: a take by FIFO queues against frontier size (Node, fake-indexeddb)\n\n${formatQueueTake(queues)}\n` : '') + (sites ? `\n${sites.markdown}\n` : '') + (sweep ? `\n## Every topic (topic sweep)\n\n${sweep.markdown}\n\n![fraction of the oracle per topic](sweep/sweep-fraction-of-oracle.svg)\n` : '') + (hitsFusion ? `\n${hitsFusion}\n` : '') + (exported ? `\n## Export at scale\n\n${formatExport(exported)}\n` : '') + (scaleOut ? `\n## Many browsers, one crawl (Redis)\n\n${formatScaleOut(scaleOut)}\n` : '');

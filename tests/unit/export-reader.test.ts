@@ -33,13 +33,12 @@ async function readAll(pages: { row: PageRecord; body: PageBody }[]) {
   await db.bodies.bulkPut(pages.map((p) => p.body));
   let read = 0, written = 0, most = 0, reads = 0;
   const bulkGet = db.bodies.bulkGet.bind(db.bodies);
-  vi.spyOn(db.bodies, 'bulkGet').mockImplementation(async (keys) => {
-    const got = await bulkGet(keys);
+  vi.spyOn(db.bodies, 'bulkGet').mockImplementation((keys) => bulkGet(keys).then((got) => {
     reads++;
     read += got.reduce((n, b) => n + heldBy(b), 0);
     most = Math.max(most, read - written);
     return got;
-  });
+  }));
   const seqs: number[] = [];
   let resources = 0;
   for await (const x of readExportPages(db, 1, {}, { bodies: true })) {
