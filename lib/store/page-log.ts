@@ -4,6 +4,9 @@ import Dexie from 'dexie';
 import type { PageBody, PageRecord } from '../types';
 import type { CrawlerDB } from './db';
 
+/** Page rows read per transaction while looking for a crawl's training reads. */
+const TRAINING_SCAN = 2000;
+
 export class PageLog {
   constructor(private readonly db: CrawlerDB) {}
 
@@ -31,10 +34,20 @@ export class PageLog {
     return out;
   }
 
-  /** The training reads of a crawl, done or failed. */
-  private trainingReads(crawlId: number): Promise<PageRecord[]> {
-    return this.db.pages.where('[crawlId+seq]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey])
-      .filter((p) => p.phase === 'train').toArray();
+  /**
+   * The training reads of a crawl, done or failed. They are found among all the crawl's rows (a training read may
+   * come after crawl pages, when a crawl is resumed), read a few thousand at a time, each chunk its own short
+   * transaction: one cursor over 100,000 rows would hold the pages store for seconds, and every page commit of the
+   * crawl starting or resuming would wait behind it. Only the training rows are kept.
+   */
+  private async trainingReads(crawlId: number, chunk = TRAINING_SCAN): Promise<PageRecord[]> {
+    const out: PageRecord[] = [];
+    for (let after = 0; ;) {
+      const rows = await this.pagesAfter(crawlId, after, chunk);
+      for (const p of rows) if (p.phase === 'train') out.push(p);
+      if (rows.length < chunk) return out;
+      after = rows[rows.length - 1].seq;
+    }
   }
 
   async trainedUrls(crawlId: number): Promise<Set<string>> {
