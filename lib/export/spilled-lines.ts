@@ -94,20 +94,23 @@ export class SortedLines {
   }
 }
 
-/** A Blob's newline-ended lines, read a slice at a time (a newline byte never falls inside a UTF-8 character). */
+/**
+ * A Blob's newline-ended lines, read a slice at a time (a newline byte never falls inside a UTF-8 character). The
+ * slice stays bytes, outside the JS heap, and a line is decoded only when the merge reaches it: decoding a whole
+ * slice and splitting it kept every line of it alive while the merge drew lines from the other runs, long enough
+ * to be promoted to V8's old generation, and at 100,000 pages the merge's heap peak was twice the WARC's.
+ */
 async function* blobLines(blob: Blob): AsyncGenerator<string> {
   const decoder = new TextDecoder();
   let carry: Uint8Array = new Uint8Array(0);
   for (let at = 0; at < blob.size; at += SLICE) {
-    const slice = new Uint8Array(await blob.slice(at, at + SLICE).arrayBuffer());
-    const end = slice.lastIndexOf(10);
-    if (end < 0) {
-      carry = join(carry, slice);
-      continue;
+    const slice = join(carry, new Uint8Array(await blob.slice(at, at + SLICE).arrayBuffer()));
+    let from = 0;
+    for (let end = slice.indexOf(10); end >= 0; end = slice.indexOf(10, from)) {
+      yield decoder.decode(slice.subarray(from, end));
+      from = end + 1;
     }
-    const text = decoder.decode(join(carry, slice.subarray(0, end)));
-    carry = slice.slice(end + 1);
-    yield* text.split('\n');
+    carry = slice.slice(from);
   }
   if (carry.byteLength) yield decoder.decode(carry);
 }

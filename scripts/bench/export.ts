@@ -28,6 +28,8 @@ export interface ExportFigure {
   peakHeapMiB: number;
   /** The page's heap before the export, after a forced collection: the peak less this is the export's own. */
   baseHeapMiB: number;
+  /** How far into the file the peak came (MB written when it was sampled): which part of the export it belongs to. */
+  peakAtMB: number;
   /** With `liveHeap`: the largest heap left after a garbage collection forced every second. */
   peakLiveMiB?: number;
 }
@@ -123,11 +125,17 @@ async function openBench(build: ExportFigure['build'], extensionDir: string | un
       await cdp.send('HeapProfiler.collectGarbage');
       const base = await heap();
       let peak = base;
+      let peakAt = 0;
       let live = 0;
       let sampling = true;
+      let bytes = 0;
       const sampler = (async () => {
         for (let i = 1; sampling; i++) {
-          peak = Math.max(peak, await heap().catch(() => 0));
+          const h = await heap().catch(() => 0);
+          if (h > peak) {
+            peak = h;
+            peakAt = bytes;
+          }
           if (liveHeap && i % 10 === 0) {
             // The used heap includes garbage V8 has not yet collected, which grows with how long it runs; after a
             // full collection what is left is what the export holds.
@@ -139,7 +147,6 @@ async function openBench(build: ExportFigure['build'], extensionDir: string | un
       })();
       const started = Date.now();
       const file = createWriteStream(join(dir, `${build}-${FORMATS[format].fileName}`));
-      let bytes = 0;
       const { id } = await dash.evaluate(([c, f]) => (globalThis as unknown as Hook).focusExport.open(c, { format: f }), [crawlId, format] as const);
       for (;;) {
         const chunk = await dash.evaluate((i) => (globalThis as unknown as Hook).focusExport.next(i), id);
@@ -152,10 +159,10 @@ async function openBench(build: ExportFigure['build'], extensionDir: string | un
       sampling = false;
       await sampler;
       const f: ExportFigure = {
-        format, pages, build, seconds: (Date.now() - started) / 1000, megabytes: bytes / 1e6, peakHeapMiB: peak / 2 ** 20, baseHeapMiB: base / 2 ** 20,
+        format, pages, build, seconds: (Date.now() - started) / 1000, megabytes: bytes / 1e6, peakHeapMiB: peak / 2 ** 20, baseHeapMiB: base / 2 ** 20, peakAtMB: peakAt / 1e6,
         ...(liveHeap ? { peakLiveMiB: live / 2 ** 20 } : {}),
       };
-      log(`export bench (${build}): ${format} of ${pages}: ${f.seconds.toFixed(1)} s, ${f.megabytes.toFixed(0)} MB, peak heap ${f.peakHeapMiB.toFixed(0)} MiB (${f.baseHeapMiB.toFixed(0)} before it)${liveHeap ? `, after collections ${f.peakLiveMiB!.toFixed(0)} MiB` : ''}`);
+      log(`export bench (${build}): ${format} of ${pages}: ${f.seconds.toFixed(1)} s, ${f.megabytes.toFixed(0)} MB, peak heap ${f.peakHeapMiB.toFixed(0)} MiB (${f.baseHeapMiB.toFixed(0)} before it; reached when ${f.peakAtMB.toFixed(0)} MB had been written)${liveHeap ? `, after collections ${f.peakLiveMiB!.toFixed(0)} MiB` : ''}`);
       return f;
     },
     close: () => launched.close(),
