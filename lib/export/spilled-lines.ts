@@ -54,65 +54,85 @@ export class SortedLines {
     this.held = [];
   }
 
-  /** The lines in order, each ended by a newline, a few hundred lines a chunk; the list is empty afterwards. */
+  /**
+   * The lines in order, each ended by a newline, a few hundred lines a chunk; the list is empty afterwards. The merge
+   * awaits only when a run's slice is used up, not once a line: at a hundred thousand lines, a promise or two per
+   * line was most of what the merge allocated.
+   */
   async *bytes(): AsyncGenerator<Uint8Array> {
     let out: string[] = [];
-    for await (const line of this.lines()) {
-      out.push(line);
-      if (out.length >= 500) {
-        yield utf8(out.join('\n') + '\n');
-        out = [];
-      }
-    }
-    if (out.length) yield utf8(out.join('\n') + '\n');
-  }
-
-  async *lines(): AsyncGenerator<string> {
+    const flush = () => {
+      const chunk = utf8(out.join('\n') + '\n');
+      out = [];
+      return chunk;
+    };
     if (this.runs.length === 0) {
       // All of it fits in one run: no Blob to write and read back.
-      const held = this.held.sort();
+      for (const line of this.held.sort()) {
+        out.push(line);
+        if (out.length >= 500) yield flush();
+      }
       this.held = [];
-      yield* held;
+      if (out.length) yield flush();
       return;
     }
     this.pack();
     const heads = new MergeHeap();
     for (const run of this.runs.splice(0)) {
-      const lines = blobLines(run);
-      const first = await lines.next();
-      if (!first.done) heads.push({ line: first.value, rest: lines });
+      const cursor = new RunCursor(run);
+      if (await cursor.next()) heads.push(cursor);
     }
     for (let top = heads.peek(); top; top = heads.peek()) {
-      yield top.line;
-      const next = await top.rest.next();
-      if (next.done) heads.pop();
-      else {
-        top.line = next.value;
-        heads.siftDown();
-      }
+      out.push(top.line);
+      if (out.length >= 500) yield flush();
+      if (top.nextHeld() || (await top.next())) heads.siftDown();
+      else heads.pop();
     }
+    if (out.length) yield flush();
   }
 }
 
 /**
- * A Blob's newline-ended lines, read a slice at a time (a newline byte never falls inside a UTF-8 character). The
- * slice stays bytes, outside the JS heap, and a line is decoded only when the merge reaches it: decoding a whole
- * slice and splitting it kept every line of it alive while the merge drew lines from the other runs, long enough
- * to be promoted to V8's old generation, and at 100,000 pages the merge's heap peak was twice the WARC's.
+ * A run's newline-ended lines, read from its Blob a slice at a time (a newline byte never falls inside a UTF-8
+ * character). The slice stays bytes, outside the JS heap, and a line is decoded only when the merge reaches it:
+ * decoding a whole slice and splitting it kept every line of it alive while the merge drew lines from the other
+ * runs, long enough to be promoted to V8's old generation.
  */
-async function* blobLines(blob: Blob): AsyncGenerator<string> {
-  const decoder = new TextDecoder();
-  let carry: Uint8Array = new Uint8Array(0);
-  for (let at = 0; at < blob.size; at += SLICE) {
-    const slice = join(carry, new Uint8Array(await blob.slice(at, at + SLICE).arrayBuffer()));
-    let from = 0;
-    for (let end = slice.indexOf(10); end >= 0; end = slice.indexOf(10, from)) {
-      yield decoder.decode(slice.subarray(from, end));
-      from = end + 1;
-    }
-    carry = slice.slice(from);
+class RunCursor {
+  /** The run's current line. */
+  line = '';
+  private held: Uint8Array = new Uint8Array(0);
+  private from = 0;
+  private read = 0;
+  private readonly decoder = new TextDecoder();
+
+  constructor(private readonly blob: Blob) {}
+
+  /** Moves to the next line if the slice in hand has it whole. */
+  nextHeld(): boolean {
+    const end = this.held.indexOf(10, this.from);
+    if (end < 0) return false;
+    this.line = this.decoder.decode(this.held.subarray(this.from, end));
+    this.from = end + 1;
+    return true;
   }
-  if (carry.byteLength) yield decoder.decode(carry);
+
+  /** Moves to the next line, reading from the Blob as far as it takes; false past the run's end. */
+  async next(): Promise<boolean> {
+    while (!this.nextHeld()) {
+      if (this.read >= this.blob.size) {
+        if (this.from >= this.held.byteLength) return false;
+        this.line = this.decoder.decode(this.held.subarray(this.from));
+        this.from = this.held.byteLength;
+        return true;
+      }
+      const slice = new Uint8Array(await this.blob.slice(this.read, this.read + SLICE).arrayBuffer());
+      this.read += SLICE;
+      this.held = join(this.held.subarray(this.from), slice);
+      this.from = 0;
+    }
+    return true;
+  }
 }
 
 function join(a: Uint8Array, b: Uint8Array): Uint8Array {
@@ -123,20 +143,15 @@ function join(a: Uint8Array, b: Uint8Array): Uint8Array {
   return out;
 }
 
-interface Head {
-  line: string;
-  rest: AsyncGenerator<string>;
-}
-
 /** The runs' current lines, least on top: a binary heap, as a crawl of a million pages merges a hundred runs. */
 class MergeHeap {
-  private readonly items: Head[] = [];
+  private readonly items: RunCursor[] = [];
 
-  peek(): Head | undefined {
+  peek(): RunCursor | undefined {
     return this.items[0];
   }
 
-  push(h: Head): void {
+  push(h: RunCursor): void {
     const items = this.items;
     items.push(h);
     for (let i = items.length - 1; i > 0;) {

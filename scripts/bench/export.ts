@@ -55,7 +55,8 @@ interface Bench {
 }
 
 async function openBench(build: ExportFigure['build'], extensionDir: string | undefined, origin: string, dir: string, log: (line: string) => void, liveHeap = false): Promise<Bench> {
-  const launched = await launchWithExtension(extensionDir ? { extensionDir } : {});
+  const jsFlags = process.env.FOCUS_EXPORT_JS_FLAGS;
+  const launched = await launchWithExtension({ ...(extensionDir ? { extensionDir } : {}), ...(jsFlags ? { args: [`--js-flags=${jsFlags}`] } : {}) });
   const { crawlId } = await send<{ crawlId: number }>(launched.page, 'start', {
     name: 'export bench', seeds: [`${origin}/space/`], topic: { keywords: ['astronomy', 'planet', 'star'] },
     budget: { maxPages: 1 }, politeness: { delayMs: 0, concurrency: 1, robots: false },

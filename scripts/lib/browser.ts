@@ -51,6 +51,8 @@ export interface LaunchOptions {
   /** Chromium --host-resolver-rules, e.g. "MAP *.test 127.0.0.1:8080". */
   hostRules?: string;
   extensionDir?: string;
+  /** More Chromium flags (a benchmark's V8 settings, e.g. `--js-flags=...`). */
+  args?: string[];
 }
 
 export interface Launched {
@@ -77,6 +79,7 @@ export async function launchWithExtension(opts: LaunchOptions = {}): Promise<Lau
   ];
   if (process.getuid?.() === 0) args.push('--no-sandbox');
   if (opts.hostRules) args.push(`--host-resolver-rules=${opts.hostRules}`);
+  if (opts.args) args.push(...opts.args);
   const context = await chromium.launchPersistentContext(profileDir, {
     executablePath: chromePath(),
     headless: !opts.headed,
