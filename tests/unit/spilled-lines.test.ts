@@ -25,6 +25,15 @@ describe('SortedLines', () => {
     expect(await text(sorted.bytes())).toBe([...lines].sort().join('\n') + '\n');
   });
 
+  // UTF-8 bytes order code points, and a plain sort orders UTF-16 code units: they disagree between a character past
+  // U+FFFF (a surrogate pair, 0xD800-0xDFFF) and one in U+E000-U+FFFF. Lines with only one of the two merge as bytes.
+  it.each([['past U+FFFF', ['𝄞', 'a']], ['in U+E000-U+FFFF', ['\uFF21', 'a']], ['both', ['𝄞', '\uFF21', 'a']]])('sorts lines with characters %s as a sort does', async (_, chars) => {
+    const lines = someLines(700).map((l, i) => `org,example)/${chars[i % chars.length]}${l.slice(13)}`);
+    const sorted = new SortedLines(100);
+    for (const l of lines) sorted.add(l);
+    expect(await text(sorted.bytes())).toBe([...lines].sort().join('\n') + '\n');
+  });
+
   it('gives nothing for no lines', async () => {
     expect(await text(new SortedLines(3).bytes())).toBe('');
   });
