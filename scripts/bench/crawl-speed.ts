@@ -6,6 +6,7 @@
 //     [--concurrency 8] [--rounds 1] [--profile] [--profile-out FILE.cpuprofile]
 // --profile wants the unminified build for function names: npx wxt build -c scripts/bench/profile.wxt.config.ts
 import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -20,6 +21,8 @@ export interface SpeedRound {
   crawlee: number;
   /** Focus's crawl-phase pages/s over Crawlee's. */
   ratio: number;
+  /** The machine's 1-minute load average when the round ended. */
+  load: number;
 }
 
 export interface CrawlSpeed {
@@ -67,7 +70,7 @@ export async function measureCrawlSpeed(o: {
       await site.close();
     }
     const pagesPerSecond = focus.pagesPerSecond ?? NaN;
-    rounds.push({ focus: pagesPerSecond, crawlee, ratio: pagesPerSecond / crawlee });
+    rounds.push({ focus: pagesPerSecond, crawlee, ratio: pagesPerSecond / crawlee, load: loadavg()[0]! });
   }
   return { topic: o.topic, seed: o.seed, budget: o.budget, concurrency: o.concurrency, rounds, ...(profile ? { profile } : {}) };
 }
@@ -90,7 +93,7 @@ export function formatCrawlSpeed(s: CrawlSpeed): string {
   const lines = [`Crawl phase, Focus (extension, best-first) against Crawlee CheerioCrawler: ${s.topic} from ${s.seed}, ` +
     `${s.budget} pages, concurrency ${s.concurrency}, no politeness delay, loopback`];
   for (const [i, r] of s.rounds.entries()) {
-    lines.push(`  round ${i + 1}: Focus ${r.focus.toFixed(1)} pages/s, Crawlee ${r.crawlee.toFixed(1)} pages/s, ratio ${r.ratio.toFixed(2)}x`);
+    lines.push(`  round ${i + 1}: Focus ${r.focus.toFixed(1)} pages/s, Crawlee ${r.crawlee.toFixed(1)} pages/s, ratio ${r.ratio.toFixed(2)}x, load average ${r.load.toFixed(1)} on ${cpus().length} cores`);
   }
   if (s.profile) lines.push(formatProfile(s.profile));
   return lines.join('\n');
