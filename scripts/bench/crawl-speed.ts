@@ -3,9 +3,10 @@
 // with --profile, where the service worker's time goes during the Focus crawl (a CPU profile of the worker through
 // the DevTools protocol, and its fetches as the Network domain saw them: how many were in flight at once).
 //   npx tsx scripts/bench/crawl-speed.ts [--corpus DIR] [--topic Science] [--seed English_language] [--budget 2000]
-//     [--concurrency 8] [--rounds 1] [--profile]
+//     [--concurrency 8] [--rounds 1] [--profile] [--profile-out FILE.cpuprofile]
 // --profile wants the unminified build for function names: npx wxt build -c scripts/bench/profile.wxt.config.ts
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -20,6 +21,8 @@ export interface SpeedRound {
   crawlee: number;
   /** Focus's crawl-phase pages/s over Crawlee's. */
   ratio: number;
+  /** The machine's 1-minute load average when the round ended. */
+  load: number;
 }
 
 export interface CrawlSpeed {
@@ -33,14 +36,15 @@ export interface CrawlSpeed {
 
 /** Focus then Crawlee, `rounds` times, on one corpus site each. */
 export async function measureCrawlSpeed(o: {
-  corpus: string; topic: string; seed: string; budget: number; concurrency: number; rounds?: number; profile?: boolean; log?: (s: string) => void;
+  corpus: string; topic: string; seed: string; budget: number; concurrency: number; rounds?: number; profile?: boolean; profileOut?: string;
+  log?: (s: string) => void;
 }): Promise<CrawlSpeed> {
   const log = o.log ?? (() => {});
   const rounds: SpeedRound[] = [];
   let profile: WorkerProfile | undefined;
   for (let i = 0; i < (o.rounds ?? 1); i++) {
     let recorder: WorkerRecorder | undefined;
-    let summarize: ((from: number) => WorkerProfile) | undefined;
+    let summarize: ((from: number, pages: number) => WorkerProfile) | undefined;
     log(`round ${i + 1}: Focus best-first, ${o.budget} pages, concurrency ${o.concurrency}`);
     const focus = await runWikispeedia({
       corpus: o.corpus, topic: o.topic, seed: o.seed, budget: o.budget, strategy: 'best-first', concurrency: o.concurrency, log: () => {},
@@ -50,12 +54,12 @@ export async function measureCrawlSpeed(o: {
             recorder = await WorkerRecorder.start(launched);
           },
           onFinished: async () => {
-            summarize = await recorder?.stop();
+            summarize = await recorder?.stop(o.profileOut);
           },
         }
         : {}),
     });
-    if (summarize) profile = summarize(crawlPhaseStart(focus.out));
+    if (summarize) profile = summarize(crawlPhaseStart(focus.out), crawlPhasePages(focus.out));
     log(`round ${i + 1}: Crawlee CheerioCrawler`);
     const site = await startCorpusServer(o.corpus);
     let crawlee: number;
@@ -66,7 +70,7 @@ export async function measureCrawlSpeed(o: {
       await site.close();
     }
     const pagesPerSecond = focus.pagesPerSecond ?? NaN;
-    rounds.push({ focus: pagesPerSecond, crawlee, ratio: pagesPerSecond / crawlee });
+    rounds.push({ focus: pagesPerSecond, crawlee, ratio: pagesPerSecond / crawlee, load: loadavg()[0]! });
   }
   return { topic: o.topic, seed: o.seed, budget: o.budget, concurrency: o.concurrency, rounds, ...(profile ? { profile } : {}) };
 }
@@ -80,11 +84,16 @@ function crawlPhaseStart(out: string): number {
   return Math.max(...rows.filter((r) => r.phase === 'train').map((r) => Date.parse(r.fetchedAt)));
 }
 
+/** Pages the crawl phase wrote rows for (fetched, failed or blocked: each one went through the worker). */
+function crawlPhasePages(out: string): number {
+  return readFileSync(join(out, 'pages.jsonl'), 'utf8').split('\n').filter((l) => l && !l.includes('"phase":"train"')).length;
+}
+
 export function formatCrawlSpeed(s: CrawlSpeed): string {
   const lines = [`Crawl phase, Focus (extension, best-first) against Crawlee CheerioCrawler: ${s.topic} from ${s.seed}, ` +
     `${s.budget} pages, concurrency ${s.concurrency}, no politeness delay, loopback`];
   for (const [i, r] of s.rounds.entries()) {
-    lines.push(`  round ${i + 1}: Focus ${r.focus.toFixed(1)} pages/s, Crawlee ${r.crawlee.toFixed(1)} pages/s, ratio ${r.ratio.toFixed(2)}x`);
+    lines.push(`  round ${i + 1}: Focus ${r.focus.toFixed(1)} pages/s, Crawlee ${r.crawlee.toFixed(1)} pages/s, ratio ${r.ratio.toFixed(2)}x, load average ${r.load.toFixed(1)} on ${cpus().length} cores`);
   }
   if (s.profile) lines.push(formatProfile(s.profile));
   return lines.join('\n');
@@ -94,6 +103,8 @@ export function formatCrawlSpeed(s: CrawlSpeed): string {
 
 export interface WorkerProfile {
   seconds: number;
+  /** Crawl-phase pages the profile's time is divided by. */
+  pages: number;
   /** Share of the worker's sampled time per stage (inclusive: a sample counts for every stage on its stack). */
   stages: { stage: string; share: number }[];
   /** Functions by self time. */
@@ -164,15 +175,18 @@ class WorkerRecorder {
   }
 
   /** Stops recording; the summary covers what happened from `from` (wall-clock ms) on: the crawl phase. */
-  async stop(): Promise<(from: number) => WorkerProfile> {
+  async stop(saveTo?: string): Promise<(from: number, pages: number) => WorkerProfile> {
     const { profile } = (await this.call('Profiler.stop')) as { profile: CpuProfile };
+    // The raw profile opens in DevTools' Performance panel, or reads with any .cpuprofile tool.
+    if (saveTo) writeFileSync(saveTo, JSON.stringify(profile));
     await this.cdp.detach().catch(() => {});
     const spans = this.spans, wallOffset = this.wallOffset;
-    return (from) => {
+    return (from, pages) => {
       // Both clocks of the protocol are the browser's monotonic one: seconds for the network, microseconds for the profile.
       const since = (from / 1000 - wallOffset) * 1e6;
       return {
         seconds: (profile.endTime - Math.max(since, profile.startTime)) / 1e6,
+        pages,
         ...summarizeProfile(profile, since),
         fetches: inFlight(spans.filter(([a]) => a * 1e6 >= since)),
       };
@@ -251,9 +265,13 @@ function inFlight(spans: [number, number][]): WorkerProfile['fetches'] {
 
 function formatProfile(p: WorkerProfile): string {
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(6);
+  // The worker's time a page, by stage: wall time of the crawl phase shared as the samples fell, over its pages.
+  const perPage = (x: number) => `${((x * p.seconds * 1000) / p.pages).toFixed(2)} ms/page`.padStart(14);
+  const busy = p.stages.filter((s) => s.stage !== '(idle)').reduce((a, s) => a + s.share, 0);
   return [
-    `service worker over the crawl phase, ${p.seconds.toFixed(0)} s (CPU profile, 0.5 ms samples; a sample counts for the innermost stage on its stack):`,
-    ...p.stages.map((s) => `  ${pct(s.share)}  ${s.stage}`),
+    `service worker over the crawl phase, ${p.seconds.toFixed(0)} s, ${p.pages} pages (CPU profile, 0.5 ms samples; a sample counts for the ` +
+      `innermost stage on its stack); busy ${pct(busy).trim()}, ${perPage(busy).trim()}:`,
+    ...p.stages.map((s) => `  ${pct(s.share)} ${perPage(s.share)}  ${s.stage}`),
     'functions by self time:',
     ...p.top.map((t) => `  ${pct(t.share)}  ${t.name}`),
     `fetches (Network domain): ${p.fetches.count}, median ${p.fetches.medianMs.toFixed(1)} ms, p90 ${p.fetches.p90Ms.toFixed(1)} ms; ` +
@@ -267,11 +285,12 @@ async function main(): Promise<void> {
       corpus: { type: 'string', default: DEFAULT_CORPUS }, topic: { type: 'string', default: 'Science' },
       seed: { type: 'string', default: 'English_language' }, budget: { type: 'string', default: '2000' },
       concurrency: { type: 'string', default: '8' }, rounds: { type: 'string', default: '1' }, profile: { type: 'boolean', default: false },
+      'profile-out': { type: 'string' },
     },
   });
   const s = await measureCrawlSpeed({
     corpus: v.corpus!, topic: v.topic!, seed: v.seed!, budget: Number(v.budget), concurrency: Number(v.concurrency),
-    rounds: Number(v.rounds), profile: v.profile, log: (l) => process.stderr.write(`[speed] ${l}\n`),
+    rounds: Number(v.rounds), profile: v.profile || !!v['profile-out'], ...(v['profile-out'] ? { profileOut: v['profile-out'] } : {}), log: (l) => process.stderr.write(`[speed] ${l}\n`),
   });
   console.log(formatCrawlSpeed(s));
 }

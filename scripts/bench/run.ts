@@ -7,7 +7,7 @@
 // makes it a few minutes' run (the defaults against best-first on the held-out cases, 500 fetches each).
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { STRATEGIES } from '../../lib/strategies/registry';
@@ -56,7 +56,7 @@ interface CaseFigures {
   seed: string;
   reachableOnTopic: number;
   focus: Record<string, Pick<CaseResults, 'table' | 'pagesPerSecond' | 'workerHeapMB' | 'wallSeconds'> & { judge: CaseResults['judge']['all'] }>;
-  crawlee: { table: ReturnType<typeof scoreUrls>; pagesPerSecond: number; seconds: number } | null;
+  crawlee: { table: ReturnType<typeof scoreUrls>; pagesPerSecond: number; seconds: number; load: number } | null;
 }
 
 /** The HITS fusion sweep against best-first on the web of sites (Node crawl core), or null when skipped. */
@@ -97,7 +97,7 @@ async function main(): Promise<void> {
       try {
         const seedPath = loadArticles(v.corpus!).find((a) => a.article === seed)!.path;
         const run = await runCrawlee({ origin: site.origin, seedUrl: site.origin + seedPath, budget, concurrency });
-        figures.crawlee = { table: scoreUrls(run.urls.filter((u) => articleOfUrl(u)), truth), pagesPerSecond: run.pagesPerSecond, seconds: run.seconds };
+        figures.crawlee = { table: scoreUrls(run.urls.filter((u) => articleOfUrl(u)), truth), pagesPerSecond: run.pagesPerSecond, seconds: run.seconds, load: loadavg()[0]! };
       } finally {
         await site.close();
       }
@@ -205,7 +205,8 @@ async function writeReport(all: { date: string; machine: Record<string, unknown>
     const focusRate = c.focus['best-first']?.pagesPerSecond;
     if (c.crawlee && focusRate) {
       parts.push(`Crawl-phase pages/s, Focus best-first over Crawlee CheerioCrawler, side by side in this run at concurrency ${concurrency}, ` +
-        `no politeness delay, loopback: ${(focusRate / c.crawlee.pagesPerSecond).toFixed(2)}x (goal: at least 1).`, '');
+        `no politeness delay, loopback, load average ${c.crawlee.load.toFixed(1)} on ${cpus().length} cores: ` +
+        `${(focusRate / c.crawlee.pagesPerSecond).toFixed(2)}x (goal: at least 1).`, '');
     }
     const svg = `harvest-${c.topic}.svg`;
     writeFileSync(join(outDir, svg), await harvestChart(`${c.topic} from ${c.seed}`, series));

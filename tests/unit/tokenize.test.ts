@@ -28,6 +28,23 @@ describe('tokenize', () => {
     expect(tokenize('')).toEqual([]);
   });
 
+  it('finds on ASCII text exactly the words of the ASCII word rule, joiners and stop words included', () => {
+    // The rule as the regex it was written as; the scan must give the same words on any ASCII text.
+    const rule = /[a-z0-9_]+(?:(?:(?<=[a-z])[.':](?=[a-z])|(?<=[0-9])[.,;'](?=[0-9]))[a-z0-9_]+)*/g;
+    const reference = (text: string) =>
+      [...text.toLowerCase().matchAll(rule)].map((m) => m[0]).filter((w) => w.length > 1 && w.length <= 40 && !/^_+$/.test(w) && tokenize(w).length === 1);
+    const alphabet = "abzAZ0919_ .,;:'-/\n";
+    let seed = 777;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    for (let i = 0; i < 5000; i++) {
+      let text = '';
+      const length = 1 + Math.floor(random() * 60);
+      for (let k = 0; k < length; k++) text += alphabet[Math.floor(random() * alphabet.length)];
+      expect(tokenize(text), JSON.stringify(text)).toEqual(reference(text));
+    }
+    expect(tokenize("a.b.c 1.2,3;4'5 x:y 9.a a.9 the__ __ ab'")).toEqual(['a.b.c', "1.2,3;4'5", 'x:y', 'the__', 'ab']);
+  });
+
   it('gives exactly the words Intl.Segmenter gives on the whole text, for ASCII and mixed text alike', () => {
     // Reference: one Segmenter pass over the whole text, keeping the words tokenize keeps on their own.
     const segmenter = new Intl.Segmenter('en', { granularity: 'word' });
