@@ -131,8 +131,10 @@ async function answerQuestions(
       const article = articleOfUrl(q.url);
       if (!article) continue;
       const label = onTopic(article) ? 1 : 0;
-      await service.handlers.labelPage({ crawlId, seq: q.seq, label });
+      const { effect } = await service.handlers.labelPage({ crawlId, seq: q.seq, label, wait: true });
       run.onTopic += label;
+      run.rescored += effect?.changed ?? 0;
+      run.enteredTop += effect?.enteredTop ?? 0;
       run.pageQuestions++;
     }
     run.answered++;
