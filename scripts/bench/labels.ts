@@ -13,6 +13,8 @@
 //   pages   rankQuestions' page questions only: fetched pages by the judge's doubt and their queued children
 //   queue   the dashboard's labeling queue exactly (labelQuestions: the best 2,000 queued links and the pages they
 //           came from, link and page questions together)
+//   hold    a control, not a choice: the crawl is held at `--at` as long as `n` answers take (300 ms each), and
+//           nothing is asked (what holding the fetches alone does to the crawl's four workers)
 //   truth   a bound, not a choice a user could make: queued links to pages the corpus says are on topic, of the
 //           scored split, that the crawl would not fetch in its next 250, best ranked first (every answer a "yes"
 //           that brings forward a page the score counts)
@@ -42,7 +44,7 @@ import { DEFAULT_CORPUS, TOPIC_KEYWORDS, caseConfig, caseGroundTruth, harvestTab
 import { markdownTable } from './report';
 
 const ORIGIN = 'http://wikispeedia.test';
-export const MODES = ['doubt', 'random', 'next', 'reach', 'pages', 'queue', 'truth'] as const;
+export const MODES = ['doubt', 'random', 'next', 'reach', 'pages', 'queue', 'truth', 'hold'] as const;
 export type Mode = (typeof MODES)[number];
 
 interface UserRun {
@@ -112,6 +114,10 @@ async function answerQuestions(
   const run: UserRun = { atRequests, answered: 0, onTopic: 0, pageQuestions: 0, answerToNextMs: 0, rescored: 0, enteredTop: 0 };
   let waited = 0;
   let sentAt: number | null = null;
+  if (o.mode === 'hold') {
+    await new Promise((r) => setTimeout(r, 300 * o.n));
+    return run;
+  }
   while (run.answered < o.n) {
     const q = await nextQuestion(service, store, crawlId, topicId, o.mode, asked, rand, (a) => onTopic(a) && scored(a));
     if (sentAt !== null) waited += Date.now() - sentAt;
