@@ -1,6 +1,7 @@
 // A topic's two classifiers and their persistence: the link classifier (SPEC A) and the page judge.
 // A model is a function of the topic's keywords, labeled links and labeled pages. Adding labels is learned
-// incrementally (labels newer than the model's `lastLabelId` are replayed); anything else that changes them
+// incrementally (labels newer than the model's `lastLabelId` are replayed, and the user's page labels newer than
+// its `lastPageLabelId` taught to the judge); anything else that changes them
 // bumps the topic's revision, and a model of an older revision is rebuilt from all of them.
 import type { LinkClassifier } from '../classifier/link-classifier';
 import { PageJudge } from '../classifier/page-judge';

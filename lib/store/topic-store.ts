@@ -1,6 +1,6 @@
 // Topics (crawl profiles) and what they learn from: labeled links, labeled pages and the saved model.
 // The service worker is the only writer; a label change that a model cannot learn incrementally (a relabel,
-// a deletion, a page label, new keywords) bumps the topic's revision, and models older than it are rebuilt.
+// a deletion, a changed or cleared page label, new keywords) bumps the topic's revision, and models older than it are rebuilt.
 import Dexie from 'dexie';
 import type { LabeledLink, LabelValue, PageLabel, Topic } from '../types';
 import type { TopicPort } from '../ports';
