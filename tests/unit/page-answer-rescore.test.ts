@@ -10,15 +10,16 @@ import { realClock } from '../../lib/fetch/fetcher';
 import type { FrontierEntry } from '../../lib/types';
 
 const O = 'http://tudor.test';
+// Each page's text is its title only: the links found on the hub share no word with the link to it.
 const page = (title: string, links: [string, string][]) =>
-  `<html><head><title>${title}</title></head><body><h1>${title}</h1><p>A page about ${title} and history.</p><ul>${links
+  `<html><head><title>${title}</title></head><body><h1>${title}</h1><ul>${links
     .map(([href, anchor]) => `<li><a href="${href}">${anchor}</a></li>`).join('')}</ul></body></html>`;
 
 const HUB = ['Tudor rose', 'Tudor court', 'Walrus', 'Quartz'];
 const ROOT = ['Harbour', 'Bread', 'Cheese'];
 const SITE: Record<string, string> = {
-  '/': page('Start', [['/history', 'History of England'], ...ROOT.map((n, i) => [`/r${i}`, n] as [string, string])]),
-  '/history': page('History of England', HUB.map((n, i) => [`/h${i}`, n] as [string, string])),
+  '/': page('Start', [['/history', 'ZEBRA'], ...ROOT.map((n, i) => [`/r${i}`, n] as [string, string])]),
+  '/history': page('Chronicle', HUB.map((n, i) => [`/h${i}`, n] as [string, string])),
 };
 
 async function heldCrawl() {
@@ -65,15 +66,13 @@ describe('a page answer re-scores where it reaches', { timeout: 90_000 }, () => 
     const children = HUB.map((_, i) => `${O}/h${i}`).filter((u) => before.has(u));
     expect(children).toHaveLength(4);
     expect(before.has(`${O}/r2`)).toBe(true);
-    for (const u of children) expect(before.get(u)!.parentOnTopic).toBe(true); // the judge took the hub for on topic
+    for (const u of children) expect(before.get(u)!.parentOnTopic).toBe(false); // the judge took the hub for off topic
     const hub = (await store.pages.pagesAfter(crawlId, 0, 100)).find((p) => p.url === `${O}/history`)!;
 
-    const { effect } = await h.labelPage({ crawlId, seq: hub.seq, label: 0, wait: true });
+    const { effect } = await h.labelPage({ crawlId, seq: hub.seq, label: 1, wait: true });
     const after = await queued(store, crawlId);
-    // The user says the hub is off topic: its children sink, the root's links stay where they were.
-    for (const u of children) expect(after.get(u)!.priority).toBeLessThan(before.get(u)!.priority - 0.01);
-    // (The root link next to "History of England" shares its context words, which the page's label taught; the
-    // last one shares nothing.)
+    // The user says the hub is on topic: its children rise; a root link sharing no word with the hub's link stays.
+    for (const u of children) expect(after.get(u)!.priority).toBeGreaterThan(before.get(u)!.priority + 0.01);
     expect(after.get(`${O}/r2`)!.priority).toBe(before.get(`${O}/r2`)!.priority);
     expect(effect!.changed).toBeGreaterThanOrEqual(children.length);
     expect(effect!.reached).toBeLessThan(after.size);
@@ -83,6 +82,26 @@ describe('a page answer re-scores where it reaches', { timeout: 90_000 }, () => 
     // The partial re-score left nothing a full re-score with the same model would move.
     const runner = service.runnersOf(topicId)[0]!;
     const { learner } = (runner as unknown as { ctx: { learner: { rankEntry(e: FrontierEntry): { score: number; priority: number } | null } } }).ctx;
+    const full = await store.frontier.rescoreQueued(crawlId, (e) => learner.rankEntry(e), Date.now(), { epsilon: 0.01 });
+    expect(full.changed).toBe(0);
+    release();
+    await service.settled(crawlId);
+  });
+
+  it('finds the children through the reach index once it is built', async () => {
+    const { store, h, crawlId, topicId, release, service } = await heldCrawl();
+    const runner = service.runnersOf(topicId)[0]!;
+    const { learner } = (runner as unknown as { ctx: { learner: { reachIndexReady: boolean; rankEntry(e: FrontierEntry): { score: number; priority: number } | null } } }).ctx;
+    // A first answer starts the index.
+    await h.labelLink({ topicId, url: `${O}/r2`, anchor: 'Cheese', context: '', label: 0, wait: true });
+    await expect.poll(() => learner.reachIndexReady, { timeout: 10_000 }).toBe(true);
+    const before = await queued(store, crawlId);
+    const hub = (await store.pages.pagesAfter(crawlId, 0, 100)).find((p) => p.url === `${O}/history`)!;
+    const { effect } = await h.labelPage({ crawlId, seq: hub.seq, label: 1, wait: true });
+    const after = await queued(store, crawlId);
+    for (const u of HUB.map((_, i) => `${O}/h${i}`)) expect(after.get(u)!.priority).toBeGreaterThan(before.get(u)!.priority + 0.01);
+    // Moved by the answer's own partial re-score, not a later full one.
+    expect(effect!.changed).toBeGreaterThanOrEqual(HUB.length);
     const full = await store.frontier.rescoreQueued(crawlId, (e) => learner.rankEntry(e), Date.now(), { epsilon: 0.01 });
     expect(full.changed).toBe(0);
     release();
