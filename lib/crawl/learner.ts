@@ -23,6 +23,12 @@ export const RESCORE_EPSILON = 0.01;
  * fetched next. One they said is off topic leaves the queue (`rescoreReached`) or, on a store without that, sinks.
  */
 const ANSWERED_LOG_ODDS = 50;
+/**
+ * What an "off topic" answer does to the URL answered: `skip` takes it out of the queue (the fetch is saved, and
+ * with it the links its page would have brought); `model` leaves it ranked by the model that learned the answer.
+ * Measured in the labels benchmark (`--off-topic`).
+ */
+export const answeredOffTopic: { policy: 'skip' | 'model' } = { policy: 'skip' };
 /** What the Topics view counts as "the next links": the best queued URLs an answer can move into. */
 export const NEXT_LINKS = 100;
 
@@ -231,7 +237,7 @@ export class CrawlLearner {
     const { config, strategy } = this.d;
     if (e.parentUrl === null || e.priority === -Number.MAX_VALUE) return null; // seeds and never-fetch links keep theirs
     const answer = this.answers.get(e.url);
-    if (answer !== undefined) {
+    if (answer === 1 || (answer === 0 && answeredOffTopic.policy === 'skip')) {
       const priority = strategy.rerank(e, answer === 1 ? ANSWERED_LOG_ODDS : -ANSWERED_LOG_ODDS);
       if (priority === null) return null;
       return answer === 1 ? { score: 1, priority } : { score: 0, priority, skip: 'you labeled it off topic' };

@@ -19,6 +19,8 @@
 //           scored split, that the crawl would not fetch in its next 250, best ranked first (every answer a "yes"
 //           that brings forward a page the score counts)
 //
+// `--off-topic model` leaves a URL answered "off topic" in the queue, ranked by the model (learner.ts); `skip`, the
+// default, takes it out.
 // `--weights 1,10` counts each answer as that many automatic labels (link-model.ts, `answerWeight`).
 //
 //   npx tsx scripts/bench/labels.ts [--cases History:Bull_shark,People:Electron_beam_welding] [--answers 0,20,50,100]
@@ -40,6 +42,7 @@ import type { FrontierEntry } from '../../lib/types';
 import { articleOfUrl } from './corpus-server';
 import { memoryFetch } from './node-crawl';
 import { answerWeight } from '../../lib/crawl/link-model';
+import { answeredOffTopic } from '../../lib/crawl/learner';
 import { DEFAULT_CORPUS, TOPIC_KEYWORDS, caseConfig, caseGroundTruth, harvestTable } from './wikispeedia';
 import { markdownTable } from './report';
 
@@ -202,12 +205,14 @@ async function main(): Promise<void> {
       answers: { type: 'string', default: '0,20,50,100' },
       modes: { type: 'string', default: 'reach,random' },
       weights: { type: 'string', default: '1' },
+      'off-topic': { type: 'string', default: 'skip' },
       at: { type: 'string', default: '250' },
       budget: { type: 'string', default: '500' },
       out: { type: 'string' },
       json: { type: 'boolean', default: false },
     },
   });
+  answeredOffTopic.policy = v['off-topic'] === 'model' ? 'model' : 'skip';
   const cases = v.cases!.split(',').map((c) => c.split(':') as [string, string]);
   const answers = v.answers!.split(',').map(Number);
   const modes = v.modes!.split(',') as Mode[];
