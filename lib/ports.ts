@@ -102,6 +102,8 @@ export interface TopicPort {
   labelsAfter(topicId: number, afterId: number): Promise<LabeledLink[]>;
   changesSince(topicId: number, afterId: number): Promise<{ topic: Topic; labels: LabeledLink[] }>;
   pageLabels(topicId: number): Promise<PageLabel[]>;
+  /** Page labels stored after `afterId`, oldest first (a page answer learned incrementally). */
+  pageLabelsAfter(topicId: number, afterId: number): Promise<PageLabel[]>;
   getModel(topicId: number): Promise<ModelRecord | undefined>;
   saveModel(m: ModelRecord): Promise<void>;
 }

@@ -56,7 +56,7 @@ export interface ProtocolMap {
    * Labels a fetched page on or off topic (`null` clears): trains the page judge, and every known link to the
    * page becomes a labeled link.
    */
-  labelPage(req: { crawlId: number; seq: number; label: LabelValue | null }): { links: number };
+  labelPage(req: { crawlId: number; seq: number; label: LabelValue | null; wait?: boolean }): { links: number; effect?: AnswerEffect };
   /** Turns the on-page labeler on or off in a tab (the popup, the shortcut and the context menu do this). */
   setLabeler(req: { tabId: number; on: boolean }): { on: boolean };
 

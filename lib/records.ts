@@ -172,6 +172,8 @@ export interface ModelRecord {
   judge: unknown;
   /** Id of the newest labeled link the link classifier has learned; newer ones are replayed on load. */
   lastLabelId: number;
+  /** Id of the newest page label the judge has seen; a model saved without it is rebuilt on load. */
+  lastPageLabelId?: number;
   /** The topic's revision the model was built at (see Topic.revision). */
   revision: number;
   updatedAt: number;

@@ -197,11 +197,11 @@ export class LabelQueue {
     this.refillIfEmpty();
   }
 
-  /** A link's answer labels its URL (and waits for the crawls to re-score where it reaches); a page's labels that fetch. */
+  /** A link's answer labels its URL, a page's that fetch; either waits for the crawls to re-score where it reaches. */
   private async send(topicId: number, item: Item, label: LabelValue): Promise<AnswerEffect | null> {
     if (item.kind === 'page') {
-      await sendMessage('labelPage', { crawlId: item.page.crawlId, seq: item.page.seq, label });
-      return null;
+      const { effect } = await sendMessage('labelPage', { crawlId: item.page.crawlId, seq: item.page.seq, label, wait: true });
+      return effect ?? null;
     }
     const { url, anchor, context, parentUrl } = item.link.entry;
     const { effect } = await sendMessage('labelLink', { topicId, url, anchor, context, label, wait: true, ...(parentUrl ? { pageUrl: parentUrl } : {}) });

@@ -23,6 +23,12 @@ export const RESCORE_EPSILON = 0.01;
  * fetched next. One they said is off topic leaves the queue (`rescoreReached`) or, on a store without that, sinks.
  */
 const ANSWERED_LOG_ODDS = 50;
+/**
+ * What an "off topic" answer does to the URL answered: `skip` takes it out of the queue (the fetch is saved, and
+ * with it the links its page would have brought); `model` leaves it ranked by the model that learned the answer.
+ * Measured in the labels benchmark (`--off-topic`).
+ */
+export const answeredOffTopic: { policy: 'skip' | 'model' } = { policy: 'skip' };
 /** What the Topics view counts as "the next links": the best queued URLs an answer can move into. */
 export const NEXT_LINKS = 100;
 
@@ -41,6 +47,14 @@ export interface LearnerDeps {
   halted: () => boolean;
   /** Called with an error that must pause the crawl (storage, mostly). */
   fail: (err: unknown) => void;
+}
+
+/** What the reach index keeps of a queued link: its text for the model's features, and the page it was found on. */
+type IndexedLink = LinkText & { url: string; parentUrl?: string | null };
+
+/** The reach index's key for the links found on a page (a page answer reaches them); no link feature looks like it. */
+export function parentKey(pageUrl: string): string {
+  return `\u0000parent ${pageUrl}`;
 }
 
 export class CrawlLearner {
@@ -63,7 +77,7 @@ export class CrawlLearner {
   lastAnswer: AnswerEffect | null = null;
   /** Queued URLs by link feature, built from the first answer on (reach-index.ts); off, every answer reads the whole queue. */
   useReachIndex = true;
-  private index: ReachIndex<LinkText & { url: string }> | null = null;
+  private index: ReachIndex<IndexedLink> | null = null;
   /** Pages committed by the run whose links the index did not see, and how many had been when it last listed the queue. */
   private pagesCommitted = 0;
   private pagesIndexed = -1;
@@ -112,7 +126,12 @@ export class CrawlLearner {
       return;
     }
     const answered = this.noteAnswers(r.learned);
-    if (answered.length) await this.rescoreAnswered(answered);
+    // A page the user judged (issue 34): its children are ranked with the verdict as their parent's, and the links
+    // to it, stored with its label, teach their words as a link answer's do; both re-score where they reach.
+    const judged = r.pages.map((p) => p.url);
+    for (const p of r.pages) this.pageAnswers.set(p.url, p.label === 1);
+    const taught = judged.length ? r.learned.filter((l) => l.source === 'page' && judged.includes(l.url)) : [];
+    if (answered.length || judged.length) await this.rescoreAnswered([...answered, ...taught], judged);
     const fromElsewhere = r.learned.filter((l) => l.crawlId !== this.d.crawlId).length;
     this.labelsSinceRescore += fromElsewhere;
     const every = this.d.config.learning.rescoreEveryLabels;
@@ -218,7 +237,7 @@ export class CrawlLearner {
     const { config, strategy } = this.d;
     if (e.parentUrl === null || e.priority === -Number.MAX_VALUE) return null; // seeds and never-fetch links keep theirs
     const answer = this.answers.get(e.url);
-    if (answer !== undefined) {
+    if (answer === 1 || (answer === 0 && answeredOffTopic.policy === 'skip')) {
       const priority = strategy.rerank(e, answer === 1 ? ANSWERED_LOG_ODDS : -ANSWERED_LOG_ODDS);
       if (priority === null) return null;
       return answer === 1 ? { score: 1, priority } : { score: 0, priority, skip: 'you labeled it off topic' };
@@ -243,13 +262,15 @@ export class CrawlLearner {
    * than a quarter of the epsilon under which a full re-score leaves a link where it is. The rest move only
    * by the class counts' share of one label in thousands, which the next full re-score takes up.
    */
-  private async rescoreAnswered(answered: LabeledLink[]): Promise<void> {
+  private async rescoreAnswered(answered: LabeledLink[], judgedPages: readonly string[] = []): Promise<void> {
     const { store, clock, crawlId } = this.d;
     if (!this.rescores || !store.frontier.rescoreReached) return;
     const started = clock.now();
     const link = this.model.link;
     const { features: moved, drift } = link.movedBy(answered.map((l) => ({ ...l, times: timesOf(l) })), RESCORE_EPSILON / 4);
     const urls = answered.map((l) => l.url);
+    // A judged page's queued children: through the index's parent key, or by their parent URL in the queue.
+    for (const u of judgedPages) moved.add(parentKey(u));
     let where: ((e: FrontierEntry) => boolean) | undefined;
     if (moved.size > 0) {
       // The links that share a moved feature: from the reach index where the store can list its queue by key,
@@ -263,11 +284,11 @@ export class CrawlLearner {
           this.pagesIndexed = seen;
         }
         urls.push(...index.reached(moved));
-      } else where = (e: FrontierEntry) => link.features(e).some((f) => moved.has(f));
+      } else where = (e: FrontierEntry) => (e.parentUrl !== null && moved.has(parentKey(e.parentUrl))) || link.features(e).some((f) => moved.has(f));
     }
     const r = await store.frontier.rescoreReached(crawlId, { urls, ...(where ? { where } : {}) }, (e) => this.rankEntry(e), clock.now(),
       { epsilon: RESCORE_EPSILON, top: NEXT_LINKS });
-    this.lastAnswer = { at: clock.now(), labels: answered.length, ...r, ms: clock.now() - started };
+    this.lastAnswer = { at: clock.now(), labels: answered.length + judgedPages.length, ...r, ms: clock.now() - started };
     // The links the answers did not reach drifted with the class counts: each is within `classDrift` of what a
     // full re-score would give it. Once that could pass the epsilon a full re-score leaves alone, one runs (in the
     // background, as after a Retrain). With a topic's thousands of labeled links that is every few answers.
@@ -282,12 +303,13 @@ export class CrawlLearner {
   }
 
   /** The crawl's reach index, when the store can list its queue by key. Features are the link's under any model. */
-  private reachIndex(): ReachIndex<LinkText & { url: string }> | null {
+  private reachIndex(): ReachIndex<IndexedLink> | null {
     const { frontier } = this.d.store;
     if (!this.useReachIndex || !frontier.queuedUrls || !frontier.entries) return null;
     if (!this.index) this.pagesIndexed = this.pagesCommitted; // the build lists the queue after this
-    this.index ??= new ReachIndex<LinkText & { url: string }>(this.d.crawlId,
-      { queuedUrls: (c) => frontier.queuedUrls!(c), entries: (c, u) => frontier.entries!(c, u) }, (e) => this.model.link.features(e));
+    this.index ??= new ReachIndex<IndexedLink>(this.d.crawlId,
+      { queuedUrls: (c) => frontier.queuedUrls!(c), entries: (c, u) => frontier.entries!(c, u) },
+      (e) => (e.parentUrl ? [...this.model.link.features(e), parentKey(e.parentUrl)] : this.model.link.features(e)));
     this.index.build((err) => this.d.log?.(`the reach index could not be built: ${String(err)}`));
     return this.index;
   }

@@ -156,7 +156,7 @@ export class TopicService {
       this.syncRunners(topicId);
       return { added, rejected: rejected.slice(0, REPORTED_REJECTIONS), rejectedCount: rejected.length };
     },
-    labelPage: async ({ crawlId, seq, label: raw }) => {
+    labelPage: async ({ crawlId, seq, label: raw, wait }) => {
       const label = checkLabel(raw, true);
       const crawl = await this.store.getCrawl(crawlId);
       if (!crawl) throw new Error(`there is no crawl ${crawlId}`);
@@ -168,8 +168,13 @@ export class TopicService {
       const now = this.clock.now();
       const links = (await this.linksTo(crawlId, page.url)).map((l) => ({ ...l, topicId: crawl.topicId, crawlId, url: page.url, createdAt: now }));
       const n = await this.store.topics.setPageLabel({ topicId: crawl.topicId, crawlId, seq, url: page.url }, label, links, now);
-      this.syncRunners(crawl.topicId);
-      return { links: n };
+      if (!wait) {
+        this.syncRunners(crawl.topicId);
+        return { links: n };
+      }
+      // As a link answer: a first verdict on a page is learned at once and re-scores only what it reaches.
+      const effect = await this.answerTaken(crawl.topicId);
+      return { links: n, ...(effect ? { effect } : {}) };
     },
     retrain: async ({ topicId }) => {
       const started = this.clock.now();

@@ -1,6 +1,6 @@
 // Topics (crawl profiles) and what they learn from: labeled links, labeled pages and the saved model.
 // The service worker is the only writer; a label change that a model cannot learn incrementally (a relabel,
-// a deletion, a page label, new keywords) bumps the topic's revision, and models older than it are rebuilt.
+// a deletion, a changed or cleared page label, new keywords) bumps the topic's revision, and models older than it are rebuilt.
 import Dexie from 'dexie';
 import type { LabeledLink, LabelValue, PageLabel, Topic } from '../types';
 import type { TopicPort } from '../ports';
@@ -164,6 +164,11 @@ export class TopicStore implements TopicPort {
 
   // ---- labeled pages ----
 
+  /** Page labels of a topic stored after `afterId`, oldest first: what a model that has seen up to `afterId` has not. */
+  pageLabelsAfter(topicId: number, afterId: number): Promise<PageLabel[]> {
+    return this.db.pageLabels.where('id').above(afterId).filter((p) => p.topicId === topicId).toArray();
+  }
+
   pageLabels(topicId: number): Promise<PageLabel[]> {
     return this.db.pageLabels.where('topicId').equals(topicId).toArray();
   }
@@ -181,13 +186,16 @@ export class TopicStore implements TopicPort {
     const db = this.db;
     return db.transaction('rw', [db.pageLabels, db.labels, db.topics], async () => {
       await this.mustGetTopic(page.topicId);
-      await db.pageLabels.where('[crawlId+seq]').equals([page.crawlId, page.seq]).delete();
-      await db.labels.where('[topicId+url]').equals([page.topicId, page.url]).filter((l) => l.source === 'page').delete();
+      const replaced =
+        (await db.pageLabels.where('[crawlId+seq]').equals([page.crawlId, page.seq]).delete()) +
+        (await db.labels.where('[topicId+url]').equals([page.topicId, page.url]).filter((l) => l.source === 'page').delete());
       if (label !== null) {
         await db.pageLabels.add({ ...page, label, source: 'user', createdAt: now });
         await db.labels.bulkAdd(links.map((l) => ({ ...l, label, source: 'page' as const })));
       }
-      await this.bump([page.topicId], now);
+      // A first verdict on a page only adds (its links' labels and the page's), which a model learns incrementally
+      // (model.ts, catchUp); replacing or withdrawing one takes away what models learned, so they are rebuilt.
+      if (replaced > 0) await this.bump([page.topicId], now);
       return label === null ? 0 : links.length;
     });
   }

@@ -147,7 +147,7 @@ const emptySourceCounts = (): SourceCounts => ({
 /**
  * Counts a topic's labels by source and label without reading all of them on every change: adding labels
  * does not change a topic's revision, and everything else that changes them (relabel, delete, a replaced
- * user label, a labeled page) bumps it in the same transaction (lib/store/topic-store.ts). So while the
+ * user label, a changed or cleared page label) bumps it in the same transaction (lib/store/topic-store.ts). So while the
  * revision holds, only labels newer than the last one counted are read. One tally per view.
  */
 export class LabelTally {

@@ -13,10 +13,14 @@
 //   pages   rankQuestions' page questions only: fetched pages by the judge's doubt and their queued children
 //   queue   the dashboard's labeling queue exactly (labelQuestions: the best 2,000 queued links and the pages they
 //           came from, link and page questions together)
+//   hold    a control, not a choice: the crawl is held at `--at` as long as `n` answers take (300 ms each), and
+//           nothing is asked (what holding the fetches alone does to the crawl's four workers)
 //   truth   a bound, not a choice a user could make: queued links to pages the corpus says are on topic, of the
 //           scored split, that the crawl would not fetch in its next 250, best ranked first (every answer a "yes"
 //           that brings forward a page the score counts)
 //
+// `--off-topic model` leaves a URL answered "off topic" in the queue, ranked by the model (learner.ts); `skip`, the
+// default, takes it out.
 // `--weights 1,10` counts each answer as that many automatic labels (link-model.ts, `answerWeight`).
 //
 //   npx tsx scripts/bench/labels.ts [--cases History:Bull_shark,People:Electron_beam_welding] [--answers 0,20,50,100]
@@ -38,11 +42,12 @@ import type { FrontierEntry } from '../../lib/types';
 import { articleOfUrl } from './corpus-server';
 import { memoryFetch } from './node-crawl';
 import { answerWeight } from '../../lib/crawl/link-model';
+import { answeredOffTopic } from '../../lib/crawl/learner';
 import { DEFAULT_CORPUS, TOPIC_KEYWORDS, caseConfig, caseGroundTruth, harvestTable } from './wikispeedia';
 import { markdownTable } from './report';
 
 const ORIGIN = 'http://wikispeedia.test';
-export const MODES = ['doubt', 'random', 'next', 'reach', 'pages', 'queue', 'truth'] as const;
+export const MODES = ['doubt', 'random', 'next', 'reach', 'pages', 'queue', 'truth', 'hold'] as const;
 export type Mode = (typeof MODES)[number];
 
 interface UserRun {
@@ -112,6 +117,10 @@ async function answerQuestions(
   const run: UserRun = { atRequests, answered: 0, onTopic: 0, pageQuestions: 0, answerToNextMs: 0, rescored: 0, enteredTop: 0 };
   let waited = 0;
   let sentAt: number | null = null;
+  if (o.mode === 'hold') {
+    await new Promise((r) => setTimeout(r, 300 * o.n));
+    return run;
+  }
   while (run.answered < o.n) {
     const q = await nextQuestion(service, store, crawlId, topicId, o.mode, asked, rand, (a) => onTopic(a) && scored(a));
     if (sentAt !== null) waited += Date.now() - sentAt;
@@ -131,8 +140,10 @@ async function answerQuestions(
       const article = articleOfUrl(q.url);
       if (!article) continue;
       const label = onTopic(article) ? 1 : 0;
-      await service.handlers.labelPage({ crawlId, seq: q.seq, label });
+      const { effect } = await service.handlers.labelPage({ crawlId, seq: q.seq, label, wait: true });
       run.onTopic += label;
+      run.rescored += effect?.changed ?? 0;
+      run.enteredTop += effect?.enteredTop ?? 0;
       run.pageQuestions++;
     }
     run.answered++;
@@ -194,12 +205,14 @@ async function main(): Promise<void> {
       answers: { type: 'string', default: '0,20,50,100' },
       modes: { type: 'string', default: 'reach,random' },
       weights: { type: 'string', default: '1' },
+      'off-topic': { type: 'string', default: 'skip' },
       at: { type: 'string', default: '250' },
       budget: { type: 'string', default: '500' },
       out: { type: 'string' },
       json: { type: 'boolean', default: false },
     },
   });
+  answeredOffTopic.policy = v['off-topic'] === 'model' ? 'model' : 'skip';
   const cases = v.cases!.split(',').map((c) => c.split(':') as [string, string]);
   const answers = v.answers!.split(',').map(Number);
   const modes = v.modes!.split(',') as Mode[];
