@@ -3,6 +3,7 @@
 // Counted here, in the benchmark, by a Dexie middleware on the store's own database: the crawl core runs in Node on
 // fake-indexeddb (node-crawl.ts's recipe), so the counts are the extension's, and the time is not reported.
 //   npx tsx scripts/bench/frontier-commit-ops.ts [--topic Science] [--seed English_language] [--budget 1000] [--web sites]
+//     [--classifier '{"everyLink":false}']
 import { parseArgs } from 'node:util';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import type { DBCore, DBCoreTable } from 'dexie';
@@ -72,7 +73,7 @@ function countFrontier(db: CrawlerDB, ops: FrontierOps): void {
   });
 }
 
-export async function measureCommitOps(o: { corpus: string; topic: string; seed: string; budget: number; web?: 'sites' }) {
+export async function measureCommitOps(o: { corpus: string; topic: string; seed: string; budget: number; web?: 'sites'; classifier?: Record<string, unknown> }) {
   const truth = caseGroundTruth(o.corpus, o.topic, o.seed);
   const pathOf = new Map(truth.articles.map((a) => [a.article, a.path]));
   const sites = o.web === 'sites' ? loadSites(o.corpus) : undefined;
@@ -93,9 +94,10 @@ export async function measureCommitOps(o: { corpus: string; topic: string; seed:
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({ options: { corpus: { type: 'string', default: DEFAULT_CORPUS }, topic: { type: 'string', default: 'Science' },
-    seed: { type: 'string', default: 'English_language' }, budget: { type: 'string', default: '1000' }, web: { type: 'string' } } });
+    seed: { type: 'string', default: 'English_language' }, budget: { type: 'string', default: '1000' }, web: { type: 'string' }, classifier: { type: 'string' } } });
   const r = await measureCommitOps({ corpus: values.corpus!, topic: values.topic!, seed: values.seed!, budget: Number(values.budget),
-    ...(values.web === 'sites' ? { web: 'sites' as const } : {}) });
+    ...(values.web === 'sites' ? { web: 'sites' as const } : {}),
+    ...(values.classifier ? { classifier: JSON.parse(values.classifier) as Record<string, unknown> } : {}) });
   const per = (n: number) => (n / r.crawled).toFixed(1);
   console.log(`${r.pages} pages committed (${r.crawled} in the crawl phase, the rest training reads), ${r.queued} URLs left queued`);
   console.log(`frontier rows per crawled page: ${per(r.ops.keyReads)} read by key (${per(r.ops.known)} of them known, ${per(r.ops.keyReads - r.ops.known)} new), `
