@@ -252,8 +252,11 @@ export async function queueCandidates(db: CrawlerDB, topicId: number, opts: Cand
 /** Which of these URLs the user has labeled for the topic. */
 export async function userLabeledUrls(db: CrawlerDB, topicId: number, urls: string[]): Promise<Set<string>> {
   if (urls.length === 0) return new Set();
-  const rows = await db.labels.where('[topicId+url]').anyOf(urls.map((u) => [topicId, u])).toArray();
-  return new Set(rows.filter((r) => r.source === 'user').map((r) => r.url));
+  // One equality read per URL in one transaction: `anyOf` on a compound index walks a cursor that jumps key to
+  // key, which some IndexedDB implementations answer by scanning the index at every jump.
+  const rows = await db.transaction('r', db.labels, () =>
+    Promise.all(urls.map((u) => db.labels.where('[topicId+url]').equals([topicId, u]).toArray())));
+  return new Set(rows.flat().filter((r) => r.source === 'user').map((r) => r.url));
 }
 
 // ---- the labeling queue's questions (issue 34) ----
@@ -312,8 +315,9 @@ export async function labelQuestions(db: CrawlerDB, topic: Topic, opts: { handle
   const answered = await userLabeledUrls(db, topicId, [...new Set([...links.map((c) => c.url), ...pages.map((p) => p.url)])]);
   for (const url of opts.handled ?? []) answered.add(url);
   // A page the user labeled is not asked again (its page label is keyed by the fetch).
-  const pageAnswers = await db.pageLabels.where('[crawlId+seq]').anyOf(pages.map((p) => [p.crawlId, p.seq])).toArray();
-  for (const p of pageAnswers) if (p.source === 'user') answered.add(p.url);
+  const pageAnswers = await db.transaction('r', db.pageLabels, () =>
+    Promise.all(pages.map((p) => db.pageLabels.where('[crawlId+seq]').equals([p.crawlId, p.seq]).toArray())));
+  for (const p of pageAnswers.flat()) if (p.source === 'user') answered.add(p.url);
   const classifier = await currentLinkClassifier(db, topic);
   // The candidates carry what was read; the casts only restore their type.
   return rankQuestions(links, pages, classifier, { answered, limit: opts.limit ?? 40 }).map((q: Question): AskedQuestion =>
