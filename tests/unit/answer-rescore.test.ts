@@ -1,12 +1,8 @@
 // Issue 34: an answer from the labeling queue acts at once. A running crawl re-scores the queued links the
 // answer reaches (not the whole frontier), to the same scores a full re-score gives, before labelLink returns.
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
-import { CrawlService } from '../../lib/crawl/service';
-import { CrawlStore } from '../../lib/store/crawl-store';
-import { CrawlerDB } from '../../lib/store/db';
-import { realClock } from '../../lib/fetch/fetcher';
 import type { FrontierEntry } from '../../lib/types';
+import { heldService, queuedEntries } from '../support/held-crawl';
 
 const O = 'http://tudor.test';
 const page = (title: string, links: [string, string][]) =>
@@ -22,23 +18,10 @@ const SITE: Record<string, string> = {
 NAMES.forEach((n, i) => (SITE[`/p${i}`] = page(n, [])));
 
 async function heldCrawl(opts = { labels: 3000 }) {
-  const store = new CrawlStore(new CrawlerDB(`t${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
-  let release!: () => void;
-  const held = new Promise<void>((r) => (release = r));
-  let requests = 0;
-  let reachedHold!: () => void;
-  const holding = new Promise<void>((r) => (reachedHold = r));
-  const service = new CrawlService({
-    store, clock: realClock,
-    fetch: async (url) => {
-      const path = new URL(url).pathname;
-      // Hold the crawl after the seed and the hub page: the hub's links wait in the queue while the user answers.
-      if (path !== '/robots.txt' && ++requests > 2) (reachedHold(), await held);
-      const html = SITE[path];
-      return html === undefined ? new Response('no', { status: 404 }) : new Response(html, { status: 200, headers: { 'content-type': 'text/html' } });
-    },
+  const { store, service, h, release, holding } = heldService((path) => {
+    const html = SITE[path];
+    return html === undefined ? new Response('no', { status: 404 }) : new Response(html, { status: 200, headers: { 'content-type': 'text/html' } });
   });
-  const h = service.handlers;
   // A topic with thousands of labeled links, as a crawl's training gives one: one answer moves the class counts
   // by a fraction of a thousandth, and the answer's own words by much more.
   const topic = await h.createTopic({ name: 'tudors', keywords: ['history'] });
@@ -55,8 +38,7 @@ async function heldCrawl(opts = { labels: 3000 }) {
   return { store, service, h, crawlId, topicId: crawl.topicId, release };
 }
 
-const queued = async (store: CrawlStore, crawlId: number) =>
-  new Map((await store.db.frontier.where('[crawlId+state]').equals([crawlId, 'queued']).toArray()).map((e: FrontierEntry) => [e.url, e]));
+const queued = queuedEntries;
 
 describe('an answer re-scores where it reaches', { timeout: 90_000 }, () => {
   it('moves the links that share the answer\'s name, to the scores a full re-score gives, and no others', async () => {

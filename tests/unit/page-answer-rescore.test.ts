@@ -1,13 +1,9 @@
 // Issue 34: a page answer acts like a link answer. A first verdict on a page is learned incrementally (no model
 // rebuild, no whole-frontier re-score): its queued children are re-ranked with the verdict as their parent's, to the
 // scores a full re-score gives, and the links found elsewhere keep theirs.
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
-import { CrawlService } from '../../lib/crawl/service';
-import { CrawlStore } from '../../lib/store/crawl-store';
-import { CrawlerDB } from '../../lib/store/db';
-import { realClock } from '../../lib/fetch/fetcher';
 import type { FrontierEntry } from '../../lib/types';
+import { heldService, queuedEntries } from '../support/held-crawl';
 
 const O = 'http://tudor.test';
 // Each page's text is its title only: the links found on the hub share no word with the link to it.
@@ -23,22 +19,8 @@ const SITE: Record<string, string> = {
 };
 
 async function heldCrawl() {
-  const store = new CrawlStore(new CrawlerDB(`pa${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
-  let release!: () => void;
-  const held = new Promise<void>((r) => (release = r));
-  let requests = 0;
-  let reachedHold!: () => void;
-  const holding = new Promise<void>((r) => (reachedHold = r));
-  const service = new CrawlService({
-    store, clock: realClock,
-    fetch: async (url) => {
-      const path = new URL(url).pathname;
-      if (path !== '/robots.txt' && ++requests > 2) (reachedHold(), await held);
-      const html = SITE[path] ?? page(path, []);
-      return new Response(html, { status: 200, headers: { 'content-type': 'text/html' } });
-    },
-  });
-  const h = service.handlers;
+  const { store, service, h, release, holding } = heldService((path) =>
+    new Response(SITE[path] ?? page(path, []), { status: 200, headers: { 'content-type': 'text/html' } }));
   const topic = await h.createTopic({ name: 'tudors', keywords: ['history'] });
   // What a crawl learns from its verdicts: links on on-topic pages lead to on-topic pages more often.
   await store.topics.addLabels(Array.from({ length: 3000 }, (_, i) => ({
@@ -55,8 +37,7 @@ async function heldCrawl() {
   return { store, service, h, crawlId, topicId: topic.id!, release };
 }
 
-const queued = async (store: CrawlStore, crawlId: number) =>
-  new Map((await store.db.frontier.where('[crawlId+state]').equals([crawlId, 'queued']).toArray()).map((e: FrontierEntry) => [e.url, e]));
+const queued = queuedEntries;
 
 describe('a page answer re-scores where it reaches', { timeout: 90_000 }, () => {
   it("re-ranks the judged page's queued children at once, as a full re-score would, without rebuilding the model", async () => {
