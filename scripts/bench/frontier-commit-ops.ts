@@ -1,10 +1,13 @@
 // How many frontier rows a crawl reads and writes per page it commits, on the Wikispeedia corpus (issue 36): the
 // page commit reads the frontier row of every link it found, to dedup and raise, and writes the rows that change.
 // Counted here, in the benchmark, by a Dexie middleware on the store's own database: the crawl core runs in Node on
-// fake-indexeddb (node-crawl.ts's recipe), so the counts are the extension's, and the time is not reported.
+// fake-indexeddb (node-crawl.ts's recipe), so the counts are the extension's, and the time is not reported. Also
+// counted: where each priority move leaves its URL in the queue (whether it touches the next fetches), and the bytes
+// of each stored body as the structured clone IndexedDB keeps (V8's serializer, which Chromium's IndexedDB uses).
 //   npx tsx scripts/bench/frontier-commit-ops.ts [--topic Science] [--seed English_language] [--budget 1000] [--web sites]
 //     [--classifier '{"everyLink":false}']
 import { parseArgs } from 'node:util';
+import { serialize } from 'node:v8';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import type { DBCore, DBCoreTable } from 'dexie';
 import type { FrontierEntry } from '../../lib/types';
@@ -21,16 +24,89 @@ export interface FrontierOps {
   keyReads: number; known: number; writes: number; rangeRows: number;
   /** Puts over an existing row: changing its state, else its priority, else neither (its queue position stays). */
   stateChanges: number; priorityChanges: number; samePosition: number;
+  /** Priority moves of a queued URL: how far, and where they leave it among the queued URLs (see `QueueMoves`). */
+  moves: QueueMoves;
+  /** Bodies added, and the bytes of their structured clones. */
+  bodies: number; bodyBytes: number;
 }
+
+/** The next fetches a move is looked at against: the URLs a take of concurrency 8 hands out, the dashboard's next 100, the next 1,000. */
+export const HORIZONS = [8, 100, 1000] as const;
+
+/**
+ * Priority moves of queued URLs. `passed`: moves that change which URLs are ahead of it (its rank among the queued);
+ * `within[k]`: moves where the URL is among the first `k` of the queue before or after (so the next fetches change);
+ * `size[s]`: moves of at most `s` in priority.
+ */
+export interface QueueMoves {
+  all: number; passed: number; within: Record<number, number>; size: Record<number, number>;
+}
+
+export const MOVE_SIZES = [0.01, 0.05, 0.1, 0.25, 0.5] as const;
+
+type Position = [priority: number, order: number];
+const cmp = (a: Position, b: Position) => a[0] - b[0] || a[1] - b[1];
+
+/** The queued URLs' positions, kept sorted: the take's order is from the end (highest priority, then order). */
+class QueueOrder {
+  private readonly keys: Position[] = [];
+  /** Positions strictly after `p` in the take's order's reverse: how many queued URLs a take reaches before `p`. */
+  ahead(p: Position): number {
+    return this.keys.length - this.upper(p);
+  }
+  add(p: Position): void {
+    this.keys.splice(this.upper(p), 0, p);
+  }
+  remove(p: Position): void {
+    const i = this.upper(p) - 1;
+    if (i >= 0 && cmp(this.keys[i]!, p) === 0) this.keys.splice(i, 1);
+  }
+  private upper(p: Position): number {
+    let lo = 0, hi = this.keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cmp(this.keys[mid]!, p) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
+const positionOf = (e: FrontierEntry): Position => [e.priority, e.order];
 
 /** Counts the frontier table's requests of `db` into `ops` (the middleware sees every Dexie call of the store). */
 function countFrontier(db: CrawlerDB, ops: FrontierOps): void {
+  const queue = new QueueOrder();
+  const moved = (old: FrontierEntry, next: FrontierEntry) => {
+    const m = ops.moves;
+    const before = queue.ahead(positionOf(old));
+    queue.remove(positionOf(old));
+    const after = queue.ahead(positionOf(next));
+    queue.add(positionOf(next));
+    m.all++;
+    if (before !== after) m.passed++;
+    for (const k of HORIZONS) if (Math.min(before, after) < k) m.within[k] = (m.within[k] ?? 0) + 1;
+    const d = Math.abs(next.priority - old.priority);
+    for (const s of MOVE_SIZES) if (d <= s) m.size[s] = (m.size[s] ?? 0) + 1;
+  };
   db.use({
     stack: 'dbcore', name: 'count-frontier',
     create: (down: DBCore): DBCore => ({
       ...down,
       table(name: string): DBCoreTable {
         const t = down.table(name);
+        if (name === 'bodies') {
+          return {
+            ...t,
+            async mutate(req) {
+              if (req.type === 'add' || req.type === 'put') {
+                ops.bodies += req.values.length;
+                for (const v of req.values) ops.bodyBytes += serialize(v).byteLength;
+              }
+              return t.mutate(req);
+            },
+          };
+        }
         if (name !== 'frontier') return t;
         return {
           ...t,
@@ -47,20 +123,27 @@ function countFrontier(db: CrawlerDB, ops: FrontierOps): void {
             return row;
           },
           async mutate(req) {
-            if (req.type === 'add' || req.type === 'put') ops.writes += req.values.length;
-            if (req.type === 'put') {
-              // What each put changes of the row it replaces (read in the same transaction, for the count only).
-              const keys = req.values.map((v: FrontierEntry) => [v.crawlId, v.url]);
-              const before = await t.getMany({ trans: req.trans, keys });
-              req.values.forEach((v: FrontierEntry, i) => {
-                const old = before[i] as FrontierEntry | undefined;
-                if (!old) return;
+            if (req.type !== 'add' && req.type !== 'put') return t.mutate(req);
+            ops.writes += req.values.length;
+            // What each write replaces (read in the same transaction, for the count only).
+            const values = req.values as FrontierEntry[];
+            const before = (await t.getMany({ trans: req.trans, keys: values.map((v) => [v.crawlId, v.url]) })) as (FrontierEntry | undefined)[];
+            const res = await t.mutate(req);
+            values.forEach((v, i) => {
+              if (res.failures[i]) return;
+              const old = before[i];
+              if (old && req.type === 'put') {
                 if (old.state !== v.state) ops.stateChanges++;
                 else if (old.priority !== v.priority) ops.priorityChanges++;
                 else ops.samePosition++;
-              });
-            }
-            return t.mutate(req);
+              }
+              if (old?.state === 'queued' && v.state === 'queued' && old.priority !== v.priority) moved(old, v);
+              else {
+                if (old?.state === 'queued') queue.remove(positionOf(old));
+                if (v.state === 'queued') queue.add(positionOf(v));
+              }
+            });
+            return res;
           },
           async query(req) {
             const res = await t.query(req);
@@ -80,7 +163,8 @@ export async function measureCommitOps(o: { corpus: string; topic: string; seed:
   const config = caseConfig({ ...o, strategy: 'best-first', concurrency: 8 }, truth, (a) => articleUrl('http://wikispeedia.test', pathOf.get(a)!, sites),
     sites !== undefined, TOPIC_KEYWORDS[o.topic]!);
   const db = new CrawlerDB(`ops-${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange });
-  const ops: FrontierOps = { keyReads: 0, known: 0, writes: 0, rangeRows: 0, stateChanges: 0, priorityChanges: 0, samePosition: 0 };
+  const ops: FrontierOps = { keyReads: 0, known: 0, writes: 0, rangeRows: 0, stateChanges: 0, priorityChanges: 0, samePosition: 0,
+    moves: { all: 0, passed: 0, within: {}, size: {} }, bodies: 0, bodyBytes: 0 };
   countFrontier(db, ops);
   const store = new CrawlStore(db);
   const service = new CrawlService({ store, fetch: memoryFetch(o.corpus, sites), clock: realClock });
@@ -104,4 +188,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     + `${per(r.ops.writes)} written, ${per(r.ops.rangeRows)} returned by range reads (takes, scans)`);
   console.log(`puts over a known row per crawled page: ${per(r.ops.stateChanges)} change its state, ${per(r.ops.priorityChanges)} only its priority, `
     + `${per(r.ops.samePosition)} neither (a link counted into the row: inlinks, found-by)`);
+  const m = r.ops.moves;
+  const share = (n: number | undefined) => `${(((n ?? 0) / Math.max(1, m.all)) * 100).toFixed(1)}%`;
+  console.log(`priority moves of queued URLs: ${per(m.all)} per crawled page; ${share(m.passed)} pass another queued URL; among the next `
+    + HORIZONS.map((k) => `${k}: ${share(m.within[k])}`).join(', '));
+  console.log(`priority moves by size: ${MOVE_SIZES.map((s) => `<= ${s}: ${share(m.size[s])}`).join(', ')}`);
+  console.log(`bodies: ${r.ops.bodies} stored, ${(r.ops.bodyBytes / Math.max(1, r.ops.bodies) / 1024).toFixed(1)} KiB each as cloned into IndexedDB `
+    + `(${(r.ops.bodyBytes / 2 ** 20).toFixed(1)} MiB in all)`);
 }
