@@ -7,7 +7,7 @@ const LAYERS = [
   {
     name: 'records',
     // A folder's config.ts holds its settings and their defaults, read by everything above.
-    path: ['^lib/(types|records|url|random|bytes)\\.ts$', '^lib/text/', '^lib/crawl/(config|patterns|safety-rules)\\.ts$', '^lib/(classifier|template)/config\\.ts$'],
+    path: ['^lib/(types|records|url|random|bytes|page-body)\\.ts$', '^lib/text/', '^lib/crawl/(config|patterns|safety-rules)\\.ts$', '^lib/(classifier|template)/config\\.ts$'],
   },
   { name: 'net', path: ['^lib/fetch/'] },
   { name: 'parse', path: ['^lib/parse/'] },

@@ -181,10 +181,15 @@ export interface PageBody {
   crawlId: number;
   seq: number;
   headers: Record<string, string>;
-  /** Decoded HTML text. */
-  html: string;
+  /**
+   * The decoded HTML, kept only where `payload` and `charset` cannot give it back (a body without its bytes), and in
+   * rows stored before the charset was (they have both). Read a body's HTML with `bodyHtml` (lib/page-body.ts).
+   */
+  html?: string;
   /** The body bytes exactly as received (up to the size cap); absent in rows stored before it was kept. */
   payload?: Uint8Array;
+  /** The encoding the fetch decoded `payload` with (a WHATWG encoding name): with it the bytes are the HTML. */
+  charset?: string;
   /** The DOM the page's scripts built, serialized, when the page was rendered: what its text and links were read from. */
   rendered?: string;
   /**

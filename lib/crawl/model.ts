@@ -5,6 +5,7 @@
 // bumps the topic's revision, and a model of an older revision is rebuilt from all of them.
 import type { LinkClassifier } from '../classifier/link-classifier';
 import { PageJudge } from '../classifier/page-judge';
+import { bodyHtml } from '../page-body';
 import { parseHtml } from '../parse/html';
 import type { CrawlStorePort } from '../ports';
 import type { LabeledLink, PageLabel, Topic } from '../types';
@@ -37,7 +38,7 @@ export async function buildModel(store: CrawlStorePort, topic: Topic, threshold 
   const bodies = await store.pages.bodies(chosen);
   chosen.forEach((p, i) => {
     const body = bodies[i];
-    if (body) judge.learn(parseHtml(body.html, p.url), p.label);
+    if (body) judge.learn(parseHtml(bodyHtml(body), p.url), p.label);
   });
   return { link, judge, lastLabelId, lastPageLabelId: Math.max(0, ...pages.map((p) => p.id ?? 0)), revision: topic.revision };
 }
@@ -79,7 +80,7 @@ async function learnPageAnswers(store: CrawlStorePort, topicId: number, model: C
   const bodies = await store.pages.bodies(answers);
   answers.forEach((p, i) => {
     const body = bodies[i];
-    if (body) model.judge.learn(parseHtml(body.html, p.url), p.label);
+    if (body) model.judge.learn(parseHtml(bodyHtml(body), p.url), p.label);
   });
   return answers;
 }

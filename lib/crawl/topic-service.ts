@@ -1,6 +1,7 @@
 // The protocol's topic, label and model requests. Platform-free, like the crawl service it belongs to: it
 // reads the live runners of a topic through `runnersOf`, so a label made while a crawl runs reaches it.
 import type { LinkToScore, ProtocolMap, Request, RetrainReport } from '../protocol';
+import { bodyHtml } from '../page-body';
 import { parseHtml } from '../parse/html';
 import { parseLabels } from '../export/labels';
 import { readBundle, toBundle } from '../export/model-bundle';
@@ -74,7 +75,7 @@ export class TopicService {
     const parent = await this.store.pages.pageByUrl(crawlId, entry.parentUrl);
     const [body] = parent ? await this.store.pages.bodies([{ crawlId, seq: parent.seq }]) : [undefined];
     if (parent && body) {
-      for (const link of parseHtml(body.html, parent.finalUrl).links) {
+      for (const link of parseHtml(bodyHtml(body), parent.finalUrl).links) {
         if (normalizeUrl(link.url) === url) add(link.anchor, link.context, parent.url);
       }
     }

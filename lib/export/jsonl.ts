@@ -1,6 +1,7 @@
 // JSON Lines export of a crawl's pages: one object per fetch attempt, in fetch order. The command-line runner
 // writes the metadata lines as the crawl goes; an export adds the user's page label, the extracted text and,
 // when asked, the HTML.
+import { bodyHtml } from '../page-body';
 import { parseHtml } from '../parse/html';
 import type { LabelValue, PageRecord } from '../types';
 import { batched } from './bytes';
@@ -66,7 +67,7 @@ export function pagesToJsonl(pages: Iterable<PageRecord>): string {
 
 /** The text of a stored page, extracted as the crawl extracted it (the text itself is not stored): a rendered page's from its DOM. */
 export function pageText(x: ExportPage): string | null {
-  return x.body ? parseHtml(x.body.rendered ?? x.body.html, x.page.finalUrl || x.page.url).text : null;
+  return x.body ? parseHtml(x.body.rendered ?? bodyHtml(x.body), x.page.finalUrl || x.page.url).text : null;
 }
 
 /** `pages.jsonl` with content, streamed: one line per page, UTF-8. */
@@ -75,7 +76,7 @@ export function writeJsonl(pages: AsyncIterable<ExportPage>, opts: { html?: bool
     (async function* () {
       for await (const x of pages) {
         const content: PageContent = { label: x.label ?? null, text: pageText(x) };
-        if (opts.html) content.html = x.body?.html ?? null;
+        if (opts.html) content.html = x.body ? bodyHtml(x.body) : null;
         yield pageLine(x.page, content) + '\n';
       }
     })(),

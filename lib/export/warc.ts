@@ -7,6 +7,7 @@
 // training's stored copy made no request and gets no record: its capture is the training read's (./captures.ts).
 // Records are built with Webrecorder's warcio and written, with their SHA-256 block and payload digests, by ./warc-record.ts.
 import { WARCRecord, WARCSerializer, getSurt } from 'warcio';
+import { bodyHtml } from '../page-body';
 import type { PageBody, PageRecord, Revisit } from '../types';
 import { utf8 } from './bytes';
 import { captures } from './captures';
@@ -98,7 +99,7 @@ export async function* writeWarc(
     if (body.rendered !== undefined) yield emit(write(renderedRecord(url, date, response), utf8(body.rendered)));
     // What the rendered page's tab loaded (its scripts, styles, JSON calls), dated as the page: replay finds them.
     for (const r of body.resources ?? []) {
-      const { payload: bytesSent, headers: sent } = storedPayload({ headers: r.headers, html: '', payload: r.payload });
+      const { payload: bytesSent, headers: sent } = storedPayload({ headers: r.headers, payload: r.payload });
       const record = responseRecord(r.url, date, statusLine(r.status), sent);
       const at = offset;
       const written = emit(write(record, bytesSent));
@@ -204,8 +205,8 @@ const TRANSFER_HEADERS = new Set(['content-encoding', 'transfer-encoding', 'cont
  * otherwise a replay would try to gunzip plain HTML. Rows stored before the raw bytes were kept have the
  * decoded HTML only: it is written as UTF-8, and the Content-Type says so.
  */
-export function storedPayload(body: Pick<PageBody, 'headers' | 'html' | 'payload'>): { payload: Uint8Array; headers: [string, string][] } {
-  const payload = body.payload ?? utf8(body.html);
+export function storedPayload(body: Pick<PageBody, 'headers' | 'html' | 'payload' | 'charset'>): { payload: Uint8Array; headers: [string, string][] } {
+  const payload = body.payload ?? utf8(bodyHtml(body));
   const headers: [string, string][] = [];
   for (const [name, value] of Object.entries(body.headers)) {
     const key = name.toLowerCase();

@@ -7,6 +7,7 @@ import type { Hop } from '../fetch/request-gate';
 import type { Candidate, PageCommit } from '../ports';
 import type { PageRole, Strategy } from '../strategies/types';
 import type { FrontierEntry, LabeledLink, PageResource, ParsedPage, RenderNote, Revisit } from '../types';
+import { storedBody } from '../page-body';
 import { siteOf } from '../url';
 import type { CrawlConfig } from '../crawl/config';
 import type { CrawlStats } from '../records';
@@ -154,8 +155,8 @@ function judgedRow(
   });
 }
 
-const bodyOf = (out: FetchOutcome): NonNullable<PageCommit['body']> =>
-  ({ headers: out.headers, html: out.html!, ...(out.payload ? { payload: out.payload } : {}) });
+/** The body stored once: its bytes and their encoding, the HTML decoded from them on read (lib/page-body.ts). */
+const bodyOf = (out: FetchOutcome): NonNullable<PageCommit['body']> => storedBody({ ...out, html: out.html! });
 
 /** The link that led to a judged page, labeled by the verdict (a seed has no such link). */
 function verdictLabels(entry: FrontierEntry, verdict: Verdict, now: number): NewLinkLabel[] {

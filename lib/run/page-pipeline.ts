@@ -10,6 +10,7 @@ import { isFinalPage, layerOf } from '../strategies/template';
 import { everyOf, specsOf } from '../template/cycle';
 import { planRecord } from '../template/harvest';
 import type { FrontierEntry, PageRecord, ParsedPage, Revisit } from '../types';
+import { bodyHtml } from '../page-body';
 import { hostOf, siteOf } from '../url';
 import { planChildren } from '../crawl/children';
 import type { RunContext } from './context';
@@ -85,8 +86,8 @@ export async function processCopy(ctx: RunContext, entry: FrontierEntry, seq: nu
     return;
   }
   const out: FetchOutcome = {
-    url: row.url, finalUrl: row.finalUrl, status: row.status, contentType: row.contentType, headers: body.headers, html: body.html,
-    payload: body.payload ?? null, charset: null, bytes: row.bytes, truncated: row.truncated, durationMs: 0,
+    url: row.url, finalUrl: row.finalUrl, status: row.status, contentType: row.contentType, headers: body.headers, html: bodyHtml(body),
+    payload: body.payload ?? null, charset: body.charset ?? null, bytes: row.bytes, truncated: row.truncated, durationMs: 0,
   };
   await recordResponse(ctx, entry, { kind: 'response', out, chain: [] }, { seq, fetchedAt: row.fetchedAt });
 }
@@ -106,7 +107,7 @@ async function recordNotModified(ctx: RunContext, entry: FrontierEntry, result: 
   const fresh = validatorsOf(result.out.headers);
   const headers = { ...body.headers, ...(fresh?.etag ? { etag: fresh.etag } : {}), ...(fresh?.lastModified ? { 'last-modified': fresh.lastModified } : {}) };
   const out: FetchOutcome = {
-    ...result.out, contentType: stored.contentType, headers, html: body.html, payload: body.payload ?? null, bytes: stored.bytes, truncated: stored.truncated,
+    ...result.out, contentType: stored.contentType, headers, html: bodyHtml(body), payload: body.payload ?? null, charset: body.charset ?? null, bytes: stored.bytes, truncated: stored.truncated,
   };
   const revisit: Revisit = { profile: 'server-not-modified', ...capturedAs(stored), headers: result.out.headers };
   await recordResponse(ctx, entry, { kind: 'response', out, chain: result.chain }, undefined, { conditional: true, revisit, savedBytes: stored.bytes });

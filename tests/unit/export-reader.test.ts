@@ -24,7 +24,7 @@ function body(seq: number, bytes: number, resourceBytes: number): PageBody {
   };
 }
 
-const heldBy = (b: PageBody | undefined) => (b ? b.html.length + (b.payload?.byteLength ?? 0) + (b.resources ?? []).reduce((n, r) => n + r.payload.byteLength, 0) : 0);
+const heldBy = (b: PageBody | undefined) => (b ? (b.html?.length ?? 0) + (b.payload?.byteLength ?? 0) + (b.resources ?? []).reduce((n, r) => n + r.payload.byteLength, 0) : 0);
 
 /** Reads every page, and measures the most body bytes read from the store and not yet handed on and written. */
 async function readAll(pages: { row: PageRecord; body: PageBody }[]) {

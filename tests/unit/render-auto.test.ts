@@ -13,6 +13,7 @@ import { Politeness } from '../../lib/fetch/politeness';
 import { RequestGate, type GatePolicy } from '../../lib/fetch/request-gate';
 import { RobotsCache } from '../../lib/fetch/robots';
 import type { RenderPort, RenderRequest } from '../../lib/fetch/render';
+import { bodyHtml } from '../../lib/page-body';
 import { parseHtml } from '../../lib/parse/html';
 import { scriptShell } from '../../lib/parse/script-shell';
 import { RenderSlots } from '../../lib/run/render';
@@ -290,7 +291,7 @@ describe('a crawl with a renderer', () => {
     expect(await store.frontier.getEntry(crawlId, `${stars.origin}/stats`)).toBeUndefined();
     // The body keeps what the server sent, and the DOM beside it.
     const [body] = await store.pages.bodies([{ crawlId, seq: byPath.get('/')!.seq }]);
-    expect(body!.html).toBe(SHELL);
+    expect(bodyHtml(body!)).toBe(SHELL);
     expect(body!.rendered).toContain('/star/1');
     expect(port.asked.every((r) => r.quietMs > 0 && r.timeoutMs === 15_000 && r.identify)).toBe(true);
   });
