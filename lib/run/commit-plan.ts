@@ -15,6 +15,27 @@ import type { CrawlRecord, CrawlStats, SiteStats } from '../records';
 import type { EntryState, FrontierEntry } from '../types';
 import { siteOf } from '../url';
 
+/**
+ * Links found again to a queued URL, counted but not yet written into its row (`classifier.everyLink`): how many, and
+ * their log-odds' sum. They are held (by the store, in memory) while, with them, the URL's rank moves by at most
+ * `RANK_STEP`; the row takes them with its next write. A queued row is rewritten with all its index entries, and most
+ * such moves change nothing of what is fetched next (docs/benchmarks.md, "What a page commit writes").
+ */
+export interface HeldLinks {
+  n: number;
+  sum: number;
+}
+
+/**
+ * The log-odds (and priority) by which links found again may move a queued URL before its row is rewritten: below
+ * it, the row keeps the rank it has and the links are held. A full re-score leaves a link in place under
+ * RESCORE_EPSILON (0.01, lib/crawl/learner.ts); this is the same kind of bound, for what is not yet written.
+ */
+export const RANK_STEP = 0.05;
+
+/** URLs a store holds links for, at most (per crawl): past it, every link found again is written as before. */
+export const HELD_URLS = 20_000;
+
 /** The reason a URL of a blacklisted site is not queued (and the prefix of a closed site's dropped URLs). */
 export const BLACKLISTED = 'site blacklisted';
 
@@ -58,6 +79,9 @@ export interface CommitRead {
   sites?: Map<string, { row: SiteStats | undefined; queued: number }>;
   /** The queued URLs of the page's site, read when `secondReads` says this page closes it. */
   siteQueue?: FrontierEntry[];
+  /** Links the store holds for each of `links` (absent: none), and room for how many more URLs: a store that holds none passes neither. */
+  held?: (HeldLinks | undefined)[];
+  holdRoom?: number;
 }
 
 /** The page's site row as this commit leaves its counters (before any closing). */
@@ -101,6 +125,8 @@ export interface CommitPlan {
   was: (FrontierEntry | undefined)[];
   /** Labeled links to add: the commit's own and those from links to judged pages. */
   labels: PageCommit['labels'];
+  /** What the store holds for a URL from now on (null: nothing, its links written into its row or no longer needed). */
+  held: Map<string, HeldLinks | null>;
 }
 
 /** One page's decisions, from the rows the store read (`read`, not changed). */
@@ -143,7 +169,11 @@ export function planCommit(c: PageCommit, read: CommitRead, now: number): Commit
   }
   const admitted = new Set(fresh.map((ch) => ch.url));
   const keptAt = read.links.flatMap((ch, i) => (read.known[i] || admitted.has(ch.url) ? [i] : []));
-  const delta = planUpserts(crawl, keptAt.map((i) => read.links[i]!), keptAt.map((i) => read.known[i]), now, puts, c.everyLink);
+  const held = new Map<string, HeldLinks | null>();
+  // A page fetched (not to be asked again) needs no links held for it.
+  if (c.entry && c.outcome !== 'retry') held.set(c.entry.url, null);
+  const hold = read.held ? { held: keptAt.map((i) => read.held![i]), room: read.holdRoom ?? 0, out: held } : undefined;
+  const delta = planUpserts(crawl, keptAt.map((i) => read.links[i]!), keptAt.map((i) => read.known[i]), now, puts, c.everyLink, hold);
   const labels = c.learnLinksToJudged ? [...c.labels, ...linksToJudged(read.links, read.known, c.page?.url, now)] : c.labels;
   const closedUrls = new Set(closed.map((e) => e.url));
   const frontier = [...puts.filter((e) => !(e.state === 'queued' && closedUrls.has(e.url))), ...closed];
@@ -159,7 +189,7 @@ export function planCommit(c: PageCommit, read: CommitRead, now: number): Commit
   s.skipped += delta.skipped;
   s.labels += labels.length;
   countDropped(crawl, closed.length);
-  return { seq, crawl: { ...crawl, activeMs: c.activeMs, updatedAt: now }, site, frontier, was: frontier.map((e) => before.get(e.url)), labels };
+  return { seq, crawl: { ...crawl, activeMs: c.activeMs, updatedAt: now }, site, frontier, was: frontier.map((e) => before.get(e.url)), labels, held };
 }
 
 /**
@@ -230,16 +260,25 @@ function foundBy(c: Candidate): Pick<FrontierEntry, 'href' | 'parentUrl' | 'anch
  * (SPEC A.7); others stay. With `everyLink` (the strategy's rerank, when the crawl ranks a URL by all the links
  * found to it), every link found again counts: the entry keeps their count, sum and best log-odds, and its
  * priority is the strategy's for `urlLogOdds` of them. Appends the rows to write to `puts` and returns the
- * counter changes.
+ * counter changes. With `hold` (a store that keeps links in memory), a link found again that would move its URL, with
+ * the links held for it, by at most RANK_STEP is held instead of written (`hold.out`), and the next write of the row
+ * takes every link held for it.
  */
-export function planUpserts(crawl: CrawlRecord, unique: Candidate[], known: (FrontierEntry | undefined)[], now: number, puts: FrontierEntry[], everyLink?: Rerank) {
+export function planUpserts(
+  crawl: CrawlRecord, unique: Candidate[], known: (FrontierEntry | undefined)[], now: number, puts: FrontierEntry[], everyLink?: Rerank,
+  hold?: { held: (HeldLinks | undefined)[]; room: number; out: Map<string, HeldLinks | null> },
+) {
   const delta = { queued: 0, skipped: 0 };
   unique.forEach((c, i) => {
     const old = known[i];
+    const held = hold?.held[i];
+    // Links held for a URL no longer queued are not needed: it is fetched or never will be.
+    if (held && old?.state !== 'queued') hold!.out.set(c.url, null);
     if (old && c.skip !== undefined && (old.state === 'queued' || old.state === 'inflight')) {
       // A link kept from requesting names a URL queued by another link: the URL is never requested, whichever came
       // first. One in flight cannot be called back, but it is not asked again (a retry keeps it skipped).
       if (old.state === 'queued') delta.queued--;
+      if (held) hold!.out.set(c.url, null);
       delta.skipped++;
       puts.push({ ...old, state: 'skipped', reason: c.skip, ...foundBy(c), notBefore: undefined, updatedAt: now });
       return;
@@ -254,14 +293,23 @@ export function planUpserts(crawl: CrawlRecord, unique: Candidate[], known: (Fro
           href: c.href, parentUrl: c.parentUrl, anchor: c.anchor, context: c.context, retries: 0, notBefore: undefined, updatedAt: now,
           ...(c.strategy ? { strategy: c.strategy } : {}) });
       } else if (everyLink && old.state === 'queued' && !c.skip && old.inlinks && c.logOdds !== undefined) {
-        const inlinks = { n: old.inlinks.n + 1, sum: old.inlinks.sum + c.logOdds, best: Math.max(old.inlinks.best, c.logOdds) };
+        const inlinks = { n: old.inlinks.n + (held?.n ?? 0) + 1, sum: old.inlinks.sum + (held?.sum ?? 0) + c.logOdds, best: Math.max(old.inlinks.best, c.logOdds) };
         const better = c.logOdds > old.inlinks.best;
         const logOdds = urlLogOdds(inlinks);
         // Its score is the URL's, as it is ranked: what the dashboard's next links show in their order.
         const next: FrontierEntry = { ...old, ...(better ? foundBy(c) : {}), inlinks, score: logistic(logOdds), depth: Math.min(old.depth, c.depth),
           updatedAt: now, ...(shownAnew ? { revisit: c.revisit } : {}) };
         next.priority = everyLink(next, logOdds) ?? (better ? c.priority : old.priority);
-        puts.push(next);
+        // Held when only the count moves, and the rank by no more than a step: no better link, depth or version to keep.
+        const small = !better && !shownAnew && next.depth === old.depth && Math.abs(next.priority - old.priority) <= RANK_STEP
+          && Math.abs(logOdds - urlLogOdds(old.inlinks)) <= RANK_STEP;
+        if (hold && small && (held || hold.room > 0)) {
+          if (!held) hold.room--;
+          hold.out.set(c.url, { n: inlinks.n - old.inlinks.n, sum: inlinks.sum - old.inlinks.sum });
+        } else {
+          puts.push(next);
+          if (held) hold!.out.set(c.url, null);
+        }
       } else if (old.state === 'queued' && !c.skip && c.priority > old.priority) {
         puts.push({ ...old, score: c.score, priority: c.priority, depth: Math.min(old.depth, c.depth), ...foundBy(c), updatedAt: now,
           ...(shownAnew ? { revisit: c.revisit } : {}) });

@@ -9,6 +9,7 @@ import { firstReads, planCommit, secondReads } from '../run/commit-plan';
 import { crawlRow, type CrawlerDB } from './db';
 import { countWrites } from './fifo-queues';
 import { FrontierStore, readEntries, writeEntries } from './frontier-store';
+import { HeldLinkBook, type HeldChanges } from './held-links';
 import { PageLog } from './page-log';
 import { withListKeys } from './page-keys';
 import { blacklistedSites, queuedIn, queuedOf, setSiteBlacklisted, sitesOf } from './site-book';
@@ -29,6 +30,8 @@ export class CrawlStore implements CrawlStorePort {
   readonly pages: PageLog;
   /** Template records (SPEC E.5), kept across the cycles of a template: deleting one crawl keeps them. */
   readonly records: RecordStore;
+  /** Links found again to queued URLs, not yet written into their rows (held-links.ts). */
+  readonly held = new HeldLinkBook();
 
   constructor(readonly db: CrawlerDB) {
     this.records = new RecordStore(db);
@@ -76,14 +79,17 @@ export class CrawlStore implements CrawlStorePort {
    */
   async commitPages(commits: PageCommit[], now: number): Promise<number[]> {
     const db = this.db;
-    return db.transaction('rw', [db.frontier, db.crawls, db.pages, db.bodies, db.labels, db.pageLabels, db.sites, db.graph, db.records, db.recordChanges], async () => {
+    const held = this.held.begin();
+    const seqs = await db.transaction('rw', [db.frontier, db.crawls, db.pages, db.bodies, db.labels, db.pageLabels, db.sites, db.graph, db.records, db.recordChanges], async () => {
       const seqs: number[] = [];
       for (const c of commits) {
-        seqs.push(await this.applyCommit(c, now));
+        seqs.push(await this.applyCommit(c, now, held));
         if (c.record) await this.records.write(c.record);
       }
       return seqs;
     });
+    held.keep();
+    return seqs;
   }
 
   /**
@@ -92,7 +98,7 @@ export class CrawlStore implements CrawlStorePort {
    * are issued together, then all writes: IndexedDB pipelines them, where one await per request made ~10 round
    * trips to the browser's storage.
    */
-  private async applyCommit(c: PageCommit, now: number): Promise<number> {
+  private async applyCommit(c: PageCommit, now: number, holding: HeldChanges): Promise<number> {
     const db = this.db;
     const crawlId = c.crawlId;
     const keys = firstReads(c);
@@ -110,7 +116,9 @@ export class CrawlStore implements CrawlStorePort {
       more.siteQueue ? queuedIn(db, crawlId, c.site) : undefined,
     ]);
     const sites = new Map(more.sites.map((s, i) => [s, { row: siteRows[i], queued: queued[i] ?? 0 }]));
-    const plan = planCommit(c, { crawl, site, links: keys.links, known, aliases, current, sites, siteQueue }, now);
+    const held = c.everyLink ? holding.read(crawlId, keys.links.map((ch) => ch.url)) : undefined;
+    const plan = planCommit(c, { crawl, site, links: keys.links, known, aliases, current, sites, siteQueue, ...(held ? { held: held.held, holdRoom: held.room } : {}) }, now);
+    holding.apply(crawlId, plan.held);
     const seq = plan.seq;
     // The queues' counters and the take's bound follow every frontier write (the store's own bookkeeping).
     countWrites(plan.crawl, plan.frontier, (i) => plan.was[i]);
@@ -187,6 +195,7 @@ export class CrawlStore implements CrawlStorePort {
       await db.recordChanges.where('[crawlId+url]').between(lo, hi).delete();
       await db.settings.where('key').startsWith(exportMarkPrefix(crawlId)).delete();
       await db.crawls.delete(crawlId);
+      this.held.forget(crawlId);
       return true;
     });
   }
