@@ -80,28 +80,44 @@ export function tokenize(text: string): string[] {
   // UAX #29 always breaks at whitespace, so each whitespace-separated run can be segmented on its own with
   // the same result; only runs that hold a non-ASCII character need the Segmenter. An English page with one
   // accented name would otherwise send its whole text down the slow path (measured: 30x slower per page).
-  for (const run of normalized.split(WHITESPACE)) {
-    if (run.length === 0) continue;
-    if (!NON_ASCII.test(run)) {
-      asciiWords(run, tokens);
+  // The runs are found by a scan of char codes and only those for the Segmenter are sliced: splitting the text
+  // made a string of every run.
+  const n = normalized.length;
+  let i = 0;
+  while (i < n) {
+    while (i < n && isSpaceCode(normalized.charCodeAt(i))) i++;
+    const start = i;
+    let ascii = true;
+    for (let c: number; i < n && !isSpaceCode((c = normalized.charCodeAt(i))); i++) if (c > 0x7f) ascii = false;
+    if (i === start) break;
+    if (ascii) {
+      asciiWords(normalized, tokens, start, i);
       continue;
     }
-    for (const segment of wordSegmenter().segment(run)) {
+    for (const segment of wordSegmenter().segment(normalized.slice(start, i))) {
       if (segment.isWordLike && keepToken(segment.segment)) tokens.push(segment.segment);
     }
   }
   return tokens;
 }
 
-const WHITESPACE = /[\s\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/;
+/**
+ * What the regex `\s` matches (WhiteSpace and LineTerminator: ASCII tab to carriage return and space, no-break
+ * space, ogham space, en quad to hair space, line and paragraph separators, narrow no-break, medium mathematical
+ * and ideographic spaces, the BOM): where a run ends.
+ */
+function isSpaceCode(c: number): boolean {
+  if (c < 0x80) return c === 32 || (c >= 9 && c <= 13);
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
 
 /**
  * The ASCII words above, found by a scan of char codes: the regex's match objects were a large share of the garbage
  * a page's judging made. The scan reads each word once and slices it only when kept.
  */
-function asciiWords(text: string, into: string[]): void {
-  const n = text.length;
-  let i = 0;
+function asciiWords(text: string, into: string[], from = 0, to = text.length): void {
+  const n = to;
+  let i = from;
   while (i < n) {
     if (!isWordChar(text.charCodeAt(i))) {
       i++;
