@@ -4,6 +4,7 @@
 // granularity does that by dictionary for Chinese and Japanese and by spaces/punctuation elsewhere, so
 // one code path serves every language and nothing has to ship a dictionary. It exists in Node (full ICU)
 // and in the service workers of Chromium and Firefox (125+).
+import { isSpaceCode } from './whitespace';
 
 /**
  * Function words that carry no topic. Short on purpose: a long list starts removing words that do matter
@@ -101,15 +102,6 @@ export function tokenize(text: string): string[] {
   return tokens;
 }
 
-/**
- * What the regex `\s` matches (WhiteSpace and LineTerminator: ASCII tab to carriage return and space, no-break
- * space, ogham space, en quad to hair space, line and paragraph separators, narrow no-break, medium mathematical
- * and ideographic spaces, the BOM): where a run ends.
- */
-function isSpaceCode(c: number): boolean {
-  if (c < 0x80) return c === 32 || (c >= 9 && c <= 13);
-  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
-}
 
 /**
  * The ASCII words above, found by a scan of char codes: the regex's match objects were a large share of the garbage
