@@ -54,7 +54,7 @@ function random(seed: number): () => number {
 function corpus(): string[] {
   const pick = <T>(r: () => number, xs: readonly T[]) => xs[Math.floor(r() * xs.length)]!;
   const r = random(36);
-  const generated = Array.from({ length: 1500 }, () => `${pick(r, ['http', 'https', 'HTTP'])}://${pick(r, HOSTS)}${pick(r, PATHS)}${pick(r, QUERIES)}${pick(r, FRAGMENTS)}`);
+  const generated = Array.from({ length: 1000 }, () => `${pick(r, ['http', 'https', 'HTTP'])}://${pick(r, HOSTS)}${pick(r, PATHS)}${pick(r, QUERIES)}${pick(r, FRAGMENTS)}`);
   const resolved = RELATIVE.map((rel) => {
     try {
       return new URL(rel, BASE).href;
@@ -111,8 +111,8 @@ describe('a link read once decides as the separate readings did', () => {
       expect(guard.check(once!.href, { anchor, rel }, requested), `${input} "${anchor}"`).toEqual(cold);
       compared++;
     }
-    expect(compared).toBeGreaterThan(2000);
-  });
+    expect(compared).toBeGreaterThan(1500);
+  }, 30_000);
 
   it('the guard remembers a URL by its own reading, not by the anchor it came with', () => {
     const guard = makeSafetyGuard({ avoid: [], disabledRules: [] });
