@@ -1,4 +1,5 @@
 import { defineConfig } from 'wxt';
+import { lazyLinkedomEvents } from './scripts/build/linkedom-events';
 
 /** The build the command-line runner and the end-to-end tests load into Chromium (scripts/lib/browser.ts). */
 const RUNNER_MODE = 'runner';
@@ -6,6 +7,8 @@ const RUNNER_MODE = 'runner';
 // Manifest and build settings. Permissions are explained in docs/security.md ("Permissions").
 export default defineConfig({
   modules: ['@wxt-dev/webextension-polyfill'],
+  // Parsing a page makes no listener map for each of its nodes (lib/parse/event-target.ts).
+  vite: () => ({ plugins: [lazyLinkedomEvents()] }),
   manifest: ({ browser, mode }) => ({
     name: 'Focus: topical crawler',
     description: 'Crawls the web for one topic from your own browser, guided by a link classifier you train.',

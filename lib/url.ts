@@ -97,7 +97,10 @@ function httpUrl(input: string, base?: string): URL | null {
  */
 export function normalizeUrl(input: string, base?: string, opts: CanonicalOptions = DEFAULT_CANONICAL): string | null {
   const u = httpUrl(input, base);
-  if (!u) return null;
+  return u && canonicalOf(u, opts);
+}
+
+function canonicalOf(u: URL, opts: CanonicalOptions): string {
   const path = normalizeEscapes(u.pathname.replace(PATH_SESSION, ''));
   return `${u.protocol}//${u.host}${path}${canonicalQuery(u.search, opts.sortQuery)}`;
 }
@@ -115,20 +118,76 @@ export function requestUrl(input: string, base?: string): string | null {
   u.hash = '';
   u.username = '';
   u.password = '';
-  if (u.search.length > 1) {
-    const pairs = u.search.slice(1).split('&');
-    const kept = pairs.filter((pair) => pair === '' || !isTracking(paramOf(pair).name));
-    if (kept.length !== pairs.length) u.search = kept.some(Boolean) ? `?${kept.join('&')}` : '';
-  }
+  const search = untracked(u.search);
+  if (search !== null) u.search = search;
   return u.href;
+}
+
+/** The query without tracking parameters, or null when it has none to remove. */
+function untracked(search: string): string | null {
+  if (search.length <= 1) return null;
+  const pairs = search.slice(1).split('&');
+  const kept = pairs.filter((pair) => pair === '' || !isTracking(paramOf(pair).name));
+  return kept.length === pairs.length ? null : kept.some(Boolean) ? `?${kept.join('&')}` : '';
+}
+
+/** `u` made what requestUrl makes of it, in place; each setter re-serializes the URL, so only what is there is removed. */
+function asRequested(u: URL): URL {
+  // An empty fragment (`/page#`) reads as '' too, but is still spelled in href.
+  if (u.hash !== '' || u.href.endsWith('#')) u.hash = '';
+  if (u.username !== '') u.username = '';
+  if (u.password !== '') u.password = '';
+  const search = untracked(u.search);
+  if (search !== null) u.search = search;
+  return u;
+}
+
+/**
+ * A link's URL read once, in every form the planning of a link asks for: `url` is `normalizeUrl(input)`, `href` is
+ * `requestUrl(input)`, `host` is `hostOf(url)`, `hostname` and `site` are the canonical URL's, and `requested` is
+ * `href` parsed (what the safety guard reads). The same values the separate calls give, from one parse of the input
+ * instead of seven (tests/unit/link-target.test.ts holds them equal on odd URLs). Null when it is no http(s) URL.
+ */
+export interface LinkTarget {
+  url: string;
+  href: string;
+  host: string;
+  hostname: string;
+  site: string;
+  requested: URL;
+}
+
+export function linkTarget(input: string, opts: CanonicalOptions = DEFAULT_CANONICAL): LinkTarget | null {
+  const u = httpUrl(input);
+  if (!u) return null;
+  const url = canonicalOf(u, opts);
+  const { host, hostname } = u;
+  const requested = asRequested(u);
+  return { url, href: requested.href, host, hostname, site: siteOfHostname(hostname), requested };
 }
 
 export const hostOf = (url: string): string => new URL(url).host;
 
 /** The site a URL belongs to: its registrable domain (example.co.uk), or the hostname for IPs and local names. */
 export function siteOf(url: string): string {
-  const hostname = new URL(url).hostname;
-  return getDomain(hostname, { allowPrivateDomains: true }) ?? hostname;
+  return siteOfHostname(new URL(url).hostname);
+}
+
+/**
+ * Registrable domains by hostname, as tldts finds them: a crawl meets the same few hosts on every page, and reading
+ * the suffix list for each of a page's links was a share of planning them. Bounded: forgotten whole when full.
+ */
+const SITES = new Map<string, string>();
+const MAX_SITES = 10_000;
+
+function siteOfHostname(hostname: string): string {
+  let site = SITES.get(hostname);
+  if (site === undefined) {
+    site = getDomain(hostname, { allowPrivateDomains: true }) ?? hostname;
+    if (SITES.size >= MAX_SITES) SITES.clear();
+    SITES.set(hostname, site);
+  }
+  return site;
 }
 
 /** A bare host or URL as a user writes it in a list ("news.example.org", "https://x.org/") as a URL. */

@@ -9,16 +9,16 @@ import type { Candidate } from '../ports';
 import type { FrontierEntry, ParsedPage } from '../types';
 import { createStrategy } from '../strategies/registry';
 import type { Strategy } from '../strategies/types';
-import { hostOf, normalizeUrl, requestUrl, siteOf } from '../url';
+import { hostOf, linkTarget, normalizeUrl, requestUrl, siteOf, type LinkTarget } from '../url';
 import type { CrawlConfig } from './config';
 import { compilePatterns, type UrlMatcher } from './patterns';
 import { describeBlock, makeSafetyGuard, type SafetyGuard } from './safety';
-import { scopeReason } from './scope';
+import { scopeReason, type ReadHost, type ScopeReason } from './scope';
 
 /** A crawl's scope and safety rules and its labeled pages, compiled from its config (compileRules). */
 export interface CrawlRules {
-  outOfScope: (url: string) => string | null;
-  inScope: (url: string) => boolean;
+  outOfScope: ScopeReason;
+  inScope: (url: string, read?: ReadHost) => boolean;
   safety: SafetyGuard;
   labeled: LabeledPages;
 }
@@ -26,7 +26,7 @@ export interface CrawlRules {
 /** Compiles the rules of a config; a run compiles them once, and again only when its seeds change (template seeding). */
 export function compileRules(config: CrawlConfig): CrawlRules {
   const outOfScope = scopeReason(config);
-  return { outOfScope, inScope: (url: string) => outOfScope(url) === null, safety: makeSafetyGuard(config.safety), labeled: labeledPages(config) };
+  return { outOfScope, inScope: (url, read) => outOfScope(url, read) === null, safety: makeSafetyGuard(config.safety), labeled: labeledPages(config) };
 }
 
 /**
@@ -80,18 +80,20 @@ export function planChildren(
   const { strategy, rules } = planner ?? { strategy: createStrategy(config), rules: compileRules(config) };
   const { inScope, safety, labeled } = rules;
   const out: Candidate[] = [];
-  const urls = page.links.map((link) => normalizeUrl(link.url, undefined, config.canonical));
+  // Each link's URL is read once here, in every form planning asks for (url.ts linkTarget).
+  const targets: (LinkTarget | null)[] = page.links.map((link) => linkTarget(link.url, config.canonical));
   // The page as a hub: its links to labeled pages (the page's own URL is not one of its links).
   const { base } = labeled;
-  const hubs = base === null ? [] : hubBuckets(urls.map((url) => ({ url: url ?? '', label: url && url !== pageUrl ? labeled.label(url) : undefined })), base);
+  const hubs = base === null ? [] : hubBuckets(targets.map((t) => ({ url: t?.url ?? '', label: t && t.url !== pageUrl ? labeled.label(t.url) : undefined })), base);
   page.links.forEach((link, i) => {
-    const url = urls[i];
-    if (!url || url === pageUrl || url === parent.url || !inScope(url)) return;
+    const target = targets[i];
+    if (!target) return;
+    const { url, href, host, site } = target;
+    if (url === pageUrl || url === parent.url || !inScope(url, target)) return;
     // What would be requested is what the guard reads.
-    const href = requestUrl(link.url) ?? url;
-    const unsafe = safety.check(href, { anchor: link.anchor, rel: link.rel });
+    const unsafe = safety.check(href, { anchor: link.anchor, rel: link.rel }, target.requested);
     const parentHub = hubs[i];
-    const base = { url, ...(href === url ? {} : { href }), host: hostOf(url), site: siteOf(url), depth, parentUrl: parent.url, anchor: link.anchor, context: link.context, parentOnTopic: relevant,
+    const base = { url, ...(href === url ? {} : { href }), host, site, depth, parentUrl: parent.url, anchor: link.anchor, context: link.context, parentOnTopic: relevant,
       ...(parentHub === undefined ? {} : { parentHub }) };
     if (unsafe) {
       out.push({ ...base, score: 0, priority: -Number.MAX_VALUE, skip: describeBlock(unsafe) });

@@ -55,8 +55,11 @@ export interface SafetyBlock {
 }
 
 export interface SafetyGuard {
-  /** Why this link must not be requested, or null when it is safe to request. */
-  check(url: string, link?: { anchor?: string; rel?: string[] }): SafetyBlock | null;
+  /**
+   * Why this link must not be requested, or null when it is safe to request. `parsed`, when the caller has it, is
+   * `new URL(url)` (url.ts linkTarget's `requested`), read instead of parsing `url` again.
+   */
+  check(url: string, link?: { anchor?: string; rel?: string[] }, parsed?: URL): SafetyBlock | null;
 }
 
 
@@ -230,37 +233,91 @@ function wordPattern(avoid: readonly string[]): RegExp | null {
   return words.length ? new RegExp(`(^|[^\\p{L}\\p{N}])(${words.map(escape).join('|')})($|[^\\p{L}\\p{N}])`, 'iu') : null;
 }
 
+/** What the rules find in a URL alone, the first match of each (null: none, or the rule is off). */
+interface UrlFindings {
+  action: string | null;
+  state: string | null;
+  api: string | null;
+  yours: string | null;
+  broken: string | null;
+}
+
+/** What the rules find in an anchor alone. */
+interface AnchorFindings {
+  action: string | null;
+  yours: string | null;
+}
+
+/**
+ * Findings by URL and by anchor, each a pure function of its key under one guard's rules: a crawl meets the same
+ * links (a site's navigation, its articles linked from page after page) and the same anchors many times, and
+ * reading them again was most of the guard's time. Bounded: forgotten whole when full.
+ */
+const MAX_REMEMBERED = 20_000;
+
+function remembered<T>(): (key: string, read: () => T) => T {
+  const seen = new Map<string, T>();
+  return (key, read) => {
+    let v = seen.get(key);
+    if (v === undefined && !seen.has(key)) {
+      v = read();
+      if (seen.size >= MAX_REMEMBERED) seen.clear();
+      seen.set(key, v);
+    }
+    return v as T;
+  };
+}
+
 export function makeSafetyGuard(safety: CrawlConfig['safety']): SafetyGuard {
   // Crawls stored before disabledRules existed have none: every default rule is on for them.
   const off = new Set<string>(safety.disabledRules ?? []);
   const on = (rule: SafetyRule) => !off.has(rule);
   const yours = wordPattern(safety.avoid ?? []);
+  const readLink = (u: URL): UrlFindings => {
+    const read = readUrl(u);
+    let mine: string | null = null;
+    if (yours) {
+      const text = read.segments.map((s) => `/${s.text}`).join('') + (read.query.length ? `?${read.query.map((p) => `${p.key.text}=${p.value.text}`).join('&')}` : '');
+      mine = yours.exec(text)?.[2].toLowerCase() ?? null;
+    }
+    const broken = [...read.segments, ...read.query.flatMap((p) => [p.key, p.value])].find((d) => d.broken);
+    return {
+      action: on('action verb') ? actionVerb(read) : null,
+      state: on('state query key') ? stateQueryKey(read) : null,
+      api: on('api path') ? apiPath(read) : null,
+      yours: mine,
+      broken: broken && on('undecodable URL') ? broken.raw : null,
+    };
+  };
+  const readAnchor = (anchor: string): AnchorFindings => ({
+    action: on('anchor text') && anchor ? anchorText(anchor) : null,
+    yours: yours && wordsOf(anchor).length <= MAX_ACTION_WORDS ? (yours.exec(anchor)?.[2].toLowerCase() ?? null) : null,
+  });
+  const byUrl = remembered<UrlFindings | null>();
+  const byAnchor = remembered<AnchorFindings>();
   return {
-    check(url, link = {}) {
-      let u: URL;
-      try {
-        u = new URL(url);
-      } catch {
-        return on('undecodable URL') ? { rule: 'undecodable URL', match: url } : null;
-      }
-      const read = readUrl(u);
-      const anchor = link.anchor?.trim() ?? '';
-      const found = (rule: string, match: string | null | undefined): SafetyBlock | null => (match ? { rule, match } : null);
-      const block =
-        (on('action verb') ? found('action verb', actionVerb(read)) : null) ??
-        (on('state query key') ? found('state query key', stateQueryKey(read)) : null) ??
-        (on('api path') ? found('api path', apiPath(read)) : null) ??
+    check(url, link = {}, parsed) {
+      const found = byUrl(url, () => {
+        try {
+          return readLink(parsed ?? new URL(url));
+        } catch {
+          return null; // not a URL
+        }
+      });
+      if (!found) return on('undecodable URL') ? { rule: 'undecodable URL', match: url } : null;
+      const trimmed = link.anchor?.trim() ?? '';
+      const anchor = byAnchor(trimmed, () => readAnchor(trimmed));
+      const block: SafetyBlock | null =
+        (found.action ? { rule: 'action verb', match: found.action } : null) ??
+        (found.state ? { rule: 'state query key', match: found.state } : null) ??
+        (found.api ? { rule: 'api path', match: found.api } : null) ??
         (on('nofollow') && link.rel?.includes('nofollow') ? { rule: 'nofollow', match: 'nofollow' } : null) ??
-        (on('anchor text') && anchor ? found('anchor text', anchorText(anchor)) : null);
+        (anchor.action ? { rule: 'anchor text', match: anchor.action } : null);
       if (block) return block;
-      if (yours) {
-        const text = read.segments.map((s) => `/${s.text}`).join('') + (read.query.length ? `?${read.query.map((p) => `${p.key.text}=${p.value.text}`).join('&')}` : '');
-        const m = yours.exec(text) ?? (wordsOf(anchor).length <= MAX_ACTION_WORDS ? yours.exec(anchor) : null);
-        if (m) return { rule: YOUR_LIST, match: m[2].toLowerCase() };
-      }
+      const mine = found.yours ?? anchor.yours;
+      if (mine) return { rule: YOUR_LIST, match: mine };
       // Last: a link every other rule let through but that could not be read whole is still refused.
-      const broken = [...read.segments, ...read.query.flatMap((p) => [p.key, p.value])].find((d) => d.broken);
-      return broken && on('undecodable URL') ? { rule: 'undecodable URL', match: broken.raw } : null;
+      return found.broken ? { rule: 'undecodable URL', match: found.broken } : null;
     },
   };
 }

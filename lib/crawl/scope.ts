@@ -34,7 +34,15 @@ function listed(names: Iterable<string>): string {
  * "anywhere" included, loopback, private, link-local and CGNAT addresses and `localhost` are out unless a
  * seed (or, for "listed-sites", a listed site) names that very host.
  */
-export function scopeReason(config: CrawlConfig): (url: string) => string | null {
+export type ScopeReason = (url: string, read?: ReadHost) => string | null;
+
+/** The hostname and site of the URL scope is asked about, when the caller has read them already (url.ts linkTarget). */
+export interface ReadHost {
+  hostname: string;
+  site: string;
+}
+
+export function scopeReason(config: CrawlConfig): ScopeReason {
   const { mode, sites } = config.scope;
   // SPEC E.2: a template's search engine is named by the user as surely as a seed is.
   const seedUrls = config.template ? [...config.seeds, engineUrl(config.template)] : config.seeds;
@@ -46,7 +54,7 @@ export function scopeReason(config: CrawlConfig): (url: string) => string | null
       ? 'a private or loopback address that no seed or listed site names'
       : 'a private or loopback address that no seed names';
 
-  let inMode: (url: string, hostname: string) => boolean;
+  let inMode: (url: string, hostname: string, read?: ReadHost) => boolean;
   let outside: string;
   if (mode === 'anywhere') {
     inMode = () => true;
@@ -57,15 +65,15 @@ export function scopeReason(config: CrawlConfig): (url: string) => string | null
     outside = `outside the crawl's scope (the seeds' hosts: ${listed(hosts)})`;
   } else {
     const allowed = new Set(mode === 'seed-sites' ? seedUrls.map(siteOf) : sites.map(siteOfHostOrUrl));
-    inMode = (url) => allowed.has(siteOf(url));
+    inMode = (url, _, read) => allowed.has(read?.site ?? siteOf(url));
     outside = `outside the crawl's scope (${mode === 'seed-sites' ? "the seeds' sites" : 'the listed sites'}: ${listed(allowed)})`;
   }
 
-  return (url) => {
-    const hostname = hostnameOf(url);
+  return (url, read) => {
+    const hostname = read ? read.hostname : hostnameOf(url);
     if (hostname === null) return 'not a URL';
     if (isPrivateHost(hostname) && !namedPrivate.has(hostKey(hostname))) return privateReason;
-    return inMode(url, hostname) ? null : outside;
+    return inMode(url, hostname, read) ? null : outside;
   };
 }
 

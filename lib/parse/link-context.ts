@@ -5,6 +5,7 @@
 // lay out a page for the second).
 
 import type { ExtractedLink } from '../types';
+import { collapseSpaces } from '../text/whitespace';
 import { pagerRoles, replyCount } from './listing';
 
 export type DomRoot = Document | Element | DocumentFragment;
@@ -54,7 +55,6 @@ const BLOCKS = new Set([
 
 const ELEMENT_NODE = 1;
 const TEXT_NODE = 3;
-const WHITESPACE = /\s+/g;
 /** How far a cut may move to reach a word boundary; text without spaces (Chinese) keeps the plain cut. */
 const MAX_WORD_SHIFT = 20;
 
@@ -78,7 +78,7 @@ class TextStream {
 
   /** Appends a text node's text; returns the offset of its first visible character, or -1 if none. */
   append(raw: string): number {
-    let s = raw.replace(WHITESPACE, ' ');
+    let s = collapseSpaces(raw);
     if (s.length === 0) return -1;
     if (s.charCodeAt(0) === 32) {
       this.pendingSpace = true;
@@ -109,7 +109,7 @@ class TextStream {
 
 /** Runs of whitespace (including no-break and ideographic spaces) as one space, trimmed. */
 export function collapseWhitespace(s: string): string {
-  return s.replace(WHITESPACE, ' ').trim();
+  return collapseSpaces(s).trim();
 }
 
 /**

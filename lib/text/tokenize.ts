@@ -4,6 +4,7 @@
 // granularity does that by dictionary for Chinese and Japanese and by spaces/punctuation elsewhere, so
 // one code path serves every language and nothing has to ship a dictionary. It exists in Node (full ICU)
 // and in the service workers of Chromium and Firefox (125+).
+import { isSpaceCode } from './whitespace';
 
 /**
  * Function words that carry no topic. Short on purpose: a long list starts removing words that do matter
@@ -80,28 +81,35 @@ export function tokenize(text: string): string[] {
   // UAX #29 always breaks at whitespace, so each whitespace-separated run can be segmented on its own with
   // the same result; only runs that hold a non-ASCII character need the Segmenter. An English page with one
   // accented name would otherwise send its whole text down the slow path (measured: 30x slower per page).
-  for (const run of normalized.split(WHITESPACE)) {
-    if (run.length === 0) continue;
-    if (!NON_ASCII.test(run)) {
-      asciiWords(run, tokens);
+  // The runs are found by a scan of char codes and only those for the Segmenter are sliced: splitting the text
+  // made a string of every run.
+  const n = normalized.length;
+  let i = 0;
+  while (i < n) {
+    while (i < n && isSpaceCode(normalized.charCodeAt(i))) i++;
+    const start = i;
+    let ascii = true;
+    for (let c: number; i < n && !isSpaceCode((c = normalized.charCodeAt(i))); i++) if (c > 0x7f) ascii = false;
+    if (i === start) break;
+    if (ascii) {
+      asciiWords(normalized, tokens, start, i);
       continue;
     }
-    for (const segment of wordSegmenter().segment(run)) {
+    for (const segment of wordSegmenter().segment(normalized.slice(start, i))) {
       if (segment.isWordLike && keepToken(segment.segment)) tokens.push(segment.segment);
     }
   }
   return tokens;
 }
 
-const WHITESPACE = /[\s\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/;
 
 /**
  * The ASCII words above, found by a scan of char codes: the regex's match objects were a large share of the garbage
  * a page's judging made. The scan reads each word once and slices it only when kept.
  */
-function asciiWords(text: string, into: string[]): void {
-  const n = text.length;
-  let i = 0;
+function asciiWords(text: string, into: string[], from = 0, to = text.length): void {
+  const n = to;
+  let i = from;
   while (i < n) {
     if (!isWordChar(text.charCodeAt(i))) {
       i++;

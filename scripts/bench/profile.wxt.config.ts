@@ -2,5 +2,6 @@
 // (scripts/bench/crawl-speed.ts --profile). Otherwise the same as wxt.config.ts.
 import { defineConfig } from 'wxt';
 import base from '../../wxt.config';
+import { lazyLinkedomEvents } from '../build/linkedom-events';
 
-export default defineConfig({ ...base, vite: () => ({ build: { minify: false } }) });
+export default defineConfig({ ...base, vite: () => ({ plugins: [lazyLinkedomEvents()], build: { minify: false } }) });

@@ -65,4 +65,19 @@ describe('tokenize', () => {
     expect(tokenize("U.S. stocks don't fall 3.5% on 1,000 e-mails")).toEqual(['u.s', 'stocks', "don't", 'fall', '3.5', '1,000', 'mails']);
     expect(tokenize('Café Müller sold 金融市场 shares')).toEqual(['café', 'müller', 'sold', '金融', '市场', 'shares']);
   });
+
+  it('cuts text into runs at every whitespace the regex \\s knows, as splitting on it did', () => {
+    // Reference: the text split on \s (after NFKC and lowercasing), each run tokenized alone.
+    const reference = (text: string) => text.normalize('NFKC').toLowerCase().split(/\s+/).flatMap((run) => tokenize(run));
+    const spaces = ['\t', '\n', '\v', '\f', '\r', ' ', '\u00a0', '\u1680', '\u2000', '\u2005', '\u200a', '\u2028', '\u2029', '\u202f', '\u205f', '\u3000', '\ufeff'];
+    const alphabet = [...spaces, ...spaces, 'a', 'b', 'Q', '1', '9', '.', "'", ',', '_', 'é', '中', '文', 'ß', '\u200b', '\u180e', '-'];
+    let seed = 4242;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    for (let i = 0; i < 5000; i++) {
+      let text = '';
+      const length = 1 + Math.floor(random() * 30);
+      for (let k = 0; k < length; k++) text += alphabet[Math.floor(random() * alphabet.length)];
+      expect(tokenize(text), JSON.stringify(text)).toEqual(reference(text));
+    }
+  });
 });
