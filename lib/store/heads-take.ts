@@ -1,0 +1,127 @@
+// The best-first take by host heads (issue 36). Hosts are walked best head first; a host that is not ready is
+// passed at its head, in one step, and a ready one gives its queued URLs in order through the host index while they
+// rank above the next host's head, so a host allowed two fetches gives its second-best URL before a worse host's
+// best. What is taken is what a walk of every queued URL best first would take, asking `reserve` of each in turn,
+// when `reserve` answers for a host (politeness): a URL due later (`notBefore`) is passed alone, its host's next URL
+// asked next.
+import Dexie from 'dexie';
+import type { FrontierEntry } from '../types';
+import type { CrawlerDB } from './db';
+import { above, headKey, hostQueue, type HostHead, type Position } from './host-heads';
+
+export interface HeadsTake {
+  entries: FrontierEntry[];
+  waitMs: number;
+  waitingOn?: FrontierEntry;
+  /** The new heads of the hosts this take took from (null: nothing left queued), where it read them. */
+  heads: Map<string, Position | null>;
+  /** Hosts whose head named nothing queued at or below it: read again from the index. */
+  recompute: string[];
+}
+
+/** One host in the walk: its queued URLs read so far, best first, and how far the take has gone in them. */
+interface HostWalk {
+  head: HostHead;
+  rows: FrontierEntry[];
+  at: number;
+  /** The host's queue ends with `rows` (the last read returned fewer than it asked for). */
+  ended: boolean;
+  took: number;
+  /** The first URL the take passed and left queued: the host's new head. */
+  left?: FrontierEntry;
+  closed: boolean;
+}
+
+const posOf = (e: { priority: number; order: number }): Position => [e.priority, e.order];
+
+/**
+ * Inside a read-write transaction over frontier and hostHeads: up to `max` of the best ready queued entries (not yet
+ * marked in flight). `scanLimit` bounds the entries asked about, a busy host counting as one.
+ */
+export async function takeByHeads(
+  db: CrawlerDB, crawlId: number, reserve: (e: FrontierEntry) => number, now: number, max: number, scanLimit: number,
+): Promise<HeadsTake> {
+  const out: HeadsTake = { entries: [], waitMs: Infinity, heads: new Map(), recompute: [] };
+  const want = () => max - out.entries.length;
+  // Heads, best first, read in pages; the queues of the next few are read ahead in the same round trip, as a take
+  // past busy hosts reads one host after the other.
+  const heads: HostHead[] = [];
+  let headsEnded = false;
+  let headPage = Math.min(64, Math.max(8, 2 * max));
+  const reads = new Map<number, { limit: number; rows: Promise<FrontierEntry[]> }>();
+  let ahead = 4;
+  const readHeads = async () => {
+    const last = heads.at(-1);
+    const hi = last ? [crawlId, last.priority, last.order] : [crawlId, Dexie.maxKey, Dexie.maxKey];
+    const page = await db.hostHeads.where('[crawlId+priority+order]').between([crawlId, Dexie.minKey, Dexie.minKey], hi, true, !last)
+      .reverse().limit(headPage).toArray();
+    heads.push(...page);
+    if (page.length < headPage) headsEnded = true;
+    headPage = Math.min(512, headPage * 4);
+  };
+  const queueOf = (i: number) => {
+    for (let j = i; j < Math.min(heads.length, i + ahead); j++) {
+      const limit = want() + 1;
+      if (!reads.has(j)) reads.set(j, { limit, rows: hostQueue(db, crawlId, heads[j]!.site, heads[j]!.host, posOf(heads[j]!), true, limit) });
+    }
+    return reads.get(i)!;
+  };
+  let next = 0;
+  const open: HostWalk[] = [];
+  const walks: HostWalk[] = [];
+  let asked = 0;
+  while (want() > 0 && asked < scanLimit) {
+    if (next >= heads.length && !headsEnded) await readHeads();
+    const head = heads[next];
+    let best: HostWalk | undefined;
+    for (const w of open) if (!best || above(posOf(w.rows[w.at]!), posOf(best.rows[best.at]!))) best = w;
+    if (!head && !best) break;
+    if (head && (!best || above(posOf(head), posOf(best.rows[best.at]!)))) {
+      const read = queueOf(next++);
+      const rows = await read.rows;
+      const walk: HostWalk = { head, rows, at: 0, ended: rows.length < read.limit, took: 0, closed: false };
+      walks.push(walk);
+      if (rows.length) open.push(walk);
+      else walk.closed = true; // a head with nothing queued under it: set right below
+      continue;
+    }
+    const walk = best!;
+    const e = walk.rows[walk.at]!;
+    asked++;
+    const due = e.notBefore !== undefined && e.notBefore > now;
+    const w = due ? e.notBefore! - now : reserve(e);
+    if (w === 0) {
+      out.entries.push(e);
+      walk.took++;
+    } else {
+      if (w < out.waitMs) out.waitingOn = e;
+      out.waitMs = Math.min(out.waitMs, w);
+      walk.left ??= e;
+      if (!due) {
+        walk.closed = true; // the host is not ready: its other URLs wait with it
+        ahead = Math.min(32, ahead * 2); // and the hosts after it are likely read too
+      }
+    }
+    walk.at++;
+    if (!walk.closed && walk.at >= walk.rows.length) {
+      if (walk.ended) walk.closed = true;
+      else {
+        const more = await hostQueue(db, crawlId, walk.head.site, walk.head.host, posOf(walk.rows.at(-1)!), false, Math.max(2, want() + 1));
+        walk.rows.push(...more);
+        walk.ended = more.length < Math.max(2, want() + 1);
+        if (!more.length) walk.closed = true;
+      }
+    }
+    if (walk.closed) open.splice(open.indexOf(walk), 1);
+  }
+  for (const walk of walks) {
+    const k = headKey(walk.head.site, walk.head.host);
+    if (walk.rows.length === 0) out.recompute.push(k); // heal a head that named nothing queued
+    if (walk.took === 0) continue;
+    const nextLeft = walk.left ?? walk.rows[walk.at];
+    if (nextLeft) out.heads.set(k, posOf(nextLeft));
+    else if (walk.ended) out.heads.set(k, null);
+    // else: unknown here; the write recomputes it from the index.
+  }
+  return out;
+}
