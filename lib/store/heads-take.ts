@@ -17,6 +17,10 @@ export interface HeadsTake {
   heads: Map<string, Position | null>;
   /** Hosts whose head named nothing queued at or below it: read again from the index. */
   recompute: string[];
+  /** How many hosts' queues the take read: the next take of the crawl reads as many ahead at once. */
+  opened: number;
+  /** The best head left once the take's writes are in, where the take knows it (undefined: it does not). */
+  top?: Position;
 }
 
 /** One host in the walk: its queued URLs read so far, best first, and how far the take has gone in them. */
@@ -39,20 +43,24 @@ const posOf = (e: { priority: number; order: number }): Position => [e.priority,
  * marked in flight). `scanLimit` bounds the entries asked about, a busy host counting as one.
  */
 export async function takeByHeads(
-  db: CrawlerDB, crawlId: number, reserve: (e: FrontierEntry) => number, now: number, max: number, scanLimit: number,
+  db: CrawlerDB, crawlId: number, reserve: (e: FrontierEntry) => number, now: number, max: number, scanLimit: number, readAhead = 2,
+  top?: Position,
 ): Promise<HeadsTake> {
-  const out: HeadsTake = { entries: [], waitMs: Infinity, heads: new Map(), recompute: [] };
+  const out: HeadsTake = { entries: [], waitMs: Infinity, heads: new Map(), recompute: [], opened: 0 };
   const want = () => max - out.entries.length;
-  // Heads, best first, read in pages; the queues of the next few are read ahead in the same round trip, as a take
-  // past busy hosts reads one host after the other.
+  // Heads, best first, read in pages; the queues of the next few hosts are read ahead in the same round trip (as many
+  // as the crawl's last take read, `readAhead`, and more each time a host is passed), as a take past busy hosts reads
+  // one host after the other: each round trip to the browser's database costs about as much as the read itself.
   const heads: HostHead[] = [];
   let headsEnded = false;
-  let headPage = Math.min(64, Math.max(8, 2 * max));
+  let ahead = Math.max(2, Math.min(64, readAhead));
+  let headPage = Math.min(64, Math.max(8, 2 * max, ahead + 4));
   const reads = new Map<number, { limit: number; rows: Promise<FrontierEntry[]> }>();
-  let ahead = 4;
+  // `top` bounds the first read: a head that moves leaves its old index entry behind in Chromium's IndexedDB until
+  // compaction, right where the next take starts reading.
   const readHeads = async () => {
     const last = heads.at(-1);
-    const hi = last ? [crawlId, last.priority, last.order] : [crawlId, Dexie.maxKey, Dexie.maxKey];
+    const hi = last ? [crawlId, last.priority, last.order] : top ? [crawlId, ...top] : [crawlId, Dexie.maxKey, Dexie.maxKey];
     const page = await db.hostHeads.where('[crawlId+priority+order]').between([crawlId, Dexie.minKey, Dexie.minKey], hi, true, !last)
       .reverse().limit(headPage).toArray();
     heads.push(...page);
@@ -99,7 +107,7 @@ export async function takeByHeads(
       walk.left ??= e;
       if (!due) {
         walk.closed = true; // the host is not ready: its other URLs wait with it
-        ahead = Math.min(32, ahead * 2); // and the hosts after it are likely read too
+        ahead = Math.min(64, ahead * 2); // and the hosts after it are likely read too
       }
     }
     walk.at++;
@@ -114,14 +122,27 @@ export async function takeByHeads(
     }
     if (walk.closed) open.splice(open.indexOf(walk), 1);
   }
+  out.opened = walks.length;
+  // The best head left: of the hosts this take read, and the first head it did not (no better than those read).
+  let known = true;
+  const left: Position[] = heads.slice(next, next + 1).map(posOf);
   for (const walk of walks) {
     const k = headKey(walk.head.site, walk.head.host);
-    if (walk.rows.length === 0) out.recompute.push(k); // heal a head that named nothing queued
-    if (walk.took === 0) continue;
+    if (walk.rows.length === 0) {
+      out.recompute.push(k); // heal a head that named nothing queued
+      known = false;
+    }
+    if (walk.took === 0) {
+      left.push(posOf(walk.head));
+      continue;
+    }
     const nextLeft = walk.left ?? walk.rows[walk.at];
-    if (nextLeft) out.heads.set(k, posOf(nextLeft));
-    else if (walk.ended) out.heads.set(k, null);
-    // else: unknown here; the write recomputes it from the index.
+    if (nextLeft) {
+      out.heads.set(k, posOf(nextLeft));
+      left.push(posOf(nextLeft));
+    } else if (walk.ended) out.heads.set(k, null);
+    else known = false; // unknown here; the write recomputes it from the index
   }
+  if (known && (left.length > 0 || headsEnded)) out.top = left.reduce<Position | undefined>((a, b) => (!a || above(b, a) ? b : a), undefined) ?? [-Infinity, -Infinity];
   return out;
 }

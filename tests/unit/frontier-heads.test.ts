@@ -141,7 +141,7 @@ describe('take by host heads, against walking every queued URL', () => {
           await store.setSiteBlacklisted(id, SITES[Math.floor(r() * SITES.length)]!, true, now);
           await check('a site blacklisted');
         } else {
-          await store.frontier.take(id, () => 0, now, 2, undefined, { rank: (q) => q } as never);
+          await store.frontier.take(id, () => 0, now, 2, undefined, { kind: 'queues', rank: (q) => q });
           inflight.length = 0;
           await store.frontier.reclaimInFlight(id, now);
           await check('a take by queues');
