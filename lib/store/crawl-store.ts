@@ -9,7 +9,7 @@ import { firstReads, planCommit, secondReads } from '../run/commit-plan';
 import { crawlRow, type CrawlerDB } from './db';
 import { countWrites } from './fifo-queues';
 import { FrontierStore, readEntries, writeEntries } from './frontier-store';
-import { candidateKeys, headKey, readHeads, writeWithHeads } from './host-heads';
+import { candidateKeys, dropHeadList, headKey, readHeads, writeWithHeads } from './host-heads';
 import { PageLog } from './page-log';
 import { withListKeys } from './page-keys';
 import { blacklistedSites, queuedIn, queuedOf, setSiteBlacklisted, sitesOf } from './site-book';
@@ -183,6 +183,7 @@ export class CrawlStore implements CrawlStorePort {
       const lo = [crawlId, Dexie.minKey], hi = [crawlId, Dexie.maxKey];
       await db.frontier.where('[crawlId+url]').between(lo, hi).delete();
       await db.hostHeads.where('[crawlId+site+host]').between([crawlId, Dexie.minKey, Dexie.minKey], [crawlId, Dexie.maxKey, Dexie.maxKey]).delete();
+      dropHeadList(db, crawlId);
       await db.pages.where('[crawlId+seq]').between(lo, hi).delete();
       await db.bodies.where('[crawlId+seq]').between(lo, hi).delete();
       await db.sites.where('[crawlId+site]').between(lo, hi).delete();

@@ -84,11 +84,11 @@ export class CrawlerDB extends Dexie {
     // v11: per-host queue heads (lib/store/host-heads.ts). [crawlId+site+state] grows into
     // [crawlId+site+state+host+priority+order], so a host's queued URLs are read best first through it (its prefix
     // still counts a site's): no more index entries per row than before. hostHeads holds each host's best queued
-    // position, walked best first through [crawlId+priority+order]; the upgrade builds it from the queued rows.
+    // position (the take walks them in memory, best first); the upgrade builds it from the queued rows.
     this.version(11)
       .stores({
         frontier: '[crawlId+url], [crawlId+state+priority+order], [crawlId+site+state+host+priority+order]',
-        hostHeads: '[crawlId+site+host], [crawlId+priority+order]',
+        hostHeads: '[crawlId+site+host]',
       })
       .upgrade((tx) => addHostHeads(tx));
   }

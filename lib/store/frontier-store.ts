@@ -11,7 +11,7 @@ import { buildCounts, countWrites, takeFromQueues, type QueueTops } from './fifo
 import type { Candidate } from '../ports';
 import { bestPerUrl, planUpserts } from '../run/commit-plan';
 import { siteOf } from '../url';
-import { above, applyHeads, candidateKeys, headKey, planHeads, readHeads, rebuildHeads, recomputeHeads, writeWithHeads, type Position } from './host-heads';
+import { applyHeads, candidateKeys, headKey, headList, loadHeadList, planHeads, readHeads, rebuildHeads, recomputeHeads, writeWithHeads, type Position } from './host-heads';
 import { takeByHeads } from './heads-take';
 
 const byUrl = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -53,19 +53,12 @@ export class FrontierStore {
   private readonly rebuild = new Set<number>();
   /** Per crawl, how many hosts its last best-first take read: the next reads as many at once (heads-take.ts). */
   private readonly readAhead = new Map<number, number>();
-  /**
-   * Per crawl, the best position a host head can have (absent: unknown, read from the top). A head that moves leaves
-   * its old entry in the heads index behind in Chromium's IndexedDB until compaction, right at the top of the range
-   * each take reads; a take sets the bound below them, and a URL queued above it raises it (noteQueued).
-   */
-  private readonly headsTop = new Map<number, Position>();
+
 
   constructor(private readonly db: CrawlerDB) {}
 
-  /** A URL was queued (or raised) at `pos`: the heads' bound and the FIFO queues' bounds must cover it. */
+  /** A URL was queued (or raised) at `pos`: the FIFO queues' bounds must cover it. */
   noteQueued(crawlId: number, pos: Position): void {
-    const top = this.headsTop.get(crawlId);
-    if (top && above(pos, top)) this.headsTop.set(crawlId, pos);
     const queueTop = this.queueTops.get(crawlId)?.get(pos[0]);
     if (queueTop && (pos[1] > queueTop.at || (!queueTop.inclusive && pos[1] === queueTop.at))) this.queueTops.get(crawlId)!.delete(pos[0]);
   }
@@ -147,15 +140,11 @@ export class FrontierStore {
         const taken = await takeFromQueues(this.db, crawl, tops, next.rank, reserve, now, max, scanLimit);
         return this.markTaken(crawl, taken, now, max, !counted);
       }
-      if (this.rebuild.delete(crawlId)) {
-        this.headsTop.delete(crawlId);
-        await rebuildHeads(this.db, crawlId);
-      }
-      // The bound is read after the crawl row, as every transaction that raised it has committed by then.
-      const taken = await takeByHeads(this.db, crawlId, reserve, now, max, scanLimit, this.readAhead.get(crawlId), this.headsTop.get(crawlId));
+      if (this.rebuild.delete(crawlId)) await rebuildHeads(this.db, crawlId);
+      // The heads in memory are read after the crawl row: by then every earlier transaction that wrote them has committed.
+      const list = headList(this.db, crawlId) ?? (await loadHeadList(this.db, crawlId));
+      const taken = await takeByHeads(this.db, crawlId, list, reserve, now, max, scanLimit, this.readAhead.get(crawlId));
       this.readAhead.set(crawlId, taken.opened);
-      if (taken.top) this.headsTop.set(crawlId, taken.top);
-      else this.headsTop.delete(crawlId);
       return this.markTaken(crawl, taken, now, max, false, taken.heads, taken.recompute);
     });
     try {
@@ -197,7 +186,6 @@ export class FrontierStore {
 
   /** Forgets the FIFO queues' bounds and counters: the next take by queues reads from the top and counts again. */
   private forgetTops(crawlId: number): void {
-    this.headsTop.delete(crawlId);
     this.queueTops.delete(crawlId);
     this.recount.add(crawlId);
   }
@@ -226,7 +214,6 @@ export class FrontierStore {
         const reclaims = (e.reclaims ?? 0) + 1;
         if (reclaims < maxReclaims) {
           puts.push({ ...e, state: 'queued', reclaims, updatedAt: now });
-          this.noteQueued(crawlId, [e.priority, e.order]); // in the transaction: ordered with the takes
           crawl.stats.queued++;
           continue;
         }

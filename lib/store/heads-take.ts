@@ -4,10 +4,9 @@
 // best. What is taken is what a walk of every queued URL best first would take, asking `reserve` of each in turn,
 // when `reserve` answers for a host (politeness): a URL due later (`notBefore`) is passed alone, its host's next URL
 // asked next.
-import Dexie from 'dexie';
 import type { FrontierEntry } from '../types';
 import type { CrawlerDB } from './db';
-import { above, headKey, hostQueue, type HostHead, type Position } from './host-heads';
+import { above, hostQueue, type HeadList, type Position } from './host-heads';
 
 export interface HeadsTake {
   entries: FrontierEntry[];
@@ -19,13 +18,19 @@ export interface HeadsTake {
   recompute: string[];
   /** How many hosts' queues the take read: the next take of the crawl reads as many ahead at once. */
   opened: number;
-  /** The best head left once the take's writes are in, where the take knows it (undefined: it does not). */
-  top?: Position;
+}
+
+/** A head as the take walks it. */
+interface Head {
+  key: string;
+  site: string;
+  host: string;
+  pos: Position;
 }
 
 /** One host in the walk: its queued URLs read so far, best first, and how far the take has gone in them. */
 interface HostWalk {
-  head: HostHead;
+  head: Head;
   rows: FrontierEntry[];
   at: number;
   /** The host's queue ends with `rows` (the last read returned fewer than it asked for). */
@@ -40,37 +45,33 @@ const posOf = (e: { priority: number; order: number }): Position => [e.priority,
 
 /**
  * Inside a read-write transaction over frontier and hostHeads: up to `max` of the best ready queued entries (not yet
- * marked in flight). `scanLimit` bounds the entries asked about, a busy host counting as one.
+ * marked in flight), walking `list` (the crawl's heads, best first). `scanLimit` bounds the entries asked about, a busy
+ * host counting as one.
  */
 export async function takeByHeads(
-  db: CrawlerDB, crawlId: number, reserve: (e: FrontierEntry) => number, now: number, max: number, scanLimit: number, readAhead = 2,
-  top?: Position,
+  db: CrawlerDB, crawlId: number, list: HeadList, reserve: (e: FrontierEntry) => number, now: number, max: number, scanLimit: number, readAhead = 2,
 ): Promise<HeadsTake> {
   const out: HeadsTake = { entries: [], waitMs: Infinity, heads: new Map(), recompute: [], opened: 0 };
   const want = () => max - out.entries.length;
-  // Heads, best first, read in pages; the queues of the next few hosts are read ahead in the same round trip (as many
-  // as the crawl's last take read, `readAhead`, and more each time a host is passed), as a take past busy hosts reads
-  // one host after the other: each round trip to the browser's database costs about as much as the read itself.
-  const heads: HostHead[] = [];
-  let headsEnded = false;
-  let ahead = Math.max(2, Math.min(64, readAhead));
-  let headPage = Math.min(64, Math.max(8, 2 * max, ahead + 4));
-  const reads = new Map<number, { limit: number; rows: Promise<FrontierEntry[]> }>();
-  // `top` bounds the first read: a head that moves leaves its old index entry behind in Chromium's IndexedDB until
-  // compaction, right where the next take starts reading.
-  const readHeads = async () => {
-    const last = heads.at(-1);
-    const hi = last ? [crawlId, last.priority, last.order] : top ? [crawlId, ...top] : [crawlId, Dexie.maxKey, Dexie.maxKey];
-    const page = await db.hostHeads.where('[crawlId+priority+order]').between([crawlId, Dexie.minKey, Dexie.minKey], hi, true, !last)
-      .reverse().limit(headPage).toArray();
-    heads.push(...page);
-    if (page.length < headPage) headsEnded = true;
-    headPage = Math.min(512, headPage * 4);
+  // The queues of the next few hosts are read ahead in the same round trip (as many as the crawl's last take read,
+  // `readAhead`, and more each time a host is passed), as a take past busy hosts reads one host after the other: each
+  // round trip to the browser's database costs about as much as the read itself.
+  const heads: Head[] = [];
+  const headAt = (i: number): Head | undefined => {
+    while (heads.length <= i && heads.length < list.size) {
+      const h = list.at(heads.length)!;
+      const cut = h.key.indexOf(' ');
+      heads.push({ key: h.key, site: h.key.slice(0, cut), host: h.key.slice(cut + 1), pos: h.pos });
+    }
+    return heads[i];
   };
+  let ahead = Math.max(2, Math.min(64, readAhead));
+  const reads = new Map<number, { limit: number; rows: Promise<FrontierEntry[]> }>();
   const queueOf = (i: number) => {
-    for (let j = i; j < Math.min(heads.length, i + ahead); j++) {
+    for (let j = i; j < Math.min(list.size, i + ahead); j++) {
       const limit = want() + 1;
-      if (!reads.has(j)) reads.set(j, { limit, rows: hostQueue(db, crawlId, heads[j]!.site, heads[j]!.host, posOf(heads[j]!), true, limit) });
+      const h = headAt(j)!;
+      if (!reads.has(j)) reads.set(j, { limit, rows: hostQueue(db, crawlId, h.site, h.host, h.pos, true, limit) });
     }
     return reads.get(i)!;
   };
@@ -79,12 +80,11 @@ export async function takeByHeads(
   const walks: HostWalk[] = [];
   let asked = 0;
   while (want() > 0 && asked < scanLimit) {
-    if (next >= heads.length && !headsEnded) await readHeads();
-    const head = heads[next];
+    const head = headAt(next);
     let best: HostWalk | undefined;
     for (const w of open) if (!best || above(posOf(w.rows[w.at]!), posOf(best.rows[best.at]!))) best = w;
     if (!head && !best) break;
-    if (head && (!best || above(posOf(head), posOf(best.rows[best.at]!)))) {
+    if (head && (!best || above(head.pos, posOf(best.rows[best.at]!)))) {
       const read = queueOf(next++);
       const rows = await read.rows;
       const walk: HostWalk = { head, rows, at: 0, ended: rows.length < read.limit, took: 0, closed: false };
@@ -123,26 +123,14 @@ export async function takeByHeads(
     if (walk.closed) open.splice(open.indexOf(walk), 1);
   }
   out.opened = walks.length;
-  // The best head left: of the hosts this take read, and the first head it did not (no better than those read).
-  let known = true;
-  const left: Position[] = heads.slice(next, next + 1).map(posOf);
   for (const walk of walks) {
-    const k = headKey(walk.head.site, walk.head.host);
-    if (walk.rows.length === 0) {
-      out.recompute.push(k); // heal a head that named nothing queued
-      known = false;
-    }
-    if (walk.took === 0) {
-      left.push(posOf(walk.head));
-      continue;
-    }
+    const k = walk.head.key;
+    if (walk.rows.length === 0) out.recompute.push(k); // heal a head that named nothing queued
+    if (walk.took === 0) continue;
     const nextLeft = walk.left ?? walk.rows[walk.at];
-    if (nextLeft) {
-      out.heads.set(k, posOf(nextLeft));
-      left.push(posOf(nextLeft));
-    } else if (walk.ended) out.heads.set(k, null);
-    else known = false; // unknown here; the write recomputes it from the index
+    if (nextLeft) out.heads.set(k, posOf(nextLeft));
+    else if (walk.ended) out.heads.set(k, null);
+    // else: unknown here; the write recomputes it from the index.
   }
-  if (known && (left.length > 0 || headsEnded)) out.top = left.reduce<Position | undefined>((a, b) => (!a || above(b, a) ? b : a), undefined) ?? [-Infinity, -Infinity];
   return out;
 }

@@ -5,6 +5,11 @@
 // walking [crawlId+state+priority+order] re-read every busy URL above the first ready one at each take.
 // Politeness is per host (lib/fetch/politeness.ts), so a host is the unit a head stands for; the index leads with
 // the site so that a site's queued URLs are still counted and listed by its prefix (site-book.ts).
+//
+// The heads are also kept in memory, best first (HeadList), read from the table at a crawl's first take in this
+// context and changed with every write of the table after it: a take then reads no head and a commit reads the heads
+// of its links' hosts from memory. This context (the service worker) is the only writer of the frontier; a write
+// whose transaction aborts drops the list, read again at the next take.
 import Dexie from 'dexie';
 import type { FrontierEntry } from '../types';
 import type { HostHead } from '../records';
@@ -39,9 +44,110 @@ export function hostQueue(db: CrawlerDB, crawlId: number, site: string, host: st
     .reverse().limit(limit).toArray();
 }
 
-/** The heads of the hosts of `keys` (headKey), as stored: absent where a host has nothing queued. */
+/** A crawl's heads in memory, best first. Positions are unique (`order` is), so a position finds its host. */
+export class HeadList {
+  private readonly byKey = new Map<string, Position>();
+  /** Best first. */
+  private readonly list: { key: string; pos: Position }[] = [];
+
+  get size(): number {
+    return this.list.length;
+  }
+
+  get(key: string): Position | undefined {
+    return this.byKey.get(key);
+  }
+
+  /** The i-th best head. */
+  at(i: number): { key: string; pos: Position } | undefined {
+    return this.list[i];
+  }
+
+  /** Where `pos` goes in the list: the first index whose head is not above it. */
+  private place(pos: Position): number {
+    let lo = 0, hi = this.list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (above(this.list[mid]!.pos, pos)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  set(key: string, pos: Position): void {
+    this.delete(key);
+    this.byKey.set(key, pos);
+    this.list.splice(this.place(pos), 0, { key, pos });
+  }
+
+  delete(key: string): void {
+    const pos = this.byKey.get(key);
+    if (!pos) return;
+    this.byKey.delete(key);
+    for (let i = this.place(pos); i < this.list.length; i++) {
+      if (this.list[i]!.key === key) {
+        this.list.splice(i, 1);
+        return;
+      }
+    }
+  }
+}
+
+/** Per database object and crawl, the heads in memory (absent: not read yet, or dropped). */
+const lists = new WeakMap<CrawlerDB, Map<number, HeadList>>();
+
+/** A crawl's heads in memory, if this context holds them. */
+export const headList = (db: CrawlerDB, crawlId: number): HeadList | undefined => lists.get(db)?.get(crawlId);
+
+/** Drops a crawl's heads from memory: the next take reads them from the table. */
+export function dropHeadList(db: CrawlerDB, crawlId: number): void {
+  lists.get(db)?.delete(crawlId);
+}
+
+/** Reads a crawl's heads from the table into memory (inside the take's transaction). */
+export async function loadHeadList(db: CrawlerDB, crawlId: number): Promise<HeadList> {
+  const rows = await db.hostHeads.where('[crawlId+site+host]').between([crawlId, Dexie.minKey, Dexie.minKey], [crawlId, Dexie.maxKey, Dexie.maxKey]).toArray();
+  const list = new HeadList();
+  for (const h of rows) list.set(headKey(h.site, h.host), [h.priority, h.order]);
+  let byCrawl = lists.get(db);
+  if (!byCrawl) lists.set(db, (byCrawl = new Map()));
+  byCrawl.set(crawlId, list);
+  return list;
+}
+
+/** Transactions whose abort already drops a crawl's list. */
+const watched = new WeakMap<IDBTransaction, Set<number>>();
+
+/** The list of a crawl about to change in this transaction: dropped if the transaction aborts. */
+function changing(db: CrawlerDB, crawlId: number): HeadList | undefined {
+  const list = headList(db, crawlId);
+  const tx = Dexie.currentTransaction?.idbtrans;
+  if (!list) return undefined;
+  if (!tx) {
+    dropHeadList(db, crawlId); // not in a transaction: nothing to keep in step with
+    return undefined;
+  }
+  let crawls = watched.get(tx);
+  if (!crawls) {
+    watched.set(tx, (crawls = new Set()));
+    tx.addEventListener('abort', () => {
+      for (const id of crawls!) dropHeadList(db, id);
+    });
+  }
+  crawls.add(crawlId);
+  return list;
+}
+
+/** The heads of the hosts of `keys` (headKey): absent where a host has nothing queued. From memory when this context holds them. */
 export async function readHeads(db: CrawlerDB, crawlId: number, keys: Iterable<string>): Promise<Map<string, HostHead | undefined>> {
   const list = [...new Set(keys)];
+  const inMemory = headList(db, crawlId);
+  if (inMemory) {
+    return new Map(list.map((k) => {
+      const pos = inMemory.get(k);
+      return [k, pos ? { crawlId, ...hostOfKey(k), priority: pos[0], order: pos[1] } : undefined];
+    }));
+  }
   const rows = list.length ? await db.hostHeads.bulkGet(list.map((k) => [crawlId, ...splitKey(k)] as [number, string, string])) : [];
   return new Map(list.map((k, i) => [k, rows[i]]));
 }
@@ -104,16 +210,19 @@ export function planHeads(
   return { puts, deletes, recompute };
 }
 
-const hostOfKey = (k: string) => {
+function hostOfKey(k: string) {
   const [site, host] = splitKey(k);
   return { site, host };
-};
+}
 
 /** Sets the heads of `keys` from the index: their best queued entry, or none. Inside the caller's transaction, after its writes. */
 export async function recomputeHeads(db: CrawlerDB, crawlId: number, keys: readonly string[]): Promise<void> {
   await Promise.all(keys.map(async (k) => {
     const { site, host } = hostOfKey(k);
     const [best] = await hostQueue(db, crawlId, site, host, null, true, 1);
+    const list = changing(db, crawlId);
+    if (best) list?.set(k, [best.priority, best.order]);
+    else list?.delete(k);
     await (best ? db.hostHeads.put({ crawlId, site, host, priority: best.priority, order: best.order }) : db.hostHeads.delete([crawlId, site, host]));
   }));
 }
@@ -123,6 +232,9 @@ export async function recomputeHeads(db: CrawlerDB, crawlId: number, keys: reado
  * the frontier rows are written: a recompute reads the index after them.
  */
 export async function applyHeads(db: CrawlerDB, crawlId: number, plan: ReturnType<typeof planHeads>, frontierWritten: Promise<unknown>): Promise<void> {
+  const list = plan.puts.length || plan.deletes.length ? changing(db, crawlId) : undefined;
+  for (const h of plan.puts) list?.set(headKey(h.site, h.host), [h.priority, h.order]);
+  for (const k of plan.deletes) list?.delete(k);
   await Promise.all([
     frontierWritten,
     plan.puts.length ? db.hostHeads.bulkPut(plan.puts) : undefined,
@@ -149,6 +261,7 @@ export async function writeWithHeads(
 
 /** Every head of a crawl, from its queued rows (the schema v11 upgrade, and a take that found the heads wrong). */
 export async function rebuildHeads(db: CrawlerDB, crawlId: number): Promise<number> {
+  dropHeadList(db, crawlId);
   const lo = [crawlId, Dexie.minKey, Dexie.minKey], hi = [crawlId, Dexie.maxKey, Dexie.maxKey];
   await db.hostHeads.where('[crawlId+site+host]').between(lo, hi).delete();
   const index = db.frontier.where(HOST_INDEX);

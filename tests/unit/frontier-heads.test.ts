@@ -9,13 +9,28 @@ import type { Candidate, PageCommit } from '../../lib/ports';
 import { mulberry32 } from '../../lib/random';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
+import { headList } from '../../lib/store/host-heads';
 import type { FrontierEntry } from '../../lib/types';
 
 const config = parseConfig({ seeds: ['http://h0.s0.test/'], topic: { keywords: ['x'] } });
 const SITES = ['s0.test', 's1.test', 's2.test'];
 
+const factories = new WeakMap<CrawlerDB, IDBFactory>();
+
 function fresh() {
-  return new CrawlStore(new CrawlerDB(`h${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
+  const indexedDB = new IDBFactory();
+  const db = new CrawlerDB(`h${Math.random()}`, { indexedDB, IDBKeyRange });
+  factories.set(db, indexedDB);
+  return new CrawlStore(db);
+}
+
+/** The same database opened again, as by a service worker started after the last one was stopped. */
+function restarted(store: CrawlStore): CrawlStore {
+  store.db.close();
+  const indexedDB = factories.get(store.db)!;
+  const db = new CrawlerDB(store.db.name, { indexedDB, IDBKeyRange });
+  factories.set(db, indexedDB);
+  return new CrawlStore(db);
 }
 
 /** Every row of a crawl. */
@@ -38,7 +53,15 @@ async function scannedHeads(store: CrawlStore, crawlId: number): Promise<string[
 
 async function storedHeads(store: CrawlStore, crawlId: number): Promise<string[]> {
   const rows = await store.db.hostHeads.where('[crawlId+site+host]').between([crawlId, Dexie.minKey, Dexie.minKey], [crawlId, Dexie.maxKey, Dexie.maxKey]).toArray();
-  return rows.map((h) => `${h.site} ${h.host} ${h.priority} ${h.order}`).sort();
+  const stored = rows.map((h) => `${h.site} ${h.host} ${h.priority} ${h.order}`).sort();
+  // The heads the worker holds in memory, when it holds them, are the stored ones, best first.
+  const list = headList(store.db, crawlId);
+  if (list) {
+    const held = Array.from({ length: list.size }, (_, i) => list.at(i)!);
+    expect(held.map((h) => `${h.key} ${h.pos[0]} ${h.pos[1]}`).sort()).toEqual(stored);
+    expect(held.every((h, i) => i === 0 || held[i - 1]!.pos[0] > h.pos[0] || (held[i - 1]!.pos[0] === h.pos[0] && held[i - 1]!.pos[1] > h.pos[1]))).toBe(true);
+  }
+  return stored;
 }
 
 /** Politeness as the model sees it: a busy host waits `100 + i` ms; a ready one takes up to its slots. */
@@ -85,7 +108,7 @@ describe('take by host heads, against walking every queued URL', () => {
   it('takes what the model takes, over many random frontiers, and keeps every head exact through each kind of write', async () => {
     for (let seed = 1; seed <= 25; seed++) {
       const r = mulberry32(seed);
-      const store = fresh();
+      let store = fresh();
       const id = await store.createCrawl(config, 1, 1);
       const hosts = Array.from({ length: 2 + Math.floor(r() * 9) }, (_, i) => `h${i}.${SITES[i % SITES.length]}`);
       const urlSeq = { next: 0 };
@@ -109,7 +132,7 @@ describe('take by host heads, against walking every queued URL', () => {
         expect(entries.map((e) => e.url), `seed ${seed}, round ${round}`).toEqual(expected);
         inflight.push(...entries);
         await check('take');
-        const op = Math.floor(r() * 7);
+        const op = Math.floor(r() * 8);
         if (op === 0) {
           await enqueue(5 + Math.floor(r() * 20));
           await check('enqueue of new and known URLs');
@@ -140,6 +163,12 @@ describe('take by host heads, against walking every queued URL', () => {
         } else if (op === 5) {
           await store.setSiteBlacklisted(id, SITES[Math.floor(r() * SITES.length)]!, true, now);
           await check('a site blacklisted');
+        } else if (op === 6) {
+          // A stopped worker: a new one opens the database, reclaims what was in flight, and reads the heads again.
+          store = restarted(store);
+          await store.frontier.reclaimInFlight(id, now);
+          inflight.length = 0;
+          await check('a restart and reclaim');
         } else {
           await store.frontier.take(id, () => 0, now, 2, undefined, { kind: 'queues', rank: (q) => q });
           inflight.length = 0;
