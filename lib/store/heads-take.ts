@@ -69,7 +69,8 @@ export async function takeByHeads(
   const reads = new Map<number, { limit: number; rows: Promise<FrontierEntry[]> }>();
   const queueOf = (i: number) => {
     for (let j = i; j < Math.min(list.size, i + ahead); j++) {
-      const limit = want() + 1;
+      // The best host may give several URLs; one read ahead is for its head and the URL after (to rank it).
+      const limit = j === 0 ? want() + 1 : 2;
       const h = headAt(j)!;
       if (!reads.has(j)) reads.set(j, { limit, rows: hostQueue(db, crawlId, h.site, h.host, h.pos, true, limit) });
     }
@@ -107,7 +108,7 @@ export async function takeByHeads(
       walk.left ??= e;
       if (!due) {
         walk.closed = true; // the host is not ready: its other URLs wait with it
-        ahead = Math.min(64, ahead * 2); // and the hosts after it are likely read too
+        ahead = Math.min(64, Math.max(ahead, 2 * next)); // read ahead as many hosts again as were passed
       }
     }
     walk.at++;
