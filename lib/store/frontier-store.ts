@@ -113,10 +113,12 @@ export class FrontierStore {
   /**
    * Takes up to `max` of the best queued entries that may be fetched now, in one transaction, and marks them in
    * flight. `reserve(entry)` returns 0 after reserving a slot for the entry's host (so later entries of the
-   * same host see it), else how long it must wait. Entries whose `notBefore` lies ahead are left queued. Scans
-   * at most `scanLimit` entries in priority order; when fewer than `max` are ready, also returns the shortest
-   * wait seen (Infinity when nothing queued was seen at all). `next` is the strategy's order: best first, or
-   * by FIFO queues (fifo-queues.ts; `scanLimit` then holds per queue). `max` may be a function, read once the
+   * same host see it), else how long it must wait; it answers for the host, whose other entries wait with the one
+   * asked (best first walks hosts by their heads, heads-take.ts). Entries whose `notBefore` lies ahead are left
+   * queued. Asks about at most `scanLimit` entries (a host passed counts as one); when fewer than `max` are ready,
+   * also returns the shortest wait seen (Infinity when nothing queued was seen at all). `next` is the strategy's
+   * order: best first, or by FIFO queues (fifo-queues.ts; `scanLimit` then holds per queue, and a busy host's
+   * entries are passed one by one). `max` may be a function, read once the
    * transaction runs: a take waits behind the page commits before it (they write the same tables), and the crawl
    * loop's slots that free meanwhile are filled by this take instead of the next one.
    */
