@@ -217,6 +217,15 @@ export interface SiteStats {
   blacklisted?: string;
 }
 
+/** A host's best queued position in a crawl (lib/store/host-heads.ts): the take walks hosts by it. */
+export interface HostHead {
+  crawlId: number;
+  site: string;
+  host: string;
+  priority: number;
+  order: number;
+}
+
 export const emptyStats = (): CrawlStats => ({
   attempts: 0, fetched: 0, relevant: 0, failed: 0, skipped: 0, queued: 0, trainPages: 0, labels: 0, bytes: 0, keywordVerdicts: 0,
 });

@@ -10,12 +10,14 @@ import { crawlRow, type CrawlerDB } from './db';
 import { countWrites } from './fifo-queues';
 import { FrontierStore, readEntries, writeEntries } from './frontier-store';
 import { HeldLinkBook, type HeldChanges } from './held-links';
+import { candidateKeys, dropHeadList, headKey, readHeads, writeWithHeads } from './host-heads';
 import { PageLog } from './page-log';
 import { withListKeys } from './page-keys';
 import { blacklistedSites, queuedIn, queuedOf, setSiteBlacklisted, sitesOf } from './site-book';
 import { TopicStore } from './topic-store';
 import { RecordStore } from './record-store';
 import type { CrawlStorePort, PageCommit } from '../ports';
+import { siteOf } from '../url';
 
 
 /**
@@ -80,7 +82,7 @@ export class CrawlStore implements CrawlStorePort {
   async commitPages(commits: PageCommit[], now: number): Promise<number[]> {
     const db = this.db;
     const held = this.held.begin();
-    const seqs = await db.transaction('rw', [db.frontier, db.crawls, db.pages, db.bodies, db.labels, db.pageLabels, db.sites, db.graph, db.records, db.recordChanges], async () => {
+    const seqs = await db.transaction('rw', [db.frontier, db.hostHeads, db.crawls, db.pages, db.bodies, db.labels, db.pageLabels, db.sites, db.graph, db.records, db.recordChanges], async () => {
       const seqs: number[] = [];
       for (const c of commits) {
         seqs.push(await this.applyCommit(c, now, held));
@@ -102,12 +104,14 @@ export class CrawlStore implements CrawlStorePort {
     const db = this.db;
     const crawlId = c.crawlId;
     const keys = firstReads(c);
-    const [crawl, site, aliases, known, current] = await Promise.all([
+    const [crawl, site, aliases, known, current, heads] = await Promise.all([
       crawlRow(db, crawlId),
       db.sites.get([crawlId, c.site]),
       readEntries(db, crawlId, keys.aliases),
       readEntries(db, crawlId, keys.links.map((ch) => ch.url)),
       keys.current === null ? undefined : db.frontier.get([crawlId, keys.current]),
+      // The heads of the hosts this commit may queue into, read with the rest (host-heads.ts).
+      readHeads(db, crawlId, [...candidateKeys(keys.links, siteOf), ...(c.entry ? [headKey(c.entry.site ?? '', c.entry.host)] : [])]),
     ]);
     const more = secondReads(c, { site, links: keys.links, known });
     const [siteRows, queued, siteQueue] = await Promise.all([
@@ -123,7 +127,7 @@ export class CrawlStore implements CrawlStorePort {
     // The queues' counters and the take's bound follow every frontier write (the store's own bookkeeping).
     countWrites(plan.crawl, plan.frontier, (i) => plan.was[i]);
     for (const e of plan.frontier) if (e.state === 'queued') this.frontier.noteQueued(crawlId, [e.priority, e.order]);
-    await Promise.all([
+    await writeWithHeads(db, crawlId, plan.frontier, plan.was, heads, () => Promise.all([
       c.page ? db.pages.add(withListKeys({ ...c.page, outcome: c.page.outcome ?? pageOutcome(c.outcome), crawlId, seq }, c.site)) : undefined,
       c.body ? db.bodies.add({ ...c.body, crawlId, seq }) : undefined,
       c.outlinks && c.page
@@ -136,7 +140,7 @@ export class CrawlStore implements CrawlStorePort {
         : undefined,
       db.crawls.put(plan.crawl),
       db.sites.put(plan.site),
-    ]);
+    ]));
     return seq;
   }
 
@@ -182,10 +186,12 @@ export class CrawlStore implements CrawlStorePort {
     const db = this.db;
     // The crawl's labeled links stay with its topic (they are what the topic learned); its labeled pages go
     // with their bodies.
-    return db.transaction('rw', [db.crawls, db.frontier, db.pages, db.bodies, db.pageLabels, db.sites, db.graph, db.strategyStates, db.settings, db.recordChanges], async () => {
+    return db.transaction('rw', [db.crawls, db.frontier, db.hostHeads, db.pages, db.bodies, db.pageLabels, db.sites, db.graph, db.strategyStates, db.settings, db.recordChanges], async () => {
       if (!(await db.crawls.get(crawlId))) return false;
       const lo = [crawlId, Dexie.minKey], hi = [crawlId, Dexie.maxKey];
       await db.frontier.where('[crawlId+url]').between(lo, hi).delete();
+      await db.hostHeads.where('[crawlId+site+host]').between([crawlId, Dexie.minKey, Dexie.minKey], [crawlId, Dexie.maxKey, Dexie.maxKey]).delete();
+      dropHeadList(db, crawlId);
       await db.pages.where('[crawlId+seq]').between(lo, hi).delete();
       await db.bodies.where('[crawlId+seq]').between(lo, hi).delete();
       await db.sites.where('[crawlId+site]').between(lo, hi).delete();

@@ -1,10 +1,11 @@
 import Dexie, { type EntityTable, type Table } from 'dexie';
 import type { FrontierEntry, LabeledLink, PageBody, PageLabel, PageRecord, Topic } from '../types';
-import type { CrawlRecord, FieldRecord, GraphRow, ModelRecord, RecordChange, Setting, SiteStats, StrategyStateRow } from '../records';
+import type { CrawlRecord, FieldRecord, GraphRow, HostHead, ModelRecord, RecordChange, Setting, SiteStats, StrategyStateRow } from '../records';
 import { upgradeToTopics } from './migrations/v2-topics';
 import { addEntrySites } from './migrations/v4-entry-sites';
 import { addPageListKeys } from './migrations/v7-page-list-keys';
 import { addPageTerms } from './migrations/v9-page-terms';
+import { addHostHeads } from './migrations/v11-host-heads';
 
 
 export class CrawlerDB extends Dexie {
@@ -22,6 +23,7 @@ export class CrawlerDB extends Dexie {
   strategyStates!: Table<StrategyStateRow, number>;
   records!: Table<FieldRecord, [string, string]>;
   recordChanges!: Table<RecordChange, [number, string]>;
+  hostHeads!: Table<HostHead, [number, string, string]>;
 
   constructor(name = 'focus', deps?: { indexedDB: IDBFactory; IDBKeyRange: typeof IDBKeyRange }) {
     super(name, deps);
@@ -79,6 +81,16 @@ export class CrawlerDB extends Dexie {
     // every query by state is answered as well by the prefix of [crawlId+state+priority+order] (Dexie reads
     // where('[crawlId+state]') through it). The rows themselves do not change.
     this.version(10).stores({ frontier: '[crawlId+url], [crawlId+state+priority+order], [crawlId+site+state]' });
+    // v11: per-host queue heads (lib/store/host-heads.ts). [crawlId+site+state] grows into
+    // [crawlId+site+state+host+priority+order], so a host's queued URLs are read best first through it (its prefix
+    // still counts a site's): no more index entries per row than before. hostHeads holds each host's best queued
+    // position (the take walks them in memory, best first); the upgrade builds it from the queued rows.
+    this.version(11)
+      .stores({
+        frontier: '[crawlId+url], [crawlId+state+priority+order], [crawlId+site+state+host+priority+order]',
+        hostHeads: '[crawlId+site+host]',
+      })
+      .upgrade((tx) => addHostHeads(tx));
   }
 }
 

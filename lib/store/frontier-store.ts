@@ -1,6 +1,6 @@
-// The frontier: every URL a crawl knows, in all states (it is also the dedup set), taken best-first through
-// [crawlId+state+priority+order] under politeness, re-scored in the background. The only writer of the
-// frontier table; CrawlStore's page commit writes through its helpers inside one transaction.
+// The frontier: every URL a crawl knows, in all states (it is also the dedup set), taken best-first by host heads
+// (host-heads.ts, heads-take.ts) under politeness, re-scored in the background. The only writer of the frontier
+// table and its heads; CrawlStore's page commit writes through its helpers inside one transaction.
 import Dexie from 'dexie';
 import type { NextOrder } from '../strategies/types';
 import type { EntryState, FrontierEntry, PageRecord } from '../types';
@@ -10,15 +10,9 @@ import { withListKeys } from './page-keys';
 import { buildCounts, countWrites, takeFromQueues, type QueueTops } from './fifo-queues';
 import type { Candidate } from '../ports';
 import { bestPerUrl, planUpserts } from '../run/commit-plan';
-
-
-/** The most queued entries one request of a take reads. */
-const TAKE_PAGE_MAX = 512;
-
-/** A frontier position: [priority, order], compared in that order (the tail of the frontier index). */
-type Position = [number, number];
-
-const above = (a: Position, b: Position) => a[0] > b[0] || (a[0] === b[0] && a[1] > b[1]);
+import { siteOf } from '../url';
+import { applyHeads, candidateKeys, headKey, headList, loadHeadList, planHeads, readHeads, rebuildHeads, recomputeHeads, writeWithHeads, type Position } from './host-heads';
+import { takeByHeads } from './heads-take';
 
 const byUrl = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -46,26 +40,25 @@ export function writeEntries(db: CrawlerDB, entries: readonly FrontierEntry[]): 
 
 export class FrontierStore {
   /**
-   * Per crawl, the highest position that can still hold a queued URL (absent: the top). Taking a URL leaves
-   * its old `queued` index entry behind in Chromium's IndexedDB until compaction, right at the top of the
-   * range every take scans; starting below them kept take p50 at 3.2-3.6 ms instead of 5-6 ms at 1M URLs and
-   * the crawl's pace at that size 1.4-1.6x higher (frontier-scale benchmark, one run). This store is the only
-   * writer of the frontier, so it can keep the bound: taking lowers it, queueing above it raises it.
+   * Per crawl and FIFO queue (fifo-queues.ts), the highest order that can still hold a queued URL (absent: the top).
+   * Taking a URL leaves its old `queued` index entry behind in Chromium's IndexedDB until compaction, right at the top
+   * of the range a take reads; starting below them is what keeps those takes fast. This store is the only writer of
+   * the frontier, so it can keep the bound: taking lowers it, queueing above it raises it. (The best-first take
+   * reads each host below its head, which bounds it exactly.)
    */
-  private readonly queuedTop = new Map<number, { at: Position; inclusive: boolean }>();
-  /** The same bound per FIFO queue, for crawls taken by queues (fifo-queues.ts). */
   private readonly queueTops = new Map<number, QueueTops>();
   /** Crawls whose queue counters are rebuilt from the index at their next take (a take found nothing while URLs are queued). */
   private readonly recount = new Set<number>();
+  /** Crawls whose host heads are rebuilt from the index at their next best-first take (likewise). */
+  private readonly rebuild = new Set<number>();
+  /** Per crawl, how many hosts its last best-first take read: the next reads as many at once (heads-take.ts). */
+  private readonly readAhead = new Map<number, number>();
+
 
   constructor(private readonly db: CrawlerDB) {}
 
-  /** A URL was queued (or raised) at `pos`: the bound must cover it. */
+  /** A URL was queued (or raised) at `pos`: the FIFO queues' bounds must cover it. */
   noteQueued(crawlId: number, pos: Position): void {
-    const top = this.queuedTop.get(crawlId);
-    if (top && (above(pos, top.at) || (!top.inclusive && pos[0] === top.at[0] && pos[1] === top.at[1]))) {
-      this.queuedTop.delete(crawlId);
-    }
     const queueTop = this.queueTops.get(crawlId)?.get(pos[0]);
     if (queueTop && (pos[1] > queueTop.at || (!queueTop.inclusive && pos[1] === queueTop.at))) this.queueTops.get(crawlId)!.delete(pos[0]);
   }
@@ -77,9 +70,9 @@ export class FrontierStore {
    * and planned as known ones. A URL found known leaves a gap in the discovery order, which only orders.
    */
   async enqueue(crawlId: number, candidates: Candidate[], now: number): Promise<void> {
-    await this.db.transaction('rw', this.db.frontier, this.db.crawls, async () => {
+    await this.db.transaction('rw', this.db.frontier, this.db.crawls, this.db.hostHeads, async () => {
       const unique = bestPerUrl(candidates);
-      const crawl = await crawlRow(this.db, crawlId);
+      const [crawl, heads] = await Promise.all([crawlRow(this.db, crawlId), readHeads(this.db, crawlId, candidateKeys(unique, siteOf))]);
       const fresh: FrontierEntry[] = [];
       planUpserts(crawl, unique, [], now, fresh); // one new row per candidate, in their order
       const known = await this.addNew(fresh);
@@ -95,7 +88,8 @@ export class FrontierStore {
       for (const e of added) crawl.stats[e.state === 'queued' ? 'queued' : 'skipped']++;
       crawl.stats.queued += delta.queued;
       crawl.stats.skipped += delta.skipped;
-      await Promise.all([writeEntries(this.db, puts), this.db.crawls.put({ ...crawl, updatedAt: now })]);
+      await writeWithHeads(this.db, crawlId, [...added, ...puts], [...added.map(() => undefined), ...puts.map((e) => was.get(e.url))], heads,
+        () => Promise.all([writeEntries(this.db, puts), this.db.crawls.put({ ...crawl, updatedAt: now })]));
     });
   }
 
@@ -119,10 +113,12 @@ export class FrontierStore {
   /**
    * Takes up to `max` of the best queued entries that may be fetched now, in one transaction, and marks them in
    * flight. `reserve(entry)` returns 0 after reserving a slot for the entry's host (so later entries of the
-   * same host see it), else how long it must wait. Entries whose `notBefore` lies ahead are left queued. Scans
-   * at most `scanLimit` entries in priority order; when fewer than `max` are ready, also returns the shortest
-   * wait seen (Infinity when nothing queued was seen at all). `next` is the strategy's order: best first, or
-   * by FIFO queues (fifo-queues.ts; `scanLimit` then holds per queue). `max` may be a function, read once the
+   * same host see it), else how long it must wait; it answers for the host, whose other entries wait with the one
+   * asked (best first walks hosts by their heads, heads-take.ts). Entries whose `notBefore` lies ahead are left
+   * queued. Asks about at most `scanLimit` entries (a host passed counts as one); when fewer than `max` are ready,
+   * also returns the shortest wait seen (Infinity when nothing queued was seen at all). `next` is the strategy's
+   * order: best first, or by FIFO queues (fifo-queues.ts; `scanLimit` then holds per queue, and a busy host's
+   * entries are passed one by one). `max` may be a function, read once the
    * transaction runs: a take waits behind the page commits before it (they write the same tables), and the crawl
    * loop's slots that free meanwhile are filled by this take instead of the next one.
    */
@@ -134,11 +130,7 @@ export class FrontierStore {
     scanLimit = 2000,
     next: NextOrder = 'priority',
   ): Promise<{ entries: FrontierEntry[]; waitMs: number; waitingOn?: FrontierEntry }> {
-    const work = this.db.transaction('rw', this.db.frontier, this.db.crawls, async () => {
-      // The crawl row is read first, and the bound only after it is in: by then every earlier transaction that
-      // queued or raised URLs has committed (IndexedDB runs overlapping read-write transactions in order), and
-      // each moved the bound before writing. A bound read before this point could miss such a raise, and the
-      // take would skip the best entries; if they were the only work left, the crawl ended as "frontier empty".
+    const work = this.db.transaction('rw', this.db.frontier, this.db.crawls, this.db.hostHeads, async () => {
       const crawl = await crawlRow(this.db, crawlId);
       const max = typeof wanted === 'number' ? wanted : wanted();
       if (max <= 0) return { entries: [], waitMs: 0 };
@@ -150,75 +142,52 @@ export class FrontierStore {
         const taken = await takeFromQueues(this.db, crawl, tops, next.rank, reserve, now, max, scanLimit);
         return this.markTaken(crawl, taken, now, max, !counted);
       }
-      const top = this.queuedTop.get(crawlId);
-      const entries: FrontierEntry[] = [];
-      let firstSkipped: Position | undefined;
-      let waitMs = Infinity;
-      /** The entry whose wait is the shortest: what the crawl is waiting for. */
-      let waitingOn: FrontierEntry | undefined;
-      let scanned = 0;
-      let upper: unknown[] = top ? [crawlId, 'queued', ...top.at] : [crawlId, 'queued', Dexie.maxKey, Dexie.maxKey];
-      let upperOpen = top ? !top.inclusive : false;
-      // Read in pages, best first: one request returns a page (IndexedDB's getAll with a direction, where the browser
-      // has it), where a cursor costs one round trip to the browser's database per entry. Passing a busy host's
-      // entries cost ~50 ms at 1M queued URLs that way (docs/benchmarks.md, "The frontier at a million URLs"). Pages
-      // grow from a little over what is wanted, so a take that finds its entries at the top reads little.
-      let pageSize = Math.min(TAKE_PAGE_MAX, Math.max(16, 2 * max));
-      while (entries.length < max && scanned < scanLimit) {
-        const page: FrontierEntry[] = await this.db.frontier
-          .where('[crawlId+state+priority+order]')
-          .between([crawlId, 'queued', Dexie.minKey, Dexie.minKey], upper, true, !upperOpen)
-          .reverse()
-          .limit(Math.min(pageSize, scanLimit - scanned))
-          .toArray();
-        for (const e of page) {
-          if (entries.length >= max || scanned >= scanLimit) break;
-          scanned++;
-          const w = e.notBefore !== undefined && e.notBefore > now ? e.notBefore - now : reserve(e);
-          if (w === 0) entries.push(e);
-          else {
-            if (w < waitMs) waitingOn = e;
-            waitMs = Math.min(waitMs, w);
-            firstSkipped ??= [e.priority, e.order];
-          }
-        }
-        const lastRead = page.at(-1);
-        if (page.length < pageSize || !lastRead) break; // the queued range ends here
-        upper = [crawlId, 'queued', lastRead.priority, lastRead.order];
-        upperOpen = true;
-        pageSize = Math.min(TAKE_PAGE_MAX, pageSize * 4);
-      }
-      const last = entries.at(-1);
-      // Everything above the first URL left queued, or above the last one taken, is no longer queued. Set here,
-      // in the transaction, so it is ordered with every other frontier write (they all go through this store).
-      if (firstSkipped) this.queuedTop.set(crawlId, { at: firstSkipped, inclusive: true });
-      else if (last) this.queuedTop.set(crawlId, { at: [last.priority, last.order], inclusive: false });
-      return this.markTaken(crawl, { entries, waitMs, waitingOn }, now, max);
+      if (this.rebuild.delete(crawlId)) await rebuildHeads(this.db, crawlId);
+      // The heads in memory are read after the crawl row: by then every earlier transaction that wrote them has committed.
+      const list = headList(this.db, crawlId) ?? (await loadHeadList(this.db, crawlId));
+      const taken = await takeByHeads(this.db, crawlId, list, reserve, now, max, scanLimit, this.readAhead.get(crawlId));
+      this.readAhead.set(crawlId, taken.opened);
+      return this.markTaken(crawl, taken, now, max, false, taken.heads, taken.recompute);
     });
     try {
       return await work;
     } catch (err) {
-      this.forgetBound(crawlId); // an aborted take changed nothing in the database
+      this.forgetTops(crawlId); // an aborted take changed nothing in the database
       throw err;
     }
   }
 
   /** Inside the take: the entries taken go in flight (and queue counters this take built are kept). */
-  private async markTaken(crawl: CrawlRecord, taken: { entries: FrontierEntry[]; waitMs: number; waitingOn?: FrontierEntry }, now: number, max: number, counted = false) {
+  private async markTaken(
+    crawl: CrawlRecord, taken: { entries: FrontierEntry[]; waitMs: number; waitingOn?: FrontierEntry }, now: number, max: number, counted = false,
+    heads?: Map<string, Position | null>, recompute: string[] = [],
+  ) {
     const { entries, waitMs, waitingOn } = taken;
     if (entries.length === 0) {
-      if (counted) await this.db.crawls.put(crawl);
+      await Promise.all([counted ? this.db.crawls.put(crawl) : undefined, recompute.length ? recomputeHeads(this.db, crawl.id!, recompute) : undefined]);
       return { entries, waitMs, waitingOn };
     }
+    const was = entries.map((e) => ({ ...e }));
     for (const e of entries) Object.assign(e, { state: 'inflight', attempts: e.attempts + 1, updatedAt: now });
     crawl.stats.queued -= entries.length;
-    await Promise.all([this.db.frontier.bulkPut(entries), this.db.crawls.put(crawl)]);
+    const current = await readHeads(this.db, crawl.id!, heads ? [] : entries.map((e) => headKey(e.site ?? '', e.host)));
+    const plan = planHeads(crawl.id!, entries, was, current, heads ?? undefined);
+    plan.recompute.push(...recompute);
+    await applyHeads(this.db, crawl.id!, plan, Promise.all([this.db.frontier.bulkPut(entries), this.db.crawls.put(crawl)]));
     return { entries, waitMs: entries.length < max ? waitMs : 0, waitingOn };
   }
 
-  /** Forgets the bound of a crawl's queued entries: the next take scans from the top. */
+  /**
+   * Forgets what this store keeps of a crawl's queue in memory, and rebuilds its host heads from the index at its next
+   * take (the crawl loop asks when a take found nothing while URLs are queued).
+   */
   forgetBound(crawlId: number): void {
-    this.queuedTop.delete(crawlId);
+    this.forgetTops(crawlId);
+    this.rebuild.add(crawlId);
+  }
+
+  /** Forgets the FIFO queues' bounds and counters: the next take by queues reads from the top and counts again. */
+  private forgetTops(crawlId: number): void {
     this.queueTops.delete(crawlId);
     this.recount.add(crawlId);
   }
@@ -235,9 +204,9 @@ export class FrontierStore {
    * (or that the worker keeps dying on) is not retried forever.
    */
   async reclaimInFlight(crawlId: number, now: number, maxReclaims = 3): Promise<{ requeued: number; failed: number }> {
-    this.forgetBound(crawlId);
+    this.forgetTops(crawlId);
     const db = this.db;
-    return db.transaction('rw', [db.frontier, db.crawls, db.pages], async () => {
+    return db.transaction('rw', [db.frontier, db.crawls, db.pages, db.hostHeads], async () => {
       const stuck = await db.frontier.where('[crawlId+state]').equals([crawlId, 'inflight']).toArray();
       if (stuck.length === 0) return { requeued: 0, failed: 0 };
       const crawl = await crawlRow(this.db, crawlId);
@@ -261,7 +230,8 @@ export class FrontierStore {
         });
       }
       countWrites(crawl, puts, (i) => stuck[i]);
-      await Promise.all([db.frontier.bulkPut(puts), pages.length ? db.pages.bulkAdd(pages.map((p) => withListKeys(p))) : undefined, db.crawls.put(crawl)]);
+      await writeWithHeads(db, crawlId, puts, stuck, new Map(), () =>
+        Promise.all([db.frontier.bulkPut(puts), pages.length ? db.pages.bulkAdd(pages.map((p) => withListKeys(p))) : undefined, db.crawls.put(crawl)]));
       return { requeued: stuck.length - pages.length, failed: pages.length };
     });
   }
@@ -307,7 +277,7 @@ export class FrontierStore {
       const lower: unknown[] = after === null ? [crawlId, Dexie.minKey] : [crawlId, after];
       const first: boolean = after === null;
       const started = Date.now();
-      const batch: { rows: number; last: string | null; changed: number } = await this.db.transaction('rw', this.db.frontier, this.db.crawls, async () => {
+      const batch: { rows: number; last: string | null; changed: number } = await this.db.transaction('rw', this.db.frontier, this.db.crawls, this.db.hostHeads, async () => {
         const rows: FrontierEntry[] = await this.db.frontier.where('[crawlId+url]').between(lower, [crawlId, Dexie.maxKey], first, true).limit(chunk).toArray();
         const puts: FrontierEntry[] = [];
         const before: FrontierEntry[] = [];
@@ -326,7 +296,7 @@ export class FrontierStore {
             countWrites(crawl, puts, (i) => before[i]);
             await this.db.crawls.put(crawl);
           }
-          await this.db.frontier.bulkPut(puts);
+          await writeWithHeads(this.db, crawlId, puts, before, new Map(), () => this.db.frontier.bulkPut(puts));
         }
         return { rows: rows.length, last: rows.at(-1)?.url ?? null, changed: puts.length };
       });
@@ -361,7 +331,7 @@ export class FrontierStore {
         .reverse().limit(top).toArray();
       return new Set(rows.filter((e) => e.state === 'queued').map((e) => e.url));
     };
-    return this.db.transaction('rw', this.db.frontier, this.db.crawls, async () => {
+    return this.db.transaction('rw', this.db.frontier, this.db.crawls, this.db.hostHeads, async () => {
       const before = await bestQueued();
       const byUrl = new Map<string, FrontierEntry>();
       for (const e of await this.db.frontier.bulkGet(reach.urls.map((u) => [crawlId, u] as [number, string]))) if (e?.state === 'queued') byUrl.set(e.url, e);
@@ -393,7 +363,8 @@ export class FrontierStore {
         countWrites(crawl, puts, (i) => was[i]);
         crawl.stats.queued -= skipped;
         crawl.stats.skipped += skipped;
-        await Promise.all([this.db.frontier.bulkPut(puts), this.db.crawls.put({ ...crawl, updatedAt: now })]);
+        await writeWithHeads(this.db, crawlId, puts, was, new Map(),
+          () => Promise.all([this.db.frontier.bulkPut(puts), this.db.crawls.put({ ...crawl, updatedAt: now })]));
       }
       const after = await bestQueued();
       let enteredTop = 0;

@@ -7,8 +7,9 @@ import type { CrawlerDB } from './db';
 import type { SiteStats } from '../records';
 import { blacklistedEntry, countDropped, emptySite } from '../run/commit-plan';
 import { countWrites } from './fifo-queues';
+import { writeWithHeads } from './host-heads';
 
-/** Queued URLs of a site (the [crawlId+site+state] index, schema v4). */
+/** Queued URLs of a site (the prefix of [crawlId+site+state+host+priority+order], schema v11). */
 export const queuedOf = (db: CrawlerDB, crawlId: number, site: string): Promise<number> =>
   db.frontier.where('[crawlId+site+state]').equals([crawlId, site, 'queued']).count();
 
@@ -18,7 +19,7 @@ export const queuedIn = (db: CrawlerDB, crawlId: number, site: string): Promise<
 
 /** Blacklists a site by hand (taking effect in a running crawl at its next commit) or unblocks it. */
 export async function setSiteBlacklisted(db: CrawlerDB, crawlId: number, site: string, on: boolean, now: number): Promise<SiteStats> {
-  return db.transaction('rw', [db.sites, db.frontier, db.crawls], async () => {
+  return db.transaction('rw', [db.sites, db.frontier, db.crawls, db.hostHeads], async () => {
     const crawl = await db.crawls.get(crawlId);
     if (!crawl) throw new Error(`there is no crawl ${crawlId}`);
     const row = (await db.sites.get([crawlId, site])) ?? emptySite(crawlId, site);
@@ -30,10 +31,12 @@ export async function setSiteBlacklisted(db: CrawlerDB, crawlId: number, site: s
     }
     if (row.blacklisted) return row;
     const why = (row.blacklisted = 'blacklisted by you');
-    const dropped = (await queuedIn(db, crawlId, site)).map((e) => blacklistedEntry(e, why, now));
+    const queued = await queuedIn(db, crawlId, site);
+    const dropped = queued.map((e) => blacklistedEntry(e, why, now));
     countDropped(crawl, dropped.length);
-    countWrites(crawl, dropped, (i) => ({ ...dropped[i]!, state: 'queued' }));
-    await Promise.all([db.sites.put(row), dropped.length ? db.frontier.bulkPut(dropped) : undefined, db.crawls.put(crawl)]);
+    countWrites(crawl, dropped, (i) => queued[i]);
+    await writeWithHeads(db, crawlId, dropped, queued, new Map(),
+      () => Promise.all([db.sites.put(row), dropped.length ? db.frontier.bulkPut(dropped) : undefined, db.crawls.put(crawl)]));
     return row;
   });
 }

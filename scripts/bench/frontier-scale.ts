@@ -1,15 +1,17 @@
 // The Dexie frontier at scale in Chromium's IndexedDB (issue 4, item 4): enqueue N URLs, takeNext and
 // raise latencies at that size, the size on disk, and whether the real crawl loop keeps its pace.
 // The store runs in a page (frontier-scale-page.ts, bundled with esbuild) of headless Chromium.
-//   npx tsx scripts/bench/frontier-scale.ts [--urls 1000000] [--samples 1000] [--pages 500] [--skip-rescore] [--json]
+//   npx tsx scripts/bench/frontier-scale.ts [--urls 1000000] [--samples 1000] [--pages 500] [--skip-rescore] [--json] [--before DIR]
+// `--before DIR` runs the same harness on another tree's store (DIR/lib, e.g. `git archive COMMIT lib | tar -x -C DIR`):
+// run it beside a run without, at the same time, to compare the two under the same load.
 // Figures are reported, never asserted. Goal to compare with: takeNext p99 <= 10 ms at 1M.
 // Time: the fill dominates, and Chromium's IndexedDB backend (LevelDB writes and compactions in the browser
 // process) is its bottleneck: 1M URLs took 6-17 minutes on a 2-core machine, depending on what else ran.
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { chromium, type Page } from 'playwright-core';
@@ -26,8 +28,12 @@ const { values } = parseArgs({
     json: { type: 'boolean', default: false },
     /** Leaves out the re-score at 100,000 (about five minutes on a loaded machine). */
     'skip-rescore': { type: 'boolean', default: false },
+    /** Another tree whose lib/ the harness runs on instead of this one's. */
+    before: { type: 'string' },
   },
 });
+const BEFORE = values.before ? resolve(values.before) : null;
+if (BEFORE && !existsSync(join(BEFORE, 'lib', 'store', 'crawl-store.ts'))) throw new Error(`--before ${BEFORE}: no lib/store/crawl-store.ts there`);
 const N = Number(values.urls);
 const BATCH = Number(values.batch);
 const SAMPLES = Number(values.samples);
@@ -38,9 +44,18 @@ const progress = (s: string) => process.stderr.write(`[${((performance.now() - s
 
 // ---- the page: harness bundled into one script, served on loopback ----
 
+const root = join(import.meta.dirname, '..', '..');
 const bundle = await build({
   entryPoints: [join(import.meta.dirname, 'frontier-scale-page.ts')],
   bundle: true, format: 'iife', platform: 'browser', target: 'chrome120', write: false, logLevel: 'warning',
+  nodePaths: [join(root, 'node_modules')],
+  // With --before, the harness's imports of this tree's lib/ are taken from the other tree's.
+  plugins: BEFORE ? [{
+    name: 'store-before',
+    setup(b) {
+      b.onResolve({ filter: /^\.\.\/\.\.\/lib\// }, (a) => (a.importer.endsWith('frontier-scale-page.ts') ? { path: `${join(BEFORE, a.path.slice('../../'.length))}.ts` } : undefined));
+    },
+  }] : [],
 });
 const script = bundle.outputFiles[0]!.text;
 const server = createServer((req, res) => {
@@ -203,7 +218,7 @@ const result = {
 
 const ms = (x: number) => x.toFixed(2).padStart(9);
 const mb = (x: number) => `${(x / 1024 / 1024).toFixed(0)} MiB`;
-console.log(`Dexie frontier in ${browserVersion}, ${N.toLocaleString('en')} queued URLs over 200 hosts`);
+console.log(`Dexie frontier in ${browserVersion}, ${N.toLocaleString('en')} queued URLs over 200 hosts; the store of ${BEFORE ?? 'this tree'}`);
 console.log(`enqueue: ${N.toLocaleString('en')} URLs in ${BATCH}-URL calls: ${result.enqueue.totalSeconds.toFixed(1)} s, ${result.enqueue.urlsPerSecond.toFixed(0)} URLs/s; ` +
   `per call mean ${result.enqueue.firstTenthMeanMs.toFixed(0)} ms in the first tenth, ${result.enqueue.lastTenthMeanMs.toFixed(0)} ms in the last`);
 console.log(`enqueue against its floor (${FLOOR_BATCHES} batches of 1,000 new rows read, then put, bare, in the same table):`);

@@ -72,6 +72,10 @@ export async function measureQueueTake(size: number, samples: number): Promise<Q
   // The heaviest queue is priority 2's; a tenth of all hosts busy, as when a few big hosts wait out their delay.
   const isBusy = (e: FrontierEntry) => (Number(e.host.slice(1, -8)) % 10 === 0 ? 1000 : 0);
   for (let i = 0; i < samples; i++) busy.push(await time(() => store.frontier.take(crawlId, isBusy, 2, 1, 2000, next)));
+  // Rows written straight into the table have no host heads: the store builds them from the index when asked (as after
+  // any writer outside it), here in one untimed take.
+  store.frontier.forgetBound(crawlId);
+  await store.frontier.take(crawlId, () => 0, 2, 1, 2000);
   for (let i = 0; i < samples; i++) bestFirst.push(await time(() => store.frontier.take(crawlId, () => 0, 2, 1, 2000)));
   store.db.close();
   return { queued: size, fillSeconds, firstTakeMs, ready: quantiles(ready), busy: quantiles(busy), bestFirst: quantiles(bestFirst) };
