@@ -7,7 +7,6 @@ import type { AnswerEffect, CrawlRecord, RescoreReport } from '../records';
 import type { Strategy } from '../strategies/types';
 import type { CrawlConfig } from './config';
 import { buildModel, catchUp, saveModel, type CrawlModel } from './model';
-import { timesOf } from './link-model';
 import { ReachIndex } from './reach-index';
 import { urlLogOdds, type LinkText } from '../classifier/link-classifier';
 import type { TargetAuthority } from '../classifier/authority';
@@ -118,6 +117,8 @@ export class CrawlLearner {
     const r = await catchUp(this.d.store, this.d.topicId, this.model, this.d.config.judge.threshold);
     if (r.rebuilt) {
       this.model = r.model;
+      // A full re-score follows: what the rebuild's answers moved is not asked for.
+      this.model.link.answerMoves(Infinity);
       // New keywords make other features (the dictionary's): the index is built again at the next answer.
       this.index = null;
       // A relabel or a deletion: the answers are read again from every label.
@@ -267,7 +268,7 @@ export class CrawlLearner {
     if (!this.rescores || !store.frontier.rescoreReached) return;
     const started = clock.now();
     const link = this.model.link;
-    const { features: moved, drift } = link.movedBy(answered.map((l) => ({ ...l, times: timesOf(l) })), RESCORE_EPSILON / 4);
+    const { features: moved, drift } = link.answerMoves(RESCORE_EPSILON / 4);
     const urls = answered.map((l) => l.url);
     // A judged page's queued children: through the index's parent key, or by their parent URL in the queue.
     for (const u of judgedPages) moved.add(parentKey(u));

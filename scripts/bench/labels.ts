@@ -21,7 +21,8 @@
 //
 // `--off-topic model` leaves a URL answered "off topic" in the queue, ranked by the model (learner.ts); `skip`, the
 // default, takes it out.
-// `--weights 1,10` counts each answer as that many automatic labels (link-model.ts, `answerWeight`).
+// `--answer-policy full,shrink:2,one-class:0.25,agree:2,surprise,ignore` runs each choice with each way the link model learns
+// an answer's words (classifier/answer-evidence.ts; `full` counts each answer once, as before issue 34's remedies).
 //
 //   npx tsx scripts/bench/labels.ts [--cases History:Bull_shark,People:Electron_beam_welding] [--answers 0,20,50,100]
 //     [--modes reach,random] [--at 250] [--budget 500] [--out DIR] [--json]
@@ -41,7 +42,7 @@ import { labelQuestions, queueCandidates } from '../../lib/ui/label-queries';
 import type { FrontierEntry } from '../../lib/types';
 import { articleOfUrl } from './corpus-server';
 import { memoryFetch } from './node-crawl';
-import { answerWeight } from '../../lib/crawl/link-model';
+import { answerLearning, type AnswerPolicy } from '../../lib/classifier/answer-evidence';
 import { answeredOffTopic } from '../../lib/crawl/learner';
 import { DEFAULT_CORPUS, TOPIC_KEYWORDS, caseConfig, caseGroundTruth, harvestTable } from './wikispeedia';
 import { markdownTable } from './report';
@@ -197,6 +198,20 @@ async function nextQuestion(
   return { kind: 'page', url: q.page.url, seq: (q.page as (typeof pageCandidates)[number]).seq };
 }
 
+function readPolicy(s: string): AnswerPolicy {
+  const [kind, x] = s.split(':');
+  const n = Number(x);
+  if (kind === 'full' || kind === 'ignore' || kind === 'surprise') return { kind };
+  if (kind === 'shrink' && n > 0) return { kind, m: n };
+  if (kind === 'one-class' && n >= 0 && n <= 1) return { kind, w: n };
+  if (kind === 'agree' && Number.isInteger(n) && n >= 1) return { kind, k: n };
+  throw new Error(`--answer-policy: full, ignore, surprise, shrink:M, one-class:W or agree:K, not ${s}`);
+}
+
+function policyName(p: AnswerPolicy): string {
+  return p.kind === 'shrink' ? `shrink:${p.m}` : p.kind === 'one-class' ? `one-class:${p.w}` : p.kind === 'agree' ? `agree:${p.k}` : p.kind;
+}
+
 async function main(): Promise<void> {
   const { values: v } = parseArgs({
     options: {
@@ -204,7 +219,7 @@ async function main(): Promise<void> {
       cases: { type: 'string', default: 'History:Bull_shark,History:Armenia,People:Electron_beam_welding' },
       answers: { type: 'string', default: '0,20,50,100' },
       modes: { type: 'string', default: 'reach,random' },
-      weights: { type: 'string', default: '1' },
+      'answer-policy': { type: 'string' },
       'off-topic': { type: 'string', default: 'skip' },
       at: { type: 'string', default: '250' },
       budget: { type: 'string', default: '500' },
@@ -213,6 +228,8 @@ async function main(): Promise<void> {
     },
   });
   answeredOffTopic.policy = v['off-topic'] === 'model' ? 'model' : 'skip';
+  const shipped = answerLearning.policy;
+  const policies = v['answer-policy'] ? v['answer-policy'].split(',').map(readPolicy) : [shipped];
   const cases = v.cases!.split(',').map((c) => c.split(':') as [string, string]);
   const answers = v.answers!.split(',').map(Number);
   const modes = v.modes!.split(',') as Mode[];
@@ -220,17 +237,16 @@ async function main(): Promise<void> {
   const rows: Record<string, string | number>[] = [];
   const all: unknown[] = [];
   for (const [topic, seed] of cases) {
-    const runs: { n: number; mode: Mode | 'none'; w?: number }[] = [];
-    if (answers.includes(0)) runs.push({ n: 0, mode: 'none' });
-    const weights = v.weights!.split(',').map(Number);
-    for (const mode of modes) for (const w of weights) for (const n of answers) if (n > 0) runs.push({ n, mode, w });
+    const runs: { n: number; mode: Mode | 'none'; policy: AnswerPolicy }[] = [];
+    if (answers.includes(0)) runs.push({ n: 0, mode: 'none', policy: shipped });
+    for (const mode of modes) for (const policy of policies) for (const n of answers) if (n > 0) runs.push({ n, mode, policy });
     for (const r of runs) {
       const t = Date.now();
-      answerWeight.user = r.w ?? 1;
+      answerLearning.policy = r.policy;
       const res = await runLabelCase({ corpus: v.corpus!, topic, seed, budget: Number(v.budget), at: Number(v.at), n: r.n, mode: r.mode === 'none' ? 'random' : r.mode });
       const u = res.user;
       const row = {
-        case: `${topic} from ${seed}`, questions: r.mode, weight: r.w ?? '-', answers: r.n, 'scored harvest at 500': res.scoredHarvest500,
+        case: `${topic} from ${seed}`, questions: r.mode, 'answers learned': r.n ? policyName(r.policy) : '-', answers: r.n, 'scored harvest at 500': res.scoredHarvest500,
         'on topic': u?.onTopic ?? '-', 'page questions': u?.pageQuestions ?? '-', 're-scored': u?.rescored ?? '-', 'into next 100': u?.enteredTop ?? '-',
         'answer to next question ms': u?.answerToNextMs ?? '-', 'wall s': Math.round((Date.now() - t) / 1000),
       };
