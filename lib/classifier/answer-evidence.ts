@@ -16,16 +16,27 @@
 //   surprise   each answer counts |label - P|, P the model's score of the link just before it learns the answer
 //              (train on error, as spam filters do): an answer the model expected teaches its words little,
 //              one it did not expect teaches them in full;
+//   anchor     an answer teaches its anchor's words (`a:`, `A:dict`) in full and its context's nothing: the context
+//              describes the page the link is on, which the page's other links share, not the page it leads to;
+//   classes    a control: answers count in the class totals only, their words teach nothing;
 //   ignore     answers teach the model nothing (the bench's control: only the answered URL moves).
-// Class totals count every answer at its own weight (w under one-class, none under ignore, else 1).
+// Class totals count every answer at its own weight (w under one-class, none under ignore, else 1), unless the
+// policy says `wordsOnly`: the queue picks the links it expects off topic, so its answers are no sample of the
+// topic's base rate, and moving the class totals re-ranks every queued link a little (and, past the learner's
+// drift bound, makes it re-score the whole frontier).
 import type { Label } from './naive-bayes';
+import { ANCHOR_DICT_FEATURE } from './link-features';
 
-export type AnswerPolicy =
+export type AnswerPolicy = AnswerWeighing & { wordsOnly?: boolean };
+
+type AnswerWeighing =
   | { kind: 'full' }
   | { kind: 'shrink'; m: number }
   | { kind: 'one-class'; w: number }
   | { kind: 'agree'; k: number }
   | { kind: 'surprise' }
+  | { kind: 'anchor' }
+  | { kind: 'classes' }
   | { kind: 'ignore' };
 
 /** The policy every link model applies to answers; the labels benchmark sets it (`--answer-policy`). */
@@ -75,6 +86,7 @@ export class AnswerLedger {
 
   /** The class counts the model takes from the answers under `policy`. */
   classCounts(policy: AnswerPolicy): Counts {
+    if (policy.wordsOnly) return { pos: 0, neg: 0 };
     switch (policy.kind) {
       case 'ignore':
         return { pos: 0, neg: 0 };
@@ -96,6 +108,7 @@ export class AnswerLedger {
       case 'surprise':
         return { pos: c.pos, neg: c.neg };
       case 'ignore':
+      case 'classes':
         return { pos: 0, neg: 0 };
       case 'one-class': {
         const w = this.pos === 0 ? policy.w : 1;
@@ -106,6 +119,8 @@ export class AnswerLedger {
         const s = a / (a + policy.m);
         return { pos: c.pos * s, neg: c.neg * s };
       }
+      case 'anchor':
+        return feature.startsWith('a:') || feature === ANCHOR_DICT_FEATURE ? { pos: c.pos, neg: c.neg } : { pos: 0, neg: 0 };
       case 'agree':
         return { pos: c.pos >= policy.k ? c.pos : 0, neg: c.neg >= policy.k ? c.neg : 0 };
     }

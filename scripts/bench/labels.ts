@@ -21,8 +21,9 @@
 //
 // `--off-topic model` leaves a URL answered "off topic" in the queue, ranked by the model (learner.ts); `skip`, the
 // default, takes it out.
-// `--answer-policy full,shrink:2,one-class:0.25,agree:2,surprise,ignore` runs each choice with each way the link model learns
-// an answer's words (classifier/answer-evidence.ts; `full` counts each answer once, as before issue 34's remedies).
+// `--answer-policy full,shrink:2,one-class:0.25,agree:2,surprise,anchor,ignore` runs each choice with each way the link model learns
+// an answer's words (classifier/answer-evidence.ts; `full` counts each answer once, as before issue 34's remedies);
+// `/words` after one (`agree:2/words`) leaves the class totals alone.
 //
 //   npx tsx scripts/bench/labels.ts [--cases History:Bull_shark,People:Electron_beam_welding] [--answers 0,20,50,100]
 //     [--modes reach,random] [--at 250] [--budget 500] [--out DIR] [--json]
@@ -198,18 +199,21 @@ async function nextQuestion(
   return { kind: 'page', url: q.page.url, seq: (q.page as (typeof pageCandidates)[number]).seq };
 }
 
-function readPolicy(s: string): AnswerPolicy {
-  const [kind, x] = s.split(':');
+function readPolicy(spec: string): AnswerPolicy {
+  const [s, words] = spec.split('/');
+  const wordsOnly = words === 'words' ? { wordsOnly: true } : {};
+  const [kind, x] = s!.split(':');
   const n = Number(x);
-  if (kind === 'full' || kind === 'ignore' || kind === 'surprise') return { kind };
-  if (kind === 'shrink' && n > 0) return { kind, m: n };
-  if (kind === 'one-class' && n >= 0 && n <= 1) return { kind, w: n };
-  if (kind === 'agree' && Number.isInteger(n) && n >= 1) return { kind, k: n };
-  throw new Error(`--answer-policy: full, ignore, surprise, shrink:M, one-class:W or agree:K, not ${s}`);
+  if (kind === 'full' || kind === 'ignore' || kind === 'surprise' || kind === 'anchor' || kind === 'classes') return { kind, ...wordsOnly };
+  if (kind === 'shrink' && n > 0) return { kind, m: n, ...wordsOnly };
+  if (kind === 'one-class' && n >= 0 && n <= 1) return { kind, w: n, ...wordsOnly };
+  if (kind === 'agree' && Number.isInteger(n) && n >= 1) return { kind, k: n, ...wordsOnly };
+  throw new Error(`--answer-policy: full, ignore, classes, surprise, anchor, shrink:M, one-class:W or agree:K, each with /words or not, not ${spec}`);
 }
 
 function policyName(p: AnswerPolicy): string {
-  return p.kind === 'shrink' ? `shrink:${p.m}` : p.kind === 'one-class' ? `one-class:${p.w}` : p.kind === 'agree' ? `agree:${p.k}` : p.kind;
+  const name = p.kind === 'shrink' ? `shrink:${p.m}` : p.kind === 'one-class' ? `one-class:${p.w}` : p.kind === 'agree' ? `agree:${p.k}` : p.kind;
+  return p.wordsOnly ? `${name}/words` : name;
 }
 
 async function main(): Promise<void> {
