@@ -63,7 +63,7 @@ export class CrawlLearner {
   private rescoreAgain = false;
   private pagesSinceRescore = 0;
   private labelsSinceRescore = 0;
-  /** How far the answers since the last full re-score may have moved the links they did not reach (`answerMoves`; none while answers leave the class totals alone). */
+  /** How far the answers since the last full re-score may have moved the links they did not reach (`answerMoves`). */
   private classDrift = 0;
   /** Set when the crawl loop has ended: background re-scoring stops at its next pause. */
   private winding = false;
@@ -260,9 +260,9 @@ export class CrawlLearner {
   /**
    * Issue 34: an answer acts before the next question. Re-scores the queued links the answers reach and no
    * others: the URLs answered, and the links that share a feature whose evidence the answers moved by more
-   * than a quarter of the epsilon under which a full re-score leaves a link where it is. The rest do not move
-   * (answers leave the class totals alone), or under a policy that moves those, by the class counts' share of one
-   * label in thousands, which the next full re-score takes up.
+   * than a quarter of the epsilon under which a full re-score leaves a link where it is. The rest move only
+   * by the class counts' share of one label in thousands (none under a `wordsOnly` answer policy), which the next
+   * full re-score takes up.
    */
   private async rescoreAnswered(answered: LabeledLink[], judgedPages: readonly string[] = []): Promise<void> {
     const { store, clock, crawlId } = this.d;
@@ -291,9 +291,9 @@ export class CrawlLearner {
     const r = await store.frontier.rescoreReached(crawlId, { urls, ...(where ? { where } : {}) }, (e) => this.rankEntry(e), clock.now(),
       { epsilon: RESCORE_EPSILON, top: NEXT_LINKS });
     this.lastAnswer = { at: clock.now(), labels: answered.length + judgedPages.length, ...r, ms: clock.now() - started };
-    // The links the answers did not reach drifted with the class counts, where the answer policy moves them (the
-    // shipped one does not: answer-evidence.ts): each is within `classDrift` of what a full re-score would give it.
-    // Once that could pass the epsilon a full re-score leaves alone, one runs (in the background, as after a Retrain).
+    // The links the answers did not reach drifted with the class counts: each is within `classDrift` of what a
+    // full re-score would give it. Once that could pass the epsilon a full re-score leaves alone, one runs (in the
+    // background, as after a Retrain). With a topic's thousands of labeled links that is every few answers.
     this.classDrift += drift;
     if (this.classDrift > RESCORE_EPSILON) this.scheduleRescore('answers moved the class counts');
     this.d.log?.(`answer${answered.length === 1 ? '' : 's'} re-scored ${r.changed} of ${r.reached} queued links they reach; ${r.enteredTop} moved into the next ${NEXT_LINKS} (${this.lastAnswer.ms} ms)`);

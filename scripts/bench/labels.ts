@@ -23,7 +23,8 @@
 // default, takes it out.
 // `--answer-policy full,shrink:2,one-class:0.25,agree:2,surprise,anchor,ignore` runs each choice with each way the link model learns
 // an answer's words (classifier/answer-evidence.ts; `full` counts each answer once, as before issue 34's remedies);
-// `/words` after one (`agree:2/words`) leaves the class totals alone.
+// `/words` after one (`agree:2/words`) leaves the class totals alone; `/words+rescore` too, but the learner re-scores
+// the whole frontier as often as when answers moved them.
 //
 //   npx tsx scripts/bench/labels.ts [--cases History:Bull_shark,People:Electron_beam_welding] [--answers 0,20,50,100]
 //     [--modes reach,random] [--at 250] [--budget 500] [--out DIR] [--json]
@@ -201,7 +202,7 @@ async function nextQuestion(
 
 function readPolicy(spec: string): AnswerPolicy {
   const [s, words] = spec.split('/');
-  const wordsOnly = words === 'words' ? { wordsOnly: true } : {};
+  const wordsOnly = words === 'words' ? { wordsOnly: true } : words === 'words+rescore' ? { wordsOnly: true, driftAsCounted: true } : {};
   const [kind, x] = s!.split(':');
   const n = Number(x);
   if (kind === 'full' || kind === 'ignore' || kind === 'surprise' || kind === 'anchor' || kind === 'classes') return { kind, ...wordsOnly };
@@ -213,7 +214,7 @@ function readPolicy(spec: string): AnswerPolicy {
 
 function policyName(p: AnswerPolicy): string {
   const name = p.kind === 'shrink' ? `shrink:${p.m}` : p.kind === 'one-class' ? `one-class:${p.w}` : p.kind === 'agree' ? `agree:${p.k}` : p.kind;
-  return p.wordsOnly ? `${name}/words` : name;
+  return p.wordsOnly ? `${name}/words${p.driftAsCounted ? '+rescore' : ''}` : name;
 }
 
 async function main(): Promise<void> {

@@ -1,7 +1,6 @@
 // Issue 34: an answer from the labeling queue acts at once. A running crawl re-scores the queued links the
 // answer reaches (not the whole frontier), to the same scores a full re-score gives, before labelLink returns.
 import { describe, expect, it } from 'vitest';
-import { answerLearning } from '../../lib/classifier/answer-evidence';
 import type { FrontierEntry } from '../../lib/types';
 import { heldService, queuedEntries } from '../support/held-crawl';
 
@@ -92,21 +91,14 @@ describe('an answer re-scores where it reaches', { timeout: 90_000 }, () => {
     await service.settled(crawlId);
   });
 
-  it('under a policy where answers move the class totals, with a model of a few labels, a full re-score follows at once', async () => {
-    // The shipped policy leaves the class totals alone (answer-evidence.ts); the benchmark's `full` moves them.
-    const shipped = answerLearning.policy;
-    answerLearning.policy = { kind: 'full' };
-    try {
-      const { store, h, crawlId, topicId, release, service } = await heldCrawl({ labels: 0 });
-      const before = await queued(store, crawlId);
-      const url = [...before.keys()].find((u) => /p[0-4]$/.test(u))!;
-      await h.labelLink({ topicId, url, anchor: before.get(url)!.anchor, context: '', label: 1, wait: true });
-      await expect.poll(async () => (await store.getCrawl(crawlId))!.lastRescore?.why, { timeout: 10_000 }).toBe('answers moved the class counts');
-      release();
-      await service.settled(crawlId);
-    } finally {
-      answerLearning.policy = shipped;
-    }
+  it('with a model of a few labels, where one answer moves every link, a full re-score follows at once', async () => {
+    const { store, h, crawlId, topicId, release, service } = await heldCrawl({ labels: 0 });
+    const before = await queued(store, crawlId);
+    const url = [...before.keys()].find((u) => /p[0-4]$/.test(u))!;
+    await h.labelLink({ topicId, url, anchor: before.get(url)!.anchor, context: '', label: 1, wait: true });
+    await expect.poll(async () => (await store.getCrawl(crawlId))!.lastRescore?.why, { timeout: 10_000 }).toBe('answers moved the class counts');
+    release();
+    await service.settled(crawlId);
   });
 
   it('takes a link the user says is off topic out of the queue', async () => {
