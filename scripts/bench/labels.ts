@@ -15,6 +15,8 @@
 //           came from, link and page questions together)
 //   hold    a control, not a choice: the crawl is held at `--at` as long as `n` answers take (300 ms each), and
 //           nothing is asked (what holding the fetches alone does to the crawl's four workers)
+//   rescore a control, as hold, but the crawl first re-scores its whole frontier (the dashboard's Retrain): what one
+//           full re-score at `--at`, with no answer, does to the crawl
 //   truth   a bound, not a choice a user could make: queued links to pages the corpus says are on topic, of the
 //           scored split, that the crawl would not fetch in its next 250, best ranked first (every answer a "yes"
 //           that brings forward a page the score counts)
@@ -50,7 +52,7 @@ import { DEFAULT_CORPUS, TOPIC_KEYWORDS, caseConfig, caseGroundTruth, harvestTab
 import { markdownTable } from './report';
 
 const ORIGIN = 'http://wikispeedia.test';
-export const MODES = ['doubt', 'random', 'next', 'reach', 'pages', 'queue', 'truth', 'hold'] as const;
+export const MODES = ['doubt', 'random', 'next', 'reach', 'pages', 'queue', 'truth', 'hold', 'rescore'] as const;
 export type Mode = (typeof MODES)[number];
 
 interface UserRun {
@@ -120,7 +122,8 @@ async function answerQuestions(
   const run: UserRun = { atRequests, answered: 0, onTopic: 0, pageQuestions: 0, answerToNextMs: 0, rescored: 0, enteredTop: 0 };
   let waited = 0;
   let sentAt: number | null = null;
-  if (o.mode === 'hold') {
+  if (o.mode === 'hold' || o.mode === 'rescore') {
+    if (o.mode === 'rescore') await service.handlers.retrain({ topicId });
     await new Promise((r) => setTimeout(r, 300 * o.n));
     return run;
   }
