@@ -2,7 +2,8 @@
 import { ANCHOR_DICT_FEATURE, isHubFeature, isParentFeature, isShapeFeature, linkFeatures, makeDictionary, type FeatureGroup } from './link-features';
 import { logistic, NaiveBayes, type Label, type NaiveBayesJSON } from './naive-bayes';
 import { DEFAULT_SCORING, type LinkScoring } from './config';
-import { SavedModel } from './saved-model';
+import { isCount, SavedModel, type SavedFields } from './saved-model';
+import { AnswerLedger, answerLearning, type AnswerLedgerJSON } from './answer-evidence';
 
 
 export interface LinkText {
@@ -56,6 +57,8 @@ export interface LinkClassifierJSON {
   /** Whether `model` holds the two keyword pseudo-examples (see the constructor). */
   seeded: boolean;
   model: NaiveBayesJSON;
+  /** The user's answers, which `model` does not hold: their counts depend on the answer policy (answer-evidence.ts). */
+  answers?: AnswerLedgerJSON;
 }
 
 export class LinkClassifier {
@@ -66,6 +69,10 @@ export class LinkClassifier {
   // Not readonly only so that fromJSON can put a restored model in place.
   private model: NaiveBayes;
   private seeded: boolean;
+  private answers = new AnswerLedger();
+  /** Feature weights and class totals as they were before the answers learned since the last `answerMoves`. */
+  private weightsBefore = new Map<string, number>();
+  private totalsBefore: { pos: number; neg: number } | null = null;
 
   /**
    * With keywords but no labeled links yet the crawl must still be guided, so the model starts from two
@@ -136,54 +143,81 @@ export class LinkClassifier {
     this.model.learn(this.features(link), label, times);
   }
 
+  /**
+   * Learns a user's answer about a link: its words enter the model as the answer policy weighs them
+   * (answer-evidence.ts), and what they move is kept for `answerMoves`.
+   */
+  learnAnswer(link: LinkText, label: Label): void {
+    const features = new Set(this.features(link));
+    const policy = answerLearning.policy;
+    const touched = this.answers.movesAll(label, policy) ? new Set([...this.answers.features(), ...features]) : features;
+    this.totalsBefore ??= this.driftTotals();
+    for (const f of touched) if (!this.weightsBefore.has(f)) this.weightsBefore.set(f, this.weightOf(f));
+    const weight = policy.kind === 'surprise' ? Math.abs(label - this.score(link)) : 1;
+    this.answers.add(features, label, weight);
+    this.applyAnswers(touched);
+  }
+
+  private applyAnswers(features: Iterable<string>): void {
+    const policy = answerLearning.policy;
+    for (const f of features) {
+      const c = this.answers.featureCounts(f, policy);
+      this.model.setExtra(f, c.pos, c.neg);
+    }
+    const k = this.answers.classCounts(policy);
+    this.model.setExtraClasses(k.pos, k.neg);
+  }
+
+  private weightOf(feature: string): number {
+    const { pos, neg } = this.model.countsOf(feature);
+    return Math.log(pos + this.model.alpha) - Math.log(neg + this.model.alpha);
+  }
+
   /** Exact inverse of `learn` with the same link and label (e.g. when a user corrects a label). */
   unlearn(link: LinkText, label: Label): void {
     this.model.unlearn(this.features(link), label);
   }
 
   /**
-   * What learning `learned` (links just learned, with their labels) moved: the features whose evidence moved by
-   * more than `tolerance` in log-odds (the links that share one are the ones these labels re-rank; issue 34's
-   * partial re-score), and `drift`, a bound on how far it moved every other link through the class counts alone
-   * (the prior, and each present feature's denominator). A feature seen thousands of times hardly moves; a name
-   * seen twice moves a lot; with thousands of labeled links the drift is a few thousandths.
+   * What the answers learned since the last call moved (issue 34's partial re-score): the features whose evidence
+   * moved by more than `tolerance` in log-odds (the links that share one are the ones the answers re-rank), and
+   * `drift`, a bound on how far it moved every other link through the class counts alone (the prior, and each
+   * present feature's denominator). A feature seen thousands of times hardly moves; a name seen twice moves a
+   * lot; with thousands of labeled links the drift is a few thousandths. Starts the next call's tally afresh.
    */
-  movedBy(learned: readonly (LinkText & { label: Label; times?: number })[], tolerance: number): { features: Set<string>; drift: number } {
-    const added = new Map<string, { pos: number; neg: number }>();
-    let pos = 0, neg = 0;
-    for (const l of learned) {
-      const times = l.times ?? 1;
-      if (l.label === 1) pos += times;
-      else neg += times;
-      for (const f of new Set(this.features(l))) {
-        const a = added.get(f) ?? { pos: 0, neg: 0 };
-        if (l.label === 1) a.pos += times;
-        else a.neg += times;
-        added.set(f, a);
-      }
-    }
-    const alpha = this.model.alpha;
-    const weight = (p: number, n: number) => Math.log(p + alpha) - Math.log(n + alpha);
+  answerMoves(tolerance: number): { features: Set<string>; drift: number } {
     const features = new Set<string>();
-    for (const [f, a] of added) {
-      const now = this.model.countsOf(f);
-      if (Math.abs(weight(now.pos, now.neg) - weight(now.pos - a.pos, now.neg - a.neg)) > tolerance) features.add(f);
-    }
-    const n = this.model.examples;
+    for (const [f, before] of this.weightsBefore) if (Math.abs(this.weightOf(f) - before) > tolerance) features.add(f);
+    const now = this.driftTotals();
+    const then = this.totalsBefore ?? now;
+    const alpha = this.model.alpha;
     const prior = (p: number, q: number) => Math.log(p + 1) - Math.log(q + 1);
     const denominator = (p: number, q: number) => Math.log(q + 2 * alpha) - Math.log(p + 2 * alpha);
     // Present features a link's log-odds counts in full: its anchor's few, and its context's, damped to about
     // n^(1/4) of them (contextDamping 0.75); independent evidence counts every one of some 40.
     const counted = this.evidence === 'independent' ? 40 : 10;
-    const drift = Math.abs(prior(n.pos, n.neg) - prior(n.pos - pos, n.neg - neg)) +
-      counted * Math.abs(denominator(n.pos, n.neg) - denominator(n.pos - pos, n.neg - neg));
+    const drift = Math.abs(prior(now.pos, now.neg) - prior(then.pos, then.neg)) +
+      counted * Math.abs(denominator(now.pos, now.neg) - denominator(then.pos, then.neg));
+    this.weightsBefore.clear();
+    this.totalsBefore = null;
     return { features, drift };
+  }
+
+  /** The class totals the drift bound follows: the model's, or under `driftAsCounted` as if every answer counted in them. */
+  private driftTotals(): { pos: number; neg: number } {
+    const t = this.model.totals;
+    const policy = answerLearning.policy;
+    if (!policy.driftAsCounted) return t;
+    const a = this.answers.answers;
+    const k = this.answers.classCounts(policy);
+    return { pos: t.pos + a.pos - k.pos, neg: t.neg + a.neg - k.neg };
   }
 
   /** Real labeled links learned so far (the keyword pseudo-examples are not counted). */
   get examples(): { pos: number; neg: number } {
     const { pos, neg } = this.model.examples;
-    return this.seeded ? { pos: pos - 1, neg: neg - 1 } : { pos, neg };
+    const a = this.answers.answers;
+    return this.seeded ? { pos: pos - 1 + a.pos, neg: neg - 1 + a.neg } : { pos: pos + a.pos, neg: neg + a.neg };
   }
 
   /** The features that most favour `label`, by log-likelihood ratio (for the dashboard). */
@@ -200,6 +234,7 @@ export class LinkClassifier {
       evidence: this.evidence,
       seeded: this.seeded,
       model: this.model.toJSON(),
+      answers: this.answers.toJSON(),
     };
   }
 
@@ -214,10 +249,22 @@ export class LinkClassifier {
     const model = NaiveBayes.fromJSON(o.model);
     const { pos, neg } = model.examples;
     if (o.seeded && (pos < 1 || neg < 1)) return saved.fail('seeded model lacks its pseudo-examples');
+    // Saved before answers were kept apart: they are in `model`'s counts, at full weight.
+    let answers: AnswerLedgerJSON | undefined;
+    if (o.answers !== undefined) {
+      if (typeof o.answers !== 'object' || o.answers === null) return saved.fail('answers is not an object');
+      const a = o.answers as SavedFields;
+      if (!isCount(a.pos) || !isCount(a.neg)) return saved.fail('answers: pos/neg are not non-negative integers');
+      answers = { pos: a.pos, neg: a.neg, features: saved.weightRows(a.features, 'answers', 'answer feature', { pos: a.pos, neg: a.neg }) };
+    }
     // Construct normally (the seeding is cheap), then put the saved model in place of the fresh one.
     const classifier = new LinkClassifier(keywords, { group: o.group, alpha: model.alpha, evidence: o.evidence });
     classifier.model = model;
     classifier.seeded = o.seeded;
+    if (answers) {
+      classifier.answers = AnswerLedger.of(answers);
+      classifier.applyAnswers(classifier.answers.features());
+    }
     return classifier;
   }
 }

@@ -11,10 +11,16 @@
 // alpha / (Count_c + 2 alpha) in both classes, which favours the *smaller* class without any evidence.
 import { isCount, SavedModel } from './saved-model';
 
-/** Counts of one feature, with its cached log(Count(F,+)+alpha) - log(Count(F,-)+alpha). */
+/**
+ * Counts of one feature: learned examples (`pos`, `neg`), the fractional counts set from outside (`extraPos`,
+ * `extraNeg`: the user's answers as answer-evidence.ts weighs them), and the cached
+ * log(Count(F,+)+alpha) - log(Count(F,-)+alpha) of their sums.
+ */
 interface FeatureCounts {
   pos: number;
   neg: number;
+  extraPos: number;
+  extraNeg: number;
   weight: number;
 }
 
@@ -41,6 +47,8 @@ export class NaiveBayes {
   readonly alpha: number;
   private pos = 0;
   private neg = 0;
+  private extraPos = 0;
+  private extraNeg = 0;
   private readonly counts = new Map<string, FeatureCounts>();
   // Reused by posterior() to deduplicate features without allocating a Set per scored link.
   private readonly scratch = new Set<string>();
@@ -53,14 +61,45 @@ export class NaiveBayes {
     this.alpha = alpha;
   }
 
+  /** Examples learned, per class (`learn`'s; the extra counts are not examples). */
   get examples(): { pos: number; neg: number } {
     return { pos: this.pos, neg: this.neg };
   }
 
-  /** How many examples of each class had `feature` (zeros for a feature never seen). */
+  /** The class counts the model scores with: examples plus the extra counts. */
+  get totals(): { pos: number; neg: number } {
+    return { pos: this.pos + this.extraPos, neg: this.neg + this.extraNeg };
+  }
+
+  /** The counts of `feature` the model scores with, per class: examples that had it plus its extra counts. */
   countsOf(feature: string): { pos: number; neg: number } {
     const c = this.counts.get(feature);
-    return c ? { pos: c.pos, neg: c.neg } : { pos: 0, neg: 0 };
+    return c ? { pos: c.pos + c.extraPos, neg: c.neg + c.extraNeg } : { pos: 0, neg: 0 };
+  }
+
+  /**
+   * Sets the extra (possibly fractional) counts of `feature`, replacing those set before: evidence the model scores
+   * with but does not save (toJSON), because its owner recomputes it (answer-evidence.ts).
+   */
+  setExtra(feature: string, pos: number, neg: number): void {
+    if (!(pos >= 0 && neg >= 0)) throw new RangeError(`NaiveBayes.setExtra: counts must be non-negative, got ${pos}, ${neg}`);
+    let c = this.counts.get(feature);
+    if (!c) {
+      if (pos === 0 && neg === 0) return;
+      c = { pos: 0, neg: 0, extraPos: 0, extraNeg: 0, weight: 0 };
+      this.counts.set(feature, c);
+    }
+    c.extraPos = pos;
+    c.extraNeg = neg;
+    if (c.pos === 0 && c.neg === 0 && pos === 0 && neg === 0) this.counts.delete(feature);
+    else c.weight = this.featureWeight(c);
+  }
+
+  /** Sets the extra class counts (see `setExtra`). */
+  setExtraClasses(pos: number, neg: number): void {
+    if (!(pos >= 0 && neg >= 0)) throw new RangeError(`NaiveBayes.setExtraClasses: counts must be non-negative, got ${pos}, ${neg}`);
+    this.extraPos = pos;
+    this.extraNeg = neg;
   }
 
   /** Distinct features seen in training, in either class. */
@@ -75,12 +114,12 @@ export class NaiveBayes {
     for (const feature of new Set(features)) {
       let c = this.counts.get(feature);
       if (!c) {
-        c = { pos: 0, neg: 0, weight: 0 };
+        c = { pos: 0, neg: 0, extraPos: 0, extraNeg: 0, weight: 0 };
         this.counts.set(feature, c);
       }
       if (label === 1) c.pos += times;
       else c.neg += times;
-      c.weight = this.featureWeight(c.pos, c.neg);
+      c.weight = this.featureWeight(c);
     }
     if (label === 1) this.pos += times;
     else this.neg += times;
@@ -107,8 +146,8 @@ export class NaiveBayes {
       if (label === 1) c.pos--;
       else c.neg--;
       // Dropping emptied features keeps vocabularySize and toJSON() identical to never having learned.
-      if (c.pos === 0 && c.neg === 0) this.counts.delete(feature);
-      else c.weight = this.featureWeight(c.pos, c.neg);
+      if (c.pos === 0 && c.neg === 0 && c.extraPos === 0 && c.extraNeg === 0) this.counts.delete(feature);
+      else c.weight = this.featureWeight(c);
     }
     if (label === 1) this.pos--;
     else this.neg--;
@@ -133,8 +172,10 @@ export class NaiveBayes {
     }
     seen.clear();
     const a2 = 2 * this.alpha;
-    const prior = Math.log(this.pos + 1) - Math.log(this.neg + 1);
-    const denominators = k === 0 ? 0 : k * (Math.log(this.neg + a2) - Math.log(this.pos + a2));
+    const pos = this.pos + this.extraPos;
+    const neg = this.neg + this.extraNeg;
+    const prior = Math.log(pos + 1) - Math.log(neg + 1);
+    const denominators = k === 0 ? 0 : k * (Math.log(neg + a2) - Math.log(pos + a2));
     return prior + sum + denominators;
   }
 
@@ -149,14 +190,15 @@ export class NaiveBayes {
   logOddsShrunk(features: readonly string[], m: number): number {
     const seen = this.scratch;
     seen.clear();
-    const pi = (this.pos + 1) / (this.pos + this.neg + 2);
+    const { pos, neg } = this.totals;
+    const pi = (pos + 1) / (pos + neg + 2);
     const base = Math.log(pi) - Math.log(1 - pi);
     let sum = 0;
     for (const feature of features) {
       const c = this.counts.get(feature);
       if (c === undefined || seen.has(feature)) continue;
       seen.add(feature);
-      const p = (c.pos + m * pi) / (c.pos + c.neg + m);
+      const p = (c.pos + c.extraPos + m * pi) / (c.pos + c.extraPos + c.neg + c.extraNeg + m);
       sum += Math.log(p) - Math.log(1 - p) - base;
     }
     seen.clear();
@@ -174,7 +216,8 @@ export class NaiveBayes {
    */
   topFeatures(label: Label, n: number): { feature: string; weight: number }[] {
     const a2 = 2 * this.alpha;
-    const shift = Math.log(this.neg + a2) - Math.log(this.pos + a2);
+    const { pos, neg } = this.totals;
+    const shift = Math.log(neg + a2) - Math.log(pos + a2);
     const sign = label === 1 ? 1 : -1;
     const ranked: { feature: string; weight: number }[] = [];
     for (const [feature, c] of this.counts) ranked.push({ feature, weight: sign * (c.weight + shift) });
@@ -182,9 +225,10 @@ export class NaiveBayes {
     return ranked.slice(0, Math.max(0, n));
   }
 
+  /** The learned examples; the extra counts are their owner's to save. */
   toJSON(): NaiveBayesJSON {
     const features: [string, number, number][] = [];
-    for (const [feature, c] of this.counts) features.push([feature, c.pos, c.neg]);
+    for (const [feature, c] of this.counts) if (c.pos + c.neg > 0) features.push([feature, c.pos, c.neg]);
     return { kind: 'naive-bayes', version: 1, alpha: this.alpha, pos: this.pos, neg: this.neg, features };
   }
 
@@ -198,12 +242,16 @@ export class NaiveBayes {
     const model = new NaiveBayes({ alpha: o.alpha });
     model.pos = o.pos;
     model.neg = o.neg;
-    for (const [feature, pos, neg] of rows) model.counts.set(feature, { pos, neg, weight: model.featureWeight(pos, neg) });
+    for (const [feature, pos, neg] of rows) {
+      const c = { pos, neg, extraPos: 0, extraNeg: 0, weight: 0 };
+      c.weight = model.featureWeight(c);
+      model.counts.set(feature, c);
+    }
     return model;
   }
 
-  private featureWeight(pos: number, neg: number): number {
-    return Math.log(pos + this.alpha) - Math.log(neg + this.alpha);
+  private featureWeight(c: FeatureCounts): number {
+    return Math.log(c.pos + c.extraPos + this.alpha) - Math.log(c.neg + c.extraNeg + this.alpha);
   }
 }
 

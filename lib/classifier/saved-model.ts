@@ -46,4 +46,19 @@ export class SavedModel {
     }
     return x as [string, number, number][];
   }
+
+  /** As `countRows`, for weighted counts: non-negative numbers, not only integers. */
+  weightRows(x: unknown, field: string, row: string, totals: { pos: number; neg: number }): [string, number, number][] {
+    if (!Array.isArray(x)) return this.fail(`${field} is not an array`);
+    const seen = new Set<string>();
+    const weight = (w: unknown, total: number) => typeof w === 'number' && w >= 0 && w <= total;
+    for (const r of x as unknown[]) {
+      if (!Array.isArray(r) || r.length !== 3 || typeof r[0] !== 'string') return this.fail(`bad ${row} row`);
+      const [key, pos, neg] = r as [string, unknown, unknown];
+      if (!weight(pos, totals.pos) || !weight(neg, totals.neg)) return this.fail(`bad counts for ${row} "${key}"`);
+      if (seen.has(key)) return this.fail(`duplicate ${row} "${key}"`);
+      seen.add(key);
+    }
+    return x as [string, number, number][];
+  }
 }

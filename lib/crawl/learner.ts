@@ -7,7 +7,6 @@ import type { AnswerEffect, CrawlRecord, RescoreReport } from '../records';
 import type { Strategy } from '../strategies/types';
 import type { CrawlConfig } from './config';
 import { buildModel, catchUp, saveModel, type CrawlModel } from './model';
-import { timesOf } from './link-model';
 import { ReachIndex } from './reach-index';
 import { urlLogOdds, type LinkText } from '../classifier/link-classifier';
 import type { TargetAuthority } from '../classifier/authority';
@@ -64,7 +63,7 @@ export class CrawlLearner {
   private rescoreAgain = false;
   private pagesSinceRescore = 0;
   private labelsSinceRescore = 0;
-  /** How far the answers since the last full re-score may have moved the links they did not reach (`movedBy`). */
+  /** How far the answers since the last full re-score may have moved the links they did not reach (`answerMoves`). */
   private classDrift = 0;
   /** Set when the crawl loop has ended: background re-scoring stops at its next pause. */
   private winding = false;
@@ -118,6 +117,8 @@ export class CrawlLearner {
     const r = await catchUp(this.d.store, this.d.topicId, this.model, this.d.config.judge.threshold);
     if (r.rebuilt) {
       this.model = r.model;
+      // A full re-score follows: what the rebuild's answers moved is not asked for.
+      this.model.link.answerMoves(Infinity);
       // New keywords make other features (the dictionary's): the index is built again at the next answer.
       this.index = null;
       // A relabel or a deletion: the answers are read again from every label.
@@ -260,14 +261,15 @@ export class CrawlLearner {
    * Issue 34: an answer acts before the next question. Re-scores the queued links the answers reach and no
    * others: the URLs answered, and the links that share a feature whose evidence the answers moved by more
    * than a quarter of the epsilon under which a full re-score leaves a link where it is. The rest move only
-   * by the class counts' share of one label in thousands, which the next full re-score takes up.
+   * by the class counts' share of one label in thousands (none under a `wordsOnly` answer policy), which the next
+   * full re-score takes up.
    */
   private async rescoreAnswered(answered: LabeledLink[], judgedPages: readonly string[] = []): Promise<void> {
     const { store, clock, crawlId } = this.d;
     if (!this.rescores || !store.frontier.rescoreReached) return;
     const started = clock.now();
     const link = this.model.link;
-    const { features: moved, drift } = link.movedBy(answered.map((l) => ({ ...l, times: timesOf(l) })), RESCORE_EPSILON / 4);
+    const { features: moved, drift } = link.answerMoves(RESCORE_EPSILON / 4);
     const urls = answered.map((l) => l.url);
     // A judged page's queued children: through the index's parent key, or by their parent URL in the queue.
     for (const u of judgedPages) moved.add(parentKey(u));

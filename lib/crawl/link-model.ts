@@ -7,19 +7,12 @@ import type { TopicPort } from '../ports';
 import type { LabeledLink, Topic } from '../types';
 
 /**
- * How many automatic labels one of the user's counts as (issue 34). A crawl holds thousands of labels from its
- * own verdicts; an answer counted once is lost among them. Measured in docs/benchmarks.md, "Labels that teach".
+ * Learns one stored label into `link`. The user's (the labeler's, the dashboard's, the links to a page they judged)
+ * are answers: the link model weighs their words by its answer policy (classifier/answer-evidence.ts).
  */
-export const answerWeight = { user: 1 };
-
-/** The times a label is counted: the user's (the labeler's, the dashboard's, a page they labeled) weigh `answerWeight.user`. */
-export function timesOf(l: Pick<LabeledLink, 'source'>): number {
-  return l.source === 'user' || l.source === 'page' ? answerWeight.user : 1;
-}
-
-/** Learns one stored label into `link`, at its weight. */
 export function learnLabel(link: LinkClassifier, l: LabeledLink): void {
-  link.learn(l, l.label, timesOf(l));
+  if (l.source === 'user' || l.source === 'page') link.learnAnswer(l, l.label);
+  else link.learn(l, l.label);
 }
 
 export interface TopicLinkClassifier {

@@ -15,13 +15,18 @@
 //           came from, link and page questions together)
 //   hold    a control, not a choice: the crawl is held at `--at` as long as `n` answers take (300 ms each), and
 //           nothing is asked (what holding the fetches alone does to the crawl's four workers)
+//   rescore a control, as hold, but the crawl first re-scores its whole frontier (the dashboard's Retrain): what one
+//           full re-score at `--at`, with no answer, does to the crawl
 //   truth   a bound, not a choice a user could make: queued links to pages the corpus says are on topic, of the
 //           scored split, that the crawl would not fetch in its next 250, best ranked first (every answer a "yes"
 //           that brings forward a page the score counts)
 //
 // `--off-topic model` leaves a URL answered "off topic" in the queue, ranked by the model (learner.ts); `skip`, the
 // default, takes it out.
-// `--weights 1,10` counts each answer as that many automatic labels (link-model.ts, `answerWeight`).
+// `--answer-policy full,shrink:2,one-class:0.25,agree:2,surprise,anchor,ignore` runs each choice with each way the link model learns
+// an answer's words (classifier/answer-evidence.ts; `full` counts each answer once, as before issue 34's remedies);
+// `/words` after one (`agree:2/words`) leaves the class totals alone; `/words+rescore` too, but the learner re-scores
+// the whole frontier as often as when answers moved them.
 //
 //   npx tsx scripts/bench/labels.ts [--cases History:Bull_shark,People:Electron_beam_welding] [--answers 0,20,50,100]
 //     [--modes reach,random] [--at 250] [--budget 500] [--out DIR] [--json]
@@ -41,13 +46,13 @@ import { labelQuestions, queueCandidates } from '../../lib/ui/label-queries';
 import type { FrontierEntry } from '../../lib/types';
 import { articleOfUrl } from './corpus-server';
 import { memoryFetch } from './node-crawl';
-import { answerWeight } from '../../lib/crawl/link-model';
+import { answerLearning, type AnswerPolicy } from '../../lib/classifier/answer-evidence';
 import { answeredOffTopic } from '../../lib/crawl/learner';
 import { DEFAULT_CORPUS, TOPIC_KEYWORDS, caseConfig, caseGroundTruth, harvestTable } from './wikispeedia';
 import { markdownTable } from './report';
 
 const ORIGIN = 'http://wikispeedia.test';
-export const MODES = ['doubt', 'random', 'next', 'reach', 'pages', 'queue', 'truth', 'hold'] as const;
+export const MODES = ['doubt', 'random', 'next', 'reach', 'pages', 'queue', 'truth', 'hold', 'rescore'] as const;
 export type Mode = (typeof MODES)[number];
 
 interface UserRun {
@@ -117,7 +122,8 @@ async function answerQuestions(
   const run: UserRun = { atRequests, answered: 0, onTopic: 0, pageQuestions: 0, answerToNextMs: 0, rescored: 0, enteredTop: 0 };
   let waited = 0;
   let sentAt: number | null = null;
-  if (o.mode === 'hold') {
+  if (o.mode === 'hold' || o.mode === 'rescore') {
+    if (o.mode === 'rescore') await service.handlers.retrain({ topicId });
     await new Promise((r) => setTimeout(r, 300 * o.n));
     return run;
   }
@@ -197,6 +203,23 @@ async function nextQuestion(
   return { kind: 'page', url: q.page.url, seq: (q.page as (typeof pageCandidates)[number]).seq };
 }
 
+function readPolicy(spec: string): AnswerPolicy {
+  const [s, words] = spec.split('/');
+  const wordsOnly = words === 'words' ? { wordsOnly: true } : words === 'words+rescore' ? { wordsOnly: true, driftAsCounted: true } : {};
+  const [kind, x] = s!.split(':');
+  const n = Number(x);
+  if (kind === 'full' || kind === 'ignore' || kind === 'surprise' || kind === 'anchor' || kind === 'classes') return { kind, ...wordsOnly };
+  if (kind === 'shrink' && n > 0) return { kind, m: n, ...wordsOnly };
+  if (kind === 'one-class' && n >= 0 && n <= 1) return { kind, w: n, ...wordsOnly };
+  if (kind === 'agree' && Number.isInteger(n) && n >= 1) return { kind, k: n, ...wordsOnly };
+  throw new Error(`--answer-policy: full, ignore, classes, surprise, anchor, shrink:M, one-class:W or agree:K, each with /words or not, not ${spec}`);
+}
+
+function policyName(p: AnswerPolicy): string {
+  const name = p.kind === 'shrink' ? `shrink:${p.m}` : p.kind === 'one-class' ? `one-class:${p.w}` : p.kind === 'agree' ? `agree:${p.k}` : p.kind;
+  return p.wordsOnly ? `${name}/words${p.driftAsCounted ? '+rescore' : ''}` : name;
+}
+
 async function main(): Promise<void> {
   const { values: v } = parseArgs({
     options: {
@@ -204,7 +227,7 @@ async function main(): Promise<void> {
       cases: { type: 'string', default: 'History:Bull_shark,History:Armenia,People:Electron_beam_welding' },
       answers: { type: 'string', default: '0,20,50,100' },
       modes: { type: 'string', default: 'reach,random' },
-      weights: { type: 'string', default: '1' },
+      'answer-policy': { type: 'string' },
       'off-topic': { type: 'string', default: 'skip' },
       at: { type: 'string', default: '250' },
       budget: { type: 'string', default: '500' },
@@ -213,6 +236,8 @@ async function main(): Promise<void> {
     },
   });
   answeredOffTopic.policy = v['off-topic'] === 'model' ? 'model' : 'skip';
+  const shipped = answerLearning.policy;
+  const policies = v['answer-policy'] ? v['answer-policy'].split(',').map(readPolicy) : [shipped];
   const cases = v.cases!.split(',').map((c) => c.split(':') as [string, string]);
   const answers = v.answers!.split(',').map(Number);
   const modes = v.modes!.split(',') as Mode[];
@@ -220,17 +245,16 @@ async function main(): Promise<void> {
   const rows: Record<string, string | number>[] = [];
   const all: unknown[] = [];
   for (const [topic, seed] of cases) {
-    const runs: { n: number; mode: Mode | 'none'; w?: number }[] = [];
-    if (answers.includes(0)) runs.push({ n: 0, mode: 'none' });
-    const weights = v.weights!.split(',').map(Number);
-    for (const mode of modes) for (const w of weights) for (const n of answers) if (n > 0) runs.push({ n, mode, w });
+    const runs: { n: number; mode: Mode | 'none'; policy: AnswerPolicy }[] = [];
+    if (answers.includes(0)) runs.push({ n: 0, mode: 'none', policy: shipped });
+    for (const mode of modes) for (const policy of policies) for (const n of answers) if (n > 0) runs.push({ n, mode, policy });
     for (const r of runs) {
       const t = Date.now();
-      answerWeight.user = r.w ?? 1;
+      answerLearning.policy = r.policy;
       const res = await runLabelCase({ corpus: v.corpus!, topic, seed, budget: Number(v.budget), at: Number(v.at), n: r.n, mode: r.mode === 'none' ? 'random' : r.mode });
       const u = res.user;
       const row = {
-        case: `${topic} from ${seed}`, questions: r.mode, weight: r.w ?? '-', answers: r.n, 'scored harvest at 500': res.scoredHarvest500,
+        case: `${topic} from ${seed}`, questions: r.mode, 'answers learned': r.n ? policyName(r.policy) : '-', answers: r.n, 'scored harvest at 500': res.scoredHarvest500,
         'on topic': u?.onTopic ?? '-', 'page questions': u?.pageQuestions ?? '-', 're-scored': u?.rescored ?? '-', 'into next 100': u?.enteredTop ?? '-',
         'answer to next question ms': u?.answerToNextMs ?? '-', 'wall s': Math.round((Date.now() - t) / 1000),
       };
