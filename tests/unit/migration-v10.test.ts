@@ -1,33 +1,11 @@
 // Schema v9 -> v10: the frontier's [crawlId+state] index is dropped. A crawl stored under v9 must resume as it was:
 // its queued URLs taken best-first, its in-flight ones reclaimed, its counts by state the same.
-import Dexie from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { CrawlerDB } from '../../lib/store/db';
+import { openShipped } from '../support/shipped-schemas';
 import { FrontierStore } from '../../lib/store/frontier-store';
 import { inFlight } from '../../lib/ui/queries';
-
-/** The v9 schema exactly as it shipped. */
-function openV9(indexedDB: IDBFactory): Dexie {
-  const db = new Dexie('focus', { indexedDB, IDBKeyRange });
-  db.version(9).stores({
-    crawls: '++id, createdAt, topicId',
-    frontier: '[crawlId+url], [crawlId+state+priority+order], [crawlId+state], [crawlId+site+state]',
-    pages: '[crawlId+seq], [crawlId+url], [crawlId+score+seq], [crawlId+kind+seq], [crawlId+kind+score+seq], [crawlId+site+seq], [crawlId+site+score+seq], [crawlId+site+kind+seq], [crawlId+site+kind+score+seq], *terms',
-    bodies: '[crawlId+seq]',
-    labels: '++id, [topicId+id], [topicId+url], crawlId',
-    pageLabels: '++id, topicId, [crawlId+seq]',
-    topics: '++id',
-    topicModels: 'topicId',
-    settings: 'key',
-    sites: '[crawlId+site]',
-    graph: '[crawlId+seq]',
-    strategyStates: 'crawlId',
-    records: '[crawlName+url], crawlName',
-    recordChanges: '[crawlId+url]',
-  });
-  return db;
-}
 
 const entry = (url: string, state: string, priority: number, order: number) => ({
   crawlId: 1, url, host: 'example.org', site: 'example.org', state, priority, order, score: 0.5, depth: 1, parentUrl: null,
@@ -37,7 +15,7 @@ const entry = (url: string, state: string, priority: number, order: number) => (
 describe('schema v9 -> v10 (the frontier without its [crawlId+state] index)', () => {
   it('resumes a stored crawl: best-first takes, in-flight reclaimed, counts by state', async () => {
     const indexedDB = new IDBFactory();
-    const v9 = openV9(indexedDB);
+    const v9 = openShipped(9, indexedDB);
     await v9.table('crawls').add({ id: 1, name: 'c', state: 'paused', createdAt: 0, updatedAt: 0, topicId: 1, nextSeq: 0, nextOrder: 10,
       stats: { queued: 3, fetched: 0, failed: 0, attempts: 0, skipped: 1, relevant: 0, irrelevant: 0, bytes: 0 } });
     await v9.table('frontier').bulkAdd([

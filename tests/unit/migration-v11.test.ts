@@ -5,30 +5,9 @@ import Dexie from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { CrawlerDB } from '../../lib/store/db';
+import { openShipped } from '../support/shipped-schemas';
 import { FrontierStore } from '../../lib/store/frontier-store';
 import { queuedOf } from '../../lib/store/site-book';
-
-/** The v10 schema exactly as it shipped. */
-function openV10(indexedDB: IDBFactory): Dexie {
-  const db = new Dexie('focus', { indexedDB, IDBKeyRange });
-  db.version(10).stores({
-    crawls: '++id, createdAt, topicId',
-    frontier: '[crawlId+url], [crawlId+state+priority+order], [crawlId+site+state]',
-    pages: '[crawlId+seq], [crawlId+url], [crawlId+score+seq], [crawlId+kind+seq], [crawlId+kind+score+seq], [crawlId+site+seq], [crawlId+site+score+seq], [crawlId+site+kind+seq], [crawlId+site+kind+score+seq], *terms',
-    bodies: '[crawlId+seq]',
-    labels: '++id, [topicId+id], [topicId+url], crawlId',
-    pageLabels: '++id, topicId, [crawlId+seq]',
-    topics: '++id',
-    topicModels: 'topicId',
-    settings: 'key',
-    sites: '[crawlId+site]',
-    graph: '[crawlId+seq]',
-    strategyStates: 'crawlId',
-    records: '[crawlName+url], crawlName',
-    recordChanges: '[crawlId+url]',
-  });
-  return db;
-}
 
 const entry = (crawlId: number, url: string, state: string, priority: number, order: number) => {
   const host = new URL(url).host;
@@ -39,7 +18,7 @@ const entry = (crawlId: number, url: string, state: string, priority: number, or
 describe('schema v10 -> v11 (per-host queue heads)', () => {
   it('builds each host\'s head from its queued rows, and the stored crawl resumes in the same order', async () => {
     const indexedDB = new IDBFactory();
-    const v10 = openV10(indexedDB);
+    const v10 = openShipped(10, indexedDB);
     await v10.table('crawls').add({ id: 1, name: 'c', state: 'paused', createdAt: 0, updatedAt: 0, topicId: 1, nextSeq: 0, nextOrder: 20,
       stats: { queued: 6, fetched: 0, failed: 0, attempts: 0, skipped: 0, relevant: 0, irrelevant: 0, bytes: 0 } });
     await v10.table('frontier').bulkAdd([

@@ -1,32 +1,10 @@
 // Schema v8 -> v9: page rows stored before the search words existed gain them, and a search finds those pages
 // through the *terms index.
-import Dexie from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { CrawlerDB } from '../../lib/store/db';
+import { openShipped } from '../support/shipped-schemas';
 import { ALL_PAGES, pageWindow } from '../../lib/ui/page-query';
-
-/** The v8 schema exactly as it shipped. */
-function openV8(indexedDB: IDBFactory): Dexie {
-  const db = new Dexie('focus', { indexedDB, IDBKeyRange });
-  db.version(8).stores({
-    crawls: '++id, createdAt, topicId',
-    frontier: '[crawlId+url], [crawlId+state+priority+order], [crawlId+state], [crawlId+site+state]',
-    pages: '[crawlId+seq], [crawlId+url], [crawlId+score+seq], [crawlId+kind+seq], [crawlId+kind+score+seq], [crawlId+site+seq], [crawlId+site+score+seq]',
-    bodies: '[crawlId+seq]',
-    labels: '++id, [topicId+id], [topicId+url], crawlId',
-    pageLabels: '++id, topicId, [crawlId+seq]',
-    topics: '++id',
-    topicModels: 'topicId',
-    settings: 'key',
-    sites: '[crawlId+site]',
-    graph: '[crawlId+seq]',
-    strategyStates: 'crawlId',
-    records: '[crawlName+url], crawlName',
-    recordChanges: '[crawlId+url]',
-  });
-  return db;
-}
 
 const page = (crawlId: number, url: string, title: string) => ({
   crawlId, seq: 0, url, finalUrl: url, status: 200, phase: 'crawl', depth: 1, parentUrl: null, score: 0.5, relevant: true,
@@ -37,7 +15,7 @@ const page = (crawlId: number, url: string, title: string) => ({
 describe('schema v8 -> v9 (page rows carry their search words)', () => {
   it('gives every old page row its words, and a search finds them in their crawl only', async () => {
     const indexedDB = new IDBFactory();
-    const v8 = openV8(indexedDB);
+    const v8 = openShipped(8, indexedDB);
     await v8.table('pages').bulkAdd([
       page(1, 'https://example.org/moon/landing', 'Apollo 11'),
       page(1, 'https://example.org/mars', 'Red planet'),

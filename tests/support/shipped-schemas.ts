@@ -1,0 +1,37 @@
+// The schemas Focus shipped, each spelled out once: a migration test opens a database exactly as an older version
+// left it, writes rows as that version wrote them, and lets lib/store/db.ts upgrade it.
+import Dexie from 'dexie';
+import { IDBKeyRange } from 'fake-indexeddb';
+
+const V8: Record<string, string> = {
+  crawls: '++id, createdAt, topicId',
+  frontier: '[crawlId+url], [crawlId+state+priority+order], [crawlId+state], [crawlId+site+state]',
+  pages: '[crawlId+seq], [crawlId+url], [crawlId+score+seq], [crawlId+kind+seq], [crawlId+kind+score+seq], [crawlId+site+seq], [crawlId+site+score+seq]',
+  bodies: '[crawlId+seq]',
+  labels: '++id, [topicId+id], [topicId+url], crawlId',
+  pageLabels: '++id, topicId, [crawlId+seq]',
+  topics: '++id',
+  topicModels: 'topicId',
+  settings: 'key',
+  sites: '[crawlId+site]',
+  graph: '[crawlId+seq]',
+  strategyStates: 'crawlId',
+  records: '[crawlName+url], crawlName',
+  recordChanges: '[crawlId+url]',
+};
+/** v9: page rows carry their search words. */
+const V9 = {
+  ...V8,
+  pages: '[crawlId+seq], [crawlId+url], [crawlId+score+seq], [crawlId+kind+seq], [crawlId+kind+score+seq], [crawlId+site+seq], [crawlId+site+score+seq], [crawlId+site+kind+seq], [crawlId+site+kind+score+seq], *terms',
+};
+/** v10: the frontier without its [crawlId+state] index. */
+const V10 = { ...V9, frontier: '[crawlId+url], [crawlId+state+priority+order], [crawlId+site+state]' };
+
+const SHIPPED = { 8: V8, 9: V9, 10: V10 };
+
+/** A database named like Focus's, at schema `version` exactly as it shipped. */
+export function openShipped(version: keyof typeof SHIPPED, indexedDB: IDBFactory): Dexie {
+  const db = new Dexie('focus', { indexedDB, IDBKeyRange });
+  db.version(version).stores(SHIPPED[version]);
+  return db;
+}
