@@ -3,10 +3,10 @@
 import Dexie from 'dexie';
 import { IDBKeyRange } from 'fake-indexeddb';
 
-const V8: Record<string, string> = {
+const V3: Record<string, string> = {
   crawls: '++id, createdAt, topicId',
-  frontier: '[crawlId+url], [crawlId+state+priority+order], [crawlId+state], [crawlId+site+state]',
-  pages: '[crawlId+seq], [crawlId+url], [crawlId+score+seq], [crawlId+kind+seq], [crawlId+kind+score+seq], [crawlId+site+seq], [crawlId+site+score+seq]',
+  frontier: '[crawlId+url], [crawlId+state+priority+order], [crawlId+state]',
+  pages: '[crawlId+seq], [crawlId+url]',
   bodies: '[crawlId+seq]',
   labels: '++id, [topicId+id], [topicId+url], crawlId',
   pageLabels: '++id, topicId, [crawlId+seq]',
@@ -14,8 +14,18 @@ const V8: Record<string, string> = {
   topicModels: 'topicId',
   settings: 'key',
   sites: '[crawlId+site]',
+};
+/** v4 and v5: frontier rows counted per site; the crawled link graph and strategies' saved state. */
+const V5 = {
+  ...V3,
+  frontier: '[crawlId+url], [crawlId+state+priority+order], [crawlId+state], [crawlId+site+state]',
   graph: '[crawlId+seq]',
   strategyStates: 'crawlId',
+};
+/** v7 and v8: the Pages table's indexes; template records and what each cycle changed. */
+const V8 = {
+  ...V5,
+  pages: '[crawlId+seq], [crawlId+url], [crawlId+score+seq], [crawlId+kind+seq], [crawlId+kind+score+seq], [crawlId+site+seq], [crawlId+site+score+seq]',
   records: '[crawlName+url], crawlName',
   recordChanges: '[crawlId+url]',
 };
@@ -27,7 +37,7 @@ const V9 = {
 /** v10: the frontier without its [crawlId+state] index. */
 const V10 = { ...V9, frontier: '[crawlId+url], [crawlId+state+priority+order], [crawlId+site+state]' };
 
-const SHIPPED = { 8: V8, 9: V9, 10: V10 };
+const SHIPPED = { 3: V3, 5: V5, 8: V8, 9: V9, 10: V10 };
 
 /** A database named like Focus's, at schema `version` exactly as it shipped. */
 export function openShipped(version: keyof typeof SHIPPED, indexedDB: IDBFactory): Dexie {

@@ -1,29 +1,11 @@
 // Schema v3 -> v4: frontier entries gain their site (and room for strategy state); a crawl of v3 resumes under
 // a strategy that counts sites.
-import Dexie from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../lib/crawl/parse-config';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
-
-/** The v3 schema exactly as it shipped. */
-function openV3(indexedDB: IDBFactory): Dexie {
-  const db = new Dexie('focus', { indexedDB, IDBKeyRange });
-  db.version(3).stores({
-    crawls: '++id, createdAt, topicId',
-    frontier: '[crawlId+url], [crawlId+state+priority+order], [crawlId+state]',
-    pages: '[crawlId+seq], [crawlId+url]',
-    bodies: '[crawlId+seq]',
-    labels: '++id, [topicId+id], [topicId+url], crawlId',
-    pageLabels: '++id, topicId, [crawlId+seq]',
-    topics: '++id',
-    topicModels: 'topicId',
-    settings: 'key',
-    sites: '[crawlId+site]',
-  });
-  return db;
-}
+import { openShipped } from '../support/shipped-schemas';
 
 const entry = (url: string, state: string, priority: number, order: number) => ({
   crawlId: 1, url, host: new URL(url).host, state, score: 0.5, priority, order, depth: 1, parentUrl: 'http://a.example.org/',
@@ -33,7 +15,7 @@ const entry = (url: string, state: string, priority: number, order: number) => (
 describe('schema v3 -> v4 (frontier entries know their site)', () => {
   it('gives every entry its registrable domain, counts queued URLs per site, and the crawl takes on', async () => {
     const indexedDB = new IDBFactory();
-    const v3 = openV3(indexedDB);
+    const v3 = openShipped(3, indexedDB);
     const config = parseConfig({ name: 'old', seeds: ['http://a.example.org/'], topic: { keywords: ['x'] } });
     await v3.table('topics').add({ name: 'old', keywords: ['x'], revision: 0, createdAt: 1, updatedAt: 1 });
     await v3.table('crawls').add({ topicId: 1, name: 'old', config, state: 'paused', stats: { queued: 3 }, nextSeq: 1, nextOrder: 5, createdAt: 1, updatedAt: 1, activeMs: 0 });

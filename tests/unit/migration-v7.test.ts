@@ -1,30 +1,10 @@
 // Schema v5 -> v7: page rows of a crawl stored before the Pages table's filter keys existed gain them, and the
 // table filters that crawl by site and verdict through the new indexes.
-import Dexie from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { CrawlerDB } from '../../lib/store/db';
+import { openShipped } from '../support/shipped-schemas';
 import { ALL_PAGES, pageWindow } from '../../lib/ui/page-query';
-
-/** The v5 schema exactly as it shipped. */
-function openV5(indexedDB: IDBFactory): Dexie {
-  const db = new Dexie('focus', { indexedDB, IDBKeyRange });
-  db.version(5).stores({
-    crawls: '++id, createdAt, topicId',
-    frontier: '[crawlId+url], [crawlId+state+priority+order], [crawlId+state], [crawlId+site+state]',
-    pages: '[crawlId+seq], [crawlId+url]',
-    bodies: '[crawlId+seq]',
-    labels: '++id, [topicId+id], [topicId+url], crawlId',
-    pageLabels: '++id, topicId, [crawlId+seq]',
-    topics: '++id',
-    topicModels: 'topicId',
-    settings: 'key',
-    sites: '[crawlId+site]',
-    graph: '[crawlId+seq]',
-    strategyStates: 'crawlId',
-  });
-  return db;
-}
 
 const page = (seq: number, url: string, over: object) => ({
   crawlId: 1, seq, url, finalUrl: url, status: 200, phase: 'crawl', depth: 1, parentUrl: null, score: 1 - seq / 10,
@@ -35,7 +15,7 @@ const page = (seq: number, url: string, over: object) => ({
 describe('schema v5 -> v7 (page rows carry their kind and site)', () => {
   it('keys every old page row by kind and site, and the table filters them by both', async () => {
     const indexedDB = new IDBFactory();
-    const v5 = openV5(indexedDB);
+    const v5 = openShipped(5, indexedDB);
     await v5.table('pages').bulkAdd([
       page(0, 'https://news.example.org/a', {}),
       page(1, 'https://www.example.org/b', { relevant: false, relevance: 0.1 }),
