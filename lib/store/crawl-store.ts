@@ -12,6 +12,7 @@ import { FrontierStore, readEntries, writeEntries } from './frontier-store';
 import { HeldLinkBook, type HeldChanges } from './held-links';
 import { candidateKeys, dropHeadList, headKey, readHeads, writeWithHeads } from './host-heads';
 import { PageLog } from './page-log';
+import { dropRows } from './row-cache';
 import { withListKeys } from './page-keys';
 import { blacklistedSites, queuedIn, queuedOf, setSiteBlacklisted, sitesOf } from './site-book';
 import { TopicStore } from './topic-store';
@@ -189,6 +190,7 @@ export class CrawlStore implements CrawlStorePort {
     return db.transaction('rw', [db.crawls, db.frontier, db.hostHeads, db.pages, db.bodies, db.pageLabels, db.sites, db.graph, db.strategyStates, db.settings, db.recordChanges], async () => {
       if (!(await db.crawls.get(crawlId))) return false;
       const lo = [crawlId, Dexie.minKey], hi = [crawlId, Dexie.maxKey];
+      dropRows(db, crawlId);
       await db.frontier.where('[crawlId+url]').between(lo, hi).delete();
       await db.hostHeads.where('[crawlId+site+host]').between([crawlId, Dexie.minKey, Dexie.minKey], [crawlId, Dexie.maxKey, Dexie.maxKey]).delete();
       dropHeadList(db, crawlId);

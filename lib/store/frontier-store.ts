@@ -13,29 +13,31 @@ import { bestPerUrl, planUpserts } from '../run/commit-plan';
 import { siteOf } from '../url';
 import { applyHeads, candidateKeys, headKey, headList, loadHeadList, planHeads, readHeads, rebuildHeads, recomputeHeads, writeWithHeads, type Position } from './host-heads';
 import { takeByHeads } from './heads-take';
+import { dropRows, readRows, wroteRows } from './row-cache';
 
 const byUrl = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * The frontier rows of `urls`, in that order (undefined where a URL is not known). The reads are issued in key
- * order and put back in the caller's: the links of a page (or a batch of seeds) lie all over the primary key's
- * B-tree, and Chromium's IndexedDB (LevelDB) answers a sorted run of reads from blocks it has just read.
+ * The frontier rows of `urls`, in that order (undefined where a URL is not known). Inside a transaction, the rows this
+ * worker read or wrote last are answered from its copy of them (row-cache.ts), and only the others are read. The reads
+ * are issued in key order and put back in the caller's: the links of a page (or a batch of seeds) lie all over the
+ * primary key's B-tree, and Chromium's IndexedDB (LevelDB) answers a sorted run of reads from blocks it has just read.
  */
-export async function readEntries(db: CrawlerDB, crawlId: number, urls: readonly string[]): Promise<(FrontierEntry | undefined)[]> {
-  if (urls.length === 0) return [];
-  const order = urls.map((_, i) => i).sort((i, j) => byUrl(urls[i]!, urls[j]!));
-  const rows = await db.frontier.bulkGet(order.map((i) => [crawlId, urls[i]!] as [number, string]));
-  const out = new Array<FrontierEntry | undefined>(urls.length);
-  order.forEach((i, k) => (out[i] = rows[k]));
-  return out;
+export function readEntries(db: CrawlerDB, crawlId: number, urls: readonly string[]): Promise<(FrontierEntry | undefined)[]> {
+  return readRows(db, crawlId, urls);
 }
 
-/** Writes frontier rows in key order (see readEntries); the last write of a URL wins, as in the order given. */
+/**
+ * Writes frontier rows in key order (see readEntries); the last write of a URL wins, as in the order given. The worker's
+ * copy of the rows (row-cache.ts) takes them once the transaction commits: the rows are not to be changed after.
+ */
 export function writeEntries(db: CrawlerDB, entries: readonly FrontierEntry[]): Promise<unknown> {
   if (entries.length === 0) return Promise.resolve();
   const last = new Map<string, FrontierEntry>();
   for (const e of entries) last.set(e.url, e);
-  return db.frontier.bulkPut([...last.values()].sort((a, b) => byUrl(a.url, b.url)));
+  const rows = [...last.values()].sort((a, b) => byUrl(a.url, b.url));
+  wroteRows(db, rows);
+  return db.frontier.bulkPut(rows);
 }
 
 export class FrontierStore {
@@ -173,6 +175,7 @@ export class FrontierStore {
     const current = await readHeads(this.db, crawl.id!, heads ? [] : entries.map((e) => headKey(e.site ?? '', e.host)));
     const plan = planHeads(crawl.id!, entries, was, current, heads ?? undefined);
     plan.recompute.push(...recompute);
+    wroteRows(this.db, entries.map((e) => ({ ...e }))); // copies: the caller goes on with the entries taken
     await applyHeads(this.db, crawl.id!, plan, Promise.all([this.db.frontier.bulkPut(entries), this.db.crawls.put(crawl)]));
     return { entries, waitMs: entries.length < max ? waitMs : 0, waitingOn };
   }
@@ -207,6 +210,7 @@ export class FrontierStore {
     this.forgetTops(crawlId);
     const db = this.db;
     return db.transaction('rw', [db.frontier, db.crawls, db.pages, db.hostHeads], async () => {
+      dropRows(db, crawlId); // rare: read again rather than followed
       const stuck = await db.frontier.where('[crawlId+state]').equals([crawlId, 'inflight']).toArray();
       if (stuck.length === 0) return { requeued: 0, failed: 0 };
       const crawl = await crawlRow(this.db, crawlId);
@@ -296,6 +300,7 @@ export class FrontierStore {
             countWrites(crawl, puts, (i) => before[i]);
             await this.db.crawls.put(crawl);
           }
+          wroteRows(this.db, puts);
           await writeWithHeads(this.db, crawlId, puts, before, new Map(), () => this.db.frontier.bulkPut(puts));
         }
         return { rows: rows.length, last: rows.at(-1)?.url ?? null, changed: puts.length };
@@ -363,6 +368,7 @@ export class FrontierStore {
         countWrites(crawl, puts, (i) => was[i]);
         crawl.stats.queued -= skipped;
         crawl.stats.skipped += skipped;
+        wroteRows(this.db, puts);
         await writeWithHeads(this.db, crawlId, puts, was, new Map(),
           () => Promise.all([this.db.frontier.bulkPut(puts), this.db.crawls.put({ ...crawl, updatedAt: now })]));
       }

@@ -8,6 +8,7 @@ import type { SiteStats } from '../records';
 import { blacklistedEntry, countDropped, emptySite } from '../run/commit-plan';
 import { countWrites } from './fifo-queues';
 import { writeWithHeads } from './host-heads';
+import { dropRows } from './row-cache';
 
 /** Queued URLs of a site (the prefix of [crawlId+site+state+host+priority+order], schema v11). */
 export const queuedOf = (db: CrawlerDB, crawlId: number, site: string): Promise<number> =>
@@ -31,6 +32,7 @@ export async function setSiteBlacklisted(db: CrawlerDB, crawlId: number, site: s
     }
     if (row.blacklisted) return row;
     const why = (row.blacklisted = 'blacklisted by you');
+    dropRows(db, crawlId); // the user's blacklist is rare: the worker's copy of the rows is read again (row-cache.ts)
     const queued = await queuedIn(db, crawlId, site);
     const dropped = queued.map((e) => blacklistedEntry(e, why, now));
     countDropped(crawl, dropped.length);

@@ -14,6 +14,7 @@ import type { FrontierEntry } from '../../lib/types';
 import { CrawlService } from '../../lib/crawl/service';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
+import { ROW_CACHE_ROWS, setRowCacheRows } from '../../lib/store/row-cache';
 import { realClock } from '../../lib/fetch/fetcher';
 import { articleUrl, loadSites } from './corpus-server';
 import { memoryFetch } from './node-crawl';
@@ -28,6 +29,29 @@ export interface FrontierOps {
   moves: QueueMoves;
   /** Bodies added, and the bytes of their structured clones. */
   bodies: number; bodyBytes: number;
+  /**
+   * Rows read by key that the worker had read by key or written within its last `k` rows touched (an LRU of `k` rows,
+   * keyed by URL): what a worker-held cache of that many rows could answer. Counted by `LRU_SIZES`.
+   */
+  recent: Record<number, number>;
+  /** Bytes of the frontier rows written, as V8's serializer clones them (what a held row costs, roughly). */
+  rowBytes: number;
+}
+
+/** The sizes of the LRU of recently touched rows the reads are held against (rows). */
+export const LRU_SIZES = [1_000, 10_000, 50_000] as const;
+
+/** The last `size` keys touched, oldest first (a Map keeps insertion order). */
+class RecentRows {
+  private readonly keys = new Map<string, true>();
+  constructor(private readonly size: number) {}
+  /** Whether `key` is among the last touched, and touches it. */
+  touch(key: string): boolean {
+    const had = this.keys.delete(key);
+    this.keys.set(key, true);
+    if (this.keys.size > this.size) this.keys.delete(this.keys.keys().next().value!);
+    return had;
+  }
 }
 
 /** The next fetches a move is looked at against: the URLs a take of concurrency 8 hands out, the dashboard's next 100, the next 1,000. */
@@ -77,6 +101,18 @@ const positionOf = (e: FrontierEntry): Position => [e.priority, e.order];
 /** Counts the frontier table's requests of `db` into `ops` (the middleware sees every Dexie call of the store). */
 function countFrontier(db: CrawlerDB, ops: FrontierOps): void {
   const queue = new QueueOrder();
+  const recent = LRU_SIZES.map((k) => ({ k, rows: new RecentRows(k) }));
+  const keyOf = (key: unknown) => JSON.stringify(key);
+  // A row read by key counts as recent when it was read or written within the last k rows touched; reads of URLs the
+  // crawl does not know yet are touched too (a cache holds no absent row, but the row is written next).
+  const read = (keys: readonly unknown[], rows: readonly unknown[]) => {
+    keys.forEach((key, i) => {
+      for (const r of recent) if (r.rows.touch(keyOf(key)) && rows[i] !== undefined) ops.recent[r.k] = (ops.recent[r.k] ?? 0) + 1;
+    });
+  };
+  const wrote = (values: readonly FrontierEntry[]) => {
+    for (const v of values) for (const r of recent) r.rows.touch(keyOf([v.crawlId, v.url]));
+  };
   const moved = (old: FrontierEntry, next: FrontierEntry) => {
     const m = ops.moves;
     const before = queue.ahead(positionOf(old));
@@ -95,10 +131,12 @@ function countFrontier(db: CrawlerDB, ops: FrontierOps): void {
       ...down,
       table(name: string): DBCoreTable {
         const t = down.table(name);
+        // No async functions here: the store's transactions await these promises, and a native one in between makes
+        // Dexie lose the transaction's zone (a host head recomputed after the writes would run outside it).
         if (name === 'bodies') {
           return {
             ...t,
-            async mutate(req) {
+            mutate(req) {
               if (req.type === 'add' || req.type === 'put') {
                 ops.bodies += req.values.length;
                 for (const v of req.values) ops.bodyBytes += serialize(v).byteLength;
@@ -110,45 +148,54 @@ function countFrontier(db: CrawlerDB, ops: FrontierOps): void {
         if (name !== 'frontier') return t;
         return {
           ...t,
-          async getMany(req) {
-            const rows = await t.getMany(req);
-            ops.keyReads += req.keys.length;
-            ops.known += rows.filter((r) => r !== undefined).length;
-            return rows;
+          getMany(req) {
+            return t.getMany(req).then((rows) => {
+              ops.keyReads += req.keys.length;
+              ops.known += rows.filter((r) => r !== undefined).length;
+              read(req.keys, rows);
+              return rows;
+            });
           },
-          async get(req) {
-            const row = await t.get(req);
-            ops.keyReads++;
-            if (row !== undefined) ops.known++;
-            return row;
+          get(req) {
+            return t.get(req).then((row) => {
+              ops.keyReads++;
+              if (row !== undefined) ops.known++;
+              read([req.key], [row]);
+              return row;
+            });
           },
-          async mutate(req) {
+          mutate(req) {
             if (req.type !== 'add' && req.type !== 'put') return t.mutate(req);
             ops.writes += req.values.length;
-            // What each write replaces (read in the same transaction, for the count only).
+            for (const v of req.values) ops.rowBytes += serialize(v).byteLength;
+            // What each write replaces, read in the same transaction just before it (requests run in order).
             const values = req.values as FrontierEntry[];
-            const before = (await t.getMany({ trans: req.trans, keys: values.map((v) => [v.crawlId, v.url]) })) as (FrontierEntry | undefined)[];
-            const res = await t.mutate(req);
-            values.forEach((v, i) => {
-              if (res.failures[i]) return;
-              const old = before[i];
-              if (old && req.type === 'put') {
-                if (old.state !== v.state) ops.stateChanges++;
-                else if (old.priority !== v.priority) ops.priorityChanges++;
-                else ops.samePosition++;
-              }
-              if (old?.state === 'queued' && v.state === 'queued' && old.priority !== v.priority) moved(old, v);
-              else {
-                if (old?.state === 'queued') queue.remove(positionOf(old));
-                if (v.state === 'queued') queue.add(positionOf(v));
-              }
-            });
-            return res;
+            const reading = t.getMany({ trans: req.trans, keys: values.map((v) => [v.crawlId, v.url]) });
+            return t.mutate(req).then((res) => reading.then((rows) => {
+              const before = rows as (FrontierEntry | undefined)[];
+              wrote(values.filter((_, i) => !res.failures[i]));
+              values.forEach((v, i) => {
+                if (res.failures[i]) return;
+                const old = before[i];
+                if (old && req.type === 'put') {
+                  if (old.state !== v.state) ops.stateChanges++;
+                  else if (old.priority !== v.priority) ops.priorityChanges++;
+                  else ops.samePosition++;
+                }
+                if (old?.state === 'queued' && v.state === 'queued' && old.priority !== v.priority) moved(old, v);
+                else {
+                  if (old?.state === 'queued') queue.remove(positionOf(old));
+                  if (v.state === 'queued') queue.add(positionOf(v));
+                }
+              });
+              return res;
+            }));
           },
-          async query(req) {
-            const res = await t.query(req);
-            ops.rangeRows += res.result.length;
-            return res;
+          query(req) {
+            return t.query(req).then((res) => {
+              ops.rangeRows += res.result.length;
+              return res;
+            });
           },
         };
       },
@@ -156,7 +203,11 @@ function countFrontier(db: CrawlerDB, ops: FrontierOps): void {
   });
 }
 
-export async function measureCommitOps(o: { corpus: string; topic: string; seed: string; budget: number; web?: 'sites'; classifier?: Record<string, unknown> }) {
+export async function measureCommitOps(o: {
+  corpus: string; topic: string; seed: string; budget: number; web?: 'sites'; classifier?: Record<string, unknown>;
+  /** Rows the worker's copy of the frontier holds (row-cache.ts; 0: none, as before it). */
+  rowCache?: number;
+}) {
   const truth = caseGroundTruth(o.corpus, o.topic, o.seed);
   const pathOf = new Map(truth.articles.map((a) => [a.article, a.path]));
   const sites = o.web === 'sites' ? loadSites(o.corpus) : undefined;
@@ -164,8 +215,9 @@ export async function measureCommitOps(o: { corpus: string; topic: string; seed:
     sites !== undefined, TOPIC_KEYWORDS[o.topic]!);
   const db = new CrawlerDB(`ops-${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange });
   const ops: FrontierOps = { keyReads: 0, known: 0, writes: 0, rangeRows: 0, stateChanges: 0, priorityChanges: 0, samePosition: 0,
-    moves: { all: 0, passed: 0, within: {}, size: {} }, bodies: 0, bodyBytes: 0 };
+    moves: { all: 0, passed: 0, within: {}, size: {} }, bodies: 0, bodyBytes: 0, recent: {}, rowBytes: 0 };
   countFrontier(db, ops);
+  if (o.rowCache !== undefined) setRowCacheRows(db, o.rowCache);
   const store = new CrawlStore(db);
   const service = new CrawlService({ store, fetch: memoryFetch(o.corpus, sites), clock: realClock });
   const { crawlId } = await service.handlers.start(config);
@@ -178,14 +230,24 @@ export async function measureCommitOps(o: { corpus: string; topic: string; seed:
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({ options: { corpus: { type: 'string', default: DEFAULT_CORPUS }, topic: { type: 'string', default: 'Science' },
-    seed: { type: 'string', default: 'English_language' }, budget: { type: 'string', default: '1000' }, web: { type: 'string' }, classifier: { type: 'string' } } });
-  const r = await measureCommitOps({ corpus: values.corpus!, topic: values.topic!, seed: values.seed!, budget: Number(values.budget),
-    ...(values.web === 'sites' ? { web: 'sites' as const } : {}),
-    ...(values.classifier ? { classifier: JSON.parse(values.classifier) as Record<string, unknown> } : {}) });
+    seed: { type: 'string', default: 'English_language' }, budget: { type: 'string', default: '1000' }, web: { type: 'string' }, classifier: { type: 'string' },
+    'row-cache': { type: 'string', default: `0,${ROW_CACHE_ROWS}` } } });
+  // Each size of the worker's copy of rows is one crawl of the same case, one after the other (the counts do not depend on time).
+  for (const rowCache of values['row-cache']!.split(',').map(Number)) {
+    const r = await measureCommitOps({ corpus: values.corpus!, topic: values.topic!, seed: values.seed!, budget: Number(values.budget), rowCache,
+      ...(values.web === 'sites' ? { web: 'sites' as const } : {}),
+      ...(values.classifier ? { classifier: JSON.parse(values.classifier) as Record<string, unknown> } : {}) });
+    report(r, rowCache);
+  }
+}
+
+function report(r: Awaited<ReturnType<typeof measureCommitOps>>, rowCache: number): void {
   const per = (n: number) => (n / r.crawled).toFixed(1);
-  console.log(`${r.pages} pages committed (${r.crawled} in the crawl phase, the rest training reads), ${r.queued} URLs left queued`);
-  console.log(`frontier rows per crawled page: ${per(r.ops.keyReads)} read by key (${per(r.ops.known)} of them known, ${per(r.ops.keyReads - r.ops.known)} new), `
-    + `${per(r.ops.writes)} written, ${per(r.ops.rangeRows)} returned by range reads (takes, scans)`);
+  console.log(`[row cache ${rowCache} rows] ${r.pages} pages committed (${r.crawled} in the crawl phase, the rest training reads), ${r.queued} URLs left queued`);
+  console.log(`frontier rows per crawled page: ${per(r.ops.keyReads)} read by key from the database (${per(r.ops.known)} of them known, ${per(r.ops.keyReads - r.ops.known)} new), `
+    + `${per(r.ops.writes)} written (${(r.ops.rowBytes / Math.max(1, r.ops.writes)).toFixed(0)} bytes each as cloned), ${per(r.ops.rangeRows)} returned by range reads (takes, scans)`);
+  console.log(`rows read by key that the worker read or wrote within its last k rows touched (an LRU), per crawled page: `
+    + LRU_SIZES.map((k) => `k=${k}: ${per(r.ops.recent[k] ?? 0)} (${(((r.ops.recent[k] ?? 0) / Math.max(1, r.ops.known)) * 100).toFixed(1)}% of the known)`).join(', '));
   console.log(`puts over a known row per crawled page: ${per(r.ops.stateChanges)} change its state, ${per(r.ops.priorityChanges)} only its priority, `
     + `${per(r.ops.samePosition)} neither (a link counted into the row: inlinks, found-by)`);
   const m = r.ops.moves;
