@@ -30,6 +30,13 @@ const { values } = parseArgs({
     'skip-rescore': { type: 'boolean', default: false },
     /** Another tree whose lib/ the harness runs on instead of this one's. */
     before: { type: 'string' },
+    /**
+     * Seconds to wait after the takes at size before crawling there again: the crawl at size runs right after the fill,
+     * while Chromium's LevelDB still compacts it; after the wait it is measured a second time, in a steadier state.
+     */
+    settle: { type: 'string', default: '0' },
+    /** Share of a crawled page's links that go to a URL linked within the last 1,000 links (frontier-scale-page.ts). */
+    repeat: { type: 'string', default: '0' },
   },
 });
 const BEFORE = values.before ? resolve(values.before) : null;
@@ -39,6 +46,8 @@ const BATCH = Number(values.batch);
 const SAMPLES = Number(values.samples);
 const PAGES = Number(values.pages);
 const RESCORE_CHUNK = Number(values['rescore-chunk']);
+const SETTLE = Number(values.settle);
+const REPEAT = Number(values.repeat);
 const started = performance.now();
 const progress = (s: string) => process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${s}\n`);
 
@@ -97,7 +106,7 @@ await inPage(page, 'crawl', 'warmup', 100);
 await inPage(page, 'drop', 'warmup');
 progress('warm-up crawl done');
 await inPage(page, 'open', 'small');
-const small = await inPage(page, 'crawl', 'small', PAGES);
+const small = await inPage(page, 'crawl', 'small', PAGES, REPEAT);
 await inPage(page, 'drop', 'small');
 progress(`fresh frontier: ${PAGES} pages in ${(small.ms / 1000).toFixed(1)} s (${small.state})`);
 
@@ -172,8 +181,15 @@ progress(`raise: p50 ${q(raise.ms, 0.5).toFixed(2)} ms (${raise.raised}/${SAMPLE
 
 // ---- 4. the crawl's pace on the N frontier ----
 
-const big = await inPage(page, 'crawl', 'big', PAGES);
+const big = await inPage(page, 'crawl', 'big', PAGES, REPEAT);
 progress(`${N.toLocaleString('en')} frontier: ${PAGES} pages in ${(big.ms / 1000).toFixed(1)} s (${big.state})`);
+let settled: typeof big | null = null;
+if (SETTLE > 0) {
+  progress(`waiting ${SETTLE} s for the database to settle`);
+  await new Promise((r) => setTimeout(r, SETTLE * 1000));
+  settled = await inPage(page, 'crawl', 'big', PAGES, REPEAT);
+  progress(`${N.toLocaleString('en')} frontier, settled: ${PAGES} pages in ${(settled.ms / 1000).toFixed(1)} s (${settled.state})`);
+}
 const queuedAtEnd = await inPage(page, 'countQueued', 'big');
 const usageAtEnd = await inPage(page, 'estimate');
 await inPage(page, 'closeAll');
@@ -211,7 +227,7 @@ const result = {
   takeNextAt: checkpoints, takeNext: take, reclaim: reclaims, rescoreAt100k,
   raise: { ...dist(raise.ms), raised: raise.raised },
   storage: { estimateAfterFillBytes: usageAfterFill, estimateAtEndBytes: usageAtEnd, diskBytes, diskDirs: originDirs },
-  crawl: { fresh: pace(small), atScale: { ...pace(big), queuedAtEnd } },
+  crawl: { fresh: pace(small), atScale: { ...pace(big), queuedAtEnd }, ...(settled ? { settled: { ...pace(settled), afterSeconds: SETTLE } } : {}), repeat: REPEAT },
   goal: { takeNextP99Ms: 10, met: (take.ready?.p99 ?? Infinity) <= 10 },
   runSeconds: (performance.now() - started) / 1000,
 };
@@ -249,16 +265,19 @@ if (rescoreAt100k) {
 console.log(`reclaim of what each series left in flight: ${reclaims.map((r) => `${r.n} in ${r.ms.toFixed(0)} ms`).join(', ')}`);
 console.log(`\nstorage: navigator.storage.estimate() ${mb(usageAfterFill)} after the fill, ${mb(usageAtEnd)} at the end; ` +
   `${mb(diskBytes)} on disk (${originDirs.join(', ')})`);
-console.log(`\ncrawl loop, ${PAGES} pages (fake fetch, 20 links a page, concurrency 4, no delay)`);
+console.log(`\ncrawl loop, ${PAGES} pages (fake fetch, 20 links a page, ${REPEAT * 100}% of them to one of the last 1,000 links, concurrency 4, no delay)`);
 console.log('frontier              pages/s   take p50/p99 ms (URLs each)   commit p50/p99 ms (pages each)');
-for (const [name, r] of [['fresh', result.crawl.fresh], [N.toLocaleString('en'), result.crawl.atScale]] as const) {
+const paces: [string, ReturnType<typeof pace>][] = [['fresh', result.crawl.fresh], [N.toLocaleString('en'), result.crawl.atScale]];
+if (settled) paces.push([`${N.toLocaleString('en')}, ${SETTLE} s after`, pace(settled)]);
+for (const [name, r] of paces) {
   console.log(`${name.padEnd(20)} ${r.pagesPerSecond.toFixed(1).padStart(8)}   ${`${r.take.p50.toFixed(1)} / ${r.take.p99.toFixed(1)} (${r.take.urlsPerTake.toFixed(1)})`.padEnd(28)}  ` +
     `${r.commit.p50.toFixed(1)} / ${r.commit.p99.toFixed(1)} (${r.commit.pagesPerCommit.toFixed(1)})`);
 }
 console.log(`\ngoal takeNext p99 <= 10 ms at ${N.toLocaleString('en')}: ${result.goal.met ? 'met' : 'missed'} (${take.ready!.p99.toFixed(2)} ms); ` +
   `with the top host busy ${take['top-host-busy']!.p99.toFixed(2)} ms`);
 console.log(`goal crawl loop at ${N.toLocaleString('en')} within 80% of a fresh frontier's pace, side by side in this run: ` +
-  `${(result.crawl.atScale.pagesPerSecond / result.crawl.fresh.pagesPerSecond).toFixed(2)}x`);
+  `${(result.crawl.atScale.pagesPerSecond / result.crawl.fresh.pagesPerSecond).toFixed(2)}x` +
+  (settled ? `; ${SETTLE} s later ${((pace(settled).pagesPerSecond) / result.crawl.fresh.pagesPerSecond).toFixed(2)}x` : ''));
 console.log(`goal take p99 <= 10 ms at ${N.toLocaleString('en')} with the ten largest hosts busy: ${take['top-hosts-busy']!.p99.toFixed(2)} ms, ` +
   `under politeness (1 s, 1 per host) ${take.politeness!.p99.toFixed(2)} ms`);
 console.log(`goal enqueue >= 10,000 URLs/s: ${result.enqueue.urlsPerSecond.toFixed(0)} URLs/s over the fill, ${enqueueAtN.toFixed(0)} at ${N.toLocaleString('en')} ` +

@@ -165,7 +165,7 @@ describe('the worker-held copy of frontier rows', () => {
     expect(heldRowCount(store.db)).toBeGreaterThan(0);
     const [taken] = await Promise.all([
       store.frontier.take(id, () => 0, 4, 1),
-      store.commitPage({ crawlId: id, children: [link('http://h0.s0.test/b', 9)], aliases: [], labels: [], site: 's0.test', stats: {}, activeMs: 0 }, 4),
+      store.commitPage({ crawlId: id, outcome: 'done', children: [link('http://h0.s0.test/b', 9)], aliases: [], labels: [], site: 's0.test', stats: {}, activeMs: 0 }, 4),
     ]);
     expect(taken.entries.map((e) => e.url)).toEqual(['http://h0.s0.test/b']);
     // Planned from the copy's stale row, the better link would have put /b back in the queue while it is fetched.
