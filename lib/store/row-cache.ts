@@ -19,8 +19,8 @@ import Dexie from 'dexie';
 import type { FrontierEntry } from '../types';
 import type { CrawlerDB } from './db';
 
-/** Rows held per database connection, at most (the least recently used go first). About 1 KiB each. */
-export const ROW_CACHE_ROWS = 20_000;
+/** Rows held per database connection, at most (the least recently used go first): about 1 KiB each as stored, a few MiB in all. */
+export const ROW_CACHE_ROWS = 10_000;
 
 const keyOf = (crawlId: number, url: string) => `${crawlId}\n${url}`;
 const crawlOfKey = (key: string) => Number(key.slice(0, key.indexOf('\n')));
