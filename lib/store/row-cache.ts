@@ -135,8 +135,9 @@ export async function readRows(db: CrawlerDB, crawlId: number, urls: readonly st
   });
   // Nothing to read, and not yet known that the earlier transactions have ended: one read says so.
   const probe = missing.length === 0 && copied.length > 0 && !tx.started ? [copied[0]!] : [];
-  const read = await readSorted(db, crawlId, [...missing, ...probe].map((i) => urls[i]!));
-  tx.started = true;
+  const asked = [...missing, ...probe];
+  const read = await readSorted(db, crawlId, asked.map((i) => urls[i]!));
+  if (asked.length) tx.started = true; // a request of this transaction came back (none was made for no URLs)
   missing.forEach((i, k) => (out[i] = read[k]));
   // Rows answered from the copy that an earlier transaction changed (or dropped) since: read them again.
   const changed = copied.filter((i) => rows.rows.get(keyOf(crawlId, urls[i]!)) !== out[i] || tx.dropped.has(crawlId));
