@@ -7,7 +7,8 @@ import type { EntryState, FrontierEntry, PageRecord } from '../types';
 import { crawlRow, type CrawlerDB } from './db';
 import type { CrawlRecord } from '../records';
 import { withListKeys } from './page-keys';
-import { buildCounts, countWrites, takeFromQueues, type QueueTops } from './fifo-queues';
+import { buildCounts, countWrites, takeFromQueues } from './fifo-queues';
+import { dropQueueHeads, loadQueueHeads, noteQueueWrites, queueHeads } from './queue-heads';
 import type { Candidate } from '../ports';
 import { bestPerUrl, planUpserts } from '../run/commit-plan';
 import { siteOf } from '../url';
@@ -39,14 +40,6 @@ export function writeEntries(db: CrawlerDB, entries: readonly FrontierEntry[]): 
 }
 
 export class FrontierStore {
-  /**
-   * Per crawl and FIFO queue (fifo-queues.ts), the highest order that can still hold a queued URL (absent: the top).
-   * Taking a URL leaves its old `queued` index entry behind in Chromium's IndexedDB until compaction, right at the top
-   * of the range a take reads; starting below them is what keeps those takes fast. This store is the only writer of
-   * the frontier, so it can keep the bound: taking lowers it, queueing above it raises it. (The best-first take
-   * reads each host below its head, which bounds it exactly.)
-   */
-  private readonly queueTops = new Map<number, QueueTops>();
   /** Crawls whose queue counters are rebuilt from the index at their next take (a take found nothing while URLs are queued). */
   private readonly recount = new Set<number>();
   /** Crawls whose host heads are rebuilt from the index at their next best-first take (likewise). */
@@ -56,12 +49,6 @@ export class FrontierStore {
 
 
   constructor(private readonly db: CrawlerDB) {}
-
-  /** A URL was queued (or raised) at `pos`: the FIFO queues' bounds must cover it. */
-  noteQueued(crawlId: number, pos: Position): void {
-    const queueTop = this.queueTops.get(crawlId)?.get(pos[0]);
-    if (queueTop && (pos[1] > queueTop.at || (!queueTop.inclusive && pos[1] === queueTop.at))) this.queueTops.get(crawlId)!.delete(pos[0]);
-  }
 
   /**
    * Adds candidates (seeds or links found on a page), raising the score of queued ones found again. Each is first
@@ -84,7 +71,6 @@ export class FrontierStore {
       const was = new Map(before.flatMap((k) => (k ? [[k.url, k] as const] : [])));
       countWrites(crawl, added, () => undefined);
       countWrites(crawl, puts, (i) => was.get(puts[i]!.url));
-      for (const e of [...added, ...puts]) if (e.state === 'queued') this.noteQueued(crawlId, [e.priority, e.order]);
       for (const e of added) crawl.stats[e.state === 'queued' ? 'queued' : 'skipped']++;
       crawl.stats.queued += delta.queued;
       crawl.stats.skipped += delta.skipped;
@@ -117,8 +103,8 @@ export class FrontierStore {
    * asked (best first walks hosts by their heads, heads-take.ts). Entries whose `notBefore` lies ahead are left
    * queued. Asks about at most `scanLimit` entries (a host passed counts as one); when fewer than `max` are ready,
    * also returns the shortest wait seen (Infinity when nothing queued was seen at all). `next` is the strategy's
-   * order: best first, or by FIFO queues (fifo-queues.ts; `scanLimit` then holds per queue, and a busy host's
-   * entries are passed one by one). `max` may be a function, read once the
+   * order: best first, or by FIFO queues (fifo-queues.ts, which walk each queue by its hosts' heads likewise;
+   * `scanLimit` then holds per queue). `max` may be a function, read once the
    * transaction runs: a take waits behind the page commits before it (they write the same tables), and the crawl
    * loop's slots that free meanwhile are filled by this take instead of the next one.
    */
@@ -137,9 +123,8 @@ export class FrontierStore {
       if (next !== 'priority') {
         const counted = crawl.queues !== undefined && !this.recount.delete(crawlId);
         if (!counted) crawl.queues = await buildCounts(this.db, crawlId);
-        const tops = this.queueTops.get(crawlId) ?? new Map();
-        this.queueTops.set(crawlId, tops);
-        const taken = await takeFromQueues(this.db, crawl, tops, next.rank, reserve, now, max, scanLimit);
+        const heads = queueHeads(this.db, crawlId) ?? (await loadQueueHeads(this.db, crawlId));
+        const taken = await takeFromQueues(this.db, crawl, heads, next.rank, reserve, now, max, scanLimit);
         return this.markTaken(crawl, taken, now, max, !counted);
       }
       if (this.rebuild.delete(crawlId)) await rebuildHeads(this.db, crawlId);
@@ -152,7 +137,7 @@ export class FrontierStore {
     try {
       return await work;
     } catch (err) {
-      this.forgetTops(crawlId); // an aborted take changed nothing in the database
+      this.forgetQueues(crawlId); // an aborted take changed nothing in the database
       throw err;
     }
   }
@@ -174,6 +159,7 @@ export class FrontierStore {
     const plan = planHeads(crawl.id!, entries, was, current, heads ?? undefined);
     plan.recompute.push(...recompute);
     await applyHeads(this.db, crawl.id!, plan, Promise.all([this.db.frontier.bulkPut(entries), this.db.crawls.put(crawl)]));
+    await noteQueueWrites(this.db, crawl.id!, entries, was);
     return { entries, waitMs: entries.length < max ? waitMs : 0, waitingOn };
   }
 
@@ -182,13 +168,13 @@ export class FrontierStore {
    * take (the crawl loop asks when a take found nothing while URLs are queued).
    */
   forgetBound(crawlId: number): void {
-    this.forgetTops(crawlId);
+    this.forgetQueues(crawlId);
     this.rebuild.add(crawlId);
   }
 
-  /** Forgets the FIFO queues' bounds and counters: the next take by queues reads from the top and counts again. */
-  private forgetTops(crawlId: number): void {
-    this.queueTops.delete(crawlId);
+  /** Forgets the FIFO queues' heads and counters: the next take by queues builds them again from the index. */
+  private forgetQueues(crawlId: number): void {
+    dropQueueHeads(this.db, crawlId);
     this.recount.add(crawlId);
   }
 
@@ -204,7 +190,7 @@ export class FrontierStore {
    * (or that the worker keeps dying on) is not retried forever.
    */
   async reclaimInFlight(crawlId: number, now: number, maxReclaims = 3): Promise<{ requeued: number; failed: number }> {
-    this.forgetTops(crawlId);
+    this.forgetQueues(crawlId);
     const db = this.db;
     return db.transaction('rw', [db.frontier, db.crawls, db.pages, db.hostHeads], async () => {
       const stuck = await db.frontier.where('[crawlId+state]').equals([crawlId, 'inflight']).toArray();
@@ -287,7 +273,6 @@ export class FrontierStore {
           if (!r || Math.abs(r.priority - e.priority) <= epsilon) continue;
           puts.push({ ...e, score: r.score, priority: r.priority, updatedAt: now, ...(r.inlinks ? { inlinks: r.inlinks } : {}) });
           before.push(e);
-          this.noteQueued(crawlId, [r.priority, e.order]);
         }
         if (puts.length) {
           // A crawl taken by queues counts its queues' lengths: a moved entry changes queue.
@@ -356,7 +341,6 @@ export class FrontierStore {
         if (Math.abs(r.priority - e.priority) <= epsilon) continue;
         puts.push({ ...e, score: r.score, priority: r.priority, updatedAt: now, ...(r.inlinks ? { inlinks: r.inlinks } : {}) });
         was.push(e);
-        this.noteQueued(crawlId, [r.priority, e.order]);
       }
       if (puts.length) {
         const crawl = await crawlRow(this.db, crawlId);
