@@ -8,8 +8,7 @@ import type { QueueLoad } from '../strategies/types';
 import type { FrontierEntry } from '../types';
 import type { CrawlRecord, QueueCounts } from '../records';
 import type { CrawlerDB } from './db';
-import type { HeadList } from './head-list';
-import { hostInQueue, splitQueueKey } from './queue-heads';
+import { hostInQueue, splitQueueKey, type QueueHeadList } from './queue-heads';
 
 
 type Counted = Pick<FrontierEntry, 'state' | 'priority'>;
@@ -64,16 +63,34 @@ export interface QueueTake {
   entries: FrontierEntry[];
   waitMs: number;
   waitingOn?: FrontierEntry;
+  /** Per queue and host this take took from, its new head row (null: nothing left), where the take read it. */
+  heads: Map<string, FrontierEntry | null>;
+  /** The others: the last URL taken of each, whose next in the queue is the new head (see readNextHeads). */
+  after: { key: string; last: FrontierEntry }[];
+}
+
+/**
+ * The new heads of the queues and hosts a take left `after` (strictly below the last URL it took, so the read does not
+ * depend on the take's writes: it may go with them rather than after them).
+ */
+export function readNextHeads(db: CrawlerDB, crawlId: number, after: QueueTake['after']): Promise<[string, FrontierEntry | null][]> {
+  // Dexie's own promises: awaited later in the transaction, a settled native one would lose it (Dexie's zone).
+  return Dexie.Promise.all(after.map(({ key, last }) => hostInQueue(db, crawlId, last.site ?? '', last.host, last.priority, last.order, false, 1)
+    .then(([next]) => [key, next ?? null] as [string, FrontierEntry | null])));
 }
 
 /** One host in a queue's walk: its URLs in the queue read so far, first in first, and how far the take has gone in them. */
 interface HostWalk {
+  key: string;
   site: string;
   host: string;
   rows: FrontierEntry[];
   at: number;
   /** The host's URLs in the queue end with `rows` (the last read returned fewer than it asked for). */
   ended: boolean;
+  took: number;
+  /** The first URL the take passed and left queued: the host's new head in the queue. */
+  left?: FrontierEntry;
 }
 
 /** One queue in the take: its hosts by head (an index into the heads list), the hosts open, the URLs asked about. */
@@ -83,8 +100,14 @@ interface QueueWalk {
   open: HostWalk[];
   asked: number;
   done: boolean;
-  /** How many hosts' URLs to read at once: more each time a host is passed (a take past busy hosts reads one after the other). */
+  /**
+   * How many hosts' URLs to read at once: as many as the crawl's last take opened in this queue, and more each time a
+   * host is passed (a take past busy hosts would otherwise read one after the other, a round trip each).
+   */
   ahead: number;
+  /** Hosts whose URLs this take read. */
+  opened: number;
+  hosts: HostWalk[];
   reads: Map<number, { limit: number; rows: Promise<FrontierEntry[]> }>;
 }
 
@@ -96,21 +119,22 @@ interface QueueWalk {
  * before the next host's head. A URL due later (`notBefore`) is passed alone. `scanLimit` bounds the URLs asked
  * about per queue, a passed host counting as one; a queue with nothing ready gives way to the next. What is taken is
  * what walking every queued URL of each queue in order would take, asking `reserve` of each in turn, when `reserve`
- * answers for a host. Updates the counters; the caller writes.
+ * answers for a host. Updates the counters and `readAhead` (per queue, the hosts read); the caller writes.
  */
 export async function takeFromQueues(
-  db: CrawlerDB, crawl: CrawlRecord, heads: HeadList, rank: (queues: QueueLoad[]) => QueueLoad[],
-  reserve: (e: FrontierEntry) => number, now: number, max: number, scanLimit: number,
+  db: CrawlerDB, crawl: CrawlRecord, heads: QueueHeadList, rank: (queues: QueueLoad[]) => QueueLoad[],
+  reserve: (e: FrontierEntry) => number, now: number, max: number, scanLimit: number, readAhead = new Map<number, number>(),
 ): Promise<QueueTake> {
   const crawlId = crawl.id!;
   const queues = (crawl.queues ??= await buildCounts(db, crawlId));
   const walks = new Map<number, QueueWalk>();
-  const out: QueueTake = { entries: [], waitMs: Infinity };
+  const out: QueueTake = { entries: [], waitMs: Infinity, heads: new Map(), after: [] };
   const want = () => max - out.entries.length;
 
   const walkOf = (priority: number): QueueWalk => {
     let walk = walks.get(priority);
-    if (!walk) walks.set(priority, (walk = { priority, next: heads.place([priority, Infinity]), open: [], asked: 0, done: false, ahead: 2, reads: new Map() }));
+    if (!walk) walks.set(priority, (walk = { priority, next: heads.place([priority, Infinity]), open: [], asked: 0, done: false,
+      ahead: Math.max(2, Math.min(64, readAhead.get(priority) ?? 2)), opened: 0, hosts: [], reads: new Map() }));
     return walk;
   };
   /** The i-th head of the list, if it is in `walk`'s queue. */
@@ -123,7 +147,7 @@ export async function takeFromQueues(
     for (let j = i; j < i + walk.ahead; j++) {
       const h = headOf(walk, j);
       if (!h) break;
-      if (walk.reads.has(j)) continue;
+      if (walk.reads.has(j) || heads.row(h.key)) continue;
       const { site, host } = splitQueueKey(h.key);
       // The first host may give several URLs; one read ahead is for its head and the URL after (to order it).
       const limit = j === i ? want() + 1 : 2;
@@ -147,10 +171,24 @@ export async function takeFromQueues(
         return {};
       }
       if (head && (!best || head.pos[1] > best.rows[best.at]!.order)) {
-        const read = readHost(walk, walk.next++);
         const { site, host } = splitQueueKey(head.key);
+        const opened = (rows: FrontierEntry[], ended: boolean) => {
+          const h: HostWalk = { key: head.key, site, host, rows, at: 0, ended, took: 0 };
+          walk.hosts.push(h);
+          if (rows.length) walk.open.push(h);
+        };
+        walk.opened++;
+        const kept = heads.row(head.key);
+        if (kept) {
+          // Its head row as last read: a busy host is passed without a read.
+          walk.next++;
+          opened([kept], false);
+          continue;
+        }
+        const read = readHost(walk, walk.next++);
         return { read: read.rows.then((rows) => {
-          if (rows.length) walk.open.push({ site, host, rows, at: 0, ended: rows.length < read.limit });
+          if (rows[0]) heads.keep(head.key, rows[0]);
+          opened(rows, rows.length < read.limit);
         }) };
       }
       const host = best!;
@@ -159,7 +197,9 @@ export async function takeFromQueues(
       const due = e.notBefore !== undefined && e.notBefore > now;
       const w = due ? e.notBefore! - now : reserve(e);
       let closed = false;
-      if (w !== 0) {
+      if (w === 0) host.took++;
+      else {
+        host.left ??= e;
         if (w < out.waitMs) out.waitingOn = e;
         out.waitMs = Math.min(out.waitMs, w);
         if (!due) {
@@ -169,7 +209,8 @@ export async function takeFromQueues(
       }
       let read: Promise<unknown> | undefined;
       if (!closed && host.at >= host.rows.length) {
-        if (host.ended) closed = true;
+        // The URL that completes the take leaves its host's next URL unread: the write reads it (readNextHeads).
+        if (host.ended || (w === 0 && want() === 1)) closed = true;
         else {
           // The host's next URLs in the queue, read before it is compared with the next head again.
           const limit = Math.max(2, want() + (w === 0 ? 0 : 1));
@@ -208,6 +249,16 @@ export async function takeFromQueues(
     out.entries.push(taken);
     const inflight = { ...taken, state: 'inflight' as const };
     countWrites(crawl, [inflight], () => taken);
+  }
+  for (const [priority, walk] of walks) {
+    readAhead.set(priority, walk.opened);
+    for (const h of walk.hosts) {
+      if (h.took === 0) continue;
+      const next = h.left ?? h.rows[h.at];
+      if (next) out.heads.set(h.key, next);
+      else if (h.ended) out.heads.set(h.key, null);
+      else out.after.push({ key: h.key, last: h.rows[h.at - 1]! });
+    }
   }
   return out;
 }

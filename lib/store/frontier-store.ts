@@ -7,7 +7,7 @@ import type { EntryState, FrontierEntry, PageRecord } from '../types';
 import { crawlRow, type CrawlerDB } from './db';
 import type { CrawlRecord } from '../records';
 import { withListKeys } from './page-keys';
-import { buildCounts, countWrites, takeFromQueues } from './fifo-queues';
+import { buildCounts, countWrites, readNextHeads, takeFromQueues, type QueueTake } from './fifo-queues';
 import { dropQueueHeads, loadQueueHeads, noteQueueWrites, queueHeads } from './queue-heads';
 import type { Candidate } from '../ports';
 import { bestPerUrl, planUpserts } from '../run/commit-plan';
@@ -46,6 +46,8 @@ export class FrontierStore {
   private readonly rebuild = new Set<number>();
   /** Per crawl, how many hosts its last best-first take read: the next reads as many at once (heads-take.ts). */
   private readonly readAhead = new Map<number, number>();
+  /** Per crawl and FIFO queue, how many hosts its last take by queues read in that queue (fifo-queues.ts). */
+  private readonly queueReadAhead = new Map<number, Map<number, number>>();
 
 
   constructor(private readonly db: CrawlerDB) {}
@@ -123,9 +125,14 @@ export class FrontierStore {
       if (next !== 'priority') {
         const counted = crawl.queues !== undefined && !this.recount.delete(crawlId);
         if (!counted) crawl.queues = await buildCounts(this.db, crawlId);
+        // The host heads too: the take's write reads them from memory, and so do the crawl's page commits.
+        if (this.rebuild.delete(crawlId)) await rebuildHeads(this.db, crawlId);
+        if (!headList(this.db, crawlId)) await loadHeadList(this.db, crawlId);
         const heads = queueHeads(this.db, crawlId) ?? (await loadQueueHeads(this.db, crawlId));
-        const taken = await takeFromQueues(this.db, crawl, heads, next.rank, reserve, now, max, scanLimit);
-        return this.markTaken(crawl, taken, now, max, !counted);
+        const readAhead = this.queueReadAhead.get(crawlId) ?? new Map<number, number>();
+        this.queueReadAhead.set(crawlId, readAhead);
+        const taken = await takeFromQueues(this.db, crawl, heads, next.rank, reserve, now, max, scanLimit, readAhead);
+        return this.markTaken(crawl, taken, now, max, !counted, undefined, [], taken);
       }
       if (this.rebuild.delete(crawlId)) await rebuildHeads(this.db, crawlId);
       // The heads in memory are read after the crawl row: by then every earlier transaction that wrote them has committed.
@@ -145,7 +152,7 @@ export class FrontierStore {
   /** Inside the take: the entries taken go in flight (and queue counters this take built are kept). */
   private async markTaken(
     crawl: CrawlRecord, taken: { entries: FrontierEntry[]; waitMs: number; waitingOn?: FrontierEntry }, now: number, max: number, counted = false,
-    heads?: Map<string, Position | null>, recompute: string[] = [],
+    heads?: Map<string, Position | null>, recompute: string[] = [], fifo?: Pick<QueueTake, 'heads' | 'after'>,
   ) {
     const { entries, waitMs, waitingOn } = taken;
     if (entries.length === 0) {
@@ -153,13 +160,16 @@ export class FrontierStore {
       return { entries, waitMs, waitingOn };
     }
     const was = entries.map((e) => ({ ...e }));
+    // Issued before the writes, and independent of them (fifo-queues.ts).
+    const nextHeads = fifo?.after.length ? readNextHeads(this.db, crawl.id!, fifo.after) : undefined;
     for (const e of entries) Object.assign(e, { state: 'inflight', attempts: e.attempts + 1, updatedAt: now });
     crawl.stats.queued -= entries.length;
     const current = await readHeads(this.db, crawl.id!, heads ? [] : entries.map((e) => headKey(e.site ?? '', e.host)));
     const plan = planHeads(crawl.id!, entries, was, current, heads ?? undefined);
     plan.recompute.push(...recompute);
     await applyHeads(this.db, crawl.id!, plan, Promise.all([this.db.frontier.bulkPut(entries), this.db.crawls.put(crawl)]));
-    await noteQueueWrites(this.db, crawl.id!, entries, was);
+    if (fifo) await noteQueueWrites(this.db, crawl.id!, entries, was, new Map([...fifo.heads, ...(nextHeads ? await nextHeads : [])]));
+    else await noteQueueWrites(this.db, crawl.id!, entries, was);
     return { entries, waitMs: entries.length < max ? waitMs : 0, waitingOn };
   }
 

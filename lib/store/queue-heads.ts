@@ -31,10 +31,52 @@ export function hostInQueue(db: CrawlerDB, crawlId: number, site: string, host: 
   return db.frontier.where(HOST_INDEX).between(lo, hi, true, upper === null ? true : inclusive).reverse().limit(limit).toArray();
 }
 
-const lists = new WeakMap<CrawlerDB, Map<number, HeadList>>();
+/** Head rows kept at most, per crawl: the front of each queue, which the takes read. */
+const KEPT_ROWS = 4096;
+
+/**
+ * A crawl's queue heads, and the rows of some of them as last read: a take passes a busy host by its head row, and
+ * one it holds costs no read. A kept row is dropped by any write of its queue and host (noteQueueWrites) and when its
+ * head moves, so it is the row as stored.
+ */
+export class QueueHeadList extends HeadList {
+  private readonly rows = new Map<string, FrontierEntry>();
+
+  /** The head row of `key`, if kept. */
+  row(key: string): FrontierEntry | undefined {
+    return this.rows.get(key);
+  }
+
+  /** Keeps a row read as the head of `key` (when it is). */
+  keep(key: string, e: FrontierEntry): void {
+    const pos = this.get(key);
+    if (!pos || pos[0] !== e.priority || pos[1] !== e.order || e.state !== 'queued') return;
+    this.rows.delete(key);
+    this.rows.set(key, { ...e });
+    if (this.rows.size > KEPT_ROWS) this.rows.delete(this.rows.keys().next().value!);
+  }
+
+  /** Forgets the row of `key` (it was written). */
+  forget(key: string): void {
+    this.rows.delete(key);
+  }
+
+  override set(key: string, pos: [number, number]): void {
+    const was = this.get(key);
+    if (!was || was[0] !== pos[0] || was[1] !== pos[1]) this.rows.delete(key);
+    super.set(key, pos);
+  }
+
+  override delete(key: string): void {
+    this.rows.delete(key);
+    super.delete(key);
+  }
+}
+
+const lists = new WeakMap<CrawlerDB, Map<number, QueueHeadList>>();
 
 /** A crawl's queue heads, if this context holds them. */
-export const queueHeads = (db: CrawlerDB, crawlId: number): HeadList | undefined => lists.get(db)?.get(crawlId);
+export const queueHeads = (db: CrawlerDB, crawlId: number): QueueHeadList | undefined => lists.get(db)?.get(crawlId);
 
 /** Drops a crawl's queue heads: its next take by queues builds them again from the index. */
 export function dropQueueHeads(db: CrawlerDB, crawlId: number): void {
@@ -45,8 +87,8 @@ export function dropQueueHeads(db: CrawlerDB, crawlId: number): void {
  * Builds a crawl's queue heads from the host index (inside the take's transaction): host by host, its best queued
  * URL names its first queue, then the best one below that queue names the next, and so on.
  */
-export async function loadQueueHeads(db: CrawlerDB, crawlId: number): Promise<HeadList> {
-  const list = new HeadList();
+export async function loadQueueHeads(db: CrawlerDB, crawlId: number): Promise<QueueHeadList> {
+  const list = new QueueHeadList();
   const index = db.frontier.where(HOST_INDEX);
   let from: unknown[] = [crawlId, Dexie.minKey];
   let open = true;
@@ -79,9 +121,12 @@ export async function loadQueueHeads(db: CrawlerDB, crawlId: number): Promise<He
  * Keeps a crawl's queue heads (when this context holds them) in step with frontier writes, inside their transaction,
  * once the writes are issued: `rows` written (the last write of a URL wins), `was[i]` what rows[i] was before
  * (absent: a new URL). A queue's host whose head left, with nothing of the batch at or above it, is read again from
- * the index; every other change is known here. Queued URLs join a queue at its end, so most writes change no head.
+ * the index, unless `known` gives its new head row (null: none left; a take that read the host's next URL). Every other
+ * change is known here. Queued URLs join a queue at its end, so most writes change no head.
  */
-export async function noteQueueWrites(db: CrawlerDB, crawlId: number, rows: readonly Placed[], was: readonly (Placed | undefined)[]): Promise<void> {
+export async function noteQueueWrites(
+  db: CrawlerDB, crawlId: number, rows: readonly Placed[], was: readonly (Placed | undefined)[], known?: ReadonlyMap<string, FrontierEntry | null>,
+): Promise<void> {
   if (!queueHeads(db, crawlId)) return;
   const list = changing(db, crawlId);
   if (!list) return;
@@ -107,6 +152,16 @@ export async function noteQueueWrites(db: CrawlerDB, crawlId: number, rows: read
   }
   const recompute: string[] = [];
   for (const [k, g] of groups) {
+    list.forget(k);
+    const given = known?.get(k);
+    if (given !== undefined) {
+      if (given === null) list.delete(k);
+      else {
+        list.set(k, [given.priority, given.order]);
+        list.keep(k, given);
+      }
+      continue;
+    }
     const head = list.get(k);
     if (g.lost && !(g.raised !== undefined && head && g.raised >= head[1])) recompute.push(k);
     else if (g.raised !== undefined && (!head || g.raised > head[1])) list.set(k, [splitQueueKey(k).priority, g.raised]);
@@ -114,13 +169,15 @@ export async function noteQueueWrites(db: CrawlerDB, crawlId: number, rows: read
   await Promise.all(recompute.map(async (k) => {
     const { priority, site, host } = splitQueueKey(k);
     const [first] = await hostInQueue(db, crawlId, site, host, priority, null, true, 1);
-    if (first) list.set(k, [first.priority, first.order]);
-    else list.delete(k);
+    if (first) {
+      list.set(k, [first.priority, first.order]);
+      list.keep(k, first);
+    } else list.delete(k);
   }));
 }
 
 /** The list of a crawl about to change in this transaction: dropped if the transaction aborts. */
-function changing(db: CrawlerDB, crawlId: number): HeadList | undefined {
+function changing(db: CrawlerDB, crawlId: number): QueueHeadList | undefined {
   if (!inTransaction(`queues ${crawlId}`, () => dropQueueHeads(db, crawlId))) dropQueueHeads(db, crawlId);
   return queueHeads(db, crawlId);
 }
