@@ -89,6 +89,8 @@ interface HostWalk {
   /** The host's URLs in the queue end with `rows` (the last read returned fewer than it asked for). */
   ended: boolean;
   took: number;
+  /** Its head row was held in memory: no read. */
+  kept: boolean;
   /** The first URL the take passed and left queued: the host's new head in the queue. */
   left?: FrontierEntry;
 }
@@ -105,7 +107,7 @@ interface QueueWalk {
    * host is passed (a take past busy hosts would otherwise read one after the other, a round trip each).
    */
   ahead: number;
-  /** Hosts whose URLs this take read. */
+  /** Hosts whose URLs this take read (not those whose head row was held). */
   opened: number;
   hosts: HostWalk[];
   reads: Map<number, { limit: number; rows: Promise<FrontierEntry[]> }>;
@@ -172,19 +174,19 @@ export async function takeFromQueues(
       }
       if (head && (!best || head.pos[1] > best.rows[best.at]!.order)) {
         const { site, host } = splitQueueKey(head.key);
-        const opened = (rows: FrontierEntry[], ended: boolean) => {
-          const h: HostWalk = { key: head.key, site, host, rows, at: 0, ended, took: 0 };
+        const opened = (rows: FrontierEntry[], ended: boolean, kept = false) => {
+          const h: HostWalk = { key: head.key, site, host, rows, at: 0, ended, took: 0, kept };
           walk.hosts.push(h);
           if (rows.length) walk.open.push(h);
         };
-        walk.opened++;
         const kept = heads.row(head.key);
         if (kept) {
           // Its head row as last read: a busy host is passed without a read.
           walk.next++;
-          opened([kept], false);
+          opened([kept], false, true);
           continue;
         }
+        walk.opened++;
         const read = readHost(walk, walk.next++);
         return { read: read.rows.then((rows) => {
           if (rows[0]) heads.keep(head.key, rows[0]);
@@ -204,7 +206,7 @@ export async function takeFromQueues(
         out.waitMs = Math.min(out.waitMs, w);
         if (!due) {
           closed = true; // the host is not ready: its other URLs in the queue wait with it
-          walk.ahead = Math.min(64, 2 * walk.ahead);
+          if (!host.kept) walk.ahead = Math.min(64, 2 * walk.ahead);
         }
       }
       let read: Promise<unknown> | undefined;

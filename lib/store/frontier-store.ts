@@ -168,8 +168,8 @@ export class FrontierStore {
     const plan = planHeads(crawl.id!, entries, was, current, heads ?? undefined);
     plan.recompute.push(...recompute);
     await applyHeads(this.db, crawl.id!, plan, Promise.all([this.db.frontier.bulkPut(entries), this.db.crawls.put(crawl)]));
-    if (fifo) await noteQueueWrites(this.db, crawl.id!, entries, was, new Map([...fifo.heads, ...(nextHeads ? await nextHeads : [])]));
-    else await noteQueueWrites(this.db, crawl.id!, entries, was);
+    const noted = noteQueueWrites(this.db, crawl.id!, entries, was, fifo && new Map([...fifo.heads, ...(nextHeads ? await nextHeads : [])]));
+    if (noted) await noted;
     return { entries, waitMs: entries.length < max ? waitMs : 0, waitingOn };
   }
 

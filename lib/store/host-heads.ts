@@ -189,7 +189,8 @@ export async function writeWithHeads(
   });
   if (need.size) for (const [k, v] of await readHeads(db, crawlId, need)) heads.set(k, v);
   await applyHeads(db, crawlId, planHeads(crawlId, rows, was, heads, known), write());
-  await noteQueueWrites(db, crawlId, rows, was);
+  const noted = noteQueueWrites(db, crawlId, rows, was);
+  if (noted) await noted;
 }
 
 /** Every head of a crawl, from its queued rows (the schema v11 upgrade, and a take that found the heads wrong). */

@@ -119,14 +119,15 @@ export async function loadQueueHeads(db: CrawlerDB, crawlId: number): Promise<Qu
 
 /**
  * Keeps a crawl's queue heads (when this context holds them) in step with frontier writes, inside their transaction,
- * once the writes are issued: `rows` written (the last write of a URL wins), `was[i]` what rows[i] was before
- * (absent: a new URL). A queue's host whose head left, with nothing of the batch at or above it, is read again from
- * the index, unless `known` gives its new head row (null: none left; a take that read the host's next URL). Every other
- * change is known here. Queued URLs join a queue at its end, so most writes change no head.
+ * once the writes are done; answers the reads it issued, if any. `rows` written (the last write of a URL wins),
+ * `was[i]` what rows[i] was before (absent: a new URL). A queue's host whose head left, with nothing of the batch at
+ * or above it, is read again from the index, unless `known` gives its new head row (null: none left; a take that read
+ * the host's next URL). Every other change is known here. Queued URLs join a queue at its end, so most writes change
+ * no head.
  */
-export async function noteQueueWrites(
+export function noteQueueWrites(
   db: CrawlerDB, crawlId: number, rows: readonly Placed[], was: readonly (Placed | undefined)[], known?: ReadonlyMap<string, FrontierEntry | null>,
-): Promise<void> {
+): Promise<unknown> | undefined {
   if (!queueHeads(db, crawlId)) return;
   const list = changing(db, crawlId);
   if (!list) return;
@@ -166,13 +167,16 @@ export async function noteQueueWrites(
     if (g.lost && !(g.raised !== undefined && head && g.raised >= head[1])) recompute.push(k);
     else if (g.raised !== undefined && (!head || g.raised > head[1])) list.set(k, [splitQueueKey(k).priority, g.raised]);
   }
-  await Promise.all(recompute.map(async (k) => {
+  if (recompute.length === 0) return undefined;
+  // Dexie's own promises, or nothing: the caller goes on in its transaction after them (see readNextHeads).
+  return Dexie.Promise.all(recompute.map((k) => {
     const { priority, site, host } = splitQueueKey(k);
-    const [first] = await hostInQueue(db, crawlId, site, host, priority, null, true, 1);
-    if (first) {
-      list.set(k, [first.priority, first.order]);
-      list.keep(k, first);
-    } else list.delete(k);
+    return hostInQueue(db, crawlId, site, host, priority, null, true, 1).then(([first]) => {
+      if (first) {
+        list.set(k, [first.priority, first.order]);
+        list.keep(k, first);
+      } else list.delete(k);
+    });
   }));
 }
 

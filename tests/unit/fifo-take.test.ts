@@ -56,12 +56,19 @@ async function scannedHeads(store: CrawlStore, crawlId: number): Promise<string[
   return [...first].map(([k, e]) => `${k} ${e.order}`).sort();
 }
 
-/** The queue heads the worker holds (undefined: none held), checked to be in queue order, first in first. */
-function heldHeads(store: CrawlStore, crawlId: number): string[] | undefined {
+/**
+ * The queue heads the worker holds (undefined: none held), checked to be in queue order, first in first, and each
+ * head row it keeps to be the row as stored.
+ */
+async function heldHeads(store: CrawlStore, crawlId: number): Promise<string[] | undefined> {
   const list = queueHeads(store.db, crawlId);
   if (!list) return undefined;
   const held = Array.from({ length: list.size }, (_, i) => list.at(i)!);
   expect(held.every((h, i) => i === 0 || held[i - 1]!.pos[0] > h.pos[0] || (held[i - 1]!.pos[0] === h.pos[0] && held[i - 1]!.pos[1] > h.pos[1]))).toBe(true);
+  for (const h of held) {
+    const kept = list.row(h.key);
+    if (kept) expect(kept).toEqual(await store.db.frontier.get([crawlId, kept.url]));
+  }
   return held.map((h) => `${h.key} ${h.pos[1]}`).sort();
 }
 
@@ -149,7 +156,7 @@ describe('take by FIFO queues, against walking every queued URL of each queue', 
       };
       await enqueue(40 + Math.floor(r() * 160));
       const check = async (what: string) => {
-        const held = heldHeads(store, id);
+        const held = await heldHeads(store, id);
         if (held) expect(held, `seed ${seed}, after ${what}`).toEqual(await scannedHeads(store, id));
       };
       let now = 10;

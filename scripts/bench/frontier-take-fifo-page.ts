@@ -1,0 +1,119 @@
+// In-page half of frontier-take-fifo.ts: the real CrawlStore on Chromium's IndexedDB, its frontier taken by FIFO
+// queues (the multi-queue strategy's `next`). Bundled with esbuild into one IIFE and driven through
+// `globalThis.fifoBench`; everything that touches IndexedDB happens here, in the page.
+import Dexie from 'dexie';
+import { parseConfig } from '../../lib/crawl/parse-config';
+import { Politeness } from '../../lib/fetch/politeness';
+import { mulberry32 } from '../../lib/random';
+import { createStrategy } from '../../lib/strategies/registry';
+import type { NextOrder } from '../../lib/strategies/types';
+import { CrawlStore } from '../../lib/store/crawl-store';
+import { CrawlerDB } from '../../lib/store/db';
+import type { Candidate } from '../../lib/ports';
+import { syntheticUrl } from './frontier-scale-page';
+
+/** Share of URLs per priority 1..5, as scripts/bench/multi-queue.ts: most links sit low, as in a forum. */
+const SHARE = [0.3, 0.4, 0.2, 0.08, 0.02];
+const config = parseConfig({ seeds: [syntheticUrl(0).url], topic: { keywords: ['bench'] }, strategy: { name: 'multi-queue' } });
+const next: NextOrder = createStrategy(config).next;
+
+function candidate(i: number, r: () => number): Candidate {
+  const { url, host } = syntheticUrl(i);
+  let x = r(), priority = 1;
+  while (priority < 5 && x > SHARE[priority - 1]!) x -= SHARE[priority++ - 1]!;
+  return { url, host, score: 0.5, priority, depth: 3, parentUrl: 'https://parent.example/', anchor: '', context: '' };
+}
+
+const benches = new Map<string, { db: CrawlerDB; store: CrawlStore; crawlId: number; filled: number }>();
+function must(name: string) {
+  const b = benches.get(name);
+  if (!b) throw new Error(`no bench database ${name}`);
+  return b;
+}
+
+async function open(name: string): Promise<void> {
+  await Dexie.delete(name);
+  const db = new CrawlerDB(name, { indexedDB, IDBKeyRange });
+  const store = new CrawlStore(db);
+  const topic = await store.topics.createTopic('bench', ['bench'], Date.now());
+  benches.set(name, { db, store, crawlId: await store.createCrawl(config, topic.id!, Date.now()), filled: 0 });
+}
+
+/** Queues `count` more URLs through enqueue, `batch` per call; answers the time of each call. */
+async function fill(name: string, count: number, batch: number): Promise<number[]> {
+  const b = must(name);
+  const ms: number[] = [];
+  for (let done = 0; done < count; done += batch) {
+    const r = mulberry32(b.filled + done);
+    const cands = Array.from({ length: Math.min(batch, count - done) }, (_, k) => candidate(b.filled + done + k, r));
+    const t = performance.now();
+    await b.store.frontier.enqueue(b.crawlId, cands, Date.now());
+    ms.push(performance.now() - t);
+  }
+  b.filled += count;
+  return ms;
+}
+
+/** The ten hosts with the most URLs among the first `filled` (about half of them: Zipf shares over 200 hosts). */
+function largestHosts(filled: number): Set<string> {
+  const counts = new Map<string, number>();
+  for (let i = 0; i < filled; i++) {
+    const h = syntheticUrl(i).host;
+    counts.set(h, (counts.get(h) ?? 0) + 1);
+  }
+  return new Set([...counts].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([h]) => h));
+}
+
+type FifoMode = 'first' | 'ready' | 'top-hosts-busy' | 'politeness' | 'batch';
+
+/**
+ * `samples` takes by queues, each timed. first: one take after the worker forgot the queues (it counts them and, with
+ * queue heads, builds them). ready: every host may be fetched. top-hosts-busy: the ten largest hosts (about half the
+ * URLs) are busy. politeness: the real Politeness (1 s delay, 1 per host, 4 in flight) on a clock taking 20 pages a
+ * second. batch: a take of 4 in one transaction.
+ */
+async function takeLatency(name: string, mode: FifoMode, samples: number) {
+  const { store, crawlId, filled } = must(name);
+  const ms: number[] = [];
+  let none = 0;
+  const busy = mode === 'top-hosts-busy' ? largestHosts(filled) : new Set<string>();
+  const politeness = new Politeness({ delayMs: 1000, perHost: 1 });
+  const inFlight: string[] = [];
+  let simNow = 1e12;
+  if (mode === 'first') store.frontier.forgetBound(crawlId);
+  for (let i = 0; i < samples; i++) {
+    let waitFor: (host: string) => number = () => 0;
+    if (mode === 'top-hosts-busy') waitFor = (h) => (busy.has(h) ? 1000 : 0);
+    else if (mode === 'politeness') {
+      simNow += 50;
+      waitFor = (h) => politeness.waitFor(h, simNow);
+    }
+    const t = performance.now();
+    const { entries } = await store.frontier.take(crawlId, (e) => waitFor(e.host), Date.now(), mode === 'batch' ? 4 : 1, 2000, next);
+    ms.push(performance.now() - t);
+    const entry = entries[0];
+    if (!entry) none++;
+    else if (mode === 'politeness') {
+      politeness.begin(entry.host);
+      inFlight.push(entry.host);
+      if (inFlight.length > 4) politeness.end(inFlight.shift()!, simNow);
+    }
+  }
+  return { ms, none };
+}
+
+async function reclaim(name: string) {
+  const { store, crawlId } = must(name);
+  const t = performance.now();
+  const n = (await store.frontier.reclaimInFlight(crawlId, Date.now())).requeued;
+  return { n, ms: performance.now() - t };
+}
+
+function closeAll(): void {
+  for (const b of benches.values()) b.db.close();
+}
+
+const api = { open, fill, takeLatency, reclaim, closeAll };
+export type FifoBench = typeof api;
+export type { FifoMode };
+Object.assign(globalThis, { fifoBench: api });
