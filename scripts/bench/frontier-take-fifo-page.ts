@@ -10,33 +10,60 @@ import type { NextOrder } from '../../lib/strategies/types';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import type { Candidate } from '../../lib/ports';
-import { syntheticUrl } from './frontier-scale-page';
+import { CrawlRunner } from '../../lib/crawl/crawler';
+import { realClock } from '../../lib/fetch/fetcher';
+import { benchConfig, syntheticSite, syntheticUrl } from './frontier-scale-page';
+import { meterHeads, type HeadsMeter } from './heads-meter';
 
 /** Share of URLs per priority 1..5, as scripts/bench/multi-queue.ts: most links sit low, as in a forum. */
 const SHARE = [0.3, 0.4, 0.2, 0.08, 0.02];
 const config = parseConfig({ seeds: [syntheticUrl(0).url], topic: { keywords: ['bench'] }, strategy: { name: 'multi-queue' } });
 const next: NextOrder = createStrategy(config).next;
 
-function candidate(i: number, r: () => number): Candidate {
+/** The i-th URL: over five priorities, or (best first) ranked by a random score's log-odds, as frontier-scale.ts's. */
+function candidate(i: number, r: () => number, bestFirst: boolean): Candidate {
   const { url, host } = syntheticUrl(i);
   let x = r(), priority = 1;
   while (priority < 5 && x > SHARE[priority - 1]!) x -= SHARE[priority++ - 1]!;
-  return { url, host, score: 0.5, priority, depth: 3, parentUrl: 'https://parent.example/', anchor: '', context: '' };
+  const score = Math.min(0.999999, Math.max(1e-6, r()));
+  return { url, host, score, priority: bestFirst ? Math.log(score / (1 - score)) : priority, depth: 3, parentUrl: 'https://parent.example/', anchor: '', context: '' };
 }
 
-const benches = new Map<string, { db: CrawlerDB; store: CrawlStore; crawlId: number; filled: number }>();
+const benches = new Map<string, { db: CrawlerDB; store: CrawlStore; crawlId: number; filled: number; meter?: HeadsMeter }>();
 function must(name: string) {
   const b = benches.get(name);
   if (!b) throw new Error(`no bench database ${name}`);
   return b;
 }
 
-async function open(name: string): Promise<void> {
+/** A database and crawl: taken by FIFO queues, or (`bestFirst`) frontier-scale.ts's best-first crawl with the heads' cost metered. */
+async function open(name: string, bestFirst = false): Promise<void> {
   await Dexie.delete(name);
   const db = new CrawlerDB(name, { indexedDB, IDBKeyRange });
+  const meter = bestFirst ? meterHeads(db) : undefined;
   const store = new CrawlStore(db);
   const topic = await store.topics.createTopic('bench', ['bench'], Date.now());
-  benches.set(name, { db, store, crawlId: await store.createCrawl(config, topic.id!, Date.now()), filled: 0 });
+  const crawlId = await store.createCrawl(bestFirst ? benchConfig(500) : config, topic.id!, Date.now());
+  benches.set(name, { db, store, crawlId, filled: 0, meter });
+}
+
+/**
+ * frontier-scale.ts's crawl loop for `pages` pages (fake fetch, 20 links a page, half of them to queued URLs): what
+ * the heads cost its commits, metered from zero, and its pages a second.
+ */
+async function crawl(name: string, pages: number) {
+  const b = must(name);
+  const { store, crawlId } = b;
+  const row = (await store.getCrawl(crawlId))!;
+  await store.updateCrawl(crawlId, { state: 'running', config: benchConfig(row.stats.attempts + pages) });
+  if (b.filled === 0 && row.stats.attempts === 0) {
+    await store.frontier.enqueue(crawlId, Array.from({ length: 10 }, (_, i) => ({ ...syntheticUrl(1e9 + i), score: 0.5, priority: Number.MAX_VALUE,
+      depth: 0, parentUrl: null, anchor: '', context: '' })), Date.now());
+  }
+  if (b.meter) for (const k of Object.keys(b.meter) as (keyof HeadsMeter)[]) b.meter[k] = 0;
+  const t = performance.now();
+  const end = await new CrawlRunner({ store, fetch: syntheticSite(b.filled, 0.5), clock: realClock }, crawlId).run();
+  return { ms: performance.now() - t, state: end.state, fetched: end.stats.fetched, meter: { ...b.meter! } };
 }
 
 /** Queues `count` more URLs through enqueue, `batch` per call; answers the time of each call. */
@@ -45,7 +72,7 @@ async function fill(name: string, count: number, batch: number): Promise<number[
   const ms: number[] = [];
   for (let done = 0; done < count; done += batch) {
     const r = mulberry32(b.filled + done);
-    const cands = Array.from({ length: Math.min(batch, count - done) }, (_, k) => candidate(b.filled + done + k, r));
+    const cands = Array.from({ length: Math.min(batch, count - done) }, (_, k) => candidate(b.filled + done + k, r, b.meter !== undefined));
     const t = performance.now();
     await b.store.frontier.enqueue(b.crawlId, cands, Date.now());
     ms.push(performance.now() - t);
@@ -113,7 +140,7 @@ function closeAll(): void {
   for (const b of benches.values()) b.db.close();
 }
 
-const api = { open, fill, takeLatency, reclaim, closeAll };
+const api = { open, fill, takeLatency, reclaim, crawl, closeAll };
 export type FifoBench = typeof api;
 export type { FifoMode };
 Object.assign(globalThis, { fifoBench: api });

@@ -2,7 +2,10 @@
 // 36): N URLs enqueued over five priorities and the 200 Zipf-sized hosts of frontier-scale.ts, then series of takes
 // with every host ready, with the ten largest hosts (about half the URLs) busy, under politeness, and of 4 at once.
 // The store runs in a page (frontier-take-fifo-page.ts, bundled with esbuild) of headless Chromium.
-//   npx tsx scripts/bench/frontier-take-fifo.ts [--urls 100000] [--samples 300] [--json] [--before DIR]
+//   npx tsx scripts/bench/frontier-take-fifo.ts [--urls 100000] [--samples 300] [--json] [--before DIR] [--crawl 300]
+// `--crawl PAGES` runs, instead of the takes, frontier-scale.ts's best-first crawl loop on a fresh frontier and at N
+// URLs, and says what the host heads cost its page commits (heads-meter.ts): head rows written, heads read again
+// after they left the queue, and the time those reads add to a commit (they wait for its writes).
 // `--before DIR` runs the same harness on another tree's store (DIR/lib, e.g. `git archive COMMIT lib | tar -x -C DIR`):
 // run it beside a run without, at the same time, to compare the two under the same load. Figures are reported, never
 // asserted.
@@ -24,6 +27,8 @@ const { values } = parseArgs({
     samples: { type: 'string', default: '300' },
     json: { type: 'boolean', default: false },
     before: { type: 'string' },
+    /** Instead of the takes: the best-first crawl loop of frontier-scale.ts for this many pages, fresh and at N, with the heads' cost in its commits. */
+    crawl: { type: 'string' },
   },
 });
 const BEFORE = values.before ? resolve(values.before) : null;
@@ -73,6 +78,33 @@ function inPage<K extends keyof FifoBench>(p: Page, name: K, ...a: Parameters<Fi
 }
 
 const q = (xs: number[], p: number) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]! : NaN);
+
+if (values.crawl) {
+  const pages = Number(values.crawl);
+  const runs: Record<string, Awaited<ReturnType<FifoBench['crawl']>>> = {};
+  await inPage(page, 'open', 'warmup', true);
+  await inPage(page, 'crawl', 'warmup', 100);
+  for (const [name, urls] of [['fresh', 0], [N.toLocaleString('en'), N]] as const) {
+    await inPage(page, 'open', name, true);
+    for (let done = 0; done < urls; done += 10_000) await inPage(page, 'fill', name, Math.min(10_000, urls - done), BATCH);
+    runs[name] = await inPage(page, 'crawl', name, pages);
+    progress(`crawl loop on ${name}: ${pages} pages in ${(runs[name].ms / 1000).toFixed(1)} s (${runs[name].state})`);
+  }
+  await inPage(page, 'closeAll');
+  await context.close();
+  server.close();
+  console.log(`Crawl loop (frontier-scale.ts's, best first) in ${browserVersion}, ${pages} pages; the store of ${BEFORE ?? 'this tree'}`);
+  console.log('frontier        pages/s  commits  ms a commit  frontier rows written  head rows put / deleted / read by key  heads read again  their span a commit (share)');
+  for (const [name, r] of Object.entries(runs)) {
+    const m = r.meter;
+    const per = (x: number) => (x / r.fetched).toFixed(2);
+    console.log(`${name.padEnd(14)} ${((pages / r.ms) * 1000).toFixed(1).padStart(8)} ${String(m.commits).padStart(8)} ${(m.commitMs / m.commits).toFixed(1).padStart(12)}  ` +
+      `${per(m.frontierWrites).padStart(21)}  ${`${per(m.headPuts)} / ${per(m.headDeletes)} / ${per(m.headKeyReads)}`.padStart(37)}  ${per(m.reReads).padStart(16)}  ` +
+      `${(m.reReadMs / m.commits).toFixed(2)} ms (${((m.reReadMs / m.commitMs) * 100).toFixed(1)}%)   (per fetched page)`);
+  }
+  if (values.json) console.log(JSON.stringify(runs));
+  process.exit(0);
+}
 
 await inPage(page, 'open', 'fifo');
 const enqueueMs: number[] = [];
