@@ -200,7 +200,9 @@ export class FrontierStore {
    * (or that the worker keeps dying on) is not retried forever.
    */
   async reclaimInFlight(crawlId: number, now: number, maxReclaims = 3): Promise<{ requeued: number; failed: number }> {
-    this.forgetQueues(crawlId);
+    // The queues are counted again; their heads follow the reclaim's writes like any others (a build at 100,000 URLs
+    // takes seconds).
+    this.recount.add(crawlId);
     const db = this.db;
     return db.transaction('rw', [db.frontier, db.crawls, db.pages, db.hostHeads], async () => {
       const stuck = await db.frontier.where('[crawlId+state]').equals([crawlId, 'inflight']).toArray();
