@@ -12,7 +12,7 @@ import { dropQueueHeads, loadQueueHeads, noteQueueWrites, queueHeads } from './q
 import type { Candidate } from '../ports';
 import { bestPerUrl, planUpserts } from '../run/commit-plan';
 import { siteOf } from '../url';
-import { applyHeads, candidateKeys, headKey, headList, loadHeadList, planHeads, readHeads, rebuildHeads, recomputeHeads, writeWithHeads, type Position } from './host-heads';
+import { applyHeads, candidateKeys, forgetRows, headKey, headList, loadHeadList, planHeads, readHeads, rebuildHeads, recomputeHeads, writeWithHeads, type Position } from './host-heads';
 import { takeByHeads } from './heads-take';
 
 const byUrl = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -165,6 +165,7 @@ export class FrontierStore {
     for (const e of entries) Object.assign(e, { state: 'inflight', attempts: e.attempts + 1, updatedAt: now });
     crawl.stats.queued -= entries.length;
     const current = await readHeads(this.db, crawl.id!, heads ? [] : entries.map((e) => headKey(e.site ?? '', e.host)));
+    forgetRows(this.db, crawl.id!, entries);
     const plan = planHeads(crawl.id!, entries, was, current, heads ?? undefined);
     plan.recompute.push(...recompute);
     await applyHeads(this.db, crawl.id!, plan, Promise.all([this.db.frontier.bulkPut(entries), this.db.crawls.put(crawl)]));

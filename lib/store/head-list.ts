@@ -2,6 +2,10 @@
 // own frontier writes, inside their transactions. Host heads (host-heads.ts) and the FIFO queues' heads by host
 // (queue-heads.ts) are both such lists.
 import Dexie from 'dexie';
+import type { FrontierEntry } from '../types';
+
+/** Head rows kept at most, per list: the front of the queue, which the takes read. */
+const KEPT_ROWS = 4096;
 
 /** A frontier position: [priority, order], compared in that order (the tail of the frontier's indexes). */
 export type Position = [number, number];
@@ -11,11 +15,36 @@ export const HOST_INDEX = '[crawlId+site+state+host+priority+order]';
 
 export const above = (a: Position, b: Position) => a[0] > b[0] || (a[0] === b[0] && a[1] > b[1]);
 
-/** Keyed positions, best first. Positions are unique (`order` is), so a position finds its key. */
+/**
+ * Keyed positions, best first. Positions are unique (`order` is), so a position finds its key. Also the rows of some
+ * heads as last read: a take passes a busy host by its head row, and one the list holds costs no read. The writer
+ * forgets a key's row whenever it writes a row of that key, and a row goes when its head moves, so a held row is the
+ * row as stored.
+ */
 export class HeadList {
   private readonly byKey = new Map<string, Position>();
   /** Best first. */
   private readonly list: { key: string; pos: Position }[] = [];
+  private readonly rows = new Map<string, FrontierEntry>();
+
+  /** The head row of `key`, if held. */
+  row(key: string): FrontierEntry | undefined {
+    return this.rows.get(key);
+  }
+
+  /** Holds a row read as the head of `key` (when it is). */
+  keep(key: string, e: FrontierEntry): void {
+    const pos = this.get(key);
+    if (!pos || pos[0] !== e.priority || pos[1] !== e.order || e.state !== 'queued') return;
+    this.rows.delete(key);
+    this.rows.set(key, { ...e });
+    if (this.rows.size > KEPT_ROWS) this.rows.delete(this.rows.keys().next().value!);
+  }
+
+  /** Forgets the row of `key` (a row of it is written). */
+  forget(key: string): void {
+    this.rows.delete(key);
+  }
 
   get size(): number {
     return this.list.length;
@@ -42,12 +71,16 @@ export class HeadList {
   }
 
   set(key: string, pos: Position): void {
+    const was = this.byKey.get(key);
+    const row = was && was[0] === pos[0] && was[1] === pos[1] ? this.rows.get(key) : undefined;
     this.delete(key);
+    if (row) this.rows.set(key, row);
     this.byKey.set(key, pos);
     this.list.splice(this.place(pos), 0, { key, pos });
   }
 
   delete(key: string): void {
+    this.rows.delete(key);
     const pos = this.byKey.get(key);
     if (!pos) return;
     this.byKey.delete(key);

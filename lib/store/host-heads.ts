@@ -70,6 +70,12 @@ function changing(db: CrawlerDB, crawlId: number): HeadList | undefined {
   return headList(db, crawlId);
 }
 
+/** Forgets the head rows the list holds of the hosts of rows about to be written (their content may change). */
+export function forgetRows(db: CrawlerDB, crawlId: number, rows: Iterable<Pick<FrontierEntry, 'site' | 'host' | 'url'> | undefined>): void {
+  const list = headList(db, crawlId);
+  if (list) for (const e of rows) if (e) list.forget(keyOf(e));
+}
+
 /** The heads of the hosts of `keys` (headKey): absent where a host has nothing queued. From memory when this context holds them. */
 export async function readHeads(db: CrawlerDB, crawlId: number, keys: Iterable<string>): Promise<Map<string, HostHead | undefined>> {
   const list = [...new Set(keys)];
@@ -153,8 +159,10 @@ export async function recomputeHeads(db: CrawlerDB, crawlId: number, keys: reado
     const { site, host } = hostOfKey(k);
     const [best] = await hostQueue(db, crawlId, site, host, null, true, 1);
     const list = changing(db, crawlId);
-    if (best) list?.set(k, [best.priority, best.order]);
-    else list?.delete(k);
+    if (best) {
+      list?.set(k, [best.priority, best.order]);
+      list?.keep(k, best);
+    } else list?.delete(k);
     await (best ? db.hostHeads.put({ crawlId, site, host, priority: best.priority, order: best.order }) : db.hostHeads.delete([crawlId, site, host]));
   }));
 }
@@ -188,6 +196,7 @@ export async function writeWithHeads(
     for (const x of [e, was[i]]) if (x?.state === 'queued' && !heads.has(keyOf(x))) need.add(keyOf(x));
   });
   if (need.size) for (const [k, v] of await readHeads(db, crawlId, need)) heads.set(k, v);
+  forgetRows(db, crawlId, [...rows, ...was]);
   await applyHeads(db, crawlId, planHeads(crawlId, rows, was, heads, known), write());
   const noted = noteQueueWrites(db, crawlId, rows, was);
   if (noted) await noted;

@@ -31,47 +31,8 @@ export function hostInQueue(db: CrawlerDB, crawlId: number, site: string, host: 
   return db.frontier.where(HOST_INDEX).between(lo, hi, true, upper === null ? true : inclusive).reverse().limit(limit).toArray();
 }
 
-/** Head rows kept at most, per crawl: the front of each queue, which the takes read. */
-const KEPT_ROWS = 4096;
-
-/**
- * A crawl's queue heads, and the rows of some of them as last read: a take passes a busy host by its head row, and
- * one it holds costs no read. A kept row is dropped by any write of its queue and host (noteQueueWrites) and when its
- * head moves, so it is the row as stored.
- */
-export class QueueHeadList extends HeadList {
-  private readonly rows = new Map<string, FrontierEntry>();
-
-  /** The head row of `key`, if kept. */
-  row(key: string): FrontierEntry | undefined {
-    return this.rows.get(key);
-  }
-
-  /** Keeps a row read as the head of `key` (when it is). */
-  keep(key: string, e: FrontierEntry): void {
-    const pos = this.get(key);
-    if (!pos || pos[0] !== e.priority || pos[1] !== e.order || e.state !== 'queued') return;
-    this.rows.delete(key);
-    this.rows.set(key, { ...e });
-    if (this.rows.size > KEPT_ROWS) this.rows.delete(this.rows.keys().next().value!);
-  }
-
-  /** Forgets the row of `key` (it was written). */
-  forget(key: string): void {
-    this.rows.delete(key);
-  }
-
-  override set(key: string, pos: [number, number]): void {
-    const was = this.get(key);
-    if (!was || was[0] !== pos[0] || was[1] !== pos[1]) this.rows.delete(key);
-    super.set(key, pos);
-  }
-
-  override delete(key: string): void {
-    this.rows.delete(key);
-    super.delete(key);
-  }
-}
+/** The queue heads, with the head rows the takes read (HeadList keeps them). */
+export type QueueHeadList = HeadList;
 
 const lists = new WeakMap<CrawlerDB, Map<number, QueueHeadList>>();
 
@@ -88,7 +49,7 @@ export function dropQueueHeads(db: CrawlerDB, crawlId: number): void {
  * URL names its first queue, then the best one below that queue names the next, and so on.
  */
 export async function loadQueueHeads(db: CrawlerDB, crawlId: number): Promise<QueueHeadList> {
-  const list = new QueueHeadList();
+  const list = new HeadList();
   const index = db.frontier.where(HOST_INDEX);
   let from: unknown[] = [crawlId, Dexie.minKey];
   let open = true;

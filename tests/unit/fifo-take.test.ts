@@ -247,4 +247,19 @@ describe('take by FIFO queues past a busy host', () => {
     expect(later.entries.map((e) => e.url)).toEqual(Array.from({ length: 1500 }, (_, i) => `http://busy.test/${i}`));
     expect((await store.getCrawl(id))!.stats.queued).toBe(0);
   });
+
+  it('takes the row as stored, not as a take past the busy host read it: a version shown meanwhile is kept', async () => {
+    const store = fresh();
+    const id = await store.createCrawl(config, 1, 1);
+    const thread = { ...cand('http://forum.test/thread/1', 3), revisit: '1' };
+    await store.frontier.enqueue(id, [thread, cand('http://forum.test/2', 3), cand('http://other.test/1', 3)], 1);
+    // The host is busy: the take passes it at its head in the queue, and the worker holds that row.
+    expect((await store.frontier.take(id, (e) => (e.host === 'forum.test' ? 500 : 0), 2, 1, 2000, byQueues)).entries.map((e) => e.url))
+      .toEqual(['http://other.test/1']);
+    // The thread's link is seen again showing more replies: its row changes, its place in the queue does not.
+    await store.frontier.enqueue(id, [{ ...thread, revisit: '2' }], 3);
+    const [taken] = (await store.frontier.take(id, () => 0, 4, 1, 2000, byQueues)).entries;
+    expect(taken).toMatchObject({ url: thread.url, revisit: '2' });
+    expect(await store.frontier.getEntry(id, thread.url)).toMatchObject({ state: 'inflight', revisit: '2' });
+  });
 });
