@@ -125,9 +125,8 @@ export class CrawlStore implements CrawlStorePort {
     const plan = planCommit(c, { crawl, site, links: keys.links, known, aliases, current, sites, siteQueue, ...(held ? { held: held.held, holdRoom: held.room } : {}) }, now);
     holding.apply(crawlId, plan.held);
     const seq = plan.seq;
-    // The queues' counters and the take's bound follow every frontier write (the store's own bookkeeping).
+    // The queues' counters follow every frontier write (the store's own bookkeeping).
     countWrites(plan.crawl, plan.frontier, (i) => plan.was[i]);
-    for (const e of plan.frontier) if (e.state === 'queued') this.frontier.noteQueued(crawlId, [e.priority, e.order]);
     await writeWithHeads(db, crawlId, plan.frontier, plan.was, heads, () => Promise.all([
       c.page ? db.pages.add(withListKeys({ ...c.page, outcome: c.page.outcome ?? pageOutcome(c.outcome), crawlId, seq }, c.site)) : undefined,
       c.body ? db.bodies.add({ ...c.body, crawlId, seq }) : undefined,

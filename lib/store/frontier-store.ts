@@ -7,11 +7,12 @@ import type { EntryState, FrontierEntry, PageRecord } from '../types';
 import { crawlRow, type CrawlerDB } from './db';
 import type { CrawlRecord } from '../records';
 import { withListKeys } from './page-keys';
-import { buildCounts, countWrites, takeFromQueues, type QueueTops } from './fifo-queues';
+import { buildCounts, countWrites, readNextHeads, takeFromQueues, type QueueTake } from './fifo-queues';
+import { dropQueueHeads, loadQueueHeads, noteQueueWrites, queueHeads } from './queue-heads';
 import type { Candidate } from '../ports';
 import { bestPerUrl, planUpserts } from '../run/commit-plan';
 import { siteOf } from '../url';
-import { applyHeads, candidateKeys, headKey, headList, loadHeadList, planHeads, readHeads, rebuildHeads, recomputeHeads, writeWithHeads, type Position } from './host-heads';
+import { applyHeads, candidateKeys, forgetRows, headKey, headList, loadHeadList, planHeads, readHeads, rebuildHeads, recomputeHeads, writeWithHeads, type Position } from './host-heads';
 import { takeByHeads } from './heads-take';
 import { dropRows, readRows, wroteRows } from './row-cache';
 
@@ -41,29 +42,17 @@ export function writeEntries(db: CrawlerDB, entries: readonly FrontierEntry[]): 
 }
 
 export class FrontierStore {
-  /**
-   * Per crawl and FIFO queue (fifo-queues.ts), the highest order that can still hold a queued URL (absent: the top).
-   * Taking a URL leaves its old `queued` index entry behind in Chromium's IndexedDB until compaction, right at the top
-   * of the range a take reads; starting below them is what keeps those takes fast. This store is the only writer of
-   * the frontier, so it can keep the bound: taking lowers it, queueing above it raises it. (The best-first take
-   * reads each host below its head, which bounds it exactly.)
-   */
-  private readonly queueTops = new Map<number, QueueTops>();
   /** Crawls whose queue counters are rebuilt from the index at their next take (a take found nothing while URLs are queued). */
   private readonly recount = new Set<number>();
   /** Crawls whose host heads are rebuilt from the index at their next best-first take (likewise). */
   private readonly rebuild = new Set<number>();
   /** Per crawl, how many hosts its last best-first take read: the next reads as many at once (heads-take.ts). */
   private readonly readAhead = new Map<number, number>();
+  /** Per crawl and FIFO queue, how many hosts its last take by queues read in that queue (fifo-queues.ts). */
+  private readonly queueReadAhead = new Map<number, Map<number, number>>();
 
 
   constructor(private readonly db: CrawlerDB) {}
-
-  /** A URL was queued (or raised) at `pos`: the FIFO queues' bounds must cover it. */
-  noteQueued(crawlId: number, pos: Position): void {
-    const queueTop = this.queueTops.get(crawlId)?.get(pos[0]);
-    if (queueTop && (pos[1] > queueTop.at || (!queueTop.inclusive && pos[1] === queueTop.at))) this.queueTops.get(crawlId)!.delete(pos[0]);
-  }
 
   /**
    * Adds candidates (seeds or links found on a page), raising the score of queued ones found again. Each is first
@@ -86,7 +75,6 @@ export class FrontierStore {
       const was = new Map(before.flatMap((k) => (k ? [[k.url, k] as const] : [])));
       countWrites(crawl, added, () => undefined);
       countWrites(crawl, puts, (i) => was.get(puts[i]!.url));
-      for (const e of [...added, ...puts]) if (e.state === 'queued') this.noteQueued(crawlId, [e.priority, e.order]);
       for (const e of added) crawl.stats[e.state === 'queued' ? 'queued' : 'skipped']++;
       crawl.stats.queued += delta.queued;
       crawl.stats.skipped += delta.skipped;
@@ -119,8 +107,8 @@ export class FrontierStore {
    * asked (best first walks hosts by their heads, heads-take.ts). Entries whose `notBefore` lies ahead are left
    * queued. Asks about at most `scanLimit` entries (a host passed counts as one); when fewer than `max` are ready,
    * also returns the shortest wait seen (Infinity when nothing queued was seen at all). `next` is the strategy's
-   * order: best first, or by FIFO queues (fifo-queues.ts; `scanLimit` then holds per queue, and a busy host's
-   * entries are passed one by one). `max` may be a function, read once the
+   * order: best first, or by FIFO queues (fifo-queues.ts, which walk each queue by its hosts' heads likewise;
+   * `scanLimit` then holds per queue). `max` may be a function, read once the
    * transaction runs: a take waits behind the page commits before it (they write the same tables), and the crawl
    * loop's slots that free meanwhile are filled by this take instead of the next one.
    */
@@ -139,10 +127,14 @@ export class FrontierStore {
       if (next !== 'priority') {
         const counted = crawl.queues !== undefined && !this.recount.delete(crawlId);
         if (!counted) crawl.queues = await buildCounts(this.db, crawlId);
-        const tops = this.queueTops.get(crawlId) ?? new Map();
-        this.queueTops.set(crawlId, tops);
-        const taken = await takeFromQueues(this.db, crawl, tops, next.rank, reserve, now, max, scanLimit);
-        return this.markTaken(crawl, taken, now, max, !counted);
+        // The host heads too: the take's write reads them from memory, and so do the crawl's page commits.
+        if (this.rebuild.delete(crawlId)) await rebuildHeads(this.db, crawlId);
+        if (!headList(this.db, crawlId)) await loadHeadList(this.db, crawlId);
+        const heads = queueHeads(this.db, crawlId) ?? (await loadQueueHeads(this.db, crawlId));
+        const readAhead = this.queueReadAhead.get(crawlId) ?? new Map<number, number>();
+        this.queueReadAhead.set(crawlId, readAhead);
+        const taken = await takeFromQueues(this.db, crawl, heads, next.rank, reserve, now, max, scanLimit, readAhead);
+        return this.markTaken(crawl, taken, now, max, !counted, undefined, [], taken);
       }
       if (this.rebuild.delete(crawlId)) await rebuildHeads(this.db, crawlId);
       // The heads in memory are read after the crawl row: by then every earlier transaction that wrote them has committed.
@@ -154,7 +146,7 @@ export class FrontierStore {
     try {
       return await work;
     } catch (err) {
-      this.forgetTops(crawlId); // an aborted take changed nothing in the database
+      this.forgetQueues(crawlId); // an aborted take changed nothing in the database
       throw err;
     }
   }
@@ -162,7 +154,7 @@ export class FrontierStore {
   /** Inside the take: the entries taken go in flight (and queue counters this take built are kept). */
   private async markTaken(
     crawl: CrawlRecord, taken: { entries: FrontierEntry[]; waitMs: number; waitingOn?: FrontierEntry }, now: number, max: number, counted = false,
-    heads?: Map<string, Position | null>, recompute: string[] = [],
+    heads?: Map<string, Position | null>, recompute: string[] = [], fifo?: Pick<QueueTake, 'heads' | 'after'>,
   ) {
     const { entries, waitMs, waitingOn } = taken;
     if (entries.length === 0) {
@@ -170,13 +162,18 @@ export class FrontierStore {
       return { entries, waitMs, waitingOn };
     }
     const was = entries.map((e) => ({ ...e }));
+    // Issued before the writes, and independent of them (fifo-queues.ts).
+    const nextHeads = fifo?.after.length ? readNextHeads(this.db, crawl.id!, fifo.after) : undefined;
     for (const e of entries) Object.assign(e, { state: 'inflight', attempts: e.attempts + 1, updatedAt: now });
     crawl.stats.queued -= entries.length;
     const current = await readHeads(this.db, crawl.id!, heads ? [] : entries.map((e) => headKey(e.site ?? '', e.host)));
+    forgetRows(this.db, crawl.id!, entries);
     const plan = planHeads(crawl.id!, entries, was, current, heads ?? undefined);
     plan.recompute.push(...recompute);
     wroteRows(this.db, entries.map((e) => ({ ...e }))); // copies: the caller goes on with the entries taken
     await applyHeads(this.db, crawl.id!, plan, Promise.all([this.db.frontier.bulkPut(entries), this.db.crawls.put(crawl)]));
+    const noted = noteQueueWrites(this.db, crawl.id!, entries, was, fifo && new Map([...fifo.heads, ...(nextHeads ? await nextHeads : [])]));
+    if (noted) await noted;
     return { entries, waitMs: entries.length < max ? waitMs : 0, waitingOn };
   }
 
@@ -185,13 +182,13 @@ export class FrontierStore {
    * take (the crawl loop asks when a take found nothing while URLs are queued).
    */
   forgetBound(crawlId: number): void {
-    this.forgetTops(crawlId);
+    this.forgetQueues(crawlId);
     this.rebuild.add(crawlId);
   }
 
-  /** Forgets the FIFO queues' bounds and counters: the next take by queues reads from the top and counts again. */
-  private forgetTops(crawlId: number): void {
-    this.queueTops.delete(crawlId);
+  /** Forgets the FIFO queues' heads and counters: the next take by queues builds them again from the index. */
+  private forgetQueues(crawlId: number): void {
+    dropQueueHeads(this.db, crawlId);
     this.recount.add(crawlId);
   }
 
@@ -207,7 +204,9 @@ export class FrontierStore {
    * (or that the worker keeps dying on) is not retried forever.
    */
   async reclaimInFlight(crawlId: number, now: number, maxReclaims = 3): Promise<{ requeued: number; failed: number }> {
-    this.forgetTops(crawlId);
+    // The queues are counted again; their heads follow the reclaim's writes like any others (a build at 100,000 URLs
+    // takes seconds).
+    this.recount.add(crawlId);
     const db = this.db;
     return db.transaction('rw', [db.frontier, db.crawls, db.pages, db.hostHeads], async () => {
       dropRows(db, crawlId); // rare: read again rather than followed
@@ -291,7 +290,6 @@ export class FrontierStore {
           if (!r || Math.abs(r.priority - e.priority) <= epsilon) continue;
           puts.push({ ...e, score: r.score, priority: r.priority, updatedAt: now, ...(r.inlinks ? { inlinks: r.inlinks } : {}) });
           before.push(e);
-          this.noteQueued(crawlId, [r.priority, e.order]);
         }
         if (puts.length) {
           // A crawl taken by queues counts its queues' lengths: a moved entry changes queue.
@@ -361,7 +359,6 @@ export class FrontierStore {
         if (Math.abs(r.priority - e.priority) <= epsilon) continue;
         puts.push({ ...e, score: r.score, priority: r.priority, updatedAt: now, ...(r.inlinks ? { inlinks: r.inlinks } : {}) });
         was.push(e);
-        this.noteQueued(crawlId, [r.priority, e.order]);
       }
       if (puts.length) {
         const crawl = await crawlRow(this.db, crawlId);

@@ -39,6 +39,8 @@ interface HostWalk {
   /** The first URL the take passed and left queued: the host's new head. */
   left?: FrontierEntry;
   closed: boolean;
+  /** Its head row was the one the list held: no read. */
+  kept: boolean;
 }
 
 const posOf = (e: { priority: number; order: number }): Position => [e.priority, e.order];
@@ -72,11 +74,13 @@ export async function takeByHeads(
       // The best host may give several URLs; one read ahead is for its head and the URL after (to rank it).
       const limit = j === 0 ? want() + 1 : 2;
       const h = headAt(j)!;
-      if (!reads.has(j)) reads.set(j, { limit, rows: hostQueue(db, crawlId, h.site, h.host, h.pos, true, limit) });
+      if (!reads.has(j) && !list.row(h.key)) reads.set(j, { limit, rows: hostQueue(db, crawlId, h.site, h.host, h.pos, true, limit) });
     }
     return reads.get(i)!;
   };
   let next = 0;
+  /** Hosts whose queues the take read (not those whose head row the list held). */
+  let opened = 0;
   const open: HostWalk[] = [];
   const walks: HostWalk[] = [];
   let asked = 0;
@@ -86,9 +90,14 @@ export async function takeByHeads(
     for (const w of open) if (!best || above(posOf(w.rows[w.at]!), posOf(best.rows[best.at]!))) best = w;
     if (!head && !best) break;
     if (head && (!best || above(head.pos, posOf(best.rows[best.at]!)))) {
-      const read = queueOf(next++);
-      const rows = await read.rows;
-      const walk: HostWalk = { head, rows, at: 0, ended: rows.length < read.limit, took: 0, closed: false };
+      // A head row the list holds: a busy host is passed without a read.
+      const kept = list.row(head.key);
+      if (kept) next++;
+      else opened++;
+      const read = kept ? undefined : queueOf(next++);
+      const rows = read ? await read.rows : [kept!];
+      if (read && rows[0]) list.keep(head.key, rows[0]);
+      const walk: HostWalk = { head, rows, at: 0, ended: read ? rows.length < read.limit : false, took: 0, closed: false, kept: !read };
       walks.push(walk);
       if (rows.length) open.push(walk);
       else walk.closed = true; // a head with nothing queued under it: set right below
@@ -108,7 +117,7 @@ export async function takeByHeads(
       walk.left ??= e;
       if (!due) {
         walk.closed = true; // the host is not ready: its other URLs wait with it
-        ahead = Math.min(64, Math.max(ahead, 2 * next)); // read ahead as many hosts again as were passed
+        if (!walk.kept) ahead = Math.min(64, Math.max(ahead, 2 * opened)); // read ahead as many hosts again as were read
       }
     }
     walk.at++;
@@ -123,7 +132,7 @@ export async function takeByHeads(
     }
     if (walk.closed) open.splice(open.indexOf(walk), 1);
   }
-  out.opened = walks.length;
+  out.opened = opened;
   for (const walk of walks) {
     const k = walk.head.key;
     if (walk.rows.length === 0) out.recompute.push(k); // heal a head that named nothing queued

@@ -14,16 +14,12 @@ import Dexie from 'dexie';
 import type { FrontierEntry } from '../types';
 import type { HostHead } from '../records';
 import type { CrawlerDB } from './db';
+import { above, HeadList, HOST_INDEX, inTransaction, type Position } from './head-list';
+import { dropQueueHeads, noteQueueWrites } from './queue-heads';
 
-export type { HostHead };
+export type { HostHead, Position };
+export { above, HeadList, HOST_INDEX };
 
-/** A frontier position: [priority, order], compared in that order (the tail of the frontier's indexes). */
-export type Position = [number, number];
-
-export const above = (a: Position, b: Position) => a[0] > b[0] || (a[0] === b[0] && a[1] > b[1]);
-
-/** The frontier index a host's queued URLs are read through, best first. */
-export const HOST_INDEX = '[crawlId+site+state+host+priority+order]';
 
 type Placed = Pick<FrontierEntry, 'site' | 'host' | 'url' | 'state' | 'priority' | 'order'>;
 
@@ -44,64 +40,16 @@ export function hostQueue(db: CrawlerDB, crawlId: number, site: string, host: st
     .reverse().limit(limit).toArray();
 }
 
-/** A crawl's heads in memory, best first. Positions are unique (`order` is), so a position finds its host. */
-export class HeadList {
-  private readonly byKey = new Map<string, Position>();
-  /** Best first. */
-  private readonly list: { key: string; pos: Position }[] = [];
-
-  get size(): number {
-    return this.list.length;
-  }
-
-  get(key: string): Position | undefined {
-    return this.byKey.get(key);
-  }
-
-  /** The i-th best head. */
-  at(i: number): { key: string; pos: Position } | undefined {
-    return this.list[i];
-  }
-
-  /** Where `pos` goes in the list: the first index whose head is not above it. */
-  private place(pos: Position): number {
-    let lo = 0, hi = this.list.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (above(this.list[mid]!.pos, pos)) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
-  set(key: string, pos: Position): void {
-    this.delete(key);
-    this.byKey.set(key, pos);
-    this.list.splice(this.place(pos), 0, { key, pos });
-  }
-
-  delete(key: string): void {
-    const pos = this.byKey.get(key);
-    if (!pos) return;
-    this.byKey.delete(key);
-    for (let i = this.place(pos); i < this.list.length; i++) {
-      if (this.list[i]!.key === key) {
-        this.list.splice(i, 1);
-        return;
-      }
-    }
-  }
-}
-
 /** Per database object and crawl, the heads in memory (absent: not read yet, or dropped). */
 const lists = new WeakMap<CrawlerDB, Map<number, HeadList>>();
 
 /** A crawl's heads in memory, if this context holds them. */
 export const headList = (db: CrawlerDB, crawlId: number): HeadList | undefined => lists.get(db)?.get(crawlId);
 
-/** Drops a crawl's heads from memory: the next take reads them from the table. */
+/** Drops a crawl's heads from memory (its queue heads too): the next take reads them again. */
 export function dropHeadList(db: CrawlerDB, crawlId: number): void {
   lists.get(db)?.delete(crawlId);
+  dropQueueHeads(db, crawlId);
 }
 
 /** Reads a crawl's heads from the table into memory (inside the take's transaction). */
@@ -115,27 +63,17 @@ export async function loadHeadList(db: CrawlerDB, crawlId: number): Promise<Head
   return list;
 }
 
-/** Transactions whose abort already drops a crawl's list. */
-const watched = new WeakMap<IDBTransaction, Set<number>>();
-
 /** The list of a crawl about to change in this transaction: dropped if the transaction aborts. */
 function changing(db: CrawlerDB, crawlId: number): HeadList | undefined {
   const list = headList(db, crawlId);
-  const tx = Dexie.currentTransaction?.idbtrans;
-  if (!list) return undefined;
-  if (!tx) {
-    dropHeadList(db, crawlId); // not in a transaction: nothing to keep in step with
-    return undefined;
-  }
-  let crawls = watched.get(tx);
-  if (!crawls) {
-    watched.set(tx, (crawls = new Set()));
-    tx.addEventListener('abort', () => {
-      for (const id of crawls!) dropHeadList(db, id);
-    });
-  }
-  crawls.add(crawlId);
-  return list;
+  if (list && !inTransaction(`hosts ${crawlId}`, () => dropHeadList(db, crawlId))) dropHeadList(db, crawlId);
+  return headList(db, crawlId);
+}
+
+/** Forgets the head rows the list holds of the hosts of rows about to be written (their content may change). */
+export function forgetRows(db: CrawlerDB, crawlId: number, rows: Iterable<Pick<FrontierEntry, 'site' | 'host' | 'url'> | undefined>): void {
+  const list = headList(db, crawlId);
+  if (list) for (const e of rows) if (e) list.forget(keyOf(e));
 }
 
 /** The heads of the hosts of `keys` (headKey): absent where a host has nothing queued. From memory when this context holds them. */
@@ -221,8 +159,10 @@ export async function recomputeHeads(db: CrawlerDB, crawlId: number, keys: reado
     const { site, host } = hostOfKey(k);
     const [best] = await hostQueue(db, crawlId, site, host, null, true, 1);
     const list = changing(db, crawlId);
-    if (best) list?.set(k, [best.priority, best.order]);
-    else list?.delete(k);
+    if (best) {
+      list?.set(k, [best.priority, best.order]);
+      list?.keep(k, best);
+    } else list?.delete(k);
     await (best ? db.hostHeads.put({ crawlId, site, host, priority: best.priority, order: best.order }) : db.hostHeads.delete([crawlId, site, host]));
   }));
 }
@@ -256,7 +196,10 @@ export async function writeWithHeads(
     for (const x of [e, was[i]]) if (x?.state === 'queued' && !heads.has(keyOf(x))) need.add(keyOf(x));
   });
   if (need.size) for (const [k, v] of await readHeads(db, crawlId, need)) heads.set(k, v);
+  forgetRows(db, crawlId, [...rows, ...was]);
   await applyHeads(db, crawlId, planHeads(crawlId, rows, was, heads, known), write());
+  const noted = noteQueueWrites(db, crawlId, rows, was);
+  if (noted) await noted;
 }
 
 /** Every head of a crawl, from its queued rows (the schema v11 upgrade, and a take that found the heads wrong). */

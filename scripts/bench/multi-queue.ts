@@ -3,7 +3,7 @@
 // N URLs queued over five priorities and 1,000 hosts; then takes of one URL each through the FIFO queues,
 // with every host ready, and with the heaviest queue's hosts busy (the take passes over them, SPEC D.4);
 // the best-first take on the same frontier for comparison. The first queue take builds the queue counters
-// from the index (once per crawl and worker start): timed apart.
+// and the queue heads from the index (once per crawl and worker start): timed apart.
 //   npx tsx scripts/bench/multi-queue.ts [--sizes 1000,1000000] [--samples 500] [--json]
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -84,7 +84,7 @@ export async function measureQueueTake(size: number, samples: number): Promise<Q
 export function formatQueueTake(rows: QueueTakeCost[]): string {
   const ms = (q: [number, number, number]) => `${q[0]} / ${q[1]} / ${q[2]}`;
   return [
-    '| queued URLs | take by queues, hosts ready (ms p50 / p95 / p99) | a tenth of hosts busy | best-first take | first take (builds counters) | fill |',
+    '| queued URLs | take by queues, hosts ready (ms p50 / p95 / p99) | a tenth of hosts busy | best-first take | first take (builds counters and queue heads) | fill |',
     '|---:|---:|---:|---:|---:|---:|',
     ...rows.map((r) => `| ${r.queued.toLocaleString('en')} | ${ms(r.ready)} | ${ms(r.busy)} | ${ms(r.bestFirst)} | ${Math.round(r.firstTakeMs)} ms | ${r.fillSeconds.toFixed(0)} s |`),
   ].join('\n');

@@ -60,6 +60,11 @@ async function storedHeads(store: CrawlStore, crawlId: number): Promise<string[]
     const held = Array.from({ length: list.size }, (_, i) => list.at(i)!);
     expect(held.map((h) => `${h.key} ${h.pos[0]} ${h.pos[1]}`).sort()).toEqual(stored);
     expect(held.every((h, i) => i === 0 || held[i - 1]!.pos[0] > h.pos[0] || (held[i - 1]!.pos[0] === h.pos[0] && held[i - 1]!.pos[1] > h.pos[1]))).toBe(true);
+    // Each head row it holds (a take passes a busy host by it) is the row as stored.
+    for (const h of held) {
+      const kept = list.row(h.key);
+      if (kept) expect(kept).toEqual(await store.db.frontier.get([crawlId, kept.url]));
+    }
   }
   return stored;
 }

@@ -49,3 +49,20 @@ describe('FrontierStore.take past a busy host', () => {
     expect(await store.frontier.countByState(id, 'queued')).toBe(1502);
   });
 });
+
+describe('FrontierStore.take by a head row the worker holds', () => {
+  it('takes the row as stored, not as a take past the busy host read it: a version shown meanwhile is kept', async () => {
+    const store = new CrawlStore(new CrawlerDB(`t${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
+    const id = await store.createCrawl(config, 1, 1);
+    const thread = { ...cand('http://forum.test/thread/1', 5), revisit: '1' };
+    await store.frontier.enqueue(id, [thread, cand('http://forum.test/2', 4), cand('http://other.test/1', 1)], 1);
+    // The host is busy: the take passes it at its head, and the worker holds that row.
+    const busy = (e: { host: string }) => (e.host === 'forum.test' ? 500 : 0);
+    expect((await store.frontier.take(id, busy, 2, 1)).entries.map((e) => e.url)).toEqual(['http://other.test/1']);
+    // The thread's link is seen again showing more replies: its row changes, its place in the queue does not.
+    await store.frontier.enqueue(id, [{ ...thread, revisit: '2' }], 3);
+    const [taken] = (await store.frontier.take(id, () => 0, 4, 1)).entries;
+    expect(taken).toMatchObject({ url: thread.url, revisit: '2' });
+    expect(await store.frontier.getEntry(id, thread.url)).toMatchObject({ state: 'inflight', revisit: '2' });
+  });
+});
