@@ -79,7 +79,10 @@ export class FrontierStore {
    */
   async enqueue(crawlId: number, candidates: Candidate[], now: number): Promise<void> {
     if (candidates.length > PACK_ABOVE) return this.enqueuePacked(crawlId, candidates, now);
-    await this.db.transaction('rw', this.db.frontier, this.db.crawls, this.db.hostHeads, () => this.admit(crawlId, candidates, now));
+    // An async scope: Dexie keeps its transaction across native awaits only for one (a plain arrow commits too early).
+    await this.db.transaction('rw', this.db.frontier, this.db.crawls, this.db.hostHeads, async () => {
+      await this.admit(crawlId, candidates, now);
+    });
   }
 
   /**
