@@ -5,12 +5,15 @@
 // one enqueue path (dedup against every known URL, host heads, counters) as the crawl needs them, deleting the rows it
 // moved in the same transaction, so a stopped worker loses no seed and queues none twice.
 //
-// When to feed (FrontierStore.take asks `shouldFeed` after each take): the seeds of a list share one priority (the
-// strategy's seedPriority), so a packed seed ranks above every queued URL whose priority is lower, and after the
-// earlier seeds of the list at its own. Feeding when the best queued host head falls below the seeds' priority
-// keeps the order the frontier would have taken with every seed in it; the other rules keep enough queued to choose
-// from: below LOW_WATER queued URLs, and when a take filled fewer slots than asked (its hosts busy) while fewer than
-// HIGH_WATER are queued (more seeds bring more hosts, up to a bound: a list of one host would otherwise all be fed).
+// When to feed (FrontierStore.take): the seeds of a list share one priority (the strategy's seedPriority), so a packed
+// seed ranks above every queued URL of lower priority, and after the seeds already queued at its own. A take never
+// takes a URL ranked below the next packed seed: it stops there, feeds, and takes again, which keeps the order the
+// whole list in the frontier would give (a take by FIFO queues, multi-queue's, is fed by the counts below alone).
+// A take that finds nothing queued feeds and takes again (a crawl ends only
+// when both are empty). The rest is to keep that rare, and is done after a take, off its path (the next take waits
+// for it): a feed when fewer than half a feed's seeds are queued (counted in memory, from the feeds and the seeds
+// taken), below LOW_WATER queued URLs, and when a take filled fewer slots than asked (its hosts busy) while fewer
+// than HIGH_WATER are queued (more seeds bring more hosts, up to a bound: a list of one host would all be fed).
 import Dexie from 'dexie';
 import type { Candidate } from '../ports';
 import { siteOf } from '../url';
