@@ -14,7 +14,7 @@ import { siteOf } from '../url';
 import { applyHeads, candidateKeys, headKey, headList, loadHeadList, planHeads, readHeads, rebuildHeads, recomputeHeads, writeWithHeads, type Position } from './host-heads';
 import { takeByHeads } from './heads-take';
 import { BLACKLISTED } from '../run/commit-plan';
-import { BATCHES_PER_WRITE, FEED_SEEDS, PACK_ABOVE, SEEDS_PER_BATCH, closedSites, firstPacked, nextBatch, packSeeds, restOf, shouldFeed, unpackSeeds } from './seed-lists';
+import { BATCHES_PER_WRITE, FEED_SEEDS, HIGH_WATER, PACK_ABOVE, SEEDS_PER_BATCH, closedSites, firstPacked, nextBatch, packSeeds, restOf, shouldFeed, unpackSeeds } from './seed-lists';
 
 const byUrl = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -62,6 +62,8 @@ export class FrontierStore {
   private readonly seedPriority = new Map<number, number | undefined>();
   /** Per crawl, about how many seeds are queued in the frontier (fed, less those taken): fewer than half a feed feeds more. */
   private readonly seedsQueued = new Map<number, number>();
+  /** Per crawl, its queued URLs (packed seeds aside) as its last take left them. */
+  private readonly queuedSeen = new Map<number, number>();
 
 
   constructor(private readonly db: CrawlerDB) {}
@@ -252,25 +254,31 @@ export class FrontierStore {
     await this.fed(crawlId);
     const entries: FrontierEntry[] = [];
     const left = () => (typeof wanted === 'number' ? wanted : wanted()) - entries.length;
+    let fedBelow = false;
     for (;;) {
-      // While seeds are packed, a URL ranked below them is not taken: they are fed first (seed-lists.ts).
-      const seedPriority = next === 'priority' ? await this.nextSeedPriority(crawlId) : undefined;
+      // While seeds are packed, a URL ranked below them is not taken: they are fed first (seed-lists.ts). Not past
+      // HIGH_WATER queued: the seeds queued then are busy hosts', and feeding more of them would not fill a slot.
+      const guard = next === 'priority' && (this.queuedSeen.get(crawlId) ?? 0) < HIGH_WATER;
+      const seedPriority = guard ? await this.nextSeedPriority(crawlId) : undefined;
       let below = false;
       const guarded = seedPriority === undefined ? reserve : (e: FrontierEntry) => (e.priority < seedPriority ? ((below = true), 1) : reserve(e));
       const { taken, seen } = await this.takeOnce(crawlId, guarded, now, left, scanLimit, next);
       entries.push(...taken.entries);
+      this.queuedSeen.set(crawlId, seen.queued);
       const seeds = taken.entries.filter((e) => e.parentUrl === null && e.depth === 0).length;
       this.seedsQueued.set(crawlId, Math.max(0, (this.seedsQueued.get(crawlId) ?? 0) - seeds));
       const result = { ...taken, entries };
       if (!seen.packedSeeds) return result;
-      // Nothing queued could be taken, or only URLs below the packed seeds: feed them now and take again.
+      // Nothing queued could be taken: feed and take again until something is, or nothing is packed.
+      // Only URLs below the packed seeds were ready: feed once and take again.
       const empty = taken.entries.length === 0 && taken.waitMs === Infinity;
-      if (empty || (below && left() > 0)) {
+      if (empty || (below && !fedBelow && left() > 0)) {
+        fedBelow ||= !empty;
         await this.feed(crawlId, now);
         continue;
       }
       const seedsLow = (this.seedsQueued.get(crawlId) ?? 0) < FEED_SEEDS / 2;
-      if (shouldFeed({ queued: seen.queued, seedsLow, short: entries.length < seen.max })) this.feedSoon(crawlId, now);
+      if (shouldFeed({ queued: seen.queued, seedsLow, short: left() > 0 })) this.feedSoon(crawlId, now);
       return result;
     }
   }

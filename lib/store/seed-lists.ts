@@ -6,9 +6,10 @@
 // moved in the same transaction, so a stopped worker loses no seed and queues none twice.
 //
 // When to feed (FrontierStore.take): the seeds of a list share one priority (the strategy's seedPriority), so a packed
-// seed ranks above every queued URL of lower priority, and after the seeds already queued at its own. A take never
-// takes a URL ranked below the next packed seed: it stops there, feeds, and takes again, which keeps the order the
-// whole list in the frontier would give (a take by FIFO queues, multi-queue's, is fed by the counts below alone).
+// seed ranks above every queued URL of lower priority, and after the seeds already queued at its own. A take does not
+// take a URL ranked below the next packed seed: it stops there, feeds once, and takes again, which keeps the order the
+// whole list in the frontier would give, while fewer than HIGH_WATER URLs are queued (past it, the queued seeds are
+// those of busy hosts, and the take goes on below them as it would with every seed queued) (a take by FIFO queues, multi-queue's, is fed by the counts below alone).
 // A take that finds nothing queued feeds and takes again (a crawl ends only
 // when both are empty). The rest is to keep that rare, and is done after a take, off its path (the next take waits
 // for it): a feed when fewer than half a feed's seeds are queued (counted in memory, from the feeds and the seeds

@@ -10,10 +10,10 @@ const env = useDemoBrowser();
 interface Row { state: string; attempts: number; queued: number; packedSeeds: number; seeds: number; seedsGiven?: number; packedRows: number }
 
 /** The crawl row and its packed rows, read straight from IndexedDB in an extension page. */
-function rowInDb(crawlId: number): Promise<Row | null> {
+function rowInDb(crawlId: number): Promise<Row> {
   return env.browser.page.evaluate(
     (id) =>
-      new Promise((resolve, reject) => {
+      new Promise<Row>((resolve, reject) => {
         const open = indexedDB.open('focus');
         open.onerror = () => reject(open.error);
         open.onsuccess = () => {
@@ -24,12 +24,13 @@ function rowInDb(crawlId: number): Promise<Row | null> {
             open.result.close();
             const c = get.result;
             resolve(c ? { state: c.state, attempts: c.stats.attempts, queued: c.stats.queued, packedSeeds: c.stats.packedSeeds ?? 0,
-              seeds: c.config.seeds.length, seedsGiven: c.seedsGiven, packedRows: count.result } : { packedRows: count.result });
+              seeds: c.config.seeds.length, seedsGiven: c.seedsGiven, packedRows: count.result }
+              : { state: 'deleted', attempts: 0, queued: 0, packedSeeds: 0, seeds: 0, packedRows: count.result });
           };
         };
       }),
     crawlId,
-  ) as Promise<Row | null>;
+  );
 }
 
 it('crawls a list of 50,000 seeds on its budget, counts the packed ones, and deletes them with the crawl', async () => {
@@ -40,11 +41,11 @@ it('crawls a list of 50,000 seeds on its budget, counts the packed ones, and del
     name: 'big list', seeds, topic: { keywords: ['telescope'] }, budget: { maxPages: budget, maxDepth: 0 },
     politeness: { delayMs: 0, concurrency: 4, robots: false },
   });
-  let row = (await rowInDb(crawlId))!;
+  let row = await rowInDb(crawlId);
   const deadline = Date.now() + 90_000;
   while (row.state !== 'finished' && Date.now() < deadline) {
     await page.waitForTimeout(250);
-    row = (await rowInDb(crawlId))!;
+    row = await rowInDb(crawlId);
   }
   expect(row.state).toBe('finished');
   expect(row.attempts).toBe(budget);
@@ -63,5 +64,5 @@ it('crawls a list of 50,000 seeds on its budget, counts the packed ones, and del
   await dash.close();
 
   await send(page, 'deleteCrawl', { crawlId });
-  expect((await rowInDb(crawlId))?.packedRows).toBe(0);
+  expect((await rowInDb(crawlId)).packedRows).toBe(0);
 }, 180_000);

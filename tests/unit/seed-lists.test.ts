@@ -134,6 +134,31 @@ describe('a seed list of thousands', () => {
     expect(frontierSize(end.stats)).toBe(0);
   }, 300_000);
 
+  it('does not hold a ready host back behind a busy host whose seeds are packed', async () => {
+    const { db } = freshDb();
+    const store = new CrawlStore(db);
+    // 30,000 seeds of one host, busy (a politeness wait), and one link of another host ranked below them, ready.
+    const seeds = Array.from({ length: 30_000 }, (_, i) => `http://busy.test/s/${i}`);
+    const config = parseConfig(configOf(seeds, 10));
+    const topic = await store.topics.createTopic('t', ['telescope'], Date.now());
+    const crawlId = await store.createCrawl({ ...config, seeds: seedsKept(seeds) }, topic.id!, Date.now());
+    await store.frontier.enqueue(crawlId, seedCandidates(config), Date.now());
+    await store.frontier.enqueue(crawlId, [{ url: 'http://ready.test/', host: 'ready.test', score: 0.5, priority: 0, depth: 1, parentUrl: seeds[0]!, anchor: '', context: '' }], Date.now());
+    const reserve = (e: { host: string }) => (e.host === 'busy.test' ? 1000 : 0);
+    let takes = 0;
+    let got: string[] = [];
+    while (got.length === 0 && takes < 50) {
+      takes++;
+      got = (await store.frontier.take(crawlId, reserve, Date.now(), 4)).entries.map((e) => e.url);
+    }
+    expect(got).toEqual(['http://ready.test/']);
+    // Seeds are fed while they might bring a ready host, up to HIGH_WATER queued: then the take goes below them.
+    expect(takes).toBeLessThanOrEqual(25);
+    const crawl = (await store.getCrawl(crawlId))!;
+    expect(crawl.stats.packedSeeds).toBeGreaterThan(0);
+    expect(frontierSize(crawl.stats)).toBe(30_000);
+  }, 120_000);
+
   it('is deleted with its crawl', async () => {
     const { db } = freshDb();
     const store = new CrawlStore(db);
