@@ -159,6 +159,22 @@ describe('a seed list of thousands', () => {
     expect(frontierSize(crawl.stats)).toBe(30_000);
   }, 120_000);
 
+  it('feeds a multi-queue crawl (a take by FIFO queues) its packed seeds too, each fetched once', async () => {
+    const N = PACK_ABOVE + 500;
+    const seeds = Array.from({ length: N }, (_, i) => seedUrl(i));
+    const site = seedSite(N);
+    const { db } = freshDb();
+    const store = new CrawlStore(db);
+    const service = new CrawlService({ store, fetch: site.fetchPort, clock: realClock });
+    const { crawlId } = await service.handlers.start({ ...configOf(seeds, N), budget: { maxPages: N + 10, maxDepth: 0 }, strategy: { name: 'multi-queue' } });
+    await service.settled(crawlId);
+    const end = (await store.getCrawl(crawlId))!;
+    expect(end.message).toMatch(/frontier empty/);
+    expect(site.requested.size).toBe(N);
+    for (const [u, n] of site.requested) expect(n, u).toBe(1);
+    expect(frontierSize(end.stats)).toBe(0);
+  }, 120_000);
+
   it('is deleted with its crawl', async () => {
     const { db } = freshDb();
     const store = new CrawlStore(db);
