@@ -17,7 +17,13 @@ export interface CrawlStats {
   failed: number;
   /** URLs dropped before fetching (unsafe, robots, too deep, ...). */
   skipped: number;
+  /** URLs queued in the frontier table (packed seeds not among them: `packedSeeds`). */
   queued: number;
+  /**
+   * Seeds given but not yet in the frontier: a big seed list is stored packed and fed to the frontier as the crawl
+   * needs them (lib/store/seed-lists.ts). Absent in older rows and in crawls that never packed any.
+   */
+  packedSeeds?: number;
   /** Training-phase pages read (not counted in the budget). */
   trainPages: number;
   labels: number;
@@ -47,6 +53,12 @@ export interface CrawlRecord {
   topicId: number;
   name: string;
   config: CrawlConfig;
+  /**
+   * Set when the seed list was too big to keep whole in this row (it is written on every page): how many seeds were
+   * given. `config.seeds` then keeps the first seed of each host, all that scope and identity read of them
+   * (lib/crawl/service.ts); the seeds themselves are in the frontier and packed (lib/store/seed-lists.ts).
+   */
+  seedsGiven?: number;
   state: CrawlState;
   stats: CrawlStats;
   /** Set for a crawl run on a shared frontier (docs/scale-out.md): this worker's name there. */
@@ -225,6 +237,25 @@ export interface HostHead {
   priority: number;
   order: number;
 }
+
+/**
+ * A run of a big seed list, stored packed (lib/store/seed-lists.ts): a few thousand seeds in the order given, in
+ * columns, with what they share (their priority, score, depth...) once. `Shared` is the candidate without its URL.
+ */
+export interface SeedBatch<Shared = Record<string, unknown>> {
+  crawlId: number;
+  /** Batches are fed to the frontier in this order. */
+  batch: number;
+  urls: string[];
+  hosts: string[];
+  sites: string[];
+  /** The URL as given, by index, where it differs from `urls[i]` (FrontierEntry.href). */
+  hrefs?: Record<number, string>;
+  shared: Shared;
+}
+
+/** The URLs a crawl has left to fetch, as the popup and dashboard show them: queued in the frontier, or packed. */
+export const frontierSize = (stats: Pick<CrawlStats, 'queued' | 'packedSeeds'>): number => stats.queued + (stats.packedSeeds ?? 0);
 
 export const emptyStats = (): CrawlStats => ({
   attempts: 0, fetched: 0, relevant: 0, failed: 0, skipped: 0, queued: 0, trainPages: 0, labels: 0, bytes: 0, keywordVerdicts: 0,

@@ -14,7 +14,7 @@ import { ConfigError } from '../lib/crawl/config';
 import { parseConfig } from '../lib/crawl/parse-config';
 import { FORMATS } from '../lib/export/formats';
 import { pageLine } from '../lib/export/jsonl';
-import { EXPORT_FORMATS, type ExportFormat } from '../lib/records';
+import { EXPORT_FORMATS, frontierSize, type ExportFormat } from '../lib/records';
 import { isExportFormat } from '../lib/export/selection';
 import type { CrawlStatus } from '../lib/protocol';
 import type { PageRecord } from '../lib/types';
@@ -248,7 +248,7 @@ function progressLine(s: CrawlStatus): string {
   const st = c.stats;
   const phase = c.state === 'training' ? `training ${st.trainPages}/${c.config.training.linkSources.length}` : c.state;
   return `[${phase}] fetched ${st.fetched}  relevant ${st.relevant}  harvest ${(s.harvestRate * 100).toFixed(1)}%  ` +
-    `failed ${st.failed}  frontier ${st.queued}  ${s.pagesPerMinute.toFixed(0)} pages/min` +
+    `failed ${st.failed}  frontier ${frontierSize(st)}  ${s.pagesPerMinute.toFixed(0)} pages/min` +
     (s.inFlight.length ? `  now: ${s.inFlight[0]}` : '');
 }
 
@@ -258,7 +258,7 @@ function summarize(s: CrawlStatus, crawlId: number): Summary {
   return {
     name: c.name, crawlId, state: c.state, message: c.message ?? null,
     fetched: c.stats.fetched, relevant: c.stats.relevant, harvestRate: round(s.harvestRate),
-    failed: c.stats.failed, skipped: c.stats.skipped, trainPages: c.stats.trainPages, frontierLeft: c.stats.queued,
+    failed: c.stats.failed, skipped: c.stats.skipped, trainPages: c.stats.trainPages, frontierLeft: frontierSize(c.stats),
     ...(c.stats.listPages ? { listPages: c.stats.listPages } : {}),
     blacklistedSites: s.blacklistedSites ?? 0, dropped: c.dropped ?? {},
     durationSeconds: round(c.activeMs / 1000), pagesPerMinute: round(minutes > 0 ? c.stats.fetched / minutes : 0),

@@ -4,7 +4,7 @@
 // per page fetched and per site instead of a harvest rate, a multi-queue crawl its list pages read and refreshed.
 import Dexie from 'dexie';
 import type { CrawlerDB } from '@/lib/store/db';
-import type { CrawlRecord, RescoreReport } from '@/lib/records';
+import { frontierSize, type CrawlRecord, type RescoreReport } from '@/lib/records';
 import type { FrontierEntry, Topic } from '@/lib/types';
 import { byId, errorText, fill, h, type Child } from '@/lib/platform/dom';
 import {
@@ -112,7 +112,10 @@ const counters: Counter[] = [
     parts: (c) => (rechecked(c) ? `${formatCount(c.stats.changed ?? 0)} changed, ${formatCount(c.stats.unchanged ?? 0)} unchanged` : ''),
     title: 'List pages asked for again after their refresh interval: found changed, or unchanged by a 304 or the same bytes',
   },
-  { label: 'In frontier', testid: 'detail-frontier', value: (c) => formatCount(c.stats.queued) },
+  {
+    label: 'In frontier', testid: 'detail-frontier', value: (c) => formatCount(frontierSize(c.stats)),
+    parts: (c) => (c.stats.packedSeeds ? `${formatCount(c.stats.packedSeeds)} seeds not queued yet` : ''),
+  },
   { label: 'Pages / min', testid: 'detail-ppm', value: (c) => formatRate(pagesPerMinute(c)) },
   { label: 'Failed', testid: 'detail-failed', value: (c) => formatCount(c.stats.failed), tone: 'bad' },
   {
@@ -249,7 +252,7 @@ export class CrawlDetail {
     const topic = this.topics.get(crawl.topicId);
     const rows: [string, Child][] = [
       ['Topic', h('a', { href: `?view=topics&topic=${crawl.topicId}`, 'data-testid': 'detail-topic', title: "The topic's labels, model and evaluation" }, topic ? topic.name : `#${crawl.topicId}`)],
-      ['Seeds', config.seeds.join('\n')],
+      ['Seeds', crawl.seedsGiven ? `${formatCount(crawl.seedsGiven)} seeds given; the first of each host:\n${config.seeds.join('\n')}` : config.seeds.join('\n')],
       ['Keywords', keywordsRow(config.topic.keywords, topic)],
       ['Strategy', strategyText(config.strategy)],
       ...(config.template ? [['Template', templateText(config.template)] as [string, Child]] : []),

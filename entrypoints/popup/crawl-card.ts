@@ -13,6 +13,7 @@ import {
   waitingText,
 } from '@/lib/ui/format';
 import { isActive, type PopupCrawl } from '@/lib/ui/popup-crawls';
+import { frontierSize } from '@/lib/records';
 
 type StatId = 'fetched' | 'relevant' | 'harvest' | 'records' | 'perPage' | 'frontier' | 'ppm' | 'failed';
 
@@ -88,7 +89,7 @@ export class CrawlCard {
     this.statBoxes.records.hidden = this.statBoxes.perPage.hidden = !template;
     this.stats.records.textContent = snap.records ? formatCount(snap.records.all) : '—';
     this.stats.perPage.textContent = snap.records && stats.fetched > 0 ? (snap.records.thisCycle / stats.fetched).toFixed(2) : '—';
-    this.stats.frontier.textContent = formatCount(stats.queued);
+    this.stats.frontier.textContent = formatCount(frontierSize(stats)); // packed seeds too (lib/store/seed-lists.ts)
     this.stats.ppm.textContent = formatRate(pagesPerMinute(crawl));
     this.stats.failed.textContent = formatCount(stats.failed);
 

@@ -2,12 +2,13 @@
 // the background entrypoint gives it the store, fetch and clock, and forwards messages and alarms to it.
 import { isExportFormat } from '../export/selection';
 import type { CrawlStatus, ProtocolMap, Request } from '../protocol';
-import type { CrawlRecord } from '../records';
+import { frontierSize, type CrawlRecord } from '../records';
 import { seedCandidates } from './children';
 import { ConfigError, type CrawlConfig } from './config';
 import { parseConfig } from './parse-config';
 import { CrawlRunner, type CrawlerPorts } from './crawler';
 import type { CrawlStore } from '../store/crawl-store';
+import { PACK_ABOVE } from '../store/seed-lists';
 import { identityPlan, type IdentityPort } from './identity';
 import { TopicService } from './topic-service';
 import { siteOfHostOrUrl } from '../url';
@@ -28,6 +29,21 @@ export function describedCrawlName(topicName: string, seed: string, now: number)
 export function newTopicName(config: Pick<CrawlConfig, 'topic' | 'seeds'>): string {
   const words = config.topic.keywords.slice(0, 3).join(', ');
   return words || new URL(config.seeds[0]!).hostname;
+}
+
+/**
+ * The seeds a crawl row keeps of a big seed list: the first of each host. Scope (lib/crawl/scope.ts) and the
+ * crawl's identity (identity.ts) read only the seeds' hostnames and sites, so they answer as with the whole list,
+ * and the row, written with every page, does not carry a copy of every seed (a 6,000-seed row made a crawl in Node
+ * 2-3x slower; docs/benchmarks.md "Seed lists of a million URLs").
+ */
+export function seedsKept(seeds: readonly string[]): string[] {
+  const byHost = new Map<string, string>();
+  for (const s of seeds) {
+    const host = new URL(s).hostname;
+    if (!byHost.has(host)) byHost.set(host, s);
+  }
+  return [...byHost.values()];
 }
 
 /** Every request but `setLabeler` and `startShared`, which need the browser (its tabs, its fetch) and are answered by lib/platform. */
@@ -181,13 +197,17 @@ export class CrawlService {
       const unnamed = (raw as { name?: unknown }).name === undefined && !parsed.template;
       const { topic, created } = await this.topicFor(parsed, unnamed);
       const topicId = topic.id!;
-      const config = unnamed ? { ...parsed, name: await this.freeCrawlName(describedCrawlName(topic.name, parsed.seeds[0]!, clock.now())) } : parsed;
+      const named = unnamed ? { ...parsed, name: await this.freeCrawlName(describedCrawlName(topic.name, parsed.seeds[0]!, clock.now())) } : parsed;
+      // A big seed list is packed in the frontier's store, not copied into the crawl row (seedsKept).
+      const big = !named.template && named.seeds.length > PACK_ABOVE;
+      const config = big ? { ...named, seeds: seedsKept(named.seeds) } : named;
       let crawlId: number | undefined;
       try {
         crawlId = await store.createCrawl(config, topicId, clock.now());
+        if (big) await store.updateCrawl(crawlId, { seedsGiven: named.seeds.length });
         if (config.template) await store.updateCrawl(crawlId, { templateRun: firstRun() });
         // A template's seeds are queued once its search ran (the crawler does it, with the given seeds first).
-        if (!config.template) await store.frontier.enqueue(crawlId, seedCandidates(config), clock.now());
+        if (!config.template) await store.frontier.enqueue(crawlId, seedCandidates(named), clock.now());
       } catch (err) {
         // A start that failed leaves nothing behind: neither its crawl nor the topic made for it.
         if (crawlId !== undefined) await store.deleteCrawl(crawlId).catch(() => undefined);
@@ -204,7 +224,7 @@ export class CrawlService {
     stop: ({ crawlId }) => this.halt(crawlId, 'stopped', 'stopped by you'),
     resume: async ({ crawlId }) => {
       const crawl = await this.must(crawlId);
-      if (crawl.state === 'finished' && crawl.stats.queued === 0) throw new Error('this crawl is finished: its frontier is empty');
+      if (crawl.state === 'finished' && frontierSize(crawl.stats) === 0) throw new Error('this crawl is finished: its frontier is empty');
       if (!(await this.ports.store.topics.getTopic(crawl.topicId))) throw new Error(`the topic of this crawl was deleted, so it has nothing to learn from`);
       if (crawl.state !== 'running' && crawl.state !== 'training') {
         const trainingLeft = crawl.stats.trainPages < crawl.config.training.linkSources.length;

@@ -13,6 +13,7 @@ import { HeldLinkBook, type HeldChanges } from './held-links';
 import { candidateKeys, dropHeadList, headKey, readHeads, writeWithHeads } from './host-heads';
 import { PageLog } from './page-log';
 import { dropRows } from './row-cache';
+import { deleteSeedLists } from './seed-lists';
 import { withListKeys } from './page-keys';
 import { blacklistedSites, queuedIn, queuedOf, setSiteBlacklisted, sitesOf } from './site-book';
 import { TopicStore } from './topic-store';
@@ -186,13 +187,14 @@ export class CrawlStore implements CrawlStorePort {
     const db = this.db;
     // The crawl's labeled links stay with its topic (they are what the topic learned); its labeled pages go
     // with their bodies.
-    return db.transaction('rw', [db.crawls, db.frontier, db.hostHeads, db.pages, db.bodies, db.pageLabels, db.sites, db.graph, db.strategyStates, db.settings, db.recordChanges], async () => {
+    return db.transaction('rw', [db.crawls, db.frontier, db.hostHeads, db.pages, db.bodies, db.pageLabels, db.sites, db.graph, db.strategyStates, db.settings, db.recordChanges, db.seedLists], async () => {
       if (!(await db.crawls.get(crawlId))) return false;
       const lo = [crawlId, Dexie.minKey], hi = [crawlId, Dexie.maxKey];
       dropRows(db, crawlId);
       await db.frontier.where('[crawlId+url]').between(lo, hi).delete();
       await db.hostHeads.where('[crawlId+site+host]').between([crawlId, Dexie.minKey, Dexie.minKey], [crawlId, Dexie.maxKey, Dexie.maxKey]).delete();
       dropHeadList(db, crawlId);
+      await deleteSeedLists(db, crawlId);
       await db.pages.where('[crawlId+seq]').between(lo, hi).delete();
       await db.bodies.where('[crawlId+seq]').between(lo, hi).delete();
       await db.sites.where('[crawlId+site]').between(lo, hi).delete();

@@ -1,12 +1,15 @@
 import Dexie, { type EntityTable, type Table } from 'dexie';
 import type { FrontierEntry, LabeledLink, PageBody, PageLabel, PageRecord, Topic } from '../types';
-import type { CrawlRecord, FieldRecord, GraphRow, HostHead, ModelRecord, RecordChange, Setting, SiteStats, StrategyStateRow } from '../records';
+import type { CrawlRecord, FieldRecord, GraphRow, HostHead, ModelRecord, RecordChange, SeedBatch, Setting, SiteStats, StrategyStateRow } from '../records';
+import type { Candidate } from '../ports';
 import { upgradeToTopics } from './migrations/v2-topics';
 import { addEntrySites } from './migrations/v4-entry-sites';
 import { addPageListKeys } from './migrations/v7-page-list-keys';
 import { addPageTerms } from './migrations/v9-page-terms';
 import { addHostHeads } from './migrations/v11-host-heads';
 
+/** A packed row of a big seed list (lib/store/seed-lists.ts): what its seeds share is a candidate without its URL. */
+export type PackedSeeds = SeedBatch<Omit<Candidate, 'url' | 'href' | 'host' | 'site'>>;
 
 export class CrawlerDB extends Dexie {
   crawls!: EntityTable<CrawlRecord, 'id'>;
@@ -24,6 +27,7 @@ export class CrawlerDB extends Dexie {
   records!: Table<FieldRecord, [string, string]>;
   recordChanges!: Table<RecordChange, [number, string]>;
   hostHeads!: Table<HostHead, [number, string, string]>;
+  seedLists!: Table<PackedSeeds, [number, number]>;
 
   constructor(name = 'focus', deps?: { indexedDB: IDBFactory; IDBKeyRange: typeof IDBKeyRange }) {
     super(name, deps);
@@ -91,6 +95,9 @@ export class CrawlerDB extends Dexie {
         hostHeads: '[crawlId+site+host]',
       })
       .upgrade((tx) => addHostHeads(tx));
+    // v12: big seed lists stored packed, a few thousand seeds to a row in the order given, fed to the frontier as the
+    // crawl needs them (lib/store/seed-lists.ts). A new table: no row of an older version changes.
+    this.version(12).stores({ seedLists: '[crawlId+batch]' });
   }
 }
 

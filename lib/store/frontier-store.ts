@@ -4,7 +4,7 @@
 import Dexie from 'dexie';
 import type { NextOrder } from '../strategies/types';
 import type { EntryState, FrontierEntry, PageRecord } from '../types';
-import { crawlRow, type CrawlerDB } from './db';
+import { crawlRow, type CrawlerDB, type PackedSeeds } from './db';
 import type { CrawlRecord } from '../records';
 import { withListKeys } from './page-keys';
 import { buildCounts, countWrites, readNextHeads, takeFromQueues, type QueueTake } from './fifo-queues';
@@ -15,6 +15,8 @@ import { siteOf } from '../url';
 import { applyHeads, candidateKeys, forgetRows, headKey, headList, loadHeadList, planHeads, readHeads, rebuildHeads, recomputeHeads, writeWithHeads, type Position } from './host-heads';
 import { takeByHeads } from './heads-take';
 import { dropRows, readRows, wroteRows } from './row-cache';
+import { BLACKLISTED } from '../run/commit-plan';
+import { BATCHES_PER_WRITE, FEED_SEEDS, HIGH_WATER, PACK_ABOVE, SEEDS_PER_BATCH, closedSites, firstPacked, nextBatch, packSeeds, restOf, shouldFeed, unpackSeeds } from './seed-lists';
 
 const byUrl = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -50,37 +52,156 @@ export class FrontierStore {
   private readonly readAhead = new Map<number, number>();
   /** Per crawl and FIFO queue, how many hosts its last take by queues read in that queue (fifo-queues.ts). */
   private readonly queueReadAhead = new Map<number, Map<number, number>>();
+  /** Per crawl, the feed of packed seeds under way (seed-lists.ts), and one that failed, told at the next take. */
+  private readonly feeding = new Map<number, Promise<void>>();
+  private readonly feedFailed = new Map<number, unknown>();
+  /** Per crawl, the priority of its next packed seed (undefined: none is packed; absent: not read yet). */
+  private readonly seedPriority = new Map<number, number | undefined>();
+  /** Per crawl, about how many seeds are queued in the frontier (fed, less those taken): fewer than half a feed feeds more. */
+  private readonly seedsQueued = new Map<number, number>();
+  /** Per crawl, its queued URLs (packed seeds aside) as its last take left them. */
+  private readonly queuedSeen = new Map<number, number>();
 
 
   constructor(private readonly db: CrawlerDB) {}
 
   /**
-   * Adds candidates (seeds or links found on a page), raising the score of queued ones found again. Each is first
-   * added as a new row: for a URL not known yet that is one request, where reading it and then writing it were
-   * two (the read is the dedup check). The adds that meet a known URL fail alone, and only those URLs are read
-   * and planned as known ones. A URL found known leaves a gap in the discovery order, which only orders.
+   * Adds candidates (seeds or links found on a page), raising the score of queued ones found again. More than
+   * PACK_ABOVE (a big seed list) are not all written as frontier rows: the first PACK_ABOVE are, the rest are stored
+   * packed and fed to the frontier as the crawl needs them (seed-lists.ts).
    */
   async enqueue(crawlId: number, candidates: Candidate[], now: number): Promise<void> {
+    if (candidates.length > PACK_ABOVE) return this.enqueuePacked(crawlId, candidates, now);
+    // An async scope: Dexie keeps its transaction across native awaits only for one (a plain arrow commits too early).
     await this.db.transaction('rw', this.db.frontier, this.db.crawls, this.db.hostHeads, async () => {
-      const unique = bestPerUrl(candidates);
-      const [crawl, heads] = await Promise.all([crawlRow(this.db, crawlId), readHeads(this.db, crawlId, candidateKeys(unique, siteOf))]);
-      const fresh: FrontierEntry[] = [];
-      planUpserts(crawl, unique, [], now, fresh); // one new row per candidate, in their order
-      const known = await this.addNew(fresh);
-      const added = fresh.filter((_, i) => !known.has(i));
-      const again = unique.filter((_, i) => known.has(i));
-      const before = await readEntries(this.db, crawlId, again.map((c) => c.url));
-      const puts: FrontierEntry[] = [];
-      const delta = planUpserts(crawl, again, before, now, puts);
-      const was = new Map(before.flatMap((k) => (k ? [[k.url, k] as const] : [])));
-      countWrites(crawl, added, () => undefined);
-      countWrites(crawl, puts, (i) => was.get(puts[i]!.url));
-      for (const e of added) crawl.stats[e.state === 'queued' ? 'queued' : 'skipped']++;
-      crawl.stats.queued += delta.queued;
-      crawl.stats.skipped += delta.skipped;
-      await writeWithHeads(this.db, crawlId, [...added, ...puts], [...added.map(() => undefined), ...puts.map((e) => was.get(e.url))], heads,
-        () => Promise.all([writeEntries(this.db, puts), this.db.crawls.put({ ...crawl, updatedAt: now })]));
+      await this.admit(crawlId, candidates, now);
     });
+  }
+
+  /**
+   * Inside the caller's transaction: each candidate is first added as a new row: for a URL not known yet that is one
+   * request, where reading it and then writing it were two (the read is the dedup check). The adds that meet a known
+   * URL fail alone, and only those URLs are read and planned as known ones. A URL found known leaves a gap in the
+   * discovery order, which only orders. `patch` changes the crawl row before it is written with the counters.
+   */
+  private async admit(crawlId: number, candidates: Candidate[], now: number, patch?: (crawl: CrawlRecord) => void): Promise<void> {
+    const unique = bestPerUrl(candidates);
+    const [crawl, heads] = await Promise.all([crawlRow(this.db, crawlId), readHeads(this.db, crawlId, candidateKeys(unique, siteOf))]);
+    patch?.(crawl);
+    const fresh: FrontierEntry[] = [];
+    planUpserts(crawl, unique, [], now, fresh); // one new row per candidate, in their order
+    const known = await this.addNew(fresh);
+    const added = fresh.filter((_, i) => !known.has(i));
+    const again = unique.filter((_, i) => known.has(i));
+    const before = await readEntries(this.db, crawlId, again.map((c) => c.url));
+    const puts: FrontierEntry[] = [];
+    const delta = planUpserts(crawl, again, before, now, puts);
+    const was = new Map(before.flatMap((k) => (k ? [[k.url, k] as const] : [])));
+    countWrites(crawl, added, () => undefined);
+    countWrites(crawl, puts, (i) => was.get(puts[i]!.url));
+    for (const e of added) crawl.stats[e.state === 'queued' ? 'queued' : 'skipped']++;
+    crawl.stats.queued += delta.queued;
+    crawl.stats.skipped += delta.skipped;
+    await writeWithHeads(this.db, crawlId, [...added, ...puts], [...added.map(() => undefined), ...puts.map((e) => was.get(e.url))], heads,
+      () => Promise.all([writeEntries(this.db, puts), this.db.crawls.put({ ...crawl, updatedAt: now })]));
+  }
+
+  /**
+   * A big seed list: its first PACK_ABOVE candidates go to the frontier and the rest are packed, BATCHES_PER_WRITE
+   * rows to a transaction, each with the crawl row's count of packed seeds. The first transaction carries the
+   * frontier's rows, so the crawl can start on them.
+   */
+  private async enqueuePacked(crawlId: number, candidates: Candidate[], now: number): Promise<void> {
+    const db = this.db;
+    let rows: PackedSeeds[] = [];
+    const packed = (part: PackedSeeds[]) => part.reduce((n, r) => n + r.urls.length, 0);
+    await db.transaction('rw', [db.frontier, db.crawls, db.hostHeads, db.seedLists], async () => {
+      rows = packSeeds(crawlId, await nextBatch(db, crawlId), candidates.slice(PACK_ABOVE));
+      const part = rows.slice(0, BATCHES_PER_WRITE);
+      await Promise.all([
+        db.seedLists.bulkAdd(part),
+        this.admit(crawlId, candidates.slice(0, PACK_ABOVE), now, (crawl) => (crawl.stats.packedSeeds = (crawl.stats.packedSeeds ?? 0) + packed(part))),
+      ]);
+    });
+    if (this.seedPriority.get(crawlId) === undefined && rows[0]) this.seedPriority.set(crawlId, rows[0].shared.priority);
+    this.seedsQueued.set(crawlId, (this.seedsQueued.get(crawlId) ?? 0) + PACK_ABOVE);
+    for (let i = BATCHES_PER_WRITE; i < rows.length; i += BATCHES_PER_WRITE) {
+      const part = rows.slice(i, i + BATCHES_PER_WRITE);
+      await db.transaction('rw', db.crawls, db.seedLists, async () => {
+        const crawl = await crawlRow(db, crawlId);
+        crawl.stats.packedSeeds = (crawl.stats.packedSeeds ?? 0) + packed(part);
+        await Promise.all([db.seedLists.bulkAdd(part), db.crawls.put({ ...crawl, updatedAt: now })]);
+      });
+    }
+  }
+
+  /**
+   * Moves up to `max` packed seeds, in their order, into the frontier through the one enqueue path, and deletes (or
+   * shortens) the rows they came from in the same transaction. A seed whose site was closed meanwhile (by the user's
+   * Blacklist or the strategy) is recorded skipped, as it would have been dropped had it been queued. Returns how
+   * many seeds left the packed rows (0: none was left).
+   */
+  async feed(crawlId: number, now: number, max = FEED_SEEDS): Promise<number> {
+    const db = this.db;
+    return db.transaction('rw', [db.frontier, db.crawls, db.hostHeads, db.seedLists, db.sites], async () => {
+      const rows = await firstPacked(db, crawlId, Math.ceil(max / SEEDS_PER_BATCH) + 1);
+      const seeds: Candidate[] = [];
+      const emptied: [number, number][] = [];
+      let rest: PackedSeeds | undefined;
+      for (const row of rows) {
+        const n = Math.min(row.urls.length, max - seeds.length);
+        if (n <= 0) break;
+        seeds.push(...unpackSeeds(row, 0, n));
+        if (n === row.urls.length) emptied.push([crawlId, row.batch]);
+        else rest = restOf(row, n);
+      }
+      const next = rest ?? rows[emptied.length];
+      this.seedPriority.set(crawlId, next?.shared.priority);
+      const closed = await closedSites(db, crawlId, seeds);
+      let dropped = 0;
+      for (const s of seeds) {
+        const why = closed.get(s.site!);
+        if (why) (s.skip = `${BLACKLISTED}: ${why}`), dropped++;
+      }
+      await Promise.all([
+        emptied.length ? db.seedLists.bulkDelete(emptied) : undefined,
+        rest ? db.seedLists.put(rest) : undefined,
+        this.admit(crawlId, seeds, now, (crawl) => {
+          crawl.stats.packedSeeds = next ? Math.max(0, (crawl.stats.packedSeeds ?? 0) - seeds.length) : 0;
+          if (dropped) crawl.dropped = { ...crawl.dropped, [BLACKLISTED]: (crawl.dropped?.[BLACKLISTED] ?? 0) + dropped };
+        }),
+      ]);
+      this.seedsQueued.set(crawlId, (this.seedsQueued.get(crawlId) ?? 0) + seeds.length - dropped);
+      return seeds.length;
+    });
+  }
+
+  /** Feeds packed seeds without holding up the take that asked: the next take of the crawl waits for it. */
+  private feedSoon(crawlId: number, now: number): void {
+    if (this.feeding.has(crawlId)) return;
+    const fed = this.feed(crawlId, now).then(
+      () => undefined,
+      (err: unknown) => void this.feedFailed.set(crawlId, err),
+    ).finally(() => this.feeding.delete(crawlId));
+    this.feeding.set(crawlId, fed);
+  }
+
+  /** A feed started after the last take is done; one that failed fails this take (the crawl pauses, saying why). */
+  private async fed(crawlId: number): Promise<void> {
+    await this.feeding.get(crawlId);
+    const err = this.feedFailed.get(crawlId);
+    if (err === undefined) return;
+    this.feedFailed.delete(crawlId);
+    throw err;
+  }
+
+  /** The priority of a crawl's next packed seed (read from its first row once per crawl in this context); undefined: none is packed. */
+  private async nextSeedPriority(crawlId: number): Promise<number | undefined> {
+    if (!this.seedPriority.has(crawlId)) {
+      const [row] = await firstPacked(this.db, crawlId, 1);
+      this.seedPriority.set(crawlId, row?.shared.priority);
+    }
+    return this.seedPriority.get(crawlId);
   }
 
   /** Adds rows whose URLs may be known already; answers the positions (in `rows`) of those that were, and left as they are. */
@@ -120,9 +241,49 @@ export class FrontierStore {
     scanLimit = 2000,
     next: NextOrder = 'priority',
   ): Promise<{ entries: FrontierEntry[]; waitMs: number; waitingOn?: FrontierEntry }> {
+    await this.fed(crawlId);
+    const entries: FrontierEntry[] = [];
+    const left = () => (typeof wanted === 'number' ? wanted : wanted()) - entries.length;
+    let fedBelow = false;
+    for (;;) {
+      // While seeds are packed, a URL ranked below them is not taken: they are fed first (seed-lists.ts). Not past
+      // HIGH_WATER queued: the seeds queued then are busy hosts', and feeding more of them would not fill a slot.
+      const guard = next === 'priority' && (this.queuedSeen.get(crawlId) ?? 0) < HIGH_WATER;
+      const seedPriority = guard ? await this.nextSeedPriority(crawlId) : undefined;
+      let below = false;
+      const guarded = seedPriority === undefined ? reserve : (e: FrontierEntry) => (e.priority < seedPriority ? ((below = true), 1) : reserve(e));
+      const { taken, seen } = await this.takeOnce(crawlId, guarded, now, left, scanLimit, next);
+      entries.push(...taken.entries);
+      this.queuedSeen.set(crawlId, seen.queued);
+      const seeds = taken.entries.filter((e) => e.parentUrl === null && e.depth === 0).length;
+      this.seedsQueued.set(crawlId, Math.max(0, (this.seedsQueued.get(crawlId) ?? 0) - seeds));
+      const result = { ...taken, entries };
+      if (!seen.packedSeeds) return result;
+      // Nothing queued could be taken: feed and take again until something is, or nothing is packed.
+      // Only URLs below the packed seeds were ready: feed once and take again.
+      const empty = taken.entries.length === 0 && taken.waitMs === Infinity;
+      if (empty || (below && !fedBelow && left() > 0)) {
+        fedBelow ||= !empty;
+        await this.feed(crawlId, now);
+        continue;
+      }
+      const seedsLow = (this.seedsQueued.get(crawlId) ?? 0) < FEED_SEEDS / 2;
+      if (shouldFeed({ queued: seen.queued, seedsLow, short: left() > 0 })) this.feedSoon(crawlId, now);
+      return result;
+    }
+  }
+
+  /** One take in one transaction; `seen` is what it read of the crawl: its queued and packed counts after it, and the slots asked. */
+  private async takeOnce(
+    crawlId: number, reserve: (entry: FrontierEntry) => number, now: number, wanted: number | (() => number), scanLimit: number, next: NextOrder,
+  ): Promise<{ taken: { entries: FrontierEntry[]; waitMs: number; waitingOn?: FrontierEntry }; seen: { queued: number; packedSeeds: number; max: number } }> {
+    const seen = { queued: 0, packedSeeds: 0, max: 0 };
+    let seenStats: CrawlRecord['stats'] | undefined;
     const work = this.db.transaction('rw', this.db.frontier, this.db.crawls, this.db.hostHeads, async () => {
       const crawl = await crawlRow(this.db, crawlId);
       const max = typeof wanted === 'number' ? wanted : wanted();
+      seenStats = crawl.stats; // the take lowers its queued count as it takes
+      seen.max = max;
       if (max <= 0) return { entries: [], waitMs: 0 };
       if (next !== 'priority') {
         const counted = crawl.queues !== undefined && !this.recount.delete(crawlId);
@@ -143,12 +304,15 @@ export class FrontierStore {
       this.readAhead.set(crawlId, taken.opened);
       return this.markTaken(crawl, taken, now, max, false, taken.heads, taken.recompute);
     });
+    let taken;
     try {
-      return await work;
+      taken = await work;
     } catch (err) {
       this.forgetQueues(crawlId); // an aborted take changed nothing in the database
       throw err;
     }
+    if (seenStats) Object.assign(seen, { queued: seenStats.queued, packedSeeds: seenStats.packedSeeds ?? 0 });
+    return { taken, seen };
   }
 
   /** Inside the take: the entries taken go in flight (and queue counters this take built are kept). */

@@ -349,6 +349,35 @@ async function rescore(name: string, chunk: number, duringCrawlPages = 0, paced 
   return { ...out, ms, takes, crawled };
 }
 
+/**
+ * A seed list a user gives (issue 36): `count` seeds to a new crawl in this database, in one enqueue, which packs all
+ * but the first PACK_ABOVE (lib/store/seed-lists.ts); then `feeds` feeds of packed seeds into the frontier, as the
+ * crawl asks for them. The seeds' frontier rows share the table with the URLs already filled.
+ */
+async function seedList(name: string, count: number, feeds: number) {
+  const { db, store } = must(name);
+  if (!('feed' in store.frontier)) return null; // a tree from before seed lists were packed (--before)
+  const topic = await store.topics.createTopic(`seeds ${Date.now()}`, ['bench'], Date.now());
+  const crawlId = await store.createCrawl(benchConfig(500), topic.id!, Date.now());
+  const seeds: Candidate[] = Array.from({ length: count }, (_, k) => {
+    const { url, host } = syntheticUrl(3e9 + k);
+    return { url, host, score: 1, priority: Number.MAX_VALUE, depth: 0, parentUrl: null, anchor: '', context: '', strategy: { tunnel: 0 } };
+  });
+  const t = performance.now();
+  await store.frontier.enqueue(crawlId, seeds, Date.now());
+  const ms = performance.now() - t;
+  const rows = await db.frontier.where('[crawlId+url]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).count();
+  const fed: { ms: number; seeds: number }[] = [];
+  for (let k = 0; k < feeds; k++) {
+    const f = performance.now();
+    const n = await store.frontier.feed(crawlId, Date.now());
+    fed.push({ ms: performance.now() - f, seeds: n });
+  }
+  const crawl = (await store.getCrawl(crawlId))!;
+  await store.deleteCrawl(crawlId);
+  return { ms, frontierRows: rows, packedAtEnd: crawl.stats.packedSeeds ?? 0, queuedAtEnd: crawl.stats.queued, fed };
+}
+
 async function countQueued(name: string): Promise<number> {
   const { store, crawlId } = must(name);
   return store.frontier.countByState(crawlId, 'queued');
@@ -368,7 +397,7 @@ function closeAll(): void {
   for (const b of benches.values()) b.db.close();
 }
 
-const api = { open, fill, floor, takeLatency, raiseLatency, reclaim, crawl, rescore, countQueued, drop, estimate, closeAll };
+const api = { open, fill, floor, takeLatency, raiseLatency, reclaim, crawl, rescore, seedList, countQueued, drop, estimate, closeAll };
 export type FrontierBench = typeof api;
 export type { TakeMode };
 Object.assign(globalThis, { frontierBench: api });

@@ -1,7 +1,9 @@
 // The Dexie frontier at scale in Chromium's IndexedDB (issue 4, item 4): enqueue N URLs, takeNext and
 // raise latencies at that size, the size on disk, and whether the real crawl loop keeps its pace.
 // The store runs in a page (frontier-scale-page.ts, bundled with esbuild) of headless Chromium.
-//   npx tsx scripts/bench/frontier-scale.ts [--urls 1000000] [--samples 1000] [--pages 500] [--skip-rescore] [--json] [--before DIR]
+//   npx tsx scripts/bench/frontier-scale.ts [--urls 1000000] [--samples 1000] [--pages 500] [--seeds N] [--feeds 20] [--skip-rescore] [--json] [--before DIR]
+// `--seeds` is the size of the seed list given in one enqueue (packed, lib/store/seed-lists.ts), on an empty frontier
+// and at N (default: N); `--feeds` how many feeds of packed seeds into the frontier are timed after each.
 // `--before DIR` runs the same harness on another tree's store (DIR/lib, e.g. `git archive COMMIT lib | tar -x -C DIR`):
 // run it beside a run without, at the same time, to compare the two under the same load.
 // Figures are reported, never asserted. Goal to compare with: takeNext p99 <= 10 ms at 1M.
@@ -25,6 +27,8 @@ const { values } = parseArgs({
     samples: { type: 'string', default: '1000' },
     pages: { type: 'string', default: '500' },
     'rescore-chunk': { type: 'string', default: '500' },
+    seeds: { type: 'string' },
+    feeds: { type: 'string', default: '20' },
     json: { type: 'boolean', default: false },
     /** Leaves out the re-score at 100,000 (about five minutes on a loaded machine). */
     'skip-rescore': { type: 'boolean', default: false },
@@ -48,6 +52,8 @@ const PAGES = Number(values.pages);
 const RESCORE_CHUNK = Number(values['rescore-chunk']);
 const SETTLE = Number(values.settle);
 const REPEAT = Number(values.repeat);
+const SEEDS = Number(values.seeds ?? values.urls);
+const FEEDS = Number(values.feeds);
 const started = performance.now();
 const progress = (s: string) => process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${s}\n`);
 
@@ -113,6 +119,9 @@ progress(`fresh frontier: ${PAGES} pages in ${(small.ms / 1000).toFixed(1)} s ($
 // ---- 2. enqueue N URLs, 1,000 per call; takeNext measured on the way at 10k and 100k ----
 
 await inPage(page, 'open', 'big');
+// A seed list given whole on an empty frontier (packed past PACK_ABOVE), measured again at N below.
+const seedsFresh = await inPage(page, 'seedList', 'big', SEEDS, FEEDS);
+if (seedsFresh) progress(`seed list of ${SEEDS.toLocaleString('en')} on an empty frontier: ${(seedsFresh.ms / 1000).toFixed(1)} s`);
 const enqueueMs: number[] = [];
 type Floor = { getUrlsPerSecond: number; putUrlsPerSecond: number; bothUrlsPerSecond: number };
 const checkpoints: { size: number; take: ReturnType<typeof dist>; floor: Floor; enqueueUrlsPerSecond: number }[] = [];
@@ -160,6 +169,8 @@ const enqueueTotalMs = enqueueMs.reduce((a, b) => a + b, 0);
 const floorAtN = floorOf(await inPage(page, 'floor', 'big', FLOOR_BATCHES));
 const enqueueAtN = lastRate();
 progress(`at ${N.toLocaleString('en')}: enqueue ${enqueueAtN.toFixed(0)} URLs/s, a bare read and write per URL ${floorAtN.bothUrlsPerSecond.toFixed(0)} URLs/s`);
+const seedsAtN = await inPage(page, 'seedList', 'big', SEEDS, FEEDS);
+if (seedsAtN) progress(`seed list of ${SEEDS.toLocaleString('en')} at ${N.toLocaleString('en')}: ${(seedsAtN.ms / 1000).toFixed(1)} s`);
 const tenth = Math.max(1, Math.floor(enqueueMs.length / 10));
 const usageAfterFill = await inPage(page, 'estimate');
 
@@ -224,6 +235,7 @@ const result = {
   },
   enqueueFloor: [...checkpoints.map((c) => ({ size: c.size, enqueueUrlsPerSecond: c.enqueueUrlsPerSecond, ...c.floor })),
     { size: N, enqueueUrlsPerSecond: enqueueAtN, ...floorAtN }],
+  seedList: seedsFresh && seedsAtN ? { seeds: SEEDS, fresh: seedFigures(seedsFresh), atN: seedFigures(seedsAtN) } : null,
   takeNextAt: checkpoints, takeNext: take, reclaim: reclaims, rescoreAt100k,
   raise: { ...dist(raise.ms), raised: raise.raised },
   storage: { estimateAfterFillBytes: usageAfterFill, estimateAtEndBytes: usageAtEnd, diskBytes, diskDirs: originDirs },
@@ -231,6 +243,12 @@ const result = {
   goal: { takeNextP99Ms: 10, met: (take.ready?.p99 ?? Infinity) <= 10 },
   runSeconds: (performance.now() - started) / 1000,
 };
+
+/** A seed list's enqueue rate, and the rate packed seeds are fed to the frontier (seeds a second of feed time). */
+function seedFigures(r: NonNullable<typeof seedsFresh>) {
+  const fedMs = r.fed.reduce((a, f) => a + f.ms, 0), fed = r.fed.reduce((a, f) => a + f.seeds, 0);
+  return { seconds: r.ms / 1000, urlsPerSecond: (SEEDS / r.ms) * 1000, frontierRows: r.frontierRows, feed: { ...dist(r.fed.map((f) => f.ms)), seedsPerSecond: (fed / fedMs) * 1000, seeds: fed } };
+}
 
 const ms = (x: number) => x.toFixed(2).padStart(9);
 const mb = (x: number) => `${(x / 1024 / 1024).toFixed(0)} MiB`;
@@ -280,6 +298,19 @@ console.log(`goal crawl loop at ${N.toLocaleString('en')} within 80% of a fresh 
   (settled ? `; ${SETTLE} s later ${((pace(settled).pagesPerSecond) / result.crawl.fresh.pagesPerSecond).toFixed(2)}x` : ''));
 console.log(`goal take p99 <= 10 ms at ${N.toLocaleString('en')} with the ten largest hosts busy: ${take['top-hosts-busy']!.p99.toFixed(2)} ms, ` +
   `under politeness (1 s, 1 per host) ${take.politeness!.p99.toFixed(2)} ms`);
-console.log(`goal enqueue >= 10,000 URLs/s: ${result.enqueue.urlsPerSecond.toFixed(0)} URLs/s over the fill, ${enqueueAtN.toFixed(0)} at ${N.toLocaleString('en')} ` +
-  `(a bare read and write per URL: ${floorAtN.bothUrlsPerSecond.toFixed(0)}); run took ${result.runSeconds.toFixed(0)} s`);
+const sl = result.seedList;
+if (sl) {
+  console.log(`\nseed list of ${SEEDS.toLocaleString('en')} URLs given in one enqueue (the first ${sl.fresh.frontierRows.toLocaleString('en')} as frontier rows, the rest packed):`);
+  for (const [at, f] of [['an empty frontier', sl.fresh], [`${N.toLocaleString('en')} queued`, sl.atN]] as const) {
+    console.log(`  at ${at.padEnd(18)} enqueue ${f.seconds.toFixed(1)} s, ${f.urlsPerSecond.toFixed(0)} URLs/s; then fed to the frontier ${f.feed.seedsPerSecond.toFixed(0)} seeds/s ` +
+      `(${FEEDS} feeds of ${(f.feed.seeds / FEEDS).toFixed(0)}, p50 ${f.feed.p50.toFixed(0)} / p99 ${f.feed.p99.toFixed(0)} ms each)`);
+  }
+}
+console.log(`goal enqueue >= 10,000 URLs/s, one frontier row per URL (links found, small seed lists): ${result.enqueue.urlsPerSecond.toFixed(0)} URLs/s over the fill, ` +
+  `${enqueueAtN.toFixed(0)} at ${N.toLocaleString('en')} (a bare read and write per URL: ${floorAtN.bothUrlsPerSecond.toFixed(0)}); run took ${result.runSeconds.toFixed(0)} s`);
+if (sl) {
+  console.log(`goal enqueue >= 10,000 URLs/s, a seed list of ${SEEDS.toLocaleString('en')} stored packed: ${sl.fresh.urlsPerSecond.toFixed(0)} URLs/s on an empty frontier, ` +
+    `${sl.atN.urlsPerSecond.toFixed(0)} at ${N.toLocaleString('en')} (${(sl.atN.urlsPerSecond / enqueueAtN).toFixed(1)}x one row per URL at ${N.toLocaleString('en')}, side by side in this run); ` +
+    `${sl.atN.urlsPerSecond >= 10_000 ? 'met' : 'missed'}; packed seeds enter the frontier at ${sl.atN.feed.seedsPerSecond.toFixed(0)} seeds/s`);
+}
 if (values.json) console.log(JSON.stringify(result));

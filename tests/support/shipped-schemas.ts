@@ -37,7 +37,14 @@ const V9 = {
 /** v10: the frontier without its [crawlId+state] index. */
 const V10 = { ...V9, frontier: '[crawlId+url], [crawlId+state+priority+order], [crawlId+site+state]' };
 
-const SHIPPED = { 3: V3, 5: V5, 8: V8, 9: V9, 10: V10 };
+/** v11: per-host queue heads. */
+const V11 = {
+  ...V10,
+  frontier: '[crawlId+url], [crawlId+state+priority+order], [crawlId+site+state+host+priority+order]',
+  hostHeads: '[crawlId+site+host]',
+};
+
+const SHIPPED = { 3: V3, 5: V5, 8: V8, 9: V9, 10: V10, 11: V11 };
 
 /** A database named like Focus's, at schema `version` exactly as it shipped. */
 export function openShipped(version: keyof typeof SHIPPED, indexedDB: IDBFactory): Dexie {
