@@ -269,7 +269,10 @@ async function main(): Promise<void> {
     }
   }
   const header = Object.keys(rows[0] ?? {});
-  const md = markdownTable(header, rows.map((r) => header.map((h) => r[h]!)));
+  let md = markdownTable(header, rows.map((r) => header.map((h) => r[h]!)));
+  // One run's harvest moves with when the answers come (any re-score of the frontier does): with several `--at`,
+  // each cell is judged on its mean over them, with the spread.
+  if (ats.length > 1) md += '\n\n' + timingSummary(rows);
   console.log(md);
   if (v.out) {
     mkdirSync(v.out, { recursive: true });
@@ -277,6 +280,19 @@ async function main(): Promise<void> {
     writeFileSync(join(v.out, 'labels.json'), JSON.stringify(all, null, 2));
   }
   if (v.json) console.log(JSON.stringify(all));
+}
+
+/** Per case, choice, policy, drift re-score and count: the mean scored harvest over the answer times, and its range. */
+function timingSummary(rows: Record<string, string | number>[]): string {
+  const cells = new Map<string, { key: (string | number)[]; h: number[] }>();
+  for (const r of rows) {
+    const key = [r.case!, r.questions!, r['answers learned']!, r['drift re-score']!, r.answers!];
+    const cell = cells.get(key.join('|')) ?? { key, h: [] };
+    cell.h.push(Number(r['scored harvest at 500']));
+    cells.set(key.join('|'), cell);
+  }
+  return markdownTable(['case', 'questions', 'answers learned', 'drift re-score', 'answers', 'runs', 'mean', 'min', 'max'],
+    [...cells.values()].map(({ key, h }) => [...key, h.length, (h.reduce((a, b) => a + b, 0) / h.length).toFixed(4), Math.min(...h), Math.max(...h)]));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();
