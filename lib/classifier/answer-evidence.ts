@@ -1,8 +1,9 @@
 // How a user's answers (issue 34: the labeling queue, the labeler, a page they judged) enter the link model's
 // counts. A crawl's model holds thousands of automatic labels, and the queue asks about links whose words are
 // rare, so one answer can set a rare word's evidence on its own: 20 "off topic" answers about People links
-// taught the model that words they shared with other queued People links were off topic, and the crawl
-// fetched fewer People pages than with no answers (docs/benchmarks.md, "Labels that teach").
+// looked to teach the model that words they shared with other queued People links were off topic, and the crawl
+// fetched fewer People pages than with no answers; measured, the loss is that of re-scoring People's queue early,
+// which a Retrain with no answer costs as much (docs/benchmarks.md, "Labels that teach").
 //
 // The answered URL itself always takes the answer in full (the learner ranks it by the answer); what the policy
 // decides is how much the answer's words say about other links:
