@@ -149,13 +149,10 @@ export class LinkClassifier {
    */
   learnAnswer(link: LinkText, label: Label): void {
     const features = new Set(this.features(link));
-    const policy = answerLearning.policy;
-    const touched = this.answers.movesAll(label, policy) ? new Set([...this.answers.features(), ...features]) : features;
-    this.totalsBefore ??= this.driftTotals();
-    for (const f of touched) if (!this.weightsBefore.has(f)) this.weightsBefore.set(f, this.weightOf(f));
-    const weight = policy.kind === 'surprise' ? Math.abs(label - this.score(link)) : 1;
-    this.answers.add(features, label, weight);
-    this.applyAnswers(touched);
+    this.totalsBefore ??= this.model.totals;
+    for (const f of features) if (!this.weightsBefore.has(f)) this.weightsBefore.set(f, this.weightOf(f));
+    this.answers.add(features, label);
+    this.applyAnswers(features);
   }
 
   private applyAnswers(features: Iterable<string>): void {
@@ -188,7 +185,7 @@ export class LinkClassifier {
   answerMoves(tolerance: number): { features: Set<string>; drift: number } {
     const features = new Set<string>();
     for (const [f, before] of this.weightsBefore) if (Math.abs(this.weightOf(f) - before) > tolerance) features.add(f);
-    const now = this.driftTotals();
+    const now = this.model.totals;
     const then = this.totalsBefore ?? now;
     const alpha = this.model.alpha;
     const prior = (p: number, q: number) => Math.log(p + 1) - Math.log(q + 1);
@@ -201,16 +198,6 @@ export class LinkClassifier {
     this.weightsBefore.clear();
     this.totalsBefore = null;
     return { features, drift };
-  }
-
-  /** The class totals the drift bound follows: the model's, or under `driftAsCounted` as if every answer counted in them. */
-  private driftTotals(): { pos: number; neg: number } {
-    const t = this.model.totals;
-    const policy = answerLearning.policy;
-    if (!policy.driftAsCounted) return t;
-    const a = this.answers.answers;
-    const k = this.answers.classCounts(policy);
-    return { pos: t.pos + a.pos - k.pos, neg: t.neg + a.neg - k.neg };
   }
 
   /** Real labeled links learned so far (the keyword pseudo-examples are not counted). */

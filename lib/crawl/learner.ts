@@ -28,6 +28,12 @@ const ANSWERED_LOG_ODDS = 50;
  * Measured in the labels benchmark (`--off-topic`).
  */
 export const answeredOffTopic: { policy: 'skip' | 'model' } = { policy: 'skip' };
+/**
+ * Whether answers that moved the class counts past RESCORE_EPSILON start a whole-frontier re-score (`drift`), or
+ * re-score only their reach and leave the rest to the periodic re-score. Measured in the labels benchmark
+ * (`--drift-rescore`).
+ */
+export const answerRescore: { drift: boolean } = { drift: true };
 /** What the Topics view counts as "the next links": the best queued URLs an answer can move into. */
 export const NEXT_LINKS = 100;
 
@@ -295,7 +301,7 @@ export class CrawlLearner {
     // full re-score would give it. Once that could pass the epsilon a full re-score leaves alone, one runs (in the
     // background, as after a Retrain). With a topic's thousands of labeled links that is every few answers.
     this.classDrift += drift;
-    if (this.classDrift > RESCORE_EPSILON) this.scheduleRescore('answers moved the class counts');
+    if (answerRescore.drift && this.classDrift > RESCORE_EPSILON) this.scheduleRescore('answers moved the class counts');
     this.d.log?.(`answer${answered.length === 1 ? '' : 's'} re-scored ${r.changed} of ${r.reached} queued links they reach; ${r.enteredTop} moved into the next ${NEXT_LINKS} (${this.lastAnswer.ms} ms)`);
   }
 

@@ -23,13 +23,17 @@
 //
 // `--off-topic model` leaves a URL answered "off topic" in the queue, ranked by the model (learner.ts); `skip`, the
 // default, takes it out.
-// `--answer-policy full,shrink:2,one-class:0.25,agree:2,surprise,anchor,ignore` runs each choice with each way the link model learns
-// an answer's words (classifier/answer-evidence.ts; `full` counts each answer once, as before issue 34's remedies);
-// `/words` after one (`agree:2/words`) leaves the class totals alone; `/words+rescore` too, but the learner re-scores
-// the whole frontier as often as when answers moved them.
+// `--answer-policy full,ignore,full/words` runs each choice with each way the link model learns an answer's words
+// (classifier/answer-evidence.ts): `full` counts each answer once, as an automatic label (what ships); `ignore`
+// learns nothing from it (only the URL answered moves); `/words` leaves the class totals alone.
+//
+// `--drift-rescore on,off`: whether answers that moved the class counts past the learner's epsilon start a
+// whole-frontier re-score (learner.ts, `answerRescore`), or re-score their reach only.
+// `--at 200,250,300` runs each case and count with the answers given at each point (the crawl's sensitivity to
+// when they come).
 //
 //   npx tsx scripts/bench/labels.ts [--cases History:Bull_shark,People:Electron_beam_welding] [--answers 0,20,50,100]
-//     [--modes reach,random] [--at 250] [--budget 500] [--out DIR] [--json]
+//     [--modes reach,random] [--at 250] [--drift-rescore on] [--budget 500] [--out DIR] [--json]
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -47,7 +51,7 @@ import type { FrontierEntry } from '../../lib/types';
 import { articleOfUrl } from './corpus-server';
 import { memoryFetch } from './node-crawl';
 import { answerLearning, type AnswerPolicy } from '../../lib/classifier/answer-evidence';
-import { answeredOffTopic } from '../../lib/crawl/learner';
+import { answeredOffTopic, answerRescore } from '../../lib/crawl/learner';
 import { DEFAULT_CORPUS, TOPIC_KEYWORDS, caseConfig, caseGroundTruth, harvestTable } from './wikispeedia';
 import { markdownTable } from './report';
 
@@ -204,20 +208,13 @@ async function nextQuestion(
 }
 
 function readPolicy(spec: string): AnswerPolicy {
-  const [s, words] = spec.split('/');
-  const wordsOnly = words === 'words' ? { wordsOnly: true } : words === 'words+rescore' ? { wordsOnly: true, driftAsCounted: true } : {};
-  const [kind, x] = s!.split(':');
-  const n = Number(x);
-  if (kind === 'full' || kind === 'ignore' || kind === 'surprise' || kind === 'anchor' || kind === 'classes') return { kind, ...wordsOnly };
-  if (kind === 'shrink' && n > 0) return { kind, m: n, ...wordsOnly };
-  if (kind === 'one-class' && n >= 0 && n <= 1) return { kind, w: n, ...wordsOnly };
-  if (kind === 'agree' && Number.isInteger(n) && n >= 1) return { kind, k: n, ...wordsOnly };
-  throw new Error(`--answer-policy: full, ignore, classes, surprise, anchor, shrink:M, one-class:W or agree:K, each with /words or not, not ${spec}`);
+  const [kind, words] = spec.split('/');
+  if ((kind === 'full' || kind === 'ignore') && (words === undefined || words === 'words')) return { kind, ...(words ? { wordsOnly: true } : {}) };
+  throw new Error(`--answer-policy: full, ignore, full/words or ignore/words, not ${spec}`);
 }
 
 function policyName(p: AnswerPolicy): string {
-  const name = p.kind === 'shrink' ? `shrink:${p.m}` : p.kind === 'one-class' ? `one-class:${p.w}` : p.kind === 'agree' ? `agree:${p.k}` : p.kind;
-  return p.wordsOnly ? `${name}/words${p.driftAsCounted ? '+rescore' : ''}` : name;
+  return p.wordsOnly ? `${p.kind}/words` : p.kind;
 }
 
 async function main(): Promise<void> {
@@ -230,6 +227,7 @@ async function main(): Promise<void> {
       'answer-policy': { type: 'string' },
       'off-topic': { type: 'string', default: 'skip' },
       at: { type: 'string', default: '250' },
+      'drift-rescore': { type: 'string', default: 'on' },
       budget: { type: 'string', default: '500' },
       out: { type: 'string' },
       json: { type: 'boolean', default: false },
@@ -241,20 +239,27 @@ async function main(): Promise<void> {
   const cases = v.cases!.split(',').map((c) => c.split(':') as [string, string]);
   const answers = v.answers!.split(',').map(Number);
   const modes = v.modes!.split(',') as Mode[];
+  const ats = v.at!.split(',').map(Number);
+  const drifts = v['drift-rescore']!.split(',').map((d) => d === 'on');
   for (const m of modes) if (!MODES.includes(m)) throw new Error(`--modes: one of ${MODES.join(', ')}, not ${m}`);
   const rows: Record<string, string | number>[] = [];
   const all: unknown[] = [];
   for (const [topic, seed] of cases) {
-    const runs: { n: number; mode: Mode | 'none'; policy: AnswerPolicy }[] = [];
-    if (answers.includes(0)) runs.push({ n: 0, mode: 'none', policy: shipped });
-    for (const mode of modes) for (const policy of policies) for (const n of answers) if (n > 0) runs.push({ n, mode, policy });
+    const runs: { n: number; mode: Mode | 'none'; policy: AnswerPolicy; at: number; drift: boolean }[] = [];
+    // With no answers nothing is held or asked: `--at` and the drift re-score play no part.
+    if (answers.includes(0)) runs.push({ n: 0, mode: 'none', policy: shipped, at: ats[0]!, drift: answerRescore.drift });
+    for (const mode of modes) for (const policy of policies) for (const drift of drifts) for (const n of answers) for (const at of ats) {
+      if (n > 0) runs.push({ n, mode, policy, at, drift });
+    }
     for (const r of runs) {
       const t = Date.now();
       answerLearning.policy = r.policy;
-      const res = await runLabelCase({ corpus: v.corpus!, topic, seed, budget: Number(v.budget), at: Number(v.at), n: r.n, mode: r.mode === 'none' ? 'random' : r.mode });
+      answerRescore.drift = r.drift;
+      const res = await runLabelCase({ corpus: v.corpus!, topic, seed, budget: Number(v.budget), at: r.at, n: r.n, mode: r.mode === 'none' ? 'random' : r.mode });
       const u = res.user;
       const row = {
-        case: `${topic} from ${seed}`, questions: r.mode, 'answers learned': r.n ? policyName(r.policy) : '-', answers: r.n, 'scored harvest at 500': res.scoredHarvest500,
+        case: `${topic} from ${seed}`, questions: r.mode, 'answers learned': r.n ? policyName(r.policy) : '-',
+        'drift re-score': r.n ? (r.drift ? 'on' : 'off') : '-', at: r.n ? r.at : '-', answers: r.n, 'scored harvest at 500': res.scoredHarvest500,
         'on topic': u?.onTopic ?? '-', 'page questions': u?.pageQuestions ?? '-', 're-scored': u?.rescored ?? '-', 'into next 100': u?.enteredTop ?? '-',
         'answer to next question ms': u?.answerToNextMs ?? '-', 'wall s': Math.round((Date.now() - t) / 1000),
       };
@@ -264,7 +269,10 @@ async function main(): Promise<void> {
     }
   }
   const header = Object.keys(rows[0] ?? {});
-  const md = markdownTable(header, rows.map((r) => header.map((h) => r[h]!)));
+  let md = markdownTable(header, rows.map((r) => header.map((h) => r[h]!)));
+  // One run's harvest moves with when the answers come (any re-score of the frontier does): with several `--at`,
+  // each cell is judged on its mean over them, with the spread.
+  if (ats.length > 1) md += '\n\n' + timingSummary(rows);
   console.log(md);
   if (v.out) {
     mkdirSync(v.out, { recursive: true });
@@ -272,6 +280,19 @@ async function main(): Promise<void> {
     writeFileSync(join(v.out, 'labels.json'), JSON.stringify(all, null, 2));
   }
   if (v.json) console.log(JSON.stringify(all));
+}
+
+/** Per case, choice, policy, drift re-score and count: the mean scored harvest over the answer times, and its range. */
+function timingSummary(rows: Record<string, string | number>[]): string {
+  const cells = new Map<string, { key: (string | number)[]; h: number[] }>();
+  for (const r of rows) {
+    const key = [r.case!, r.questions!, r['answers learned']!, r['drift re-score']!, r.answers!];
+    const cell = cells.get(key.join('|')) ?? { key, h: [] };
+    cell.h.push(Number(r['scored harvest at 500']));
+    cells.set(key.join('|'), cell);
+  }
+  return markdownTable(['case', 'questions', 'answers learned', 'drift re-score', 'answers', 'runs', 'mean', 'min', 'max'],
+    [...cells.values()].map(({ key, h }) => [...key, h.length, (h.reduce((a, b) => a + b, 0) / h.length).toFixed(4), Math.min(...h), Math.max(...h)]));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FrontierEntry } from '../../lib/types';
 import { heldService, queuedEntries } from '../support/held-crawl';
+import { answerRescore } from '../../lib/crawl/learner';
 
 const O = 'http://tudor.test';
 const page = (title: string, links: [string, string][]) =>
@@ -99,6 +100,23 @@ describe('an answer re-scores where it reaches', { timeout: 90_000 }, () => {
     await expect.poll(async () => (await store.getCrawl(crawlId))!.lastRescore?.why, { timeout: 10_000 }).toBe('answers moved the class counts');
     release();
     await service.settled(crawlId);
+  });
+
+  it('with the drift re-score off (the labels benchmark\'s control), answers re-score their reach and start no full re-score', async () => {
+    answerRescore.drift = false;
+    try {
+      const { store, h, crawlId, topicId, release, service } = await heldCrawl({ labels: 0 });
+      const before = await queued(store, crawlId);
+      const tudors = [...before.keys()].filter((u) => /p[0-4]$/.test(u));
+      const { effect } = await h.labelLink({ topicId, url: tudors[0]!, anchor: before.get(tudors[0]!)!.anchor, context: '', label: 1, wait: true });
+      expect(effect!.changed).toBeGreaterThan(0);
+      release();
+      await service.settled(crawlId);
+      // The run's periodic re-scores are off here: with the drift re-score on, this answer would have started one.
+      expect((await store.getCrawl(crawlId))!.lastRescore).toBeUndefined();
+    } finally {
+      answerRescore.drift = true;
+    }
   });
 
   it('takes a link the user says is off topic out of the queue', async () => {
