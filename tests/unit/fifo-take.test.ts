@@ -3,8 +3,6 @@
 // walking every queued URL of each queue in order would, the queues tried in the strategy's order; after every kind
 // of frontier write the heads the worker holds are each host's first queued URL in each queue, as a scan of the rows
 // says. A ready host is found below any number of a busy host's URLs in its queue.
-import Dexie from 'dexie';
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../lib/crawl/parse-config';
 import type { Candidate, PageCommit } from '../../lib/ports';
@@ -12,34 +10,17 @@ import { mulberry32 } from '../../lib/random';
 import { createStrategy } from '../../lib/strategies/registry';
 import type { QueueLoad } from '../../lib/strategies/types';
 import { CrawlStore } from '../../lib/store/crawl-store';
-import { CrawlerDB } from '../../lib/store/db';
 import { queueHeads } from '../../lib/store/queue-heads';
 import type { FrontierEntry } from '../../lib/types';
+import { freshStore, frontierRows, reopenedStore } from '../support/reopenable-store';
 
 const config = parseConfig({ seeds: ['http://h0.s0.test/'], topic: { keywords: ['x'] }, strategy: { name: 'multi-queue' } });
 const SITES = ['s0.test', 's1.test', 's2.test'];
 const PRIORITIES = 5;
 
-const factories = new WeakMap<CrawlerDB, IDBFactory>();
-
-function fresh() {
-  const indexedDB = new IDBFactory();
-  const db = new CrawlerDB(`q${Math.random()}`, { indexedDB, IDBKeyRange });
-  factories.set(db, indexedDB);
-  return new CrawlStore(db);
-}
-
-/** The same database opened again, as by a service worker started after the last one was stopped. */
-function restarted(store: CrawlStore): CrawlStore {
-  store.db.close();
-  const indexedDB = factories.get(store.db)!;
-  const db = new CrawlerDB(store.db.name, { indexedDB, IDBKeyRange });
-  factories.set(db, indexedDB);
-  return new CrawlStore(db);
-}
-
-const rowsOf = (store: CrawlStore, crawlId: number) =>
-  store.db.frontier.where('[crawlId+url]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).toArray();
+const fresh = freshStore;
+const restarted = reopenedStore;
+const rowsOf = frontierRows;
 
 /** First in, first out: `order` is -(discovery sequence). */
 const fifo = (a: FrontierEntry, b: FrontierEntry) => b.order - a.order;

@@ -2,40 +2,21 @@
 // and hosts allowed one to three fetches, each take returns exactly what walking every queued URL best first would,
 // and after every kind of frontier write each host's head is its best queued position, as a scan of the rows says.
 import Dexie from 'dexie';
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../lib/crawl/parse-config';
 import type { Candidate, PageCommit } from '../../lib/ports';
 import { mulberry32 } from '../../lib/random';
 import { CrawlStore } from '../../lib/store/crawl-store';
-import { CrawlerDB } from '../../lib/store/db';
 import { headList } from '../../lib/store/host-heads';
 import type { FrontierEntry } from '../../lib/types';
+import { freshStore, frontierRows, reopenedStore } from '../support/reopenable-store';
 
 const config = parseConfig({ seeds: ['http://h0.s0.test/'], topic: { keywords: ['x'] } });
 const SITES = ['s0.test', 's1.test', 's2.test'];
 
-const factories = new WeakMap<CrawlerDB, IDBFactory>();
-
-function fresh() {
-  const indexedDB = new IDBFactory();
-  const db = new CrawlerDB(`h${Math.random()}`, { indexedDB, IDBKeyRange });
-  factories.set(db, indexedDB);
-  return new CrawlStore(db);
-}
-
-/** The same database opened again, as by a service worker started after the last one was stopped. */
-function restarted(store: CrawlStore): CrawlStore {
-  store.db.close();
-  const indexedDB = factories.get(store.db)!;
-  const db = new CrawlerDB(store.db.name, { indexedDB, IDBKeyRange });
-  factories.set(db, indexedDB);
-  return new CrawlStore(db);
-}
-
-/** Every row of a crawl. */
-const rowsOf = (store: CrawlStore, crawlId: number) =>
-  store.db.frontier.where('[crawlId+url]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).toArray();
+const fresh = freshStore;
+const restarted = reopenedStore;
+const rowsOf = frontierRows;
 
 const better = (a: FrontierEntry, b: FrontierEntry) => b.priority - a.priority || b.order - a.order;
 

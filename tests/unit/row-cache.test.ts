@@ -2,7 +2,6 @@
 // database. Two stores run the same random crawl, one holding a few rows and one holding none: after every kind of
 // write (commits, takes, re-scores, a blacklist, a reclaim, an aborted commit, a reopened database, a take and a commit
 // at once) both databases hold the same rows, and the rows the copy answers are the database's.
-import Dexie from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../lib/crawl/parse-config';
@@ -13,6 +12,7 @@ import { CrawlerDB } from '../../lib/store/db';
 import { readEntries } from '../../lib/store/frontier-store';
 import { heldRowCount, setRowCacheRows } from '../../lib/store/row-cache';
 import type { FrontierEntry } from '../../lib/types';
+import { frontierRows } from '../support/reopenable-store';
 
 const config = parseConfig({ seeds: ['http://h0.s0.test/'], topic: { keywords: ['x'] } });
 const SITES = ['s0.test', 's1.test', 's2.test'];
@@ -33,8 +33,7 @@ function reopened(store: CrawlStore, rows: number): CrawlStore {
   return open(store.db.name, factories.get(store.db)!, rows);
 }
 
-const rowsOf = (store: CrawlStore, crawlId: number) =>
-  store.db.frontier.where('[crawlId+url]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).toArray();
+const rowsOf = frontierRows;
 
 /** A number from a URL and a round, the same in both stores whatever order they ask in. */
 function hashOf(s: string): number {
