@@ -9,15 +9,12 @@
 // Figures are reported, never asserted. Goal to compare with: takeNext p99 <= 10 ms at 1M.
 // Time: the fill dominates, and Chromium's IndexedDB backend (LevelDB writes and compactions in the browser
 // process) is its bottleneck: 1M URLs took 6-17 minutes on a 2-core machine, depending on what else ran.
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
-import { chromium, type Page } from 'playwright-core';
-import { chromePath } from '../lib/browser';
+import type { Page } from 'playwright-core';
+import { openHarnessPage } from '../lib/browser';
 import type { FrontierBench, TakeMode } from './frontier-scale-page';
 
 const { values } = parseArgs({
@@ -73,26 +70,8 @@ const bundle = await build({
   }] : [],
 });
 const script = bundle.outputFiles[0]!.text;
-const server = createServer((req, res) => {
-  if (req.url === '/harness.js') {
-    res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(script);
-  } else {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-      .end('<!doctype html><meta charset="utf-8"><title>frontier-scale</title><script src="/harness.js"></script>');
-  }
-});
-await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-const port = (server.address() as AddressInfo).port;
-
-const profileDir = mkdtempSync(join(tmpdir(), 'focus-frontier-scale-'));
-process.on('exit', () => rmSync(profileDir, { recursive: true, force: true }));
-const args = ['--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
-if (process.getuid?.() === 0) args.push('--no-sandbox');
-const context = await chromium.launchPersistentContext(profileDir, { executablePath: chromePath(), headless: true, args });
-const page = context.pages()[0] ?? (await context.newPage());
-page.on('pageerror', (e) => progress(`page error: ${e.message}`));
-await page.goto(`http://127.0.0.1:${port}/`);
-const browserVersion = context.browser()?.version() ?? (await page.evaluate(() => navigator.userAgent));
+const harness = await openHarnessPage(script, 'frontier-scale', progress);
+const { page, profileDir, browserVersion, port } = harness;
 
 /** Calls one function of the in-page harness. */
 function inPage<K extends keyof FrontierBench>(p: Page, name: K, ...a: Parameters<FrontierBench[K]>): Promise<Awaited<ReturnType<FrontierBench[K]>>> {
@@ -204,8 +183,7 @@ if (SETTLE > 0) {
 const queuedAtEnd = await inPage(page, 'countQueued', 'big');
 const usageAtEnd = await inPage(page, 'estimate');
 await inPage(page, 'closeAll');
-await context.close();
-server.close();
+await harness.close();
 
 // ---- 5. size on disk: the origin's IndexedDB files in the closed profile ----
 

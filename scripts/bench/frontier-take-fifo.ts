@@ -9,15 +9,12 @@
 // `--before DIR` runs the same harness on another tree's store (DIR/lib, e.g. `git archive COMMIT lib | tar -x -C DIR`):
 // run it beside a run without, at the same time, to compare the two under the same load. Figures are reported, never
 // asserted.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
-import { chromium, type Page } from 'playwright-core';
-import { chromePath } from '../lib/browser';
+import type { Page } from 'playwright-core';
+import { openHarnessPage } from '../lib/browser';
 import type { FifoBench, FifoMode } from './frontier-take-fifo-page';
 
 const { values } = parseArgs({
@@ -53,22 +50,8 @@ const bundle = await build({
   }] : [],
 });
 const script = bundle.outputFiles[0]!.text;
-const server = createServer((req, res) => {
-  if (req.url === '/harness.js') res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(script);
-  else res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><meta charset="utf-8"><title>fifo</title><script src="/harness.js"></script>');
-});
-await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-const port = (server.address() as AddressInfo).port;
-
-const profileDir = mkdtempSync(join(tmpdir(), 'focus-fifo-take-'));
-process.on('exit', () => rmSync(profileDir, { recursive: true, force: true }));
-const args = ['--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
-if (process.getuid?.() === 0) args.push('--no-sandbox');
-const context = await chromium.launchPersistentContext(profileDir, { executablePath: chromePath(), headless: true, args });
-const page = context.pages()[0] ?? (await context.newPage());
-page.on('pageerror', (e) => progress(`page error: ${e.message}`));
-await page.goto(`http://127.0.0.1:${port}/`);
-const browserVersion = context.browser()?.version() ?? (await page.evaluate(() => navigator.userAgent));
+const harness = await openHarnessPage(script, 'fifo-take', progress);
+const { page, browserVersion } = harness;
 
 function inPage<K extends keyof FifoBench>(p: Page, name: K, ...a: Parameters<FifoBench[K]>): Promise<Awaited<ReturnType<FifoBench[K]>>> {
   return p.evaluate(
@@ -91,8 +74,7 @@ if (values.crawl) {
     progress(`crawl loop on ${name}: ${pages} pages in ${(runs[name].ms / 1000).toFixed(1)} s (${runs[name].state})`);
   }
   await inPage(page, 'closeAll');
-  await context.close();
-  server.close();
+  await harness.close();
   console.log(`Crawl loop (frontier-scale.ts's, best first) in ${browserVersion}, ${pages} pages; the store of ${BEFORE ?? 'this tree'}`);
   console.log('frontier        pages/s  commits  ms a commit  frontier rows written  head rows put / deleted / read by key  heads read again  their span a commit (share)');
   for (const [name, r] of Object.entries(runs)) {
@@ -124,8 +106,7 @@ for (const mode of modes) {
   progress(`take by queues (${mode}): p50 ${takes[mode].p50.toFixed(2)} ms, p99 ${takes[mode].p99.toFixed(2)} ms`);
 }
 await inPage(page, 'closeAll');
-await context.close();
-server.close();
+await harness.close();
 
 const result = { browser: browserVersion, store: BEFORE ?? 'this tree', urls: N, samples: SAMPLES, enqueue: { seconds: enqueueSeconds, urlsPerSecond: N / enqueueSeconds }, takes };
 console.log(`Take by FIFO queues in ${browserVersion}, ${N.toLocaleString('en')} URLs over 5 priorities and 200 hosts; the store of ${result.store}`);

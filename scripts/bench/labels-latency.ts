@@ -2,16 +2,11 @@
 // measurement runs in a page on loopback, on Chromium's own IndexedDB: labels-latency-page.ts) or in Node on
 // fake-indexeddb (`--engine node`). See labels-latency-core.ts for what is timed. Figures, never asserted.
 //   npx tsx scripts/bench/labels-latency.ts [--urls 100000] [--answers 20] [--engine chromium|node]
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
-import { chromium } from 'playwright-core';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { chromePath } from '../lib/browser';
+import { openHarnessPage } from '../lib/browser';
 import { CrawlerDB } from '../../lib/store/db';
 import { measureLatency, type LatencyRun } from './labels-latency-core';
 
@@ -27,27 +22,15 @@ async function inChromium(): Promise<{ run: LatencyRun; browser: string }> {
     bundle: true, format: 'iife', platform: 'browser', target: 'chrome120', write: false, logLevel: 'warning',
   });
   const script = bundle.outputFiles[0]!.text;
-  const server = createServer((req, res) => {
-    if (req.url === '/harness.js') res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(script);
-    else res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><meta charset="utf-8"><title>labels-latency</title><script src="/harness.js"></script>');
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const profileDir = mkdtempSync(join(tmpdir(), 'focus-labels-latency-'));
-  const args = ['--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
-  if (process.getuid?.() === 0) args.push('--no-sandbox');
-  const context = await chromium.launchPersistentContext(profileDir, { executablePath: chromePath(), headless: true, args });
+  const harness = await openHarnessPage(script, 'labels-latency', progress);
   try {
-    const page = context.pages()[0] ?? (await context.newPage());
+    const { page } = harness;
     page.on('console', (m) => progress(m.text()));
-    page.on('pageerror', (e) => progress(`page error: ${e.message}`));
-    await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
     page.setDefaultTimeout(0);
     const run = await page.evaluate(([n, a]) => (globalThis as unknown as { labelsLatency: { run(n: number, a: number): Promise<LatencyRun> } }).labelsLatency.run(n, a), [N, ANSWERS] as const);
-    return { run, browser: `Chromium ${context.browser()?.version() ?? ''}`.trim() };
+    return { run, browser: `Chromium ${harness.browserVersion}` };
   } finally {
-    await context.close();
-    server.close();
-    rmSync(profileDir, { recursive: true, force: true });
+    await harness.close();
   }
 }
 

@@ -1,7 +1,9 @@
 // Launches Debian's (or the user's) Chromium with the built Focus extension, through playwright-core.
 // Firefox has its own launcher beside this one (firefox.ts); session.ts gives the runner one face for both.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
@@ -126,4 +128,42 @@ export async function workerHeapUsed(launched: Launched): Promise<number | null>
   } finally {
     await cdp.detach().catch(() => {});
   }
+}
+
+/** A benchmark's harness page: a bundled script served on loopback, opened in headless Chromium with a fresh profile. */
+export interface HarnessPage {
+  page: Page;
+  context: BrowserContext;
+  /** The browser profile; removed when the process exits (a benchmark may read its IndexedDB files after `close`). */
+  profileDir: string;
+  browserVersion: string;
+  /** The loopback port the page is served from (its origin's IndexedDB directory is named by it). */
+  port: number;
+  /** Closes the browser and the server. */
+  close(): Promise<void>;
+}
+
+export async function openHarnessPage(script: string, title: string, log: (line: string) => void): Promise<HarnessPage> {
+  const server = createServer((req, res) => {
+    if (req.url === '/harness.js') res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(script);
+    else res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><meta charset="utf-8"><title>${title}</title><script src="/harness.js"></script>`);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const profileDir = mkdtempSync(join(tmpdir(), `focus-${title}-`));
+  process.on('exit', () => rmSync(profileDir, { recursive: true, force: true }));
+  const args = ['--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
+  if (process.getuid?.() === 0) args.push('--no-sandbox');
+  const context = await chromium.launchPersistentContext(profileDir, { executablePath: chromePath(), headless: true, args });
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.on('pageerror', (e) => log(`page error: ${e.message}`));
+  const port = (server.address() as AddressInfo).port;
+  await page.goto(`http://127.0.0.1:${port}/`);
+  const browserVersion = context.browser()?.version() ?? (await page.evaluate(() => navigator.userAgent));
+  return {
+    page, context, profileDir, browserVersion, port,
+    close: async () => {
+      await context.close();
+      server.close();
+    },
+  };
 }
