@@ -3,14 +3,14 @@
 // a page is recorded exactly once: an entry is either still `inflight` (reclaimed on resume) or `done`.
 import Dexie from 'dexie';
 import type { CrawlConfig } from '../crawl/config';
-import type { PageRecord } from '../types';
+import type { FrontierEntry, PageRecord } from '../types';
 import { emptyStats, exportMarkKey, exportMarkPrefix, type CrawlRecord, type CrawlState, type ExportFormat } from '../records';
 import { firstReads, planCommit, secondReads } from '../run/commit-plan';
 import { crawlRow, type CrawlerDB } from './db';
 import { countWrites } from './fifo-queues';
 import { FrontierStore, readEntries, writeEntries } from './frontier-store';
 import { HeldLinkBook, type HeldChanges } from './held-links';
-import { candidateKeys, dropHeadList, headKey, readHeads, writeWithHeads } from './host-heads';
+import { candidateKeys, dropHeadList, headKey, readHeads, writeWithHeads, type HostHead } from './host-heads';
 import { PageLog } from './page-log';
 import { dropRows } from './row-cache';
 import { deleteSeedLists } from './seed-lists';
@@ -86,10 +86,14 @@ export class CrawlStore implements CrawlStorePort {
     const held = this.held.begin();
     const seqs = await db.transaction('rw', [db.frontier, db.hostHeads, db.crawls, db.pages, db.bodies, db.labels, db.pageLabels, db.sites, db.graph, db.records, db.recordChanges], async () => {
       const seqs: number[] = [];
-      for (const c of commits) {
-        seqs.push(await this.applyCommit(c, now, held));
-        if (c.record) await this.records.write(c.record);
+      // Pages of one crawl are planned together (a batch is one crawl's in practice); another crawl's start a new run.
+      for (let i = 0; i < commits.length;) {
+        let j = i + 1;
+        while (j < commits.length && commits[j]!.crawlId === commits[i]!.crawlId) j++;
+        seqs.push(...(await this.applyCommits(commits.slice(i, j), now, held)));
+        i = j;
       }
+      for (const c of commits) if (c.record) await this.records.write(c.record);
       return seqs;
     });
     held.keep();
@@ -97,52 +101,95 @@ export class CrawlStore implements CrawlStorePort {
   }
 
   /**
-   * One page's writes, inside the caller's transaction. What to write is decided by `planCommit`
-   * (lib/run/commit-plan.ts) from the rows read here; this only reads, asks, and writes. The reads of each step
-   * are issued together, then all writes: IndexedDB pipelines them, where one await per request made ~10 round
-   * trips to the browser's storage.
+   * Pages of one crawl, inside the caller's transaction, in order. What to write is decided by `planCommit`
+   * (lib/run/commit-plan.ts) page by page from the rows read here; this only reads, asks, and writes. Every page's
+   * reads are issued at once, before any page is planned (IndexedDB pipelines them; one round trip to the browser's
+   * storage a step costs the crawl more than the requests do), and every page's writes at once after the last is
+   * planned. A page is planned from the rows as the pages before it leave them: those are held here, not read back.
+   * Only admission by counts of queued URLs (SPEC B.4) and a site closing (SPEC B.5) read what the pages before
+   * wrote: the writes planned so far are issued first.
    */
-  private async applyCommit(c: PageCommit, now: number, holding: HeldChanges): Promise<number> {
+  private async applyCommits(commits: readonly PageCommit[], now: number, holding: HeldChanges): Promise<number[]> {
     const db = this.db;
-    const crawlId = c.crawlId;
-    const keys = firstReads(c);
-    const [crawl, site, aliases, known, current, heads] = await Promise.all([
+    const crawlId = commits[0]!.crawlId;
+    const keys = commits.map(firstReads);
+    const urls = [...new Set(keys.flatMap((k) => [...k.aliases, ...k.links.map((ch) => ch.url), ...(k.current === null ? [] : [k.current])]))];
+    const siteKeys = [...new Set(commits.flatMap((c, i) => [c.site, ...keys[i]!.links.map((ch) => ch.site ?? siteOf(ch.url))]))];
+    const headKeys = commits.flatMap((c, i) => [...candidateKeys(keys[i]!.links, siteOf), ...(c.entry ? [headKey(c.entry.site ?? '', c.entry.host)] : [])]);
+    const [crawl0, siteRows, rows, heads0] = await Promise.all([
       crawlRow(db, crawlId),
-      db.sites.get([crawlId, c.site]),
-      readEntries(db, crawlId, keys.aliases),
-      readEntries(db, crawlId, keys.links.map((ch) => ch.url)),
-      keys.current === null ? undefined : db.frontier.get([crawlId, keys.current]),
-      // The heads of the hosts this commit may queue into, read with the rest (host-heads.ts).
-      readHeads(db, crawlId, [...candidateKeys(keys.links, siteOf), ...(c.entry ? [headKey(c.entry.site ?? '', c.entry.host)] : [])]),
+      db.sites.bulkGet(siteKeys.map((s) => [crawlId, s] as [number, string])),
+      readEntries(db, crawlId, urls),
+      // The heads of the hosts these pages may queue into, read with the rest (host-heads.ts).
+      readHeads(db, crawlId, headKeys),
     ]);
-    const more = secondReads(c, { site, links: keys.links, known });
-    const [siteRows, queued, siteQueue] = await Promise.all([
-      more.sites.length ? db.sites.bulkGet(more.sites.map((s) => [crawlId, s] as [number, string])) : [],
-      more.countQueued ? Promise.all(more.sites.map((s) => queuedOf(db, crawlId, s))) : [],
-      more.siteQueue ? queuedIn(db, crawlId, c.site) : undefined,
-    ]);
-    const sites = new Map(more.sites.map((s, i) => [s, { row: siteRows[i], queued: queued[i] ?? 0 }]));
-    const held = c.everyLink ? holding.read(crawlId, keys.links.map((ch) => ch.url)) : undefined;
-    const plan = planCommit(c, { crawl, site, links: keys.links, known, aliases, current, sites, siteQueue, ...(held ? { held: held.held, holdRoom: held.room } : {}) }, now);
-    holding.apply(crawlId, plan.held);
-    const seq = plan.seq;
-    // The queues' counters follow every frontier write (the store's own bookkeeping).
-    countWrites(plan.crawl, plan.frontier, (i) => plan.was[i]);
-    await writeWithHeads(db, crawlId, plan.frontier, plan.was, heads, () => Promise.all([
-      c.page ? db.pages.add(withListKeys({ ...c.page, outcome: c.page.outcome ?? pageOutcome(c.outcome), crawlId, seq }, c.site)) : undefined,
-      c.body ? db.bodies.add({ ...c.body, crawlId, seq }) : undefined,
-      c.outlinks && c.page
-        ? db.graph.add({ crawlId, seq, url: c.page.url, links: c.outlinks, ...(c.pageLabel === undefined ? {} : { label: c.pageLabel }) })
-        : undefined,
-      writeEntries(db, plan.frontier),
-      plan.labels.length ? db.labels.bulkAdd(plan.labels.map((l) => ({ ...l, crawlId, topicId: crawl.topicId }))) : undefined,
-      c.pageLabel !== undefined && c.page
-        ? db.pageLabels.add({ topicId: crawl.topicId, crawlId, seq, url: c.page.url, label: c.pageLabel, source: 'auto', createdAt: now })
-        : undefined,
-      db.crawls.put(plan.crawl),
-      db.sites.put(plan.site),
-    ]));
-    return seq;
+    /** Rows as the pages planned so far leave them. */
+    const rowOf = new Map(urls.map((u, i) => [u, rows[i]]));
+    const siteOfName = new Map(siteKeys.map((s, i) => [s, siteRows[i]]));
+    let crawl = crawl0;
+    let heads: Map<string, HostHead | undefined> = heads0;
+    // What is planned and not yet written.
+    let frontier: FrontierEntry[] = [];
+    let was: (FrontierEntry | undefined)[] = [];
+    let adds: (() => Promise<unknown>)[] = [];
+    const sitesChanged = new Set<string>();
+    const flush = async () => {
+      if (frontier.length === 0 && adds.length === 0 && sitesChanged.size === 0) return;
+      const [rowsNow, wasNow, addsNow, sitesNow, crawlNow] = [frontier, was, adds, [...sitesChanged].map((s) => siteOfName.get(s)!), crawl];
+      [frontier, was, adds] = [[], [], []];
+      sitesChanged.clear();
+      await writeWithHeads(db, crawlId, rowsNow, wasNow, heads, () => Promise.all([
+        ...addsNow.map((add) => add()), writeEntries(db, rowsNow), db.crawls.put(crawlNow), db.sites.bulkPut(sitesNow),
+      ]));
+      heads = new Map(); // heads are read again (from memory, as a rule) for what follows
+    };
+    const seqs: number[] = [];
+    for (const [i, c] of commits.entries()) {
+      const { links, aliases } = keys[i]!;
+      const known = links.map((ch) => rowOf.get(ch.url));
+      const site = siteOfName.get(c.site);
+      const more = secondReads(c, { site, links, known });
+      let queued: number[] = [];
+      let siteQueue: FrontierEntry[] | undefined;
+      if (more.countQueued || more.siteQueue) {
+        await flush();
+        [queued, siteQueue] = await Promise.all([
+          more.countQueued ? Promise.all(more.sites.map((s) => queuedOf(db, crawlId, s))) : [],
+          more.siteQueue ? queuedIn(db, crawlId, c.site) : undefined,
+        ]);
+      }
+      const sites = new Map(more.sites.map((s, k) => [s, { row: siteOfName.get(s), queued: queued[k] ?? 0 }]));
+      const held = c.everyLink ? holding.read(crawlId, links.map((ch) => ch.url)) : undefined;
+      const plan = planCommit(c, {
+        crawl, site, links, known, aliases: aliases.map((a) => rowOf.get(a)), current: keys[i]!.current === null ? undefined : rowOf.get(keys[i]!.current!),
+        sites, siteQueue, ...(held ? { held: held.held, holdRoom: held.room } : {}),
+      }, now);
+      holding.apply(crawlId, plan.held);
+      // The queues' counters follow every frontier write (the store's own bookkeeping).
+      countWrites(plan.crawl, plan.frontier, (k) => plan.was[k]);
+      crawl = plan.crawl;
+      siteOfName.set(plan.site.site, plan.site);
+      sitesChanged.add(plan.site.site);
+      for (const e of plan.frontier) rowOf.set(e.url, e);
+      frontier.push(...plan.frontier);
+      was.push(...plan.was);
+      const seq = plan.seq;
+      seqs.push(seq);
+      const topicId = crawl.topicId;
+      adds.push(() => Promise.all([
+        c.page ? db.pages.add(withListKeys({ ...c.page, outcome: c.page.outcome ?? pageOutcome(c.outcome), crawlId, seq }, c.site)) : undefined,
+        c.body ? db.bodies.add({ ...c.body, crawlId, seq }) : undefined,
+        c.outlinks && c.page
+          ? db.graph.add({ crawlId, seq, url: c.page.url, links: c.outlinks, ...(c.pageLabel === undefined ? {} : { label: c.pageLabel }) })
+          : undefined,
+        plan.labels.length ? db.labels.bulkAdd(plan.labels.map((l) => ({ ...l, crawlId, topicId }))) : undefined,
+        c.pageLabel !== undefined && c.page
+          ? db.pageLabels.add({ topicId, crawlId, seq, url: c.page.url, label: c.pageLabel, source: 'auto', createdAt: now })
+          : undefined,
+      ]));
+    }
+    await flush();
+    return seqs;
   }
 
   /** The Sites panel: every site a page was fetched from, with its counters, queue and state. */
