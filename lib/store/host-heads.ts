@@ -14,10 +14,10 @@ import Dexie from 'dexie';
 import type { FrontierEntry } from '../types';
 import type { HostHead } from '../records';
 import type { CrawlerDB } from './db';
-import { above, HeadList, HOST_INDEX, inTransaction, type Position } from './head-list';
+import { above, HeadList, HOST_INDEX, inTransaction, type HeldQueue, type Position } from './head-list';
 import { dropQueueHeads, noteQueueWrites } from './queue-heads';
 
-export type { HostHead, Position };
+export type { HeldQueue, HostHead, Position };
 export { above, HeadList, HOST_INDEX };
 
 
