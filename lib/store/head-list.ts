@@ -18,6 +18,7 @@ export type Position = [number, number];
 export const HOST_INDEX = '[crawlId+site+state+host+priority+order]';
 
 export const above = (a: Position, b: Position) => a[0] > b[0] || (a[0] === b[0] && a[1] > b[1]);
+const posOf = (e: Pick<FrontierEntry, 'priority' | 'order'>): Position => [e.priority, e.order];
 
 /** The best queued rows of a key, best first, as stored; `whole`: they are all its queued rows. */
 export interface HeldQueue {
@@ -68,6 +69,34 @@ export class HeadList {
     while (this.rows.size > KEPT_ROWS || this.heldRows > KEPT_QUEUE_ROWS) this.forget(this.rows.keys().next().value!);
   }
 
+  /**
+   * A row of `key` is written (`was` what it was, if known): the rows held stay its best queued rows, in order. A row
+   * that leaves the queue leaves them; one queued among them (or anywhere, when they are all of them) joins them.
+   * Anything they do not account for (a queued row not held that ranks among them) forgets them.
+   */
+  noteWrite(key: string, row: FrontierEntry, was: FrontierEntry | undefined): void {
+    const held = this.rows.get(key);
+    if (!held) return;
+    const rows = [...held.rows];
+    const last = posOf(rows.at(-1)!);
+    /** Ranks among the rows held: above the last of them, or anywhere when they are all of the host's. */
+    const among = (e: FrontierEntry) => held.whole || above(posOf(e), last);
+    const i = rows.findIndex((e) => e.url === row.url);
+    if (was?.state === 'queued') {
+      // Held, it must be held as it was; not held, it must rank below them.
+      if (i >= 0 ? rows[i]!.priority !== was.priority || rows[i]!.order !== was.order : held.whole || !above(last, posOf(was))) return this.forget(key);
+      if (i >= 0) rows.splice(i, 1);
+    } else if (i >= 0) return this.forget(key);
+    if (row.state === 'queued' && among(row)) {
+      const at = rows.findIndex((e) => above(posOf(row), posOf(e)));
+      rows.splice(at < 0 ? rows.length : at, 0, { ...row });
+    }
+    if (!rows.length) return this.forget(key);
+    const kept = rows.slice(0, 2 * QUEUE_AHEAD);
+    this.heldRows += kept.length - held.rows.length;
+    this.rows.set(key, { rows: kept, whole: held.whole && kept.length === rows.length });
+  }
+
   /** Forgets the rows of `key` (a row of it is written). */
   forget(key: string): void {
     const held = this.rows.get(key);
@@ -101,8 +130,9 @@ export class HeadList {
   }
 
   set(key: string, pos: Position): void {
-    const was = this.byKey.get(key);
-    const row = was && was[0] === pos[0] && was[1] === pos[1] ? this.rows.get(key) : undefined;
+    // The rows held stay while the first is the head (a write that moved the head noted its rows first).
+    const held = this.rows.get(key);
+    const row = held && held.rows[0]!.priority === pos[0] && held.rows[0]!.order === pos[1] ? held : undefined;
     this.delete(key);
     if (row) {
       this.rows.set(key, row);

@@ -213,5 +213,20 @@ describe('take by host heads, against walking every queued URL', () => {
     // head (and the next host's, ahead) at every take read 80 times.
     expect(queueReads).toBeLessThanOrEqual(12);
     expect(await storedHeads(store, id)).toEqual(await scannedHeads(store, id));
+
+    // Links found to those hosts, ranked among the rows held, above them and below them, and one raised: the rows held
+    // follow the writes, and the takes after them read no queue until the rows held run out.
+    const found: Candidate[] = [0, 1].flatMap((h) => [79.5, 40.5, 10.5, 200].map((priority, k) => ({
+      url: `http://h${h}.s0.test/found-${k}`, host: `h${h}.s0.test`, site: 's0.test', score: 0.5, priority, depth: 1, parentUrl: null, anchor: '', context: '',
+    })));
+    const raised = { ...candidates[61]!, priority: 75.5 };
+    await store.frontier.enqueue(id, [...found, raised], 3);
+    const again = modelTake(await rowsOf(store, id), () => 0, 4, 6);
+    queueReads = 0;
+    const next: string[] = [];
+    for (let i = 0; i < 6; i++) next.push(...(await store.frontier.take(id, () => 0, 4, 1)).entries.map((e) => e.url));
+    expect(next).toEqual(again);
+    expect(queueReads).toBe(0);
+    expect(await storedHeads(store, id)).toEqual(await scannedHeads(store, id));
   });
 });
