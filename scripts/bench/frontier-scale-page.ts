@@ -260,6 +260,17 @@ async function takeFloor(name: string, samples: number) {
   return { take, floor };
 }
 
+/** The crawl loop of `crawl` with every IndexedDB request logged (frontier-scale-takes.ts --crawl). */
+async function crawlProbe(name: string, pages: number, repeatShare = 0) {
+  metering = [];
+  try {
+    const out = await crawl(name, pages, repeatShare);
+    return { ms: out.ms, fetched: out.fetched, txs: metering };
+  } finally {
+    metering = null;
+  }
+}
+
 async function open(name: string): Promise<void> {
   await Dexie.delete(name);
   const db = new CrawlerDB(name, { indexedDB, IDBKeyRange });
@@ -495,7 +506,7 @@ function closeAll(): void {
   for (const b of benches.values()) b.db.close();
 }
 
-const api = { open, fill, takeProbe, takeFloor, floor, takeLatency, raiseLatency, reclaim, crawl, rescore, seedList, countQueued, drop, estimate, closeAll };
+const api = { open, fill, takeProbe, takeFloor, crawlProbe, floor, takeLatency, raiseLatency, reclaim, crawl, rescore, seedList, countQueued, drop, estimate, closeAll };
 export type FrontierBench = typeof api;
 export type { TakeMode };
 Object.assign(globalThis, { frontierBench: api });

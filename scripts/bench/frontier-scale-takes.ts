@@ -17,6 +17,9 @@ const { values } = parseArgs({
     samples: { type: 'string', default: '500' },
     max: { type: 'string', default: '1' },
     before: { type: 'string' },
+    /** Pages of the crawl loop to run with every request logged, on a fresh frontier and at each size (0: none). */
+    crawl: { type: 'string', default: '0' },
+    repeat: { type: 'string', default: '0.7' },
   },
 });
 const BEFORE = values.before ? resolve(values.before) : null;
@@ -24,6 +27,8 @@ if (BEFORE && !existsSync(join(BEFORE, 'lib', 'store', 'crawl-store.ts'))) throw
 const SIZES = values.sizes.split(',').map(Number);
 const SAMPLES = Number(values.samples);
 const MAX = Number(values.max);
+const CRAWL = Number(values.crawl);
+const REPEAT = Number(values.repeat);
 const started = performance.now();
 const progress = (s: string) => process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${s}\n`);
 
@@ -80,6 +85,42 @@ function phases(take: { ms: number; txs: MeteredTx[] }) {
   return { wait, requests, commit, outside: take.ms - inTx };
 }
 
+/** The crawl loop's transactions per page, by kind (a take, a page commit, other), with their requests and time. */
+async function crawlProfile(name: string, label: string) {
+  const r = await inPage(page, 'crawlProbe', name, CRAWL, REPEAT);
+  const pages = r.fetched || CRAWL;
+  const kindOf = (tx: MeteredTx) => (tx.tables.includes('pages') ? 'commit' : tx.tables.includes('hostHeads') && tx.mode === 'readwrite' ? 'take' : 'other');
+  console.log(`\ncrawl loop ${label}: ${CRAWL} pages at ${((CRAWL / r.ms) * 1000).toFixed(1)} pages/s; per page:`);
+  for (const kind of ['take', 'commit', 'other']) {
+    const txs = r.txs.filter((tx) => kindOf(tx) === kind);
+    if (!txs.length) continue;
+    const ph = txs.map((tx) => phases({ ms: tx.completeMs, txs: [tx] }));
+    const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+    console.log(`  ${kind}: ${(txs.length / pages).toFixed(2)} transactions, ${f1(sum(txs.map((t) => t.completeMs)) / pages)} ms in them ` +
+      `(before the first request ${f1(sum(ph.map((p) => p.wait)) / pages)}, requests ${f1(sum(ph.map((p) => p.requests)) / pages)}, commit ${f1(sum(ph.map((p) => p.commit)) / pages)}), ` +
+      `${(sum(txs.map((t) => t.ops.length)) / pages).toFixed(1)} requests, ${(sum(txs.map(roundTrips)) / pages).toFixed(1)} round trips`);
+    const byOp = new Map<string, { n: number; rows: number; ms: number[] }>();
+    for (const tx of txs) for (const o of tx.ops) {
+      const k = `${o.table} ${o.op}`;
+      const v = byOp.get(k) ?? { n: 0, rows: 0, ms: [] };
+      v.n++, (v.rows += o.n), v.ms.push(o.ms);
+      byOp.set(k, v);
+    }
+    for (const [k, v] of [...byOp].sort((a, b) => sum(b[1].ms) - sum(a[1].ms))) {
+      console.log(`    ${k.padEnd(60)} ${(v.n / pages).toFixed(2).padStart(6)} a page, ${(v.rows / pages).toFixed(1).padStart(6)} keys or rows, ` +
+        `p50 ${f1(q(v.ms, 0.5)).padStart(5)} / p99 ${f1(q(v.ms, 0.99)).padStart(6)} ms, ${f1(sum(v.ms) / pages).padStart(5)} ms a page issued to answered`);
+    }
+  }
+}
+
+if (CRAWL > 0) {
+  await inPage(page, 'open', 'warmup');
+  await inPage(page, 'crawl', 'warmup', 100);
+  await inPage(page, 'drop', 'warmup');
+  await inPage(page, 'open', 'small');
+  await crawlProfile('small', 'on a fresh frontier');
+  await inPage(page, 'drop', 'small');
+}
 await inPage(page, 'open', 'big');
 let filled = 0;
 const CHUNK = 50_000;
@@ -126,6 +167,7 @@ for (const size of SIZES) {
     console.log(`    #${i} ${f1(t.ms)} ms: wait ${f1(p.wait)}, requests ${f1(p.requests)}, commit ${f1(p.commit)}, outside ${f1(p.outside)}; ` +
       `slowest request ${worst ? `${worst.table} ${worst.op} ${f1(worst.ms)} ms` : 'none'}`);
   }
+  if (CRAWL > 0) await crawlProfile('big', `at ${size.toLocaleString('en')}`);
 }
 await inPage(page, 'closeAll');
 await harness.close();
