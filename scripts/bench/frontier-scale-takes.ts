@@ -99,6 +99,14 @@ async function crawlProfile(name: string, label: string) {
     console.log(`  ${kind}: ${(txs.length / pages).toFixed(2)} transactions, ${f1(sum(txs.map((t) => t.completeMs)) / pages)} ms in them ` +
       `(before the first request ${f1(sum(ph.map((p) => p.wait)) / pages)}, requests ${f1(sum(ph.map((p) => p.requests)) / pages)}, commit ${f1(sum(ph.map((p) => p.commit)) / pages)}), ` +
       `${(sum(txs.map((t) => t.ops.length)) / pages).toFixed(1)} requests, ${(sum(txs.map(roundTrips)) / pages).toFixed(1)} round trips`);
+    const shapes = new Map<string, { n: number; ops: number }>();
+    for (const tx of txs) {
+      const k = `${tx.mode} ${tx.tables.length} tables${tx.ops.length ? '' : ', no request'}`;
+      const v = shapes.get(k) ?? { n: 0, ops: 0 };
+      v.n++, (v.ops += tx.ops.length);
+      shapes.set(k, v);
+    }
+    console.log(`    transactions: ${[...shapes].map(([k, v]) => `${k}: ${(v.n / pages).toFixed(2)} a page`).join('; ')}`);
     const byOp = new Map<string, { n: number; rows: number; ms: number[] }>();
     for (const tx of txs) for (const o of tx.ops) {
       const k = `${o.table} ${o.op}`;
