@@ -302,7 +302,10 @@ export class FrontierStore {
       const list = headList(this.db, crawlId) ?? (await loadHeadList(this.db, crawlId));
       const taken = await takeByHeads(this.db, crawlId, list, reserve, now, max, scanLimit, this.readAhead.get(crawlId));
       this.readAhead.set(crawlId, taken.opened);
-      return this.markTaken(crawl, taken, now, max, false, taken.heads, taken.recompute);
+      const out = await this.markTaken(crawl, taken, now, max, false, taken.heads, taken.recompute);
+      // The rows the take read and left queued stay in the list: the next takes from those hosts read none.
+      for (const [k, q] of taken.queues) headList(this.db, crawlId)?.keepQueue(k, q.rows, q.whole);
+      return out;
     });
     let taken;
     try {

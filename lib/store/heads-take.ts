@@ -6,7 +6,8 @@
 // asked next.
 import type { FrontierEntry } from '../types';
 import type { CrawlerDB } from './db';
-import { above, hostQueue, type HeadList, type Position } from './host-heads';
+import { above, hostQueue, type HeadList, type HeldQueue, type Position } from './host-heads';
+import { QUEUE_AHEAD } from './head-list';
 
 export interface HeadsTake {
   entries: FrontierEntry[];
@@ -18,6 +19,8 @@ export interface HeadsTake {
   recompute: string[];
   /** How many hosts' queues the take read: the next take of the crawl reads as many ahead at once. */
   opened: number;
+  /** For the hosts this take took from: their queued rows it read and left queued, best first (the list keeps them). */
+  queues: Map<string, HeldQueue>;
 }
 
 /** A head as the take walks it. */
@@ -39,8 +42,10 @@ interface HostWalk {
   /** The first URL the take passed and left queued: the host's new head. */
   left?: FrontierEntry;
   closed: boolean;
-  /** Its head row was the one the list held: no read. */
+  /** Its queued rows were the ones the list held: no read. */
   kept: boolean;
+  /** The rows of `rows` taken. */
+  taken: Set<FrontierEntry>;
 }
 
 const posOf = (e: { priority: number; order: number }): Position => [e.priority, e.order];
@@ -53,11 +58,12 @@ const posOf = (e: { priority: number; order: number }): Position => [e.priority,
 export async function takeByHeads(
   db: CrawlerDB, crawlId: number, list: HeadList, reserve: (e: FrontierEntry) => number, now: number, max: number, scanLimit: number, readAhead = 2,
 ): Promise<HeadsTake> {
-  const out: HeadsTake = { entries: [], waitMs: Infinity, heads: new Map(), recompute: [], opened: 0 };
+  const out: HeadsTake = { entries: [], waitMs: Infinity, heads: new Map(), recompute: [], opened: 0, queues: new Map() };
   const want = () => max - out.entries.length;
   // The queues of the next few hosts are read ahead in the same round trip (as many as the crawl's last take read,
   // `readAhead`, and more each time a host is passed), as a take past busy hosts reads one host after the other: each
-  // round trip to the browser's database costs about as much as the read itself.
+  // round trip to the browser's database costs about as much as the read itself. Each read asks for a host's best
+  // QUEUE_AHEAD rows, which the list keeps: the next takes from that host, or past it, read nothing.
   const heads: Head[] = [];
   const headAt = (i: number): Head | undefined => {
     while (heads.length <= i && heads.length < list.size) {
@@ -71,10 +77,14 @@ export async function takeByHeads(
   const reads = new Map<number, { limit: number; rows: Promise<FrontierEntry[]> }>();
   const queueOf = (i: number) => {
     for (let j = i; j < Math.min(list.size, i + ahead); j++) {
-      // The best host may give several URLs; one read ahead is for its head and the URL after (to rank it).
-      const limit = j === 0 ? want() + 1 : 2;
+      const limit = j === 0 ? Math.max(QUEUE_AHEAD, want() + 1) : QUEUE_AHEAD;
       const h = headAt(j)!;
-      if (!reads.has(j) && !list.row(h.key)) reads.set(j, { limit, rows: hostQueue(db, crawlId, h.site, h.host, h.pos, true, limit) });
+      if (reads.has(j) || list.queue(h.key)) continue;
+      const rows = hostQueue(db, crawlId, h.site, h.host, h.pos, true, limit).then((rs) => {
+        list.keepQueue(h.key, rs, rs.length < limit);
+        return rs;
+      });
+      reads.set(j, { limit, rows });
     }
     return reads.get(i)!;
   };
@@ -90,14 +100,15 @@ export async function takeByHeads(
     for (const w of open) if (!best || above(posOf(w.rows[w.at]!), posOf(best.rows[best.at]!))) best = w;
     if (!head && !best) break;
     if (head && (!best || above(head.pos, posOf(best.rows[best.at]!)))) {
-      // A head row the list holds: a busy host is passed without a read.
-      const kept = list.row(head.key);
+      // Rows the list holds: a busy host is passed, and a ready one taken from, without a read (copies: the take marks
+      // the rows it takes).
+      const kept = list.queue(head.key);
       if (kept) next++;
       else opened++;
       const read = kept ? undefined : queueOf(next++);
-      const rows = read ? await read.rows : [kept!];
-      if (read && rows[0]) list.keep(head.key, rows[0]);
-      const walk: HostWalk = { head, rows, at: 0, ended: read ? rows.length < read.limit : false, took: 0, closed: false, kept: !read };
+      const rows = read ? [...(await read.rows)] : kept!.rows.map((e) => ({ ...e }));
+      const ended = read ? rows.length < read.limit : kept!.whole;
+      const walk: HostWalk = { head, rows, at: 0, ended, took: 0, closed: false, kept: !read, taken: new Set() };
       walks.push(walk);
       if (rows.length) open.push(walk);
       else walk.closed = true; // a head with nothing queued under it: set right below
@@ -111,6 +122,7 @@ export async function takeByHeads(
     if (w === 0) {
       out.entries.push(e);
       walk.took++;
+      walk.taken.add(e);
     } else {
       if (w < out.waitMs) out.waitingOn = e;
       out.waitMs = Math.min(out.waitMs, w);
@@ -124,9 +136,10 @@ export async function takeByHeads(
     if (!walk.closed && walk.at >= walk.rows.length) {
       if (walk.ended) walk.closed = true;
       else {
-        const more = await hostQueue(db, crawlId, walk.head.site, walk.head.host, posOf(walk.rows.at(-1)!), false, Math.max(2, want() + 1));
+        const limit = Math.max(QUEUE_AHEAD, want() + 1);
+        const more = await hostQueue(db, crawlId, walk.head.site, walk.head.host, posOf(walk.rows.at(-1)!), false, limit);
         walk.rows.push(...more);
-        walk.ended = more.length < Math.max(2, want() + 1);
+        walk.ended = more.length < limit;
         if (!more.length) walk.closed = true;
       }
     }
@@ -137,6 +150,9 @@ export async function takeByHeads(
     const k = walk.head.key;
     if (walk.rows.length === 0) out.recompute.push(k); // heal a head that named nothing queued
     if (walk.took === 0) continue;
+    // What the walk read and did not take is still queued, best first, and the host's queue starts with it.
+    const left = walk.rows.filter((e) => !walk.taken.has(e));
+    if (left.length) out.queues.set(k, { rows: left, whole: walk.ended });
     const nextLeft = walk.left ?? walk.rows[walk.at];
     if (nextLeft) out.heads.set(k, posOf(nextLeft));
     else if (walk.ended) out.heads.set(k, null);

@@ -14,10 +14,10 @@ import Dexie from 'dexie';
 import type { FrontierEntry } from '../types';
 import type { HostHead } from '../records';
 import type { CrawlerDB } from './db';
-import { above, HeadList, HOST_INDEX, inTransaction, type Position } from './head-list';
+import { above, HeadList, HOST_INDEX, inTransaction, type HeldQueue, type Position } from './head-list';
 import { dropQueueHeads, noteQueueWrites } from './queue-heads';
 
-export type { HostHead, Position };
+export type { HeldQueue, HostHead, Position };
 export { above, HeadList, HOST_INDEX };
 
 
@@ -74,6 +74,25 @@ function changing(db: CrawlerDB, crawlId: number): HeadList | undefined {
 export function forgetRows(db: CrawlerDB, crawlId: number, rows: Iterable<Pick<FrontierEntry, 'site' | 'host' | 'url'> | undefined>): void {
   const list = headList(db, crawlId);
   if (list) for (const e of rows) if (e) list.forget(keyOf(e));
+}
+
+/**
+ * Rows about to be written (`was[i]` what rows[i] was): the rows the list holds of their hosts follow them
+ * (HeadList.noteWrite), so the takes after the write read none. A URL written twice in one batch forgets its host's.
+ */
+export function noteRows(db: CrawlerDB, crawlId: number, rows: readonly FrontierEntry[], was: readonly (FrontierEntry | undefined)[]): void {
+  // Dropped if the transaction aborts: the rows held would name writes that never happened.
+  const list = rows.length ? changing(db, crawlId) : undefined;
+  if (!list) return;
+  const seen = new Map<string, number>();
+  for (const e of rows) seen.set(e.url, (seen.get(e.url) ?? 0) + 1);
+  rows.forEach((e, i) => {
+    const before = was[i];
+    if (seen.get(e.url)! > 1 || (before && keyOf(before) !== keyOf(e))) {
+      list.forget(keyOf(e));
+      if (before) list.forget(keyOf(before));
+    } else list.noteWrite(keyOf(e), e, before);
+  });
 }
 
 /** The heads of the hosts of `keys` (headKey): absent where a host has nothing queued. From memory when this context holds them. */
@@ -196,7 +215,7 @@ export async function writeWithHeads(
     for (const x of [e, was[i]]) if (x?.state === 'queued' && !heads.has(keyOf(x))) need.add(keyOf(x));
   });
   if (need.size) for (const [k, v] of await readHeads(db, crawlId, need)) heads.set(k, v);
-  forgetRows(db, crawlId, [...rows, ...was]);
+  noteRows(db, crawlId, rows, was);
   await applyHeads(db, crawlId, planHeads(crawlId, rows, was, heads, known), write());
   const noted = noteQueueWrites(db, crawlId, rows, was);
   if (noted) await noted;

@@ -163,9 +163,118 @@ function must(name: string): Bench {
   return b;
 }
 
+// ---- what a take asks of IndexedDB (frontier-scale-takes.ts) ----
+
+/** One IndexedDB request as Dexie's DBCore issued it: table, kind, when issued and answered (ms from the transaction's start). */
+interface MeteredOp { table: string; op: string; n: number; at: number; ms: number }
+/** One transaction: when Dexie created it, its requests, and when it completed (ms from its creation). */
+export interface MeteredTx { mode: string; tables: string[]; ops: MeteredOp[]; completeMs: number }
+let metering: MeteredTx[] | null = null;
+
+/** Dexie middleware: while `metering`, logs every transaction and each of its requests, timed. */
+function meter(db: CrawlerDB): void {
+  db.use({
+    stack: 'dbcore', name: 'take-meter',
+    create(down) {
+      const started = new WeakMap<object, { t0: number; tx: MeteredTx }>();
+      const timed = <T>(table: string, op: string, n: number, trans: object, run: () => Promise<T>): Promise<T> => {
+        const log = metering ? started.get(trans) : undefined;
+        if (!log) return run();
+        const at = performance.now();
+        return run().then((v) => {
+          log.tx.ops.push({ table, op, n, at: at - log.t0, ms: performance.now() - at });
+          return v;
+        });
+      };
+      return {
+        ...down,
+        transaction(stores, mode, options) {
+          const trans = down.transaction(stores, mode, options);
+          if (metering) {
+            const t0 = performance.now();
+            const tx: MeteredTx = { mode, tables: [...stores], ops: [], completeMs: NaN };
+            started.set(trans, { t0, tx });
+            metering.push(tx);
+            (trans as IDBTransaction).addEventListener('complete', () => (tx.completeMs = performance.now() - t0));
+          }
+          return trans;
+        },
+        table(name) {
+          const t = down.table(name);
+          return {
+            ...t,
+            get: (req) => timed(name, 'get', 1, req.trans, () => t.get(req)),
+            getMany: (req) => timed(name, 'getMany', req.keys.length, req.trans, () => t.getMany(req)),
+            query: (req) => timed(name, `query${req.query.index.name ? ` ${req.query.index.name}` : ''}${req.direction === 'prev' ? ' prev' : ''}`, req.limit ?? 0, req.trans, () => t.query(req)),
+            count: (req) => timed(name, 'count', 1, req.trans, () => t.count(req)),
+            mutate: (req) => timed(name, req.type, 'keys' in req && req.keys ? req.keys.length : 'values' in req ? req.values.length : 1, req.trans, () => t.mutate(req)),
+          };
+        },
+      };
+    },
+  });
+}
+
+/**
+ * `samples` takes (ready, or a take of `max`) with every IndexedDB request logged: how many requests and round trips a
+ * take makes, and which of them the slow takes wait on.
+ */
+async function takeProbe(name: string, samples: number, max = 1) {
+  const { store, crawlId } = must(name);
+  const takes: { ms: number; txs: MeteredTx[] }[] = [];
+  for (let i = 0; i < samples; i++) {
+    metering = [];
+    const t = performance.now();
+    await store.frontier.take(crawlId, () => 0, Date.now(), max);
+    takes.push({ ms: performance.now() - t, txs: metering });
+    metering = null;
+  }
+  return takes;
+}
+
+/**
+ * Takes alternated with transactions that write what a take writes (its row, the crawl row, a head) after reading only
+ * the crawl row: the floor a take with no reads of the queue would have, side by side with the take.
+ */
+async function takeFloor(name: string, samples: number) {
+  const { db, store, crawlId } = must(name);
+  const take: number[] = [], floor: number[] = [];
+  let last: FrontierEntry | undefined;
+  for (let i = 0; i < 2 * samples; i++) {
+    const t = performance.now();
+    if (i % 2 === 0 || !last) {
+      last = (await store.frontier.takeNext(crawlId, () => 0, Date.now())).entry ?? last;
+      take.push(performance.now() - t);
+      continue;
+    }
+    const row = last;
+    await db.transaction('rw', db.frontier, db.crawls, db.hostHeads, async () => {
+      const crawl = (await db.crawls.get(crawlId))!;
+      await Promise.all([
+        db.frontier.put({ ...row, updatedAt: Date.now() }), db.crawls.put(crawl),
+        db.hostHeads.put({ crawlId, site: row.site ?? '', host: row.host, priority: row.priority, order: row.order }),
+      ]);
+    });
+    floor.push(performance.now() - t);
+  }
+  return { take, floor };
+}
+
+/** The crawl loop of `crawl` with every IndexedDB request logged (frontier-scale-takes.ts --crawl). */
+async function crawlProbe(name: string, pages: number, repeatShare = 0) {
+  metering = [];
+  try {
+    const out = await crawl(name, pages, repeatShare);
+    return { ms: out.ms, fetched: out.fetched, txs: metering };
+  } finally {
+    metering = null;
+  }
+}
+
 async function open(name: string): Promise<void> {
   await Dexie.delete(name);
   const db = new CrawlerDB(name, { indexedDB, IDBKeyRange });
+  meter(db);
   const store = new TimedStore(db);
   const crawlId = await store.createCrawl(benchConfig(500), (await store.topics.createTopic('bench', ['bench'], Date.now())).id!, Date.now());
   benches.set(name, { db, store, crawlId, filled: 0 });
@@ -397,7 +506,7 @@ function closeAll(): void {
   for (const b of benches.values()) b.db.close();
 }
 
-const api = { open, fill, floor, takeLatency, raiseLatency, reclaim, crawl, rescore, seedList, countQueued, drop, estimate, closeAll };
+const api = { open, fill, takeProbe, takeFloor, crawlProbe, floor, takeLatency, raiseLatency, reclaim, crawl, rescore, seedList, countQueued, drop, estimate, closeAll };
 export type FrontierBench = typeof api;
 export type { TakeMode };
 Object.assign(globalThis, { frontierBench: api });

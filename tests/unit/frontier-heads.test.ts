@@ -7,7 +7,7 @@ import { parseConfig } from '../../lib/crawl/parse-config';
 import type { Candidate, PageCommit } from '../../lib/ports';
 import { mulberry32 } from '../../lib/random';
 import { CrawlStore } from '../../lib/store/crawl-store';
-import { headList } from '../../lib/store/host-heads';
+import { headList, HOST_INDEX } from '../../lib/store/host-heads';
 import type { FrontierEntry } from '../../lib/types';
 import { freshStore, frontierRows, reopenedStore } from '../support/reopenable-store';
 
@@ -41,10 +41,15 @@ async function storedHeads(store: CrawlStore, crawlId: number): Promise<string[]
     const held = Array.from({ length: list.size }, (_, i) => list.at(i)!);
     expect(held.map((h) => `${h.key} ${h.pos[0]} ${h.pos[1]}`).sort()).toEqual(stored);
     expect(held.every((h, i) => i === 0 || held[i - 1]!.pos[0] > h.pos[0] || (held[i - 1]!.pos[0] === h.pos[0] && held[i - 1]!.pos[1] > h.pos[1]))).toBe(true);
-    // Each head row it holds (a take passes a busy host by it) is the row as stored.
+    // The rows it holds of a host (a take passes a busy host by its head row, and takes a ready one's next URLs from
+    // them) are that host's best queued rows as stored, in order, and all of them when it says so.
+    const rows = await rowsOf(store, crawlId);
     for (const h of held) {
-      const kept = list.row(h.key);
-      if (kept) expect(kept).toEqual(await store.db.frontier.get([crawlId, kept.url]));
+      const kept = list.queue(h.key);
+      if (!kept) continue;
+      const queued = rows.filter((e) => e.state === 'queued' && `${e.site} ${e.host}` === h.key).sort(better);
+      expect(kept.rows).toEqual(queued.slice(0, kept.rows.length));
+      if (kept.whole) expect(kept.rows.length).toBe(queued.length);
     }
   }
   return stored;
@@ -176,5 +181,52 @@ describe('take by host heads, against walking every queued URL', () => {
     expect((await store.frontier.take(id, () => 0, 2, 1)).entries).toHaveLength(0);
     store.frontier.forgetBound(id);
     expect((await store.frontier.take(id, () => 0, 2, 1)).entries.map((e) => e.url)).toEqual(['http://h0.s0.test/a']);
+  });
+
+  it('takes a ready host\'s next URLs from the rows its last read gave, reading its queue once every few takes', async () => {
+    const store = fresh();
+    // Counts the reads of a host's queue (the index the take walks), as a slow round trip in the browser's database.
+    let queueReads = 0;
+    store.db.use({
+      stack: 'dbcore', name: 'count-queue-reads',
+      create: (down) => ({
+        ...down,
+        table(name) {
+          const t = down.table(name);
+          return { ...t, query: (req) => ((queueReads += Number(name === 'frontier' && req.query.index.name === HOST_INDEX)), t.query(req)) };
+        },
+      }),
+    });
+    const id = await store.createCrawl(config, 1, 1);
+    // Two hosts whose URLs alternate in rank: best first, each take's URL comes from the other host than the last.
+    const candidates: Candidate[] = Array.from({ length: 80 }, (_, i) => {
+      const host = `h${i % 2}.s0.test`;
+      return { url: `http://${host}/${i}`, host, site: 's0.test', score: 0.5, priority: 100 - i, depth: 1, parentUrl: null, anchor: '', context: '' };
+    });
+    await store.frontier.enqueue(id, candidates, 1);
+    const model = modelTake(await rowsOf(store, id), () => 0, 2, 40);
+    queueReads = 0;
+    const taken: string[] = [];
+    for (let i = 0; i < 40; i++) taken.push(...(await store.frontier.take(id, () => 0, 2, 1)).entries.map((e) => e.url));
+    expect(taken).toEqual(model);
+    // Each read gives a host's next eight URLs: 40 takes over two hosts read 10 times, where a read of the best host's
+    // head (and the next host's, ahead) at every take read 80 times.
+    expect(queueReads).toBeLessThanOrEqual(12);
+    expect(await storedHeads(store, id)).toEqual(await scannedHeads(store, id));
+
+    // Links found to those hosts, ranked among the rows held, above them and below them, and one raised: the rows held
+    // follow the writes, and the takes after them read no queue until the rows held run out.
+    const found: Candidate[] = [0, 1].flatMap((h) => [79.5, 40.5, 10.5, 200].map((priority, k) => ({
+      url: `http://h${h}.s0.test/found-${k}`, host: `h${h}.s0.test`, site: 's0.test', score: 0.5, priority, depth: 1, parentUrl: null, anchor: '', context: '',
+    })));
+    const raised = { ...candidates[61]!, priority: 75.5 };
+    await store.frontier.enqueue(id, [...found, raised], 3);
+    const again = modelTake(await rowsOf(store, id), () => 0, 4, 6);
+    queueReads = 0;
+    const next: string[] = [];
+    for (let i = 0; i < 6; i++) next.push(...(await store.frontier.take(id, () => 0, 4, 1)).entries.map((e) => e.url));
+    expect(next).toEqual(again);
+    expect(queueReads).toBe(0);
+    expect(await storedHeads(store, id)).toEqual(await scannedHeads(store, id));
   });
 });
