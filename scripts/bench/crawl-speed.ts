@@ -5,6 +5,9 @@
 //   npx tsx scripts/bench/crawl-speed.ts [--corpus DIR] [--topic Science] [--seed English_language] [--budget 2000]
 //     [--concurrency 8] [--rounds 1] [--profile] [--profile-out FILE.cpuprofile]
 // --profile wants the unminified build for function names: npx wxt build -c scripts/bench/profile.wxt.config.ts
+// On Linux each round also prints the CPU a page of Focus's Chromium, by process and thread, and of Crawlee's process
+// (/proc; steadier than pages/s on a shared machine). FOCUS_EXTENSION_DIR=<tree>/.output/chrome-mv3-runner runs another
+// tree's build, to alternate with this one's.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -14,11 +17,18 @@ import type { CDPSession } from 'playwright-core';
 import type { Launched } from '../lib/browser';
 import { loadArticles, startCorpusServer } from './corpus-server';
 import { runCrawlee } from './crawlee';
+import { ChromiumCpu } from '../lib/process-cpu';
 import { DEFAULT_CORPUS, runWikispeedia } from './wikispeedia';
 
 export interface SpeedRound {
   focus: number;
   crawlee: number;
+  /**
+   * CPU milliseconds a crawl-phase page (Linux /proc): Focus's Chromium by part ("browser: ThreadPoolForeg", its
+   * IndexedDB and LevelDB; "renderer: ServiceWorker t", the worker...) and this process (the site's server); Crawlee's
+   * process (its crawler and the same server). Absent where /proc is not.
+   */
+  cpu?: { focus: { total: number; parts: [string, number][]; server: number; pages: number }; crawlee: number };
   /** Focus's crawl-phase pages/s over Crawlee's. */
   ratio: number;
   /** The machine's 1-minute load average when the round ended. */
@@ -45,34 +55,55 @@ export async function measureCrawlSpeed(o: {
   for (let i = 0; i < (o.rounds ?? 1); i++) {
     let recorder: WorkerRecorder | undefined;
     let summarize: ((from: number, pages: number) => WorkerProfile) | undefined;
+    let cpu: ChromiumCpu | undefined;
+    let finishedAt = 0;
+    const profiled = o.profile && i === 0;
     log(`round ${i + 1}: Focus best-first, ${o.budget} pages, concurrency ${o.concurrency}`);
     const focus = await runWikispeedia({
       corpus: o.corpus, topic: o.topic, seed: o.seed, budget: o.budget, strategy: 'best-first', concurrency: o.concurrency, log: () => {},
-      ...(o.profile && i === 0
-        ? {
-          onStarted: async (launched: Launched) => {
-            recorder = await WorkerRecorder.start(launched);
-          },
-          onFinished: async () => {
-            summarize = await recorder?.stop(o.profileOut);
-          },
-        }
-        : {}),
+      onStarted: async (launched: Launched) => {
+        cpu = ChromiumCpu.start(launched.profileDir);
+        if (profiled) recorder = await WorkerRecorder.start(launched);
+      },
+      onFinished: async () => {
+        finishedAt = Date.now();
+        cpu?.stop();
+        if (profiled) summarize = await recorder?.stop(o.profileOut);
+      },
     });
-    if (summarize) profile = summarize(crawlPhaseStart(focus.out), crawlPhasePages(focus.out));
+    const phaseStart = crawlPhaseStart(focus.out), phasePages = crawlPhasePages(focus.out);
+    if (summarize) profile = summarize(phaseStart, phasePages);
     log(`round ${i + 1}: Crawlee CheerioCrawler`);
     const site = await startCorpusServer(o.corpus);
     let crawlee: number;
+    let crawleeCpu = NaN;
     try {
       const seedPath = loadArticles(o.corpus).find((a) => a.article === o.seed)!.path;
-      crawlee = (await runCrawlee({ origin: site.origin, seedUrl: site.origin + seedPath, budget: o.budget, concurrency: o.concurrency })).pagesPerSecond;
+      const before = process.cpuUsage();
+      const run = await runCrawlee({ origin: site.origin, seedUrl: site.origin + seedPath, budget: o.budget, concurrency: o.concurrency });
+      const used = process.cpuUsage(before);
+      crawlee = run.pagesPerSecond;
+      crawleeCpu = (used.user + used.system) / 1000 / run.urls.length;
     } finally {
       await site.close();
     }
     const pagesPerSecond = focus.pagesPerSecond ?? NaN;
-    rounds.push({ focus: pagesPerSecond, crawlee, ratio: pagesPerSecond / crawlee, load: loadavg()[0]! });
+    rounds.push({
+      focus: pagesPerSecond, crawlee, ratio: pagesPerSecond / crawlee, load: loadavg()[0]!,
+      ...(cpu ? { cpu: { focus: focusCpu(cpu, phaseStart, finishedAt, phasePages), crawlee: crawleeCpu } } : {}),
+    });
   }
   return { topic: o.topic, seed: o.seed, budget: o.budget, concurrency: o.concurrency, rounds, ...(profile ? { profile } : {}) };
+}
+
+/** Focus's CPU a crawl-phase page: Chromium's, by part, and the site's server (this process). */
+function focusCpu(cpu: ChromiumCpu, from: number, to: number, pages: number): NonNullable<SpeedRound['cpu']>['focus'] {
+  const { parts } = cpu.between(from, to);
+  const server = parts.get('benchmark process') ?? 0;
+  parts.delete('benchmark process');
+  const perPage = (s: number) => (s * 1000) / pages;
+  const total = [...parts.values()].reduce((a, b) => a + b, 0);
+  return { total: perPage(total), parts: [...parts].sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, perPage(v)]), server: perPage(server), pages };
 }
 
 /**
@@ -94,6 +125,12 @@ export function formatCrawlSpeed(s: CrawlSpeed): string {
     `${s.budget} pages, concurrency ${s.concurrency}, no politeness delay, loopback`];
   for (const [i, r] of s.rounds.entries()) {
     lines.push(`  round ${i + 1}: Focus ${r.focus.toFixed(1)} pages/s, Crawlee ${r.crawlee.toFixed(1)} pages/s, ratio ${r.ratio.toFixed(2)}x, load average ${r.load.toFixed(1)} on ${cpus().length} cores`);
+    if (r.cpu) {
+      const { focus, crawlee } = r.cpu;
+      const shown = focus.parts.filter(([, ms]) => ms >= 0.1).slice(0, 8).map(([k, ms]) => `${k} ${ms.toFixed(2)}`);
+      lines.push(`    CPU a page: Focus's Chromium ${focus.total.toFixed(2)} ms and its site's server ${focus.server.toFixed(2)} ms, ` +
+        `Crawlee ${crawlee.toFixed(2)} ms with its server (${((focus.total + focus.server) / crawlee).toFixed(2)}x); Chromium by process and thread: ${shown.join(', ')}`);
+    }
   }
   if (s.profile) lines.push(formatProfile(s.profile));
   return lines.join('\n');

@@ -12,8 +12,9 @@ export const ROOT = resolve(import.meta.dirname, '..', '..');
 /**
  * The runner's Chromium build (`wxt build --mode runner`): as the one users load, but with the debugger asked for at
  * install rather than when a crawl starts (wxt.config.ts), as its browser is the runner's own and no one answers a prompt.
+ * FOCUS_EXTENSION_DIR names another build's (a benchmark run side by side with an older tree's).
  */
-export const EXTENSION_DIR = join(ROOT, '.output', 'chrome-mv3-runner');
+export const EXTENSION_DIR = process.env.FOCUS_EXTENSION_DIR || join(ROOT, '.output', 'chrome-mv3-runner');
 /** The build users load (`npm run build`). */
 export const USER_EXTENSION_DIR = join(ROOT, '.output', 'chrome-mv3');
 
