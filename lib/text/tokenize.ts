@@ -126,16 +126,44 @@ function asciiWords(text: string, into: string[], from = 0, to = text.length): v
       if (!betweenLetters && !betweenDigits) break;
       i++;
     }
-    // One ASCII character is never a word here (MEANINGFUL_SINGLE_CHAR holds no ASCII).
-    if (i - start < 2) continue;
-    const token = text.slice(start, i);
-    if (keepToken(token)) into.push(token);
+    // keepToken's rule, read from the char codes so that a word dropped is never sliced (stop words are some 40% of
+    // an English page's words): one ASCII character is never a word here (MEANINGFUL_SINGLE_CHAR holds no ASCII).
+    const length = i - start;
+    if (length < 2 || length > MAX_TOKEN_LENGTH) continue;
+    if (length <= MAX_ASCII_STOP_LENGTH && ASCII_STOP_KEYS.has(letterKey(text, start, i))) continue;
+    if (text.charCodeAt(start) === 95 && onlyUnderscores(text, start, i)) continue;
+    into.push(text.slice(start, i));
   }
 }
+
+/**
+ * A word of at most six lowercase ASCII letters as a number, five bits a letter (a = 1): distinct words, distinct
+ * numbers, all small integers; -1 for anything else (no stop word has a digit or a joiner).
+ */
+function letterKey(text: string, from: number, to: number): number {
+  let key = 0;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (!isLetter(c)) return -1;
+    key = key * 32 + (c - 96);
+  }
+  return key;
+}
+
+function onlyUnderscores(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (text.charCodeAt(i) !== 95) return false;
+  return true;
+}
+
 
 const isLetter = (c: number): boolean => c >= 97 && c <= 122;
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 const isWordChar = (c: number): boolean => isLetter(c) || isDigit(c) || c === 95;
+
+// The stop words asciiWords can meet, as letterKey numbers (after isLetter, which letterKey reads).
+const ASCII_STOP_WORDS = [...STOP_WORDS].filter((w) => /^[a-z]+$/.test(w));
+const MAX_ASCII_STOP_LENGTH = Math.max(...ASCII_STOP_WORDS.map((w) => w.length));
+const ASCII_STOP_KEYS: ReadonlySet<number> = new Set(ASCII_STOP_WORDS.map((w) => letterKey(w, 0, w.length)));
 
 /** The distinct words of `text`, in order of first appearance (binary features, SPEC A.2). */
 export function uniqueTokens(text: string): string[] {

@@ -80,4 +80,27 @@ describe('tokenize', () => {
       expect(tokenize(text), JSON.stringify(text)).toEqual(reference(text));
     }
   });
+
+  it('drops the same stop words on the ASCII scan as on the Segmenter path, and keeps their near misses', () => {
+    // A run with a non-ASCII character goes to the Segmenter, whose words keepToken checks against the stop list as
+    // strings; the same word alone takes the ASCII scan, which checks it by char codes before slicing.
+    const words = ['the', 'thee', 'th', 'them', 'then', 'there', 'their', 'they', 'should', 'shoulder', 'shoul', 'which', 'whic',
+      'a', 'an', 'and', 'ands', 'of', 'off', 'i', 'it', 'its', 'it_s', 'is', 'us', 'we', 'wee', 'about', 'abouts', 'would', 'could', 'those',
+      'do', 'does', 'did', 'didn', 'no', 'not', 'nota', 'so', 'to', 'too', 'two', 'or', 'on', 'one', 'z', 'zz', 'zzzzzz', 'zzzzzzz',
+      'th3', 'the1', '_the', 'the_', '__', '___', 'a1', '12', 'x'.repeat(40), 'x'.repeat(41), 'science', 'bank'];
+    for (const w of words) expect(tokenize(w), w).toEqual(tokenize(`${w}·`));
+    // And in running text, cased, with every separator the scan knows.
+    let seed = 99;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    for (let i = 0; i < 2000; i++) {
+      const picked: string[] = [];
+      for (let k = 0, n = 1 + Math.floor(random() * 12); k < n; k++) {
+        const w = words[Math.floor(random() * words.length)];
+        picked.push(random() < 0.3 ? w.toUpperCase() : w);
+      }
+      const text = picked.join([' ', ', ', '-', '\n', '/'][Math.floor(random() * 5)]);
+      const bySegmenter = picked.flatMap((w) => tokenize(`${w}·`));
+      expect(tokenize(text), text).toEqual(bySegmenter);
+    }
+  });
 });
