@@ -8,8 +8,8 @@ import { tokenize } from '../text/tokenize';
 export type FeatureGroup = 1 | 2;
 
 /** Prefixes keep the groups apart: "stock" in the anchor and "stock" in the context are different features. */
-const ANCHOR_PREFIX = 'a:';
-const CONTEXT_PREFIX = 'c:';
+export const ANCHOR_PREFIX = 'a:';
+export const CONTEXT_PREFIX = 'c:';
 /** SPEC A.3 group 2: "anchor contains a domain-dictionary word", "context contains a domain-dictionary word". */
 export const ANCHOR_DICT_FEATURE = 'A:dict';
 export const CONTEXT_DICT_FEATURE = 'C:dict';
