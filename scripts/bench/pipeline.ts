@@ -108,7 +108,7 @@ export interface CpuFigures {
   rounds: number;
   /** Per stage, the median over rounds of the stage's CPU over all pages, divided by the pages. */
   msPerPage: Record<'decode' | 'parse' | 'judge' | 'plan', number>;
-  /** A digest of every verdict's relevance and every planned link's URL, log-odds, score and priority: equal digests, equal numbers. */
+  /** A digest of every verdict and every planned link, all their fields: equal digests, equal results. */
   digest: string;
 }
 
@@ -174,14 +174,14 @@ export async function measureCpu(corpus: string, n: number, rounds: number): Pro
   };
 }
 
-/** FNV-1a over the verdicts' relevance and each candidate's URL, log-odds, score and priority, as text of full precision. */
+/** FNV-1a over the verdicts and the candidates as JSON (every field, in order, numbers at full precision). */
 function digestOf(verdicts: readonly PageVerdict[], planned: readonly Candidate[][]): string {
   let h = 0x811c9dc5;
   const add = (s: string) => {
     for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
   };
-  for (const v of verdicts) add(`${v.relevance}|${v.by};`);
-  for (const cs of planned) for (const c of cs) add(`${c.url}|${c.logOdds}|${c.score}|${c.priority}|${c.skip ?? ''};`);
+  for (const v of verdicts) add(JSON.stringify(v));
+  for (const cs of planned) for (const c of cs) add(JSON.stringify(c));
   return h.toString(16).padStart(8, '0');
 }
 
