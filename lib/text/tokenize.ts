@@ -81,24 +81,26 @@ export function tokenize(text: string): string[] {
   // UAX #29 always breaks at whitespace, so each whitespace-separated run can be segmented on its own with
   // the same result; only runs that hold a non-ASCII character need the Segmenter. An English page with one
   // accented name would otherwise send its whole text down the slow path (measured: 30x slower per page).
-  // The runs are found by a scan of char codes and only those for the Segmenter are sliced: splitting the text
-  // made a string of every run.
+  // The scan looks for the next character that is neither ASCII nor whitespace, hands the ASCII stretch before
+  // its run to asciiWords in one call (no word or joiner crosses whitespace, so a stretch of runs gives the words
+  // its runs give one by one), and slices only that run for the Segmenter.
   const n = normalized.length;
-  let i = 0;
-  while (i < n) {
-    while (i < n && isSpaceCode(normalized.charCodeAt(i))) i++;
-    const start = i;
-    let ascii = true;
-    for (let c: number; i < n && !isSpaceCode((c = normalized.charCodeAt(i))); i++) if (c > 0x7f) ascii = false;
-    if (i === start) break;
-    if (ascii) {
-      asciiWords(normalized, tokens, start, i);
-      continue;
-    }
-    for (const segment of wordSegmenter().segment(normalized.slice(start, i))) {
+  let done = 0;
+  for (let i = 0; i < n; i++) {
+    const c = normalized.charCodeAt(i);
+    if (c <= 0x7f || isSpaceCode(c)) continue;
+    let start = i;
+    while (start > done && !isSpaceCode(normalized.charCodeAt(start - 1))) start--;
+    let end = i + 1;
+    while (end < n && !isSpaceCode(normalized.charCodeAt(end))) end++;
+    if (start > done) asciiWords(normalized, tokens, done, start);
+    for (const segment of wordSegmenter().segment(normalized.slice(start, end))) {
       if (segment.isWordLike && keepToken(segment.segment)) tokens.push(segment.segment);
     }
+    done = end;
+    i = end;
   }
+  if (done < n) asciiWords(normalized, tokens, done, n);
   return tokens;
 }
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { parseHtml } from '../../lib/parse/html';
 import { tokenize, uniqueTokens } from '../../lib/text/tokenize';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const FIXTURES = join(ROOT, 'tests', 'fixtures');
 
 describe('tokenize', () => {
   it('segments Chinese into dictionary words (full ICU)', () => {
@@ -102,5 +109,35 @@ describe('tokenize', () => {
       const bySegmenter = picked.flatMap((w) => tokenize(`${w}·`));
       expect(tokenize(text), text).toEqual(bySegmenter);
     }
+  });
+
+  it('on real pages, gives the words of each whitespace run tokenized alone', () => {
+    // The fixtures (Chinese, GBK, broken markup) and, where this checkout has it beside it, every 15th Wikispeedia page:
+    // their text, anchors and contexts, mixed scripts and symbols as the Web has them.
+    const fixtures = ['chinese-utf8.html', 'gbk-page.html', 'broken-markup.html'].map((f) =>
+      new TextDecoder(f.startsWith('gbk') ? 'gbk' : 'utf-8').decode(readFileSync(join(FIXTURES, f))));
+    const corpus = join(ROOT, '..', 'shared', 'corpora', 'wikispeedia', 'pages.jsonl.gz');
+    const pages = existsSync(corpus)
+      ? gunzipSync(readFileSync(corpus)).toString('utf8').split('\n').filter((l, i) => l && i % 15 === 0).map((l) => (JSON.parse(l) as { html: string }).html)
+      : [];
+    // Reference: each run alone, an ASCII one by the ASCII scan (held to its regex above), any other by the Segmenter,
+    // keeping the words tokenize keeps on their own.
+    const segmenter = new Intl.Segmenter('en', { granularity: 'word' });
+    const kept = (w: string) => {
+      const t = tokenize(w);
+      return t.length === 1 && t[0] === w;
+    };
+    const byRun = (text: string) => text.normalize('NFKC').toLowerCase().split(/\s+/).flatMap((run) =>
+      /[^\x00-\x7f]/.test(run) ? [...segmenter.segment(run)].filter((s) => s.isWordLike && kept(s.segment)).map((s) => s.segment) : tokenize(run));
+    let words = 0;
+    for (const html of [...fixtures, ...pages]) {
+      const page = parseHtml(html, 'http://corpus.test/page');
+      for (const text of [page.title, page.text, ...page.links.flatMap((l) => [l.anchor, l.context])]) {
+        const got = tokenize(text);
+        expect(got).toEqual(byRun(text));
+        words += got.length;
+      }
+    }
+    expect(words).toBeGreaterThan(pages.length ? 100_000 : 100);
   });
 });
