@@ -1,5 +1,9 @@
 // The link classifier that orders the frontier: P(+|F) of the link's features (SPEC A.1-A.3, A.7).
-import { ANCHOR_DICT_FEATURE, isHubFeature, isParentFeature, isShapeFeature, linkFeatures, makeDictionary, type FeatureGroup } from './link-features';
+import {
+  ANCHOR_DICT_FEATURE, ANCHOR_PREFIX, anchorShape, CONTEXT_DICT_FEATURE, CONTEXT_PREFIX, HUB_PREFIX, isHubFeature, isParentFeature, isShapeFeature,
+  linkFeatures, makeDictionary, PARENT_OFF_FEATURE, PARENT_ON_FEATURE, type FeatureGroup,
+} from './link-features';
+import { tokenize } from '../text/tokenize';
 import { logistic, NaiveBayes, type Label, type NaiveBayesJSON } from './naive-bayes';
 import { DEFAULT_SCORING, type LinkScoring } from './config';
 import { isCount, SavedModel, type SavedFields } from './saved-model';
@@ -73,6 +77,8 @@ export class LinkClassifier {
   /** Feature weights and class totals as they were before the answers learned since the last `answerMoves`. */
   private weightsBefore = new Map<string, number>();
   private totalsBefore: { pos: number; neg: number } | null = null;
+  /** Scratch for `contextMeanByWords`: the words of one group met so far (a feature counts once). */
+  private readonly wordsSeen = new Set<string>();
 
   /**
    * With keywords but no labeled links yet the crawl must still be guided, so the model starts from two
@@ -91,7 +97,7 @@ export class LinkClassifier {
     this.group = opts.group ?? 2;
     this.evidence = opts.evidence ?? 'context-mean';
     this.dictionary = makeDictionary(keywords);
-    this.model = new NaiveBayes({ alpha: opts.alpha });
+    this.model = new NaiveBayes({ alpha: opts.alpha, prefixes: WORD_PREFIXES });
     this.seeded = this.dictionary.size > 0;
     if (this.seeded) {
       const keywordText = this.keywords.join(' ');
@@ -116,6 +122,17 @@ export class LinkClassifier {
    * rounds to 1.0 in double precision), and the posterior itself.
    */
   rank(link: LinkText, scoring: LinkScoring = DEFAULT_SCORING): { logOdds: number; score: number } {
+    if (this.group !== 2 || this.evidence !== 'context-mean' || scoring.smoothing !== 'laplace') return this.rankByFeatures(link, scoring);
+    const logOdds = this.contextMeanByWords(link, scoring);
+    return { logOdds, score: logistic(logOdds) };
+  }
+
+  /**
+   * `rank` as the model's definition reads: the link's feature list (`features`), the features the scoring counts, then
+   * the evidence of each group. Every scoring takes this path but the default's (group 2, context-mean, Laplace), for
+   * which `rank` computes the same numbers from the link's words without making the list.
+   */
+  rankByFeatures(link: LinkText, scoring: LinkScoring = DEFAULT_SCORING): { logOdds: number; score: number } {
     let features = this.features(link);
     // The page's evidence is one feature: P:on / P:off, or (with parentHub, where known) the same joined with its hub bucket.
     const hub = scoring.parentPage && scoring.parentHub && features.some(isHubFeature);
@@ -126,6 +143,67 @@ export class LinkClassifier {
 
   private logOdds(features: string[], scoring: LinkScoring): number {
     return scoring.smoothing === 'base-rate' ? this.model.logOddsShrunk(features, SHRINK_M) : this.model.logOdds(features);
+  }
+
+  /**
+   * `contextMeanLogOdds(features)` with Laplace smoothing, for group 2, read from the link's words: each word's feature
+   * is looked up by word in the model's index of its prefix, so no "a:"/"c:" string, feature list or group list is
+   * made per link. The terms are those `rankByFeatures` sums, in the same order (linkFeatures': parent, hub, anchor
+   * words, shape, context words, the two dictionary flags), so the number is the same to the last bit (a test holds it so).
+   */
+  private contextMeanByWords(link: LinkText, scoring: LinkScoring): number {
+    const model = this.model;
+    const { prior, denominator } = model.classTerms();
+    let anchorSum = 0, anchorSeen = 0, anchorCount = 0;
+    let contextSum = 0, contextSeen = 0, contextCount = 0;
+    let w: number | undefined;
+    const hub = scoring.parentPage && scoring.parentHub && link.parentHub !== undefined;
+    if (link.parentOnTopic !== undefined && scoring.parentPage && !hub) {
+      anchorCount++;
+      if ((w = model.weight(link.parentOnTopic ? PARENT_ON_FEATURE : PARENT_OFF_FEATURE)) !== undefined) (anchorSum += w), anchorSeen++;
+    }
+    if (hub) {
+      anchorCount++;
+      if ((w = model.weight(HUB_PREFIX + (link.parentOnTopic === undefined ? '' : link.parentOnTopic ? 'on' : 'off') + link.parentHub)) !== undefined) (anchorSum += w), anchorSeen++;
+    }
+    const words = this.wordsSeen;
+    let anchorHasDictWord = false;
+    for (const word of tokenize(link.anchor)) {
+      if (!anchorHasDictWord && this.dictionary.has(word)) anchorHasDictWord = true;
+      if (words.has(word)) continue;
+      words.add(word);
+      anchorCount++;
+      if ((w = model.weight(ANCHOR_PREFIX, word)) !== undefined) (anchorSum += w), anchorSeen++;
+    }
+    words.clear();
+    const shape = scoring.anchorShape ? anchorShape(link.anchor) : undefined;
+    if (shape !== undefined) {
+      contextCount++;
+      if ((w = model.weight(shape)) !== undefined) (contextSum += w), contextSeen++;
+    }
+    let contextHasDictWord = false;
+    for (const word of tokenize(link.context)) {
+      if (!contextHasDictWord && this.dictionary.has(word)) contextHasDictWord = true;
+      if (words.has(word)) continue;
+      words.add(word);
+      contextCount++;
+      if ((w = model.weight(CONTEXT_PREFIX, word)) !== undefined) (contextSum += w), contextSeen++;
+    }
+    words.clear();
+    if (anchorHasDictWord) {
+      anchorCount++;
+      if ((w = model.weight(ANCHOR_DICT_FEATURE)) !== undefined) (anchorSum += w), anchorSeen++;
+    }
+    if (contextHasDictWord) {
+      contextCount++;
+      if ((w = model.weight(CONTEXT_DICT_FEATURE)) !== undefined) (contextSum += w), contextSeen++;
+    }
+    // NaiveBayes.logOdds of each group, and of no feature (the prior), as contextMeanLogOdds takes them.
+    const anchorEvidence = anchorCount ? prior + anchorSum + (anchorSeen === 0 ? 0 : anchorSeen * denominator) - prior : 0;
+    const contextEvidence = contextCount
+      ? (prior + contextSum + (contextSeen === 0 ? 0 : contextSeen * denominator) - prior) / contextCount ** scoring.contextDamping
+      : 0;
+    return prior + anchorEvidence + contextEvidence;
   }
 
   private contextMeanLogOdds(features: string[], scoring: LinkScoring): number {
@@ -233,7 +311,7 @@ export class LinkClassifier {
     if (o.group !== 1 && o.group !== 2) return saved.fail('group is not 1 or 2');
     if (typeof o.seeded !== 'boolean') return saved.fail('seeded is not a boolean');
     if (o.evidence !== 'independent' && o.evidence !== 'context-mean') return saved.fail('evidence is not "independent" or "context-mean"');
-    const model = NaiveBayes.fromJSON(o.model);
+    const model = NaiveBayes.fromJSON(o.model, { prefixes: WORD_PREFIXES });
     const { pos, neg } = model.examples;
     if (o.seeded && (pos < 1 || neg < 1)) return saved.fail('seeded model lacks its pseudo-examples');
     // Saved before answers were kept apart: they are in `model`'s counts, at full weight.
@@ -255,6 +333,9 @@ export class LinkClassifier {
     return classifier;
   }
 }
+
+/** The word features the model indexes by word, so that scoring a link reads them without making their names. */
+const WORD_PREFIXES = [ANCHOR_PREFIX, CONTEXT_PREFIX];
 
 /**
  * Features counted in full: anchor words, the "anchor has a dictionary word" flag (SPEC A.3), the parent page's.

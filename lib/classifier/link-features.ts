@@ -8,8 +8,8 @@ import { tokenize } from '../text/tokenize';
 export type FeatureGroup = 1 | 2;
 
 /** Prefixes keep the groups apart: "stock" in the anchor and "stock" in the context are different features. */
-const ANCHOR_PREFIX = 'a:';
-const CONTEXT_PREFIX = 'c:';
+export const ANCHOR_PREFIX = 'a:';
+export const CONTEXT_PREFIX = 'c:';
 /** SPEC A.3 group 2: "anchor contains a domain-dictionary word", "context contains a domain-dictionary word". */
 export const ANCHOR_DICT_FEATURE = 'A:dict';
 export const CONTEXT_DICT_FEATURE = 'C:dict';
@@ -42,6 +42,48 @@ export const isShapeFeature = (f: string): boolean => f.startsWith(SHAPE_PREFIX)
 const SHAPE_WORDS = 4;
 
 export function anchorShape(anchor: string): string | undefined {
+  return isAscii(anchor) ? asciiAnchorShape(anchor) : anchorShapeByRegex(anchor);
+}
+
+function isAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
+/**
+ * `anchorShapeByRegex` on an ASCII anchor, read by char code: words are cut at ASCII whitespace (what `\s` matches
+ * there), a word's kind is its first letter or digit's, and a word of letters all capitals (two or more) is `A`. Most
+ * anchors are ASCII and this runs for every link of every page; a test holds it equal to the regex reading.
+ */
+function asciiAnchorShape(anchor: string): string | undefined {
+  let shape = SHAPE_PREFIX;
+  let words = 0;
+  const n = anchor.length;
+  for (let i = 0; i < n; ) {
+    while (i < n && isAsciiSpace(anchor.charCodeAt(i))) i++;
+    // One word: its first letter or digit, and how many letters it has and whether one is lowercase.
+    let first = 0, letters = 0, lower = false;
+    for (let c: number; i < n && !isAsciiSpace((c = anchor.charCodeAt(i))); i++) {
+      const isLower = c >= 97 && c <= 122, isUpper = c >= 65 && c <= 90;
+      if (isLower || isUpper) {
+        letters++;
+        if (isLower) lower = true;
+      }
+      if (first === 0 && (isLower || isUpper || (c >= 48 && c <= 57))) first = c;
+    }
+    if (first === 0) continue;
+    if (words === SHAPE_WORDS) return `${shape} +`;
+    const kind = first <= 57 ? '0' : first >= 97 ? 'a' : letters > 1 && !lower ? 'A' : 'Aa';
+    shape += words === 0 ? kind : ` ${kind}`;
+    words++;
+  }
+  return words ? shape : undefined;
+}
+
+const isAsciiSpace = (c: number): boolean => c === 32 || (c >= 9 && c <= 13);
+
+/** The anchor's shape by the rule's regexes: any anchor, whatever its script. */
+export function anchorShapeByRegex(anchor: string): string | undefined {
   const shapes: string[] = [];
   for (const word of anchor.split(/\s+/)) {
     const first = /[\p{L}\p{N}]/u.exec(word)?.[0];

@@ -50,15 +50,26 @@ export class NaiveBayes {
   private extraPos = 0;
   private extraNeg = 0;
   private readonly counts = new Map<string, FeatureCounts>();
+  /**
+   * The features that start with each of the `prefixes` given to the constructor, by the rest of their name: the same
+   * entries as `counts`, so that a caller holding a word can read the feature "a:" + word without making that string.
+   */
+  private readonly byPrefix = new Map<string, Map<string, FeatureCounts>>();
   // Reused by posterior() to deduplicate features without allocating a Set per scored link.
   private readonly scratch = new Set<string>();
 
-  constructor(opts: { alpha?: number } = {}) {
+  constructor(opts: { alpha?: number; prefixes?: readonly string[] } = {}) {
     const alpha = opts.alpha ?? 1;
     if (!(alpha > 0) || !Number.isFinite(alpha)) {
       throw new RangeError(`NaiveBayes: alpha must be a positive number, got ${alpha}`);
     }
     this.alpha = alpha;
+    for (const prefix of opts.prefixes ?? []) this.byPrefix.set(prefix, new Map());
+  }
+
+  /** The prefixes indexed (`byPrefix`). */
+  get prefixes(): string[] {
+    return [...this.byPrefix.keys()];
   }
 
   /** Examples learned, per class (`learn`'s; the extra counts are not examples). */
@@ -87,11 +98,11 @@ export class NaiveBayes {
     if (!c) {
       if (pos === 0 && neg === 0) return;
       c = { pos: 0, neg: 0, extraPos: 0, extraNeg: 0, weight: 0 };
-      this.counts.set(feature, c);
+      this.put(feature, c);
     }
     c.extraPos = pos;
     c.extraNeg = neg;
-    if (c.pos === 0 && c.neg === 0 && pos === 0 && neg === 0) this.counts.delete(feature);
+    if (c.pos === 0 && c.neg === 0 && pos === 0 && neg === 0) this.drop(feature);
     else c.weight = this.featureWeight(c);
   }
 
@@ -115,7 +126,7 @@ export class NaiveBayes {
       let c = this.counts.get(feature);
       if (!c) {
         c = { pos: 0, neg: 0, extraPos: 0, extraNeg: 0, weight: 0 };
-        this.counts.set(feature, c);
+        this.put(feature, c);
       }
       if (label === 1) c.pos += times;
       else c.neg += times;
@@ -146,11 +157,33 @@ export class NaiveBayes {
       if (label === 1) c.pos--;
       else c.neg--;
       // Dropping emptied features keeps vocabularySize and toJSON() identical to never having learned.
-      if (c.pos === 0 && c.neg === 0 && c.extraPos === 0 && c.extraNeg === 0) this.counts.delete(feature);
+      if (c.pos === 0 && c.neg === 0 && c.extraPos === 0 && c.extraNeg === 0) this.drop(feature);
       else c.weight = this.featureWeight(c);
     }
     if (label === 1) this.pos--;
     else this.neg--;
+  }
+
+  /**
+   * The evidence of a feature present (log(Count(F,+)+a) - log(Count(F,-)+a), the term `logOdds` adds for it), or
+   * undefined for one never seen; `prefix` must be one the model indexes, and the feature is `prefix + rest`.
+   */
+  weight(feature: string): number | undefined;
+  weight(prefix: string, rest: string): number | undefined;
+  weight(a: string, rest?: string): number | undefined {
+    return rest === undefined ? this.counts.get(a)?.weight : this.byPrefix.get(a)!.get(rest)?.weight;
+  }
+
+  /**
+   * `logOdds`' terms that depend on the classes alone: the prior log P(+)/P(-), and what each present feature seen in
+   * training adds for the denominators. `logOdds(F)` is `prior + sum + (k === 0 ? 0 : k * denominator)`, evaluated in
+   * that order, with `sum` the weights of F's k distinct seen features added in F's order.
+   */
+  classTerms(): { prior: number; denominator: number } {
+    const a2 = 2 * this.alpha;
+    const pos = this.pos + this.extraPos;
+    const neg = this.neg + this.extraNeg;
+    return { prior: Math.log(pos + 1) - Math.log(neg + 1), denominator: Math.log(neg + a2) - Math.log(pos + a2) };
   }
 
   /**
@@ -233,21 +266,31 @@ export class NaiveBayes {
   }
 
   /** Rebuilds a model from `toJSON()` output (e.g. read back from IndexedDB). Throws on a malformed value. */
-  static fromJSON(j: unknown): NaiveBayes {
+  static fromJSON(j: unknown, opts: { prefixes?: readonly string[] } = {}): NaiveBayes {
     const saved = new SavedModel('NaiveBayes');
     const o = saved.fields(j, 'naive-bayes', 'naive-bayes model');
     if (typeof o.alpha !== 'number') return saved.fail('alpha is not a number');
     if (!isCount(o.pos) || !isCount(o.neg)) return saved.fail('pos/neg are not non-negative integers');
     const rows = saved.countRows(o.features, 'features', 'feature', { pos: o.pos, neg: o.neg });
-    const model = new NaiveBayes({ alpha: o.alpha });
+    const model = new NaiveBayes({ alpha: o.alpha, prefixes: opts.prefixes });
     model.pos = o.pos;
     model.neg = o.neg;
     for (const [feature, pos, neg] of rows) {
       const c = { pos, neg, extraPos: 0, extraNeg: 0, weight: 0 };
       c.weight = model.featureWeight(c);
-      model.counts.set(feature, c);
+      model.put(feature, c);
     }
     return model;
+  }
+
+  private put(feature: string, c: FeatureCounts): void {
+    this.counts.set(feature, c);
+    for (const [prefix, index] of this.byPrefix) if (feature.startsWith(prefix)) index.set(feature.slice(prefix.length), c);
+  }
+
+  private drop(feature: string): void {
+    this.counts.delete(feature);
+    for (const [prefix, index] of this.byPrefix) if (feature.startsWith(prefix)) index.delete(feature.slice(prefix.length));
   }
 
   private featureWeight(c: FeatureCounts): number {

@@ -8,7 +8,7 @@ import { hubBuckets } from '../classifier/link-features';
 import type { Candidate } from '../ports';
 import type { FrontierEntry, ParsedPage } from '../types';
 import { createStrategy } from '../strategies/registry';
-import type { Strategy } from '../strategies/types';
+import type { PlannedLink, Strategy } from '../strategies/types';
 import { hostOf, linkTarget, normalizeUrl, requestUrl, siteOf, type LinkTarget } from '../url';
 import type { CrawlConfig } from './config';
 import { compilePatterns, type UrlMatcher } from './patterns';
@@ -92,23 +92,35 @@ export function planChildren(
     if (url === pageUrl || url === parent.url || !inScope(url, target)) return;
     // What would be requested is what the guard reads.
     const unsafe = safety.check(href, { anchor: link.anchor, rel: link.rel }, target.requested);
+    // The candidate is built once and completed in place, its fields in the order the row has always had (object
+    // spreads copied it two or three times a link, a share of planning's time and of its garbage).
+    const candidate: Candidate = href === url
+      ? { url, host, site, depth, parentUrl: parent.url, anchor: link.anchor, context: link.context, parentOnTopic: relevant } as Candidate
+      : { url, href, host, site, depth, parentUrl: parent.url, anchor: link.anchor, context: link.context, parentOnTopic: relevant } as Candidate;
     const parentHub = hubs[i];
-    const base = { url, ...(href === url ? {} : { href }), host, site, depth, parentUrl: parent.url, anchor: link.anchor, context: link.context, parentOnTopic: relevant,
-      ...(parentHub === undefined ? {} : { parentHub }) };
+    if (parentHub !== undefined) candidate.parentHub = parentHub;
     if (unsafe) {
-      out.push({ ...base, score: 0, priority: -Number.MAX_VALUE, skip: describeBlock(unsafe) });
+      candidate.score = 0;
+      candidate.priority = -Number.MAX_VALUE;
+      candidate.skip = describeBlock(unsafe);
+      out.push(candidate);
       return;
     }
-    const { logOdds, score } = rankLink(classifier, authority, base, config.classifier);
-    const plan = strategy.plan({
-      url, anchor: link.anchor, logOdds, score, depth,
-      ...(link.pagination ? { pagination: link.pagination } : {}), ...(link.replies !== undefined ? { replies: link.replies } : {}),
-    }, { entry: parent, relevant, url: pageUrl, text: page.text });
+    const { logOdds, score } = rankLink(classifier, authority, candidate, config.classifier);
+    const planned: PlannedLink = { url, anchor: link.anchor, logOdds, score, depth };
+    if (link.pagination) planned.pagination = link.pagination;
+    if (link.replies !== undefined) planned.replies = link.replies;
+    const plan = strategy.plan(planned, { entry: parent, relevant, url: pageUrl, text: page.text });
     if ('drop' in plan) {
       dropped[plan.drop] = (dropped[plan.drop] ?? 0) + 1;
       return;
     }
-    out.push({ ...base, score, logOdds, priority: plan.priority, ...(plan.state ? { strategy: plan.state } : {}), ...(plan.revisit !== undefined ? { revisit: plan.revisit } : {}) });
+    candidate.score = score;
+    candidate.logOdds = logOdds;
+    candidate.priority = plan.priority;
+    if (plan.state) candidate.strategy = plan.state;
+    if (plan.revisit !== undefined) candidate.revisit = plan.revisit;
+    out.push(candidate);
   });
   return out;
 }

@@ -81,24 +81,26 @@ export function tokenize(text: string): string[] {
   // UAX #29 always breaks at whitespace, so each whitespace-separated run can be segmented on its own with
   // the same result; only runs that hold a non-ASCII character need the Segmenter. An English page with one
   // accented name would otherwise send its whole text down the slow path (measured: 30x slower per page).
-  // The runs are found by a scan of char codes and only those for the Segmenter are sliced: splitting the text
-  // made a string of every run.
+  // The scan looks for the next character that is neither ASCII nor whitespace, hands the ASCII stretch before
+  // its run to asciiWords in one call (no word or joiner crosses whitespace, so a stretch of runs gives the words
+  // its runs give one by one), and slices only that run for the Segmenter.
   const n = normalized.length;
-  let i = 0;
-  while (i < n) {
-    while (i < n && isSpaceCode(normalized.charCodeAt(i))) i++;
-    const start = i;
-    let ascii = true;
-    for (let c: number; i < n && !isSpaceCode((c = normalized.charCodeAt(i))); i++) if (c > 0x7f) ascii = false;
-    if (i === start) break;
-    if (ascii) {
-      asciiWords(normalized, tokens, start, i);
-      continue;
-    }
-    for (const segment of wordSegmenter().segment(normalized.slice(start, i))) {
+  let done = 0;
+  for (let i = 0; i < n; i++) {
+    const c = normalized.charCodeAt(i);
+    if (c <= 0x7f || isSpaceCode(c)) continue;
+    let start = i;
+    while (start > done && !isSpaceCode(normalized.charCodeAt(start - 1))) start--;
+    let end = i + 1;
+    while (end < n && !isSpaceCode(normalized.charCodeAt(end))) end++;
+    if (start > done) asciiWords(normalized, tokens, done, start);
+    for (const segment of wordSegmenter().segment(normalized.slice(start, end))) {
       if (segment.isWordLike && keepToken(segment.segment)) tokens.push(segment.segment);
     }
+    done = end;
+    i = end;
   }
+  if (done < n) asciiWords(normalized, tokens, done, n);
   return tokens;
 }
 
@@ -126,16 +128,44 @@ function asciiWords(text: string, into: string[], from = 0, to = text.length): v
       if (!betweenLetters && !betweenDigits) break;
       i++;
     }
-    // One ASCII character is never a word here (MEANINGFUL_SINGLE_CHAR holds no ASCII).
-    if (i - start < 2) continue;
-    const token = text.slice(start, i);
-    if (keepToken(token)) into.push(token);
+    // keepToken's rule, read from the char codes so that a word dropped is never sliced (stop words are some 40% of
+    // an English page's words): one ASCII character is never a word here (MEANINGFUL_SINGLE_CHAR holds no ASCII).
+    const length = i - start;
+    if (length < 2 || length > MAX_TOKEN_LENGTH) continue;
+    if (length <= MAX_ASCII_STOP_LENGTH && ASCII_STOP_KEYS.has(letterKey(text, start, i))) continue;
+    if (text.charCodeAt(start) === 95 && onlyUnderscores(text, start, i)) continue;
+    into.push(text.slice(start, i));
   }
 }
+
+/**
+ * A word of at most six lowercase ASCII letters as a number, five bits a letter (a = 1): distinct words, distinct
+ * numbers, all small integers; -1 for anything else (no stop word has a digit or a joiner).
+ */
+function letterKey(text: string, from: number, to: number): number {
+  let key = 0;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (!isLetter(c)) return -1;
+    key = key * 32 + (c - 96);
+  }
+  return key;
+}
+
+function onlyUnderscores(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (text.charCodeAt(i) !== 95) return false;
+  return true;
+}
+
 
 const isLetter = (c: number): boolean => c >= 97 && c <= 122;
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 const isWordChar = (c: number): boolean => isLetter(c) || isDigit(c) || c === 95;
+
+// The stop words asciiWords can meet, as letterKey numbers (after isLetter, which letterKey reads).
+const ASCII_STOP_WORDS = [...STOP_WORDS].filter((w) => /^[a-z]+$/.test(w));
+const MAX_ASCII_STOP_LENGTH = Math.max(...ASCII_STOP_WORDS.map((w) => w.length));
+const ASCII_STOP_KEYS: ReadonlySet<number> = new Set(ASCII_STOP_WORDS.map((w) => letterKey(w, 0, w.length)));
 
 /** The distinct words of `text`, in order of first appearance (binary features, SPEC A.2). */
 export function uniqueTokens(text: string): string[] {

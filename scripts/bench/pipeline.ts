@@ -1,6 +1,7 @@
 // Per-page pipeline cost in Node on corpus pages: decode, parse (linkedom + link context), judge,
 // plan children (normalize, scope, safety, classify every link), and the store commit (fake-indexeddb).
-//   npx tsx scripts/bench/pipeline.ts [--corpus DIR] [--pages N]
+//   npx tsx scripts/bench/pipeline.ts [--corpus DIR] [--pages N] [--cpu ROUNDS]
+// With --cpu, each stage's CPU a page instead (the judge trained), and a digest of every verdict and link score.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -8,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { LinkClassifier } from '../../lib/classifier/link-classifier';
-import { PageJudge } from '../../lib/classifier/page-judge';
+import { PageJudge, type PageVerdict } from '../../lib/classifier/page-judge';
 import { compileRules, planChildren, seedCandidates } from '../../lib/crawl/children';
 import { createStrategy } from '../../lib/strategies/registry';
 import { parseConfig } from '../../lib/crawl/parse-config';
@@ -16,7 +17,8 @@ import { decodeHtml } from '../../lib/fetch/decode';
 import { parseHtml } from '../../lib/parse/html';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
-import type { FrontierEntry } from '../../lib/types';
+import type { Candidate } from '../../lib/ports';
+import type { FrontierEntry, ParsedPage } from '../../lib/types';
 import { DEFAULT_CORPUS } from './wikispeedia';
 
 export interface PipelineFigures {
@@ -100,8 +102,108 @@ export function formatPipeline(f: PipelineFigures): string {
   return lines.join('\n');
 }
 
+/** CPU a page per stage, in milliseconds (process.cpuUsage: user + system, garbage collection included). */
+export interface CpuFigures {
+  pages: number;
+  rounds: number;
+  /** Per stage, the median over rounds of the stage's CPU over all pages, divided by the pages. */
+  msPerPage: Record<'decode' | 'parse' | 'judge' | 'plan', number>;
+  /** A digest of every verdict and every planned link, all their fields: equal digests, equal results. */
+  digest: string;
+}
+
+/**
+ * The per-page stages run one at a time over all pages, each timed by CPU rather than the clock (steadier on a shared
+ * machine), with the judge trained (it scores by its model, as in a crawl with labeled pages) and the link classifier
+ * trained on labeled links. Round 0 warms the JIT and is not counted.
+ */
+export async function measureCpu(corpus: string, n: number, rounds: number): Promise<CpuFigures> {
+  const lines = gunzipSync(readFileSync(join(corpus, 'pages.jsonl.gz'))).toString('utf8').split('\n').filter(Boolean);
+  const all = lines.map((l) => JSON.parse(l) as { path: string; html: string });
+  const step = Math.max(1, Math.floor(all.length / n));
+  const pages = all.filter((_, i) => i % step === 0).slice(0, n);
+  // Trained on other pages than the measured ones: labels.tsv's Science pages are on topic.
+  const science = new Set(readFileSync(join(corpus, 'labels.tsv'), 'utf8').split('\n').filter((l) => l.split('\t')[1] === 'Science').map((l) => l.split('\t')[0]));
+  const onTopic = (path: string) => science.has(decodeURIComponent(path).replace(/^\/wiki\//, '').replace(/\.html$/, '')) || science.has(path.replace(/^\/wiki\//, '').replace(/\.html$/, ''));
+  const training = all.filter((_, i) => i % step === Math.floor(step / 2)).slice(0, 200);
+  const origin = 'http://corpus.test';
+  const keywords = ['science', 'biology', 'chemistry', 'physics', 'species', 'animal', 'plant', 'chemical', 'energy'];
+  const config = parseConfig({ seeds: [`${origin}/wiki/Science.html`], topic: { keywords } });
+  const classifier = new LinkClassifier(keywords);
+  const judge = new PageJudge(keywords);
+  for (const p of training) {
+    const parsed = parseHtml(p.html, origin + p.path);
+    judge.learn(parsed, onTopic(p.path) ? 1 : 0);
+    for (const l of parsed.links) classifier.learn({ ...l, parentOnTopic: onTopic(p.path) }, onTopic(new URL(l.url).pathname) ? 1 : 0);
+  }
+  const planner = { strategy: createStrategy(config), rules: compileRules(config) };
+  const encoder = new TextEncoder();
+  const bodies = pages.map((p) => encoder.encode(p.html));
+  const cpu = (f: () => void) => {
+    const t = process.cpuUsage();
+    f();
+    const d = process.cpuUsage(t);
+    return (d.user + d.system) / 1000;
+  };
+  const samples: Record<keyof CpuFigures['msPerPage'], number[]> = { decode: [], parse: [], judge: [], plan: [] };
+  let digest = '';
+  for (let round = 0; round <= rounds; round++) {
+    let texts: string[] = [], parsed: ParsedPage[] = [], verdicts: PageVerdict[] = [], planned: Candidate[][] = [];
+    const t = {
+      decode: cpu(() => (texts = bodies.map((b) => decodeHtml(b, 'text/html; charset=utf-8').text))),
+      parse: cpu(() => (parsed = texts.map((text, i) => parseHtml(text, origin + pages[i].path)))),
+      judge: cpu(() => (verdicts = parsed.map((p) => judge.judge(p, config.judge.smoothing)))),
+      plan: cpu(() => (planned = parsed.map((p, i) => {
+        const url = origin + pages[i].path;
+        const entry: FrontierEntry = { crawlId: 1, url, host: 'corpus.test', state: 'inflight', score: 0.5, priority: 0, order: -i, depth: 1, parentUrl: null, anchor: '', context: '', attempts: 1, discoveredAt: 0, updatedAt: 0 };
+        return planChildren(p, entry, url, config, classifier, verdicts[i].relevant, {}, null, planner);
+      }))),
+    };
+    if (round === 0) {
+      digest = digestOf(verdicts, planned);
+      continue;
+    }
+    for (const s of Object.keys(samples) as (keyof typeof samples)[]) samples[s].push(t[s] / pages.length);
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  return {
+    pages: pages.length,
+    rounds,
+    msPerPage: { decode: median(samples.decode), parse: median(samples.parse), judge: median(samples.judge), plan: median(samples.plan) },
+    digest,
+  };
+}
+
+/** FNV-1a over the verdicts and the candidates as JSON (every field, in order, numbers at full precision). */
+function digestOf(verdicts: readonly PageVerdict[], planned: readonly Candidate[][]): string {
+  let h = 0x811c9dc5;
+  const add = (s: string) => {
+    for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
+  };
+  for (const v of verdicts) add(JSON.stringify(v));
+  for (const cs of planned) for (const c of cs) add(JSON.stringify(c));
+  return h.toString(16).padStart(8, '0');
+}
+
+export function formatCpu(f: CpuFigures): string {
+  const m = f.msPerPage;
+  const total = m.decode + m.parse + m.judge + m.plan;
+  return [
+    `CPU ms a page (median of ${f.rounds} rounds over ${f.pages} pages; judge trained, by its model): ` +
+      `decode ${m.decode.toFixed(3)}, parse ${m.parse.toFixed(3)}, judge ${m.judge.toFixed(3)}, plan ${m.plan.toFixed(3)}, total ${total.toFixed(3)}`,
+    `verdicts and link scores digest ${f.digest}`,
+  ].join('\n');
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { values } = parseArgs({ options: { corpus: { type: 'string' }, pages: { type: 'string', default: '400' } } });
+  const { values } = parseArgs({ options: { corpus: { type: 'string' }, pages: { type: 'string', default: '400' }, cpu: { type: 'string' } } });
+  if (values.cpu !== undefined) {
+    // --cpu ROUNDS: only the CPU a page per stage, and the digest that says whether two builds score alike.
+    const f = await measureCpu(values.corpus ?? DEFAULT_CORPUS, Number(values.pages), Number(values.cpu));
+    console.log(formatCpu(f));
+    console.log(JSON.stringify(f));
+    process.exit(0);
+  }
   const figures = await measurePipeline(values.corpus ?? DEFAULT_CORPUS, Number(values.pages));
   console.log(formatPipeline(figures));
   console.log(JSON.stringify(figures));

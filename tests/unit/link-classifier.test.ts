@@ -149,3 +149,60 @@ describe('LinkClassifier', () => {
     expect(c.score({ anchor: 'Stock report', context: '' })).toBeGreaterThan(0.5);
   });
 });
+
+describe('LinkClassifier.rank: read from the link words, the same number as from its feature list', () => {
+  const vocabulary = ['stock', 'stocks', 'market', 'the', 'of', 'Nelson', 'Mandela', 'NATO', '1848', 'treaty', '金融', '市场', 'café',
+    'shares', 'price', 'price', 'x', 'u.s', "don't", 'Ｆｉｎａｎｃｅ', 'index', 'indexes', 'news', 'home', 'contact', 'sky', 'skies'];
+  let seed = 31;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
+  const words = (n: number) => Array.from({ length: n }, () => pick(vocabulary)).join(pick([' ', ' ', ', ', ' - ']));
+  const link = () => ({
+    anchor: words(Math.floor(random() * 5)),
+    context: words(Math.floor(random() * 25)),
+    ...(random() < 0.8 ? { parentOnTopic: random() < 0.5 } : {}),
+    ...(random() < 0.4 ? { parentHub: Math.floor(random() * 6) } : {}),
+  });
+  const scorings = [
+    DEFAULT_SCORING,
+    { ...DEFAULT_SCORING, parentHub: false },
+    { ...DEFAULT_SCORING, parentPage: false },
+    { ...DEFAULT_SCORING, anchorShape: false, contextDamping: 1 },
+    { ...DEFAULT_SCORING, contextDamping: 0 },
+  ];
+
+  it('on random links, while the classifier learns, unlearns, takes answers and is saved and restored', () => {
+    for (const keywords of [['stock market', '金融'], []]) {
+      let classifier = new LinkClassifier(keywords);
+      const learned: { l: ReturnType<typeof link>; label: 0 | 1 }[] = [];
+      for (let step = 0; step < 600; step++) {
+        const r = random();
+        if (r < 0.3) {
+          const example = { l: link(), label: (random() < 0.3 ? 1 : 0) as 0 | 1 };
+          classifier.learn(example.l, example.label);
+          learned.push(example);
+        } else if (r < 0.37 && learned.length) {
+          const [example] = learned.splice(Math.floor(random() * learned.length), 1);
+          classifier.unlearn(example.l, example.label);
+        } else if (r < 0.42) {
+          classifier.learnAnswer(link(), random() < 0.5 ? 1 : 0);
+        } else if (r < 0.44) {
+          classifier = LinkClassifier.fromJSON(JSON.parse(JSON.stringify(classifier.toJSON())));
+        }
+        const l = link();
+        const scoring = pick(scorings);
+        expect(classifier.rank(l, scoring), JSON.stringify({ l, scoring })).toEqual(classifier.rankByFeatures(l, scoring));
+      }
+    }
+  });
+
+  it('takes the feature-list path for the other scorings, with the same results as before', () => {
+    const classifier = new LinkClassifier(['stock market']);
+    classifier.learn({ anchor: 'stock prices', context: 'markets fell' }, 1);
+    classifier.learn({ anchor: 'contact us', context: 'home about' }, 0);
+    const l = { anchor: 'stock news', context: 'the market today', parentOnTopic: true };
+    const baseRate = { ...DEFAULT_SCORING, smoothing: 'base-rate' as const };
+    expect(classifier.rank(l, baseRate)).toEqual(classifier.rankByFeatures(l, baseRate));
+    expect(classifier.rank(l).logOdds).not.toBe(classifier.rank(l, baseRate).logOdds);
+  });
+});

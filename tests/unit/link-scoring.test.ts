@@ -5,7 +5,7 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { LinkClassifier, urlLogOdds } from '../../lib/classifier/link-classifier';
 import { DEFAULT_SCORING, SPEC_A_SCORING, type LinkScoring } from '../../lib/classifier/config';
-import { PARENT_OFF_FEATURE, PARENT_ON_FEATURE, anchorShape, hubBucket, hubBuckets, linkFeatures, makeDictionary } from '../../lib/classifier/link-features';
+import { PARENT_OFF_FEATURE, PARENT_ON_FEATURE, anchorShape, anchorShapeByRegex, hubBucket, hubBuckets, linkFeatures, makeDictionary } from '../../lib/classifier/link-features';
 import { NaiveBayes } from '../../lib/classifier/naive-bayes';
 import { parseConfig } from '../../lib/crawl/parse-config';
 import { CrawlService } from '../../lib/crawl/service';
@@ -414,5 +414,24 @@ describe('learning from links to pages already judged (learning.linksToJudged)',
   it('learns nothing from them when off', async () => {
     const { labels } = await crawlWith(false);
     expect(labels.some((l) => l.anchor === 'Spiral arms' || l.anchor === 'Permits')).toBe(false);
+  });
+});
+
+describe('anchorShape on ASCII anchors', () => {
+  it('reads by char code exactly what the regex reading gives, on random and odd anchors', () => {
+    const odd = ['', ' ', 'NATO', 'N', 'A B', 'iPhone', 'eBay Inc.', '1848', '3M', 'x1', '"Quoted" Name', '(The) Beatles', 'a b c d e', 'A b C d E f',
+      'U.S. Army', 'US-led', '--', '- x -', 'Ab\tCd\nEf\u000bGh\fIj\rKl', 'MIXed', 'mIXED', 'A1', '1A', '_a', '__', 'o\'Neil', 'O\'NEIL'];
+    for (const a of odd) expect(anchorShape(a), JSON.stringify(a)).toBe(anchorShapeByRegex(a));
+    const alphabet = 'aAzZmM09_ .,-\'"()\t\n\u000b\f\r';
+    let seed = 5;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    for (let i = 0; i < 20_000; i++) {
+      let a = '';
+      for (let k = 0, n = Math.floor(random() * 30); k < n; k++) a += alphabet[Math.floor(random() * alphabet.length)];
+      expect(anchorShape(a), JSON.stringify(a)).toBe(anchorShapeByRegex(a));
+    }
+    // Not ASCII: the regex reading itself.
+    expect(anchorShape('Émile Zola')).toBe('S:Aa Aa');
+    expect(anchorShape('金融 Market')).toBeUndefined();
   });
 });

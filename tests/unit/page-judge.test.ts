@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PageJudge } from '../../lib/classifier/page-judge';
+import { logistic } from '../../lib/classifier/naive-bayes';
+import { tokenize } from '../../lib/text/tokenize';
 
 const filler = 'people walked along the river and talked about the weather and their plans for summer holidays';
 
@@ -142,5 +144,62 @@ describe('PageJudge: smoothing when the topic is a few percent of the labeled pa
     expect(parseConfig(base).judge).toEqual({ threshold: 0.5, smoothing: 0.1 });
     expect(parseConfig({ ...base, judge: { smoothing: 1 } }).judge.smoothing).toBe(1);
     expect(() => parseConfig({ ...base, judge: { smoothing: 0 } })).toThrow(/judge.smoothing/);
+  });
+});
+
+describe('PageJudge: the model verdict is the formula over the saved counts, to the last bit', () => {
+  // The multinomial formula (modelRelevance's comment) as first written: a Map of the page's word counts, title words
+  // counted TITLE_WEIGHT (3) times, summed in order of first appearance, every log taken afresh from the saved counts.
+  const reference = (judge: PageJudge, page: { title: string; text: string }, a: number): number => {
+    const j = judge.toJSON();
+    const counts = new Map(j.words.map(([w, pos, neg]) => [w, { pos, neg }]));
+    const frequencies = new Map<string, number>();
+    for (const w of tokenize(page.title)) frequencies.set(w, (frequencies.get(w) ?? 0) + 3);
+    for (const w of tokenize(page.text.slice(0, 20_000))) frequencies.set(w, (frequencies.get(w) ?? 0) + 1);
+    const logPosTotal = Math.log(j.posWords + a * counts.size);
+    const logNegTotal = Math.log(j.negWords + a * counts.size);
+    let logOdds = Math.log(j.pos + 1) - Math.log(j.neg + 1);
+    for (const [w, n] of frequencies) {
+      const c = counts.get(w);
+      if (c) logOdds += n * (Math.log(c.pos + a) - logPosTotal - Math.log(c.neg + a) + logNegTotal);
+    }
+    return logistic(logOdds);
+  };
+  const vocabulary = ['orbit', 'planet', 'star', 'comet', 'telescope', 'recipe', 'flour', 'oven', 'butter', 'sugar', 'the', 'of',
+    'Orbit', 'STAR', 'café', '金融', 'x', 'moon', 'river', 'bank', 'rates', 'summer', 'léa', '3.5', 'u.s'];
+  let seed = 2024;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const text = (n: number) => Array.from({ length: n }, () => vocabulary[Math.floor(random() * vocabulary.length)]).join(' ');
+  const page = () => ({ title: text(1 + Math.floor(random() * 5)), text: text(Math.floor(random() * 300)) });
+
+  it('on random pages, as the judge learns, unlearns and changes its smoothing', () => {
+    const judge = new PageJudge(['astronomy']);
+    const learned: { page: { title: string; text: string }; label: 0 | 1 }[] = [];
+    for (let step = 0; step < 400; step++) {
+      const r = random();
+      if (r < 0.3 || learned.length < 8) {
+        const example = { page: page(), label: (random() < 0.4 ? 1 : 0) as 0 | 1 };
+        judge.learn(example.page, example.label);
+        learned.push(example);
+      } else if (r < 0.4) {
+        const [example] = learned.splice(Math.floor(random() * learned.length), 1);
+        judge.unlearn(example.page, example.label);
+      }
+      if (judge.judge(page()).by !== 'model') continue;
+      for (const a of [0.1, 1, 0.1, 0.37]) {
+        const p = page();
+        expect(judge.judge(p, a).relevance, JSON.stringify({ p, a })).toBe(reference(judge, p, a));
+      }
+    }
+  });
+
+  it('on a page longer than the judge reads, and on one without any known word', () => {
+    const judge = new PageJudge([]);
+    for (let i = 0; i < 4; i++) judge.learn({ title: 'planet orbit', text: 'star comet telescope moon' }, 1);
+    for (let i = 0; i < 4; i++) judge.learn({ title: 'recipe', text: 'flour oven butter sugar' }, 0);
+    const long = { title: 'Planet', text: 'orbit flour '.repeat(3000) + 'star '.repeat(500) };
+    expect(judge.judge(long).relevance).toBe(reference(judge, long, 0.1));
+    const unknown = { title: 'zebra', text: 'quartz jungle' };
+    expect(judge.judge(unknown).relevance).toBe(reference(judge, unknown, 0.1));
   });
 });

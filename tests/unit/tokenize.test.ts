@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { parseHtml } from '../../lib/parse/html';
 import { tokenize, uniqueTokens } from '../../lib/text/tokenize';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const FIXTURES = join(ROOT, 'tests', 'fixtures');
 
 describe('tokenize', () => {
   it('segments Chinese into dictionary words (full ICU)', () => {
@@ -79,5 +86,58 @@ describe('tokenize', () => {
       for (let k = 0; k < length; k++) text += alphabet[Math.floor(random() * alphabet.length)];
       expect(tokenize(text), JSON.stringify(text)).toEqual(reference(text));
     }
+  });
+
+  it('drops the same stop words on the ASCII scan as on the Segmenter path, and keeps their near misses', () => {
+    // A run with a non-ASCII character goes to the Segmenter, whose words keepToken checks against the stop list as
+    // strings; the same word alone takes the ASCII scan, which checks it by char codes before slicing.
+    const words = ['the', 'thee', 'th', 'them', 'then', 'there', 'their', 'they', 'should', 'shoulder', 'shoul', 'which', 'whic',
+      'a', 'an', 'and', 'ands', 'of', 'off', 'i', 'it', 'its', 'it_s', 'is', 'us', 'we', 'wee', 'about', 'abouts', 'would', 'could', 'those',
+      'do', 'does', 'did', 'didn', 'no', 'not', 'nota', 'so', 'to', 'too', 'two', 'or', 'on', 'one', 'z', 'zz', 'zzzzzz', 'zzzzzzz',
+      'th3', 'the1', '_the', 'the_', '__', '___', 'a1', '12', 'x'.repeat(40), 'x'.repeat(41), 'science', 'bank'];
+    for (const w of words) expect(tokenize(w), w).toEqual(tokenize(`${w}·`));
+    // And in running text, cased, with every separator the scan knows.
+    let seed = 99;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    for (let i = 0; i < 2000; i++) {
+      const picked: string[] = [];
+      for (let k = 0, n = 1 + Math.floor(random() * 12); k < n; k++) {
+        const w = words[Math.floor(random() * words.length)];
+        picked.push(random() < 0.3 ? w.toUpperCase() : w);
+      }
+      const text = picked.join([' ', ', ', '-', '\n', '/'][Math.floor(random() * 5)]);
+      const bySegmenter = picked.flatMap((w) => tokenize(`${w}·`));
+      expect(tokenize(text), text).toEqual(bySegmenter);
+    }
+  });
+
+  it('on real pages, gives the words of each whitespace run tokenized alone', () => {
+    // The fixtures (Chinese, GBK, broken markup) and, where this checkout has it beside it, every 15th Wikispeedia page:
+    // their text, anchors and contexts, mixed scripts and symbols as the Web has them.
+    const fixtures = ['chinese-utf8.html', 'gbk-page.html', 'broken-markup.html'].map((f) =>
+      new TextDecoder(f.startsWith('gbk') ? 'gbk' : 'utf-8').decode(readFileSync(join(FIXTURES, f))));
+    const corpus = join(ROOT, '..', 'shared', 'corpora', 'wikispeedia', 'pages.jsonl.gz');
+    const pages = existsSync(corpus)
+      ? gunzipSync(readFileSync(corpus)).toString('utf8').split('\n').filter((l, i) => l && i % 15 === 0).map((l) => (JSON.parse(l) as { html: string }).html)
+      : [];
+    // Reference: each run alone, an ASCII one by the ASCII scan (held to its regex above), any other by the Segmenter,
+    // keeping the words tokenize keeps on their own.
+    const segmenter = new Intl.Segmenter('en', { granularity: 'word' });
+    const kept = (w: string) => {
+      const t = tokenize(w);
+      return t.length === 1 && t[0] === w;
+    };
+    const byRun = (text: string) => text.normalize('NFKC').toLowerCase().split(/\s+/).flatMap((run) =>
+      /[^\x00-\x7f]/.test(run) ? [...segmenter.segment(run)].filter((s) => s.isWordLike && kept(s.segment)).map((s) => s.segment) : tokenize(run));
+    let words = 0;
+    for (const html of [...fixtures, ...pages]) {
+      const page = parseHtml(html, 'http://corpus.test/page');
+      for (const text of [page.title, page.text, ...page.links.flatMap((l) => [l.anchor, l.context])]) {
+        const got = tokenize(text);
+        expect(got).toEqual(byRun(text));
+        words += got.length;
+      }
+    }
+    expect(words).toBeGreaterThan(pages.length ? 100_000 : 100);
   });
 });
