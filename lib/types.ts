@@ -190,11 +190,6 @@ export interface PageBody {
   payload?: Uint8Array;
   /** The encoding the fetch decoded `payload` with (a WHATWG encoding name): with it the bytes are the HTML. */
   charset?: string;
-  /**
-   * How a stored row's `payload` is compressed (absent: as received). Only the table holds it: readers get the body
-   * through `readBody` (lib/page-body.ts), which gives the bytes back as received.
-   */
-  coding?: 'gzip';
   /** The DOM the page's scripts built, serialized, when the page was rendered: what its text and links were read from. */
   rendered?: string;
   /**

@@ -5,7 +5,6 @@
 // bodies are in memory at once: the one being written and the next, read meanwhile.
 import Dexie from 'dexie';
 import { DEFAULTS } from '../crawl/config';
-import { readBody } from '../page-body';
 import { selects, type ExportPage, type ExportSelection } from './selection';
 import type { LabelValue, PageRecord } from '../types';
 import type { CrawlerDB } from '../store/db';
@@ -108,7 +107,7 @@ async function withBodies(db: CrawlerDB, crawlId: number, rows: PageRecord[], bo
   return rows.map((p, i) => {
     const x: ExportPage = { page: p };
     const body = stored[i];
-    if (body) x.body = readBody(body);
+    if (body) x.body = body;
     const label = labels.get(p.seq);
     if (label !== undefined) x.label = label;
     return x;

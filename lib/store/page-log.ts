@@ -1,7 +1,6 @@
 // The page log: one row per fetch attempt in fetch order, and the bodies kept apart from it. Read here;
 // written only by CrawlStore's page commit.
 import Dexie from 'dexie';
-import { readBody } from '../page-body';
 import type { PageBody, PageRecord } from '../types';
 import type { CrawlerDB } from './db';
 
@@ -65,8 +64,7 @@ export class PageLog {
 
   /** Stored HTML of these pages of a crawl (a labeled page's body; absent when the crawl was deleted). */
   async bodies(keys: { crawlId: number; seq: number }[]): Promise<(PageBody | undefined)[]> {
-    const stored = await this.db.bodies.bulkGet(keys.map((k) => [k.crawlId, k.seq] as [number, number]));
-    return stored.map((b) => b && readBody(b));
+    return this.db.bodies.bulkGet(keys.map((k) => [k.crawlId, k.seq] as [number, number]));
   }
 
   /** The page row of a URL in a crawl (its first fetch). */
