@@ -1,7 +1,7 @@
 // What writing a page's body costs Chromium, apart from the crawl: page commits (a page row, its links' frontier
 // rows, and the body) written to IndexedDB from a page on loopback, with the body stored as bytes (`bytes`), gzip-
-// compressed by the browser (`gzip`: CompressionStream, in the page) or by pako at a level (`pako1`: what the crawler
-// stores, `pako6`), as a Blob (`blob`), or not at all (`none`); a fresh browser per form,
+// compressed by the browser (`gzip`: CompressionStream, in the page) or synchronously by pako at level 1 or 6
+// (`pako1`, `pako6`), as a Blob (`blob`), or not at all (`none`); a fresh browser per form,
 // forms alternated round by round. Measured: the CPU time of Chromium's threads from the first write until the
 // browser has settled (its compactions done), and the page's time spent compressing. Real Wikispeedia pages.
 //   npx tsx scripts/bench/body-write.ts [--pages 3000] [--group 4] [--links 30] [--rounds 2] [--forms bytes,pako1,gzip,blob,none]
