@@ -57,22 +57,10 @@ const LINK_EVIDENCE = 0.05;
 /** Links alone never make a page relevant: at most 1 - exp(-0.5) = 0.39. */
 const MAX_LINK_EVIDENCE = 0.5;
 
-/**
- * A word's occurrences per class, and what judging reads of them without a Map of its own: the smoothed counts' logs
- * (for the pseudo-count `logsFor`; NaN once the counts change), and the word's occurrences in the page being judged
- * (`n`, counted when `pass` is that judging's).
- */
 interface WordCounts {
   pos: number;
   neg: number;
-  logsFor: number;
-  logPos: number;
-  logNeg: number;
-  pass: number;
-  n: number;
 }
-
-const wordCounts = (pos: number, neg: number): WordCounts => ({ pos, neg, logsFor: NaN, logPos: 0, logNeg: 0, pass: 0, n: 0 });
 
 export class PageJudge {
   readonly keywords: readonly string[];
@@ -83,9 +71,6 @@ export class PageJudge {
   private posWords = 0;
   private negWords = 0;
   private readonly words = new Map<string, WordCounts>();
-  /** Judgings so far (`WordCounts.pass`), and the known words of the page being judged, in order of first appearance. */
-  private passes = 0;
-  private readonly met: WordCounts[] = [];
 
   constructor(keywords: readonly string[], threshold = 0.5) {
     if (!(threshold >= 0 && threshold <= 1)) throw new RangeError(`PageJudge: threshold ${threshold} not in [0,1]`);
@@ -160,7 +145,7 @@ export class PageJudge {
     let posSum = 0;
     let negSum = 0;
     for (const [word, pos, neg] of rows) {
-      judge.words.set(word, wordCounts(pos, neg));
+      judge.words.set(word, { pos, neg });
       posSum += pos;
       negSum += neg;
     }
@@ -174,12 +159,11 @@ export class PageJudge {
     for (const [word, n] of frequencies) {
       let c = this.words.get(word);
       if (!c) {
-        c = wordCounts(0, 0);
+        c = { pos: 0, neg: 0 };
         this.words.set(word, c);
       }
       if (label === 1) c.pos += delta * n;
       else c.neg += delta * n;
-      c.logsFor = NaN;
       if (c.pos === 0 && c.neg === 0) this.words.delete(word);
       total += n;
     }
@@ -197,44 +181,18 @@ export class PageJudge {
    *   log-odds = log((D+ + 1)/(D- + 1)) + sum_w n_w [log((n_w,+ + a)/(W+ + a|V|)) - log((n_w,- + a)/(W- + a|V|))]
    * with D_c labeled pages and W_c word occurrences of class c. Words outside V are skipped (no evidence).
    * The sum is in log space, so long pages saturate the posterior to 0 or 1 without overflow.
-   *
-   * The page's words are counted on the model's own entries (`countKnown`), not in a Map of the page's words, and each
-   * word's logs are kept until its counts change: the same terms summed in the same order (termFrequencies'), so the
-   * same number, with one lookup a word and no Map or logs made per judging.
    */
   private modelRelevance(page: PageText, a: number): number {
     const vocabulary = this.words.size;
     const logPosTotal = Math.log(this.posWords + a * vocabulary);
     const logNegTotal = Math.log(this.negWords + a * vocabulary);
     let logOdds = Math.log(this.pos + 1) - Math.log(this.neg + 1);
-    const pass = ++this.passes;
-    const met = this.met;
-    this.countKnown(tokenize(page.title), TITLE_WEIGHT, pass);
-    this.countKnown(tokenize(capText(page.text)), 1, pass);
-    for (const c of met) {
-      if (c.logsFor !== a) {
-        c.logPos = Math.log(c.pos + a);
-        c.logNeg = Math.log(c.neg + a);
-        c.logsFor = a;
-      }
-      logOdds += c.n * (c.logPos - logPosTotal - c.logNeg + logNegTotal);
-    }
-    met.length = 0;
-    return logistic(logOdds);
-  }
-
-  /** Adds `weight` to the page count of each known word of `words`, listing each in `met` when first met this pass. */
-  private countKnown(words: readonly string[], weight: number, pass: number): void {
-    for (const word of words) {
+    for (const [word, n] of termFrequencies(page)) {
       const c = this.words.get(word);
-      if (c === undefined) continue;
-      if (c.pass === pass) c.n += weight;
-      else {
-        c.pass = pass;
-        c.n = weight;
-        this.met.push(c);
-      }
+      if (!c) continue;
+      logOdds += n * (Math.log(c.pos + a) - logPosTotal - Math.log(c.neg + a) + logNegTotal);
     }
+    return logistic(logOdds);
   }
 
   private keywordRelevance(page: PageText): number {
