@@ -1,85 +1,20 @@
 // What storing the crawl's page bodies costs the browser: builds of the extension crawled one after another,
 // alternated, on the Wikispeedia corpus, each measured by the CPU time of Chromium's threads during the Focus run
-// (read from /proc/<pid>/task/*/stat when the crawl starts and when it ends), its crawl-phase pages/s and the size
+// (read from /proc/<pid>/task/*/stat from when the crawl starts to when it ends), its crawl-phase pages/s and the size
 // of the profile's IndexedDB directory. Linux only. The machine's noise cancels only in ratios between builds of
 // one run, so builds are alternated round by round.
 //   npx tsx scripts/bench/body-cost.ts --build NAME=DIR [--build NAME=DIR ...] [--rounds 2] [--budget 2000] [--concurrency 8]
 // A DIR is a built runner extension (npx wxt build --mode runner, then copy .output/chrome-mv3-runner elsewhere);
 // each run copies it over .output/chrome-mv3-runner, the one the runner launches, and puts the old one back at the end.
-import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { EXTENSION_DIR } from '../lib/browser';
+import { ChromiumCpu } from '../lib/process-cpu';
 import { DEFAULT_CORPUS, runWikispeedia } from './wikispeedia';
 
-/** CPU seconds by thread, keyed "process kind / thread name" (threads of one name summed). */
+/** CPU seconds by thread, keyed "process kind: thread name" (threads of one name summed; scripts/lib/process-cpu.ts). */
 export type ThreadCpu = Map<string, number>;
-
-const TICKS = 100;
-
-/**
- * Chromium's processes of one profile: the browser process (its command line names the profile, with no --type) and
- * its descendants (renderers are the zygote's children), each named by its --type. A zygote's child rewrites its
- * command line as one string, arguments separated by spaces.
- */
-function chromiumProcesses(profileDir: string): { pid: string; kind: string }[] {
-  const procs = new Map<string, { ppid: string; cmd: string[] }>();
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      procs.set(pid, { ppid: stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]!, cmd: readFileSync(`/proc/${pid}/cmdline`, 'utf8').split(/[\0 ]/) });
-    } catch {
-      // The process ended meanwhile.
-    }
-  }
-  const browser = [...procs].find(([, p]) => p.cmd.some((a) => a.includes(profileDir)) && !p.cmd.some((a) => a.startsWith('--type=')))?.[0];
-  if (!browser) return [];
-  const within = new Set([browser]);
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const [pid, p] of procs) if (!within.has(pid) && within.has(p.ppid)) within.add(pid), (grew = true);
-  }
-  return [...within].map((pid) => {
-    const cmd = procs.get(pid)!.cmd;
-    const type = cmd.find((a) => a.startsWith('--type='))?.slice(7);
-    const sub = cmd.find((a) => a.startsWith('--utility-sub-type='))?.slice(19);
-    const kind = !type ? 'browser' : type === 'renderer' && cmd.includes('--extension-process') ? 'extension' : sub ? `${type}:${sub.split('.').pop()}` : type;
-    return { pid, kind };
-  });
-}
-
-export function threadCpu(profileDir: string): ThreadCpu {
-  const cpu: ThreadCpu = new Map();
-  for (const { pid, kind } of chromiumProcesses(profileDir)) {
-    let tids: string[];
-    try {
-      tids = readdirSync(`/proc/${pid}/task`);
-    } catch {
-      continue;
-    }
-    for (const tid of tids) {
-      try {
-        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-        // The name is in parentheses and may hold spaces; utime and stime are the 14th and 15th fields.
-        const close = stat.lastIndexOf(')');
-        const name = stat.slice(stat.indexOf('(') + 1, close).replace(/\d+$/, '');
-        const f = stat.slice(close + 2).split(' ');
-        const key = `${kind} / ${name}`;
-        cpu.set(key, (cpu.get(key) ?? 0) + (Number(f[11]) + Number(f[12])) / TICKS);
-      } catch {
-        // The thread ended between the listing and the read.
-      }
-    }
-  }
-  return cpu;
-}
-
-export function diff(a: ThreadCpu, b: ThreadCpu): ThreadCpu {
-  const d: ThreadCpu = new Map();
-  for (const [k, v] of b) d.set(k, v - (a.get(k) ?? 0));
-  return d;
-}
 
 function duBytes(dir: string): number {
   if (!existsSync(dir)) return 0;
@@ -102,17 +37,21 @@ interface Run {
 async function runOnce(build: string, dir: string, o: { budget: number; concurrency: number; corpus: string }): Promise<Run> {
   rmSync(EXTENSION_DIR, { recursive: true, force: true });
   cpSync(dir, EXTENSION_DIR, { recursive: true });
-  let start: ThreadCpu = new Map();
+  let sampler: ChromiumCpu | undefined;
+  let from = 0;
   let cpu: ThreadCpu = new Map();
   let idbBytes = 0;
   const r = await runWikispeedia({
     corpus: o.corpus, topic: 'Science', seed: 'English_language', budget: o.budget, strategy: 'best-first', concurrency: o.concurrency,
     log: () => {},
     onStarted: (launched) => {
-      start = threadCpu(launched.profileDir);
+      from = Date.now();
+      sampler = ChromiumCpu.start(launched.profileDir, 2000);
     },
     onFinished: (launched) => {
-      cpu = diff(start, threadCpu(launched.profileDir));
+      sampler?.stop();
+      cpu = sampler?.between(from, Date.now()).parts ?? new Map();
+      cpu.delete('benchmark process');
       idbBytes = duBytes(join(launched.profileDir, 'Default', 'IndexedDB'));
     },
   });
@@ -158,7 +97,7 @@ async function main(): Promise<void> {
         const r = await runOnce(name, dir, { budget: Number(v.budget), concurrency: Number(v.concurrency), corpus: v.corpus! });
         runs.push(r);
         const worker = [...r.cpu].filter(([k]) => k.startsWith('extension')).reduce((s, [, x]) => s + x, 0);
-        const pool = [...r.cpu].filter(([k]) => k.startsWith('browser / ThreadPoolForeg')).reduce((s, [, x]) => s + x, 0);
+        const pool = [...r.cpu].filter(([k]) => k.startsWith('browser: ThreadPoolForeg')).reduce((s, [, x]) => s + x, 0);
         process.stderr.write(`round ${i + 1} ${name}: ${r.pagesPerSecond} pages/s, browser ThreadPoolForeground ${pool.toFixed(1)} s, ` +
           `extension process ${worker.toFixed(1)} s, IndexedDB ${(r.idbBytes / 2 ** 20).toFixed(1)} MiB\n`);
       }

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { openHarnessPage } from '../lib/browser';
-import { diff, threadCpu, type ThreadCpu } from './body-cost';
+import { ChromiumCpu } from '../lib/process-cpu';
+import type { ThreadCpu } from './body-cost';
 import { loadCorpusPages } from './corpus-server';
 import { DEFAULT_CORPUS } from './wikispeedia';
 
@@ -30,14 +31,17 @@ for (let round = 0; round < Number(v.rounds); round++) {
     const h = await openHarnessPage(bundle.outputFiles[0]!.text, 'body-write', progress);
     try {
       h.page.setDefaultTimeout(0);
-      const before = threadCpu(h.profileDir);
+      const from = Date.now();
+      const sampler = ChromiumCpu.start(h.profileDir, 1000);
       const r = await h.page.evaluate(([plan, bodies]) => (globalThis as unknown as { bodyWrite: { run(p: unknown, h: string[]): Promise<{ ms: number; prepareMs: number; bytes: number }> } }).bodyWrite.run(plan, bodies),
         [{ form, pages: Number(v.pages), group: Number(v.group), links: Number(v.links) }, htmls] as const);
       await new Promise((res) => setTimeout(res, Number(v.settle)));
-      const cpu = diff(before, threadCpu(h.profileDir));
+      sampler?.stop();
+      const cpu: ThreadCpu = sampler?.between(from, Date.now()).parts ?? new Map();
+      cpu.delete('benchmark process');
       const row = {
-        form, ...r, pool: sum(cpu, (k) => k.startsWith('browser / ThreadPoolForeg')), browser: sum(cpu, (k) => k.startsWith('browser /')),
-        page: sum(cpu, (k) => k.startsWith('renderer /')), all: sum(cpu, () => true),
+        form, ...r, pool: sum(cpu, (k) => k.startsWith('browser: ThreadPoolForeg')), browser: sum(cpu, (k) => k.startsWith('browser:')),
+        page: sum(cpu, (k) => k.startsWith('renderer:')), all: sum(cpu, () => true),
       };
       results.push(row);
       progress(`round ${round + 1} ${form}: browser ThreadPoolForeground ${row.pool.toFixed(2)} s, browser ${row.browser.toFixed(2)} s, page ${row.page.toFixed(2)} s (compressing ${(r.prepareMs / 1000).toFixed(2)} s), ${(r.ms / 1000).toFixed(1)} s to write, body bytes ${(r.bytes / 2 ** 20).toFixed(1)} MiB`);

@@ -158,7 +158,7 @@ const STAGES: [string, RegExp][] = [
   ['read and decode the body', /^(readResponse|readCapped|decodeBytes|decode)$/],
   ['judge', /^(judge|judgeAndPlan)$/],
   ['plan links', /^(planChildren|planUpserts|rankLinks)$/],
-  ['commit (IndexedDB)', /^(commitPages|applyCommit|submit|drain)$/],
+  ['commit (IndexedDB)', /^(commitPages|applyCommits?|submit|drain)$/],
   ['take (IndexedDB)', /^(take|takeBatch|markTaken)$/],
   ['learn', /^(pageDone|save|retrain|rescoreQueued|learnFromVerdict)$/],
   ['fetch (request gate, headers)', /^(fetchOnce|page)$/],

@@ -63,6 +63,7 @@ function tasks(pid: number): string[] {
 function kindOf(cmd: string[]): string {
   const type = cmd.find((a) => a.startsWith('--type='))?.slice(7);
   if (!type) return 'browser';
+  if (type === 'renderer' && cmd.includes('--extension-process')) return 'extension';
   if (type === 'utility') {
     const sub = cmd.find((a) => a.startsWith('--utility-sub-type='))?.slice(19) ?? '';
     return sub.includes('NetworkService') ? 'network service' : sub.includes('Storage') ? 'storage service' : 'utility';
