@@ -6,10 +6,9 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { build } from 'esbuild';
-import type { Page } from 'playwright-core';
 import { openHarnessPage } from '../lib/browser';
-import type { FrontierBench, MeteredTx } from './frontier-scale-page';
+import { bundleFrontierHarness, inPage } from './frontier-scale-harness';
+import type { MeteredTx } from './frontier-scale-page';
 
 const { values } = parseArgs({
   options: {
@@ -32,27 +31,9 @@ const REPEAT = Number(values.repeat);
 const started = performance.now();
 const progress = (s: string) => process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${s}\n`);
 
-const root = join(import.meta.dirname, '..', '..');
-const bundle = await build({
-  entryPoints: [join(import.meta.dirname, 'frontier-scale-page.ts')],
-  bundle: true, format: 'iife', platform: 'browser', target: 'chrome120', write: false, logLevel: 'warning',
-  nodePaths: [join(root, 'node_modules')],
-  plugins: BEFORE ? [{
-    name: 'store-before',
-    setup(b) {
-      b.onResolve({ filter: /^\.\.\/\.\.\/lib\// }, (a) => (a.importer.endsWith('frontier-scale-page.ts') ? { path: `${join(BEFORE, a.path.slice('../../'.length))}.ts` } : undefined));
-    },
-  }] : [],
-});
-const harness = await openHarnessPage(bundle.outputFiles[0]!.text, 'frontier-scale-takes', progress);
+const script = await bundleFrontierHarness(BEFORE);
+const harness = await openHarnessPage(script, 'frontier-scale-takes', progress);
 const { page, browserVersion } = harness;
-
-function inPage<K extends keyof FrontierBench>(p: Page, name: K, ...a: Parameters<FrontierBench[K]>): Promise<Awaited<ReturnType<FrontierBench[K]>>> {
-  return p.evaluate(
-    ([n, xs]) => (globalThis as unknown as { frontierBench: Record<string, (...v: unknown[]) => unknown> }).frontierBench[n]!(...xs),
-    [name, a] as [string, unknown[]],
-  ) as Promise<Awaited<ReturnType<FrontierBench[K]>>>;
-}
 
 const q = (xs: number[], p: number) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]! : NaN);
 const f1 = (x: number) => x.toFixed(1);

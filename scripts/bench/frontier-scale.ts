@@ -12,10 +12,9 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { build } from 'esbuild';
-import type { Page } from 'playwright-core';
 import { openHarnessPage } from '../lib/browser';
-import type { FrontierBench, TakeMode } from './frontier-scale-page';
+import { bundleFrontierHarness, inPage } from './frontier-scale-harness';
+import type { TakeMode } from './frontier-scale-page';
 
 const { values } = parseArgs({
   options: {
@@ -56,30 +55,9 @@ const progress = (s: string) => process.stderr.write(`[${((performance.now() - s
 
 // ---- the page: harness bundled into one script, served on loopback ----
 
-const root = join(import.meta.dirname, '..', '..');
-const bundle = await build({
-  entryPoints: [join(import.meta.dirname, 'frontier-scale-page.ts')],
-  bundle: true, format: 'iife', platform: 'browser', target: 'chrome120', write: false, logLevel: 'warning',
-  nodePaths: [join(root, 'node_modules')],
-  // With --before, the harness's imports of this tree's lib/ are taken from the other tree's.
-  plugins: BEFORE ? [{
-    name: 'store-before',
-    setup(b) {
-      b.onResolve({ filter: /^\.\.\/\.\.\/lib\// }, (a) => (a.importer.endsWith('frontier-scale-page.ts') ? { path: `${join(BEFORE, a.path.slice('../../'.length))}.ts` } : undefined));
-    },
-  }] : [],
-});
-const script = bundle.outputFiles[0]!.text;
+const script = await bundleFrontierHarness(BEFORE);
 const harness = await openHarnessPage(script, 'frontier-scale', progress);
 const { page, profileDir, browserVersion, port } = harness;
-
-/** Calls one function of the in-page harness. */
-function inPage<K extends keyof FrontierBench>(p: Page, name: K, ...a: Parameters<FrontierBench[K]>): Promise<Awaited<ReturnType<FrontierBench[K]>>> {
-  return p.evaluate(
-    ([n, xs]) => (globalThis as unknown as { frontierBench: Record<string, (...v: unknown[]) => unknown> }).frontierBench[n]!(...xs),
-    [name, a] as [string, unknown[]],
-  ) as Promise<Awaited<ReturnType<FrontierBench[K]>>>;
-}
 
 const q = (xs: number[], p: number) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]! : NaN);
 const dist = (xs: number[]) => ({ p50: q(xs, 0.5), p99: q(xs, 0.99), max: Math.max(...xs), n: xs.length });
