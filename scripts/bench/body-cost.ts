@@ -50,7 +50,7 @@ async function runOnce(build: string, dir: string, o: { budget: number; concurre
     },
     onFinished: (launched) => {
       sampler?.stop();
-      cpu = sampler?.between(from, Date.now()).parts ?? new Map();
+      cpu = sampler?.between(from, Date.now()) ?? new Map();
       cpu.delete('benchmark process');
       idbBytes = duBytes(join(launched.profileDir, 'Default', 'IndexedDB'));
     },

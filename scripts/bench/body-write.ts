@@ -37,7 +37,7 @@ for (let round = 0; round < Number(v.rounds); round++) {
         [{ form, pages: Number(v.pages), group: Number(v.group), links: Number(v.links) }, htmls] as const);
       await new Promise((res) => setTimeout(res, Number(v.settle)));
       sampler?.stop();
-      const cpu: ThreadCpu = sampler?.between(from, Date.now()).parts ?? new Map();
+      const cpu: ThreadCpu = sampler?.between(from, Date.now()) ?? new Map();
       cpu.delete('benchmark process');
       const row = {
         form, ...r, pool: sum(cpu, (k) => k.startsWith('browser: ThreadPoolForeg')), browser: sum(cpu, (k) => k.startsWith('browser:')),

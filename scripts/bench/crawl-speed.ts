@@ -98,7 +98,7 @@ export async function measureCrawlSpeed(o: {
 
 /** Focus's CPU a crawl-phase page: Chromium's, by part, and the site's server (this process). */
 function focusCpu(cpu: ChromiumCpu, from: number, to: number, pages: number): NonNullable<SpeedRound['cpu']>['focus'] {
-  const { parts } = cpu.between(from, to);
+  const parts = cpu.between(from, to);
   const server = parts.get('benchmark process') ?? 0;
   parts.delete('benchmark process');
   const perPage = (s: number) => (s * 1000) / pages;

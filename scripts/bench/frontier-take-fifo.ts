@@ -12,9 +12,9 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { build } from 'esbuild';
 import type { Page } from 'playwright-core';
 import { openHarnessPage } from '../lib/browser';
+import { bundleHarness } from './frontier-scale-harness';
 import type { FifoBench, FifoMode } from './frontier-take-fifo-page';
 
 const { values } = parseArgs({
@@ -36,20 +36,7 @@ const SAMPLES = Number(values.samples);
 const started = performance.now();
 const progress = (s: string) => process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${s}\n`);
 
-const root = join(import.meta.dirname, '..', '..');
-const bundle = await build({
-  entryPoints: [join(import.meta.dirname, 'frontier-take-fifo-page.ts')],
-  bundle: true, format: 'iife', platform: 'browser', target: 'chrome120', write: false, logLevel: 'warning',
-  nodePaths: [join(root, 'node_modules')],
-  // With --before, the harness's imports of this tree's lib/ are taken from the other tree's.
-  plugins: BEFORE ? [{
-    name: 'store-before',
-    setup(b) {
-      b.onResolve({ filter: /^\.\.\/\.\.\/lib\// }, (a) => (a.importer.includes(join('scripts', 'bench')) ? { path: `${join(BEFORE, a.path.slice('../../'.length))}.ts` } : undefined));
-    },
-  }] : [],
-});
-const script = bundle.outputFiles[0]!.text;
+const script = await bundleHarness('frontier-take-fifo-page.ts', BEFORE);
 const harness = await openHarnessPage(script, 'fifo-take', progress);
 const { page, browserVersion } = harness;
 

@@ -121,19 +121,16 @@ export class ChromiumCpu {
    * CPU seconds by part from the last sample at or before `from` to the last at or before `to` (wall-clock ms). A thread
    * that began in the window counts from zero; one that ended in it counts to its last sample.
    */
-  between(from: number, to: number): { seconds: number; parts: Map<string, number>; window: number } {
+  between(from: number, to: number): Map<string, number> {
     const before = [...this.samples].reverse().find((s) => s.at <= from) ?? this.samples[0]!;
     const inWindow = this.samples.filter((s) => s.at > before.at && s.at <= to);
     const last = new Map<string, { part: string; seconds: number }>();
     for (const s of inWindow) for (const [k, v] of s.threads) last.set(k, v);
     const parts = new Map<string, number>();
-    let seconds = 0;
     for (const [k, v] of last) {
       const d = v.seconds - (before.threads.get(k)?.seconds ?? 0);
-      if (d <= 0) continue;
-      parts.set(v.part, (parts.get(v.part) ?? 0) + d);
-      seconds += d;
+      if (d > 0) parts.set(v.part, (parts.get(v.part) ?? 0) + d);
     }
-    return { seconds, parts, window: ((inWindow.at(-1)?.at ?? before.at) - before.at) / 1000 };
+    return parts;
   }
 }
