@@ -7,6 +7,7 @@ import { addEntrySites } from './migrations/v4-entry-sites';
 import { addPageListKeys } from './migrations/v7-page-list-keys';
 import { addPageTerms } from './migrations/v9-page-terms';
 import { addHostHeads } from './migrations/v11-host-heads';
+import { type CrawlConfigRow, crawlConfigMiddleware } from './crawl-configs';
 
 /** A packed row of a big seed list (lib/store/seed-lists.ts): what its seeds share is a candidate without its URL. */
 export type PackedSeeds = SeedBatch<Omit<Candidate, 'url' | 'href' | 'host' | 'site'>>;
@@ -28,6 +29,7 @@ export class CrawlerDB extends Dexie {
   recordChanges!: Table<RecordChange, [number, string]>;
   hostHeads!: Table<HostHead, [number, string, string]>;
   seedLists!: Table<PackedSeeds, [number, number]>;
+  crawlConfigs!: Table<CrawlConfigRow, number>;
 
   constructor(name = 'focus', deps?: { indexedDB: IDBFactory; IDBKeyRange: typeof IDBKeyRange }) {
     super(name, deps);
@@ -98,6 +100,10 @@ export class CrawlerDB extends Dexie {
     // v12: big seed lists stored packed, a few thousand seeds to a row in the order given, fed to the frontier as the
     // crawl needs them (lib/store/seed-lists.ts). A new table: no row of an older version changes.
     this.version(12).stores({ seedLists: '[crawlId+batch]' });
+    // v13: a crawl's config in a row of its own, written once (lib/store/crawl-configs.ts): the crawl row is written
+    // with every page commit, and a config with a big training set made it ~150 KB. Rows are moved on their next write.
+    this.version(13).stores({ crawlConfigs: 'crawlId' });
+    this.use(crawlConfigMiddleware());
   }
 }
 

@@ -36,6 +36,49 @@ export interface FrontierOps {
   recent: Record<number, number>;
   /** Bytes of the frontier rows written, as V8's serializer clones them (what a held row costs, roughly). */
   rowBytes: number;
+  /** Every table's writes (rows added or put, and their bytes as cloned), rows deleted, and rows read (by key or range). */
+  tables: Record<string, TableOps>;
+}
+
+export interface TableOps { writes: number; bytes: number; deletes: number; reads: number }
+
+/** Counts every table's requests: what a page commit asks of the whole database, table by table. */
+function countTables(db: CrawlerDB, tables: Record<string, TableOps>): void {
+  db.use({
+    stack: 'dbcore', name: 'count-tables', level: -3, // below the store's own middlewares: what reaches IndexedDB
+    create: (down: DBCore): DBCore => ({
+      ...down,
+      table(name: string): DBCoreTable {
+        const t = down.table(name);
+        const c = (tables[name] ??= { writes: 0, bytes: 0, deletes: 0, reads: 0 });
+        return {
+          ...t,
+          mutate(req) {
+            if (req.type === 'add' || req.type === 'put') {
+              c.writes += req.values.length;
+              for (const v of req.values) c.bytes += serialize(v).byteLength;
+            } else if (req.type === 'delete') c.deletes += req.keys.length;
+            else c.deletes++;
+            return t.mutate(req);
+          },
+          getMany(req) {
+            c.reads += req.keys.length;
+            return t.getMany(req);
+          },
+          get(req) {
+            c.reads++;
+            return t.get(req);
+          },
+          query(req) {
+            return t.query(req).then((res) => {
+              c.reads += res.result.length;
+              return res;
+            });
+          },
+        };
+      },
+    }),
+  });
 }
 
 /** The sizes of the LRU of recently touched rows the reads are held against (rows). */
@@ -215,8 +258,9 @@ export async function measureCommitOps(o: {
     sites !== undefined, TOPIC_KEYWORDS[o.topic]!);
   const db = new CrawlerDB(`ops-${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange });
   const ops: FrontierOps = { keyReads: 0, known: 0, writes: 0, rangeRows: 0, stateChanges: 0, priorityChanges: 0, samePosition: 0,
-    moves: { all: 0, passed: 0, within: {}, size: {} }, bodies: 0, bodyBytes: 0, recent: {}, rowBytes: 0 };
+    moves: { all: 0, passed: 0, within: {}, size: {} }, bodies: 0, bodyBytes: 0, recent: {}, rowBytes: 0, tables: {} };
   countFrontier(db, ops);
+  countTables(db, ops.tables);
   if (o.rowCache !== undefined) setRowCacheRows(db, o.rowCache);
   const store = new CrawlStore(db);
   const service = new CrawlService({ store, fetch: memoryFetch(o.corpus, sites), clock: realClock });
@@ -257,4 +301,9 @@ function report(r: Awaited<ReturnType<typeof measureCommitOps>>, rowCache: numbe
   console.log(`priority moves by size: ${MOVE_SIZES.map((s) => `<= ${s}: ${share(m.size[s])}`).join(', ')}`);
   console.log(`bodies: ${r.ops.bodies} stored, ${(r.ops.bodyBytes / Math.max(1, r.ops.bodies) / 1024).toFixed(1)} KiB each as cloned into IndexedDB `
     + `(${(r.ops.bodyBytes / 2 ** 20).toFixed(1)} MiB in all)`);
+  console.log('every table, per crawled page: rows written (bytes as cloned), deleted, read');
+  for (const [name, t] of Object.entries(r.ops.tables).sort((a, b) => b[1].bytes - a[1].bytes)) {
+    if (t.writes + t.deletes + t.reads === 0) continue;
+    console.log(`  ${name}: ${per(t.writes)} written (${(t.bytes / r.crawled / 1024).toFixed(2)} KiB), ${per(t.deletes)} deleted, ${per(t.reads)} read`);
+  }
 }

@@ -9,7 +9,7 @@ const env = useDemoBrowser();
 
 interface Row { state: string; attempts: number; queued: number; packedSeeds: number; seeds: number; seedsGiven?: number; packedRows: number }
 
-/** The crawl row and its packed rows, read straight from IndexedDB in an extension page. */
+/** The crawl row, its config (a row of its own, schema v13) and its packed rows, read straight from IndexedDB in an extension page. */
 function rowInDb(crawlId: number): Promise<Row> {
   return env.browser.page.evaluate(
     (id) =>
@@ -17,14 +17,15 @@ function rowInDb(crawlId: number): Promise<Row> {
         const open = indexedDB.open('focus');
         open.onerror = () => reject(open.error);
         open.onsuccess = () => {
-          const tx = open.result.transaction(['crawls', 'seedLists']);
+          const tx = open.result.transaction(['crawls', 'crawlConfigs', 'seedLists']);
           const get = tx.objectStore('crawls').get(id);
+          const config = tx.objectStore('crawlConfigs').get(id);
           const count = tx.objectStore('seedLists').count(IDBKeyRange.bound([id, -Infinity], [id, Infinity]));
           tx.oncomplete = () => {
             open.result.close();
             const c = get.result;
             resolve(c ? { state: c.state, attempts: c.stats.attempts, queued: c.stats.queued, packedSeeds: c.stats.packedSeeds ?? 0,
-              seeds: c.config.seeds.length, seedsGiven: c.seedsGiven, packedRows: count.result }
+              seeds: config.result.config.seeds.length, seedsGiven: c.seedsGiven, packedRows: count.result }
               : { state: 'deleted', attempts: 0, queued: 0, packedSeeds: 0, seeds: 0, packedRows: count.result });
           };
         };
