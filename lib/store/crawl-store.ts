@@ -3,13 +3,14 @@
 // a page is recorded exactly once: an entry is either still `inflight` (reclaimed on resume) or `done`.
 import Dexie from 'dexie';
 import type { CrawlConfig } from '../crawl/config';
-import type { FrontierEntry, PageRecord } from '../types';
+import type { FrontierEntry, LabeledLink, PageRecord } from '../types';
 import { emptyStats, exportMarkKey, exportMarkPrefix, type CrawlRecord, type CrawlState, type ExportFormat } from '../records';
 import { firstReads, planCommit, secondReads } from '../run/commit-plan';
 import { crawlRow, type CrawlerDB } from './db';
 import { countWrites } from './fifo-queues';
 import { FrontierStore, readEntries, writeEntries } from './frontier-store';
 import { HeldLinkBook, type HeldChanges } from './held-links';
+import { keepLabels } from './label-copies';
 import { candidateKeys, dropHeadList, headKey, readHeads, writeWithHeads, type HostHead } from './host-heads';
 import { PageLog } from './page-log';
 import { dropRows } from './row-cache';
@@ -84,19 +85,22 @@ export class CrawlStore implements CrawlStorePort {
   async commitPages(commits: PageCommit[], now: number): Promise<number[]> {
     const db = this.db;
     const held = this.held.begin();
+    const labels: LabeledLink[] = [];
     const seqs = await db.transaction('rw', [db.frontier, db.hostHeads, db.crawls, db.pages, db.bodies, db.labels, db.pageLabels, db.sites, db.graph, db.records, db.recordChanges], async () => {
       const seqs: number[] = [];
       // Pages of one crawl are planned together (a batch is one crawl's in practice); another crawl's start a new run.
       for (let i = 0; i < commits.length;) {
         let j = i + 1;
         while (j < commits.length && commits[j]!.crawlId === commits[i]!.crawlId) j++;
-        seqs.push(...(await this.applyCommits(commits.slice(i, j), now, held)));
+        seqs.push(...(await this.applyCommits(commits.slice(i, j), now, held, labels)));
         i = j;
       }
       for (const c of commits) if (c.record) await this.records.write(c.record);
       return seqs;
     });
     held.keep();
+    // Committed: the learner's catch-up takes these from memory instead of reading them back (label-copies.ts).
+    keepLabels(db, labels);
     return seqs;
   }
 
@@ -109,7 +113,7 @@ export class CrawlStore implements CrawlStorePort {
    * Only admission by counts of queued URLs (SPEC B.4) and a site closing (SPEC B.5) read what the pages before
    * wrote: the writes planned so far are issued first.
    */
-  private async applyCommits(commits: readonly PageCommit[], now: number, holding: HeldChanges): Promise<number[]> {
+  private async applyCommits(commits: readonly PageCommit[], now: number, holding: HeldChanges, wrote: LabeledLink[]): Promise<number[]> {
     const db = this.db;
     const crawlId = commits[0]!.crawlId;
     const keys = commits.map(firstReads);
@@ -182,7 +186,7 @@ export class CrawlStore implements CrawlStorePort {
         c.outlinks && c.page
           ? db.graph.add({ crawlId, seq, url: c.page.url, links: c.outlinks, ...(c.pageLabel === undefined ? {} : { label: c.pageLabel }) })
           : undefined,
-        plan.labels.length ? db.labels.bulkAdd(plan.labels.map((l) => ({ ...l, crawlId, topicId }))) : undefined,
+        plan.labels.length ? addLabels(db, plan.labels.map((l) => ({ ...l, crawlId, topicId })), wrote) : undefined,
         c.pageLabel !== undefined && c.page
           ? db.pageLabels.add({ topicId, crawlId, seq, url: c.page.url, label: c.pageLabel, source: 'auto', createdAt: now })
           : undefined,
@@ -258,3 +262,9 @@ export class CrawlStore implements CrawlStorePort {
 }
 
 const pageOutcome = (o: PageCommit['outcome']): PageRecord['outcome'] => (o === 'retry' ? 'failed' : o);
+
+/** Adds labeled links, and gives them with their ids to `wrote`. */
+async function addLabels(db: CrawlerDB, rows: LabeledLink[], wrote: LabeledLink[]): Promise<void> {
+  const ids = (await db.labels.bulkAdd(rows, { allKeys: true })) as number[];
+  rows.forEach((r, i) => wrote.push({ ...r, id: ids[i]! }));
+}

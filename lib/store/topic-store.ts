@@ -6,6 +6,7 @@ import type { LabeledLink, LabelValue, PageLabel, Topic } from '../types';
 import type { TopicPort } from '../ports';
 import type { ModelRecord } from '../records';
 import type { CrawlerDB } from './db';
+import { holdsLabels, takeLabels } from './label-copies';
 
 export type NewLabel = Omit<LabeledLink, 'id'>;
 
@@ -92,12 +93,30 @@ export class TopicStore implements TopicPort {
     return this.db.labels.where('[topicId+id]').between([topicId, afterId + 1], [topicId, Dexie.maxKey]).toArray();
   }
 
-  /** The topic and its labels after `afterId`, in one read transaction (a running crawl asks after its pages). */
+  /**
+   * The topic and its labels after `afterId`, in one read transaction (a running crawl asks after its pages). The
+   * labels this context's commits wrote are not read again: their ids are read, and their rows taken from the copies
+   * kept (label-copies.ts).
+   */
   changesSince(topicId: number, afterId: number): Promise<{ topic: Topic; labels: LabeledLink[] }> {
-    return this.db.transaction('r', this.db.topics, this.db.labels, async () => ({
-      topic: await this.mustGetTopic(topicId),
-      labels: await this.labelsAfter(topicId, afterId),
-    }));
+    const db = this.db;
+    return db.transaction('r', db.topics, db.labels, async () => {
+      if (!holdsLabels(db)) {
+        const [topic, labels] = await Promise.all([this.mustGetTopic(topicId), this.labelsAfter(topicId, afterId)]);
+        takeLabels(db, topicId, topic.revision, afterId, []);
+        return { topic, labels };
+      }
+      const [topic, ids] = await Promise.all([
+        this.mustGetTopic(topicId),
+        db.labels.where('[topicId+id]').between([topicId, afterId + 1], [topicId, Dexie.maxKey]).primaryKeys() as Promise<number[]>,
+      ]);
+      const held = takeLabels(db, topicId, topic.revision, afterId, ids);
+      const missing = ids.filter((_, i) => held[i] === undefined);
+      const read = missing.length ? await db.labels.bulkGet(missing) : [];
+      let k = 0;
+      const labels = held.map((r) => r ?? read[k++]).filter((r): r is LabeledLink => r !== undefined);
+      return { topic, labels };
+    });
   }
 
   allLabels(topicId: number): Promise<LabeledLink[]> {

@@ -71,7 +71,7 @@ function countTables(db: CrawlerDB, tables: Record<string, TableOps>): void {
           },
           query(req) {
             return t.query(req).then((res) => {
-              c.reads += res.result.length;
+              if (req.values) c.reads += res.result.length; // rows, not keys
               return res;
             });
           },

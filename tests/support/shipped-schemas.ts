@@ -44,7 +44,10 @@ const V11 = {
   hostHeads: '[crawlId+site+host]',
 };
 
-const SHIPPED = { 3: V3, 5: V5, 8: V8, 9: V9, 10: V10, 11: V11 };
+/** v12: big seed lists, packed. */
+const V12 = { ...V11, seedLists: '[crawlId+batch]' };
+
+const SHIPPED = { 3: V3, 5: V5, 8: V8, 9: V9, 10: V10, 11: V11, 12: V12 };
 
 /** A database named like Focus's, at schema `version` exactly as it shipped. */
 export function openShipped(version: keyof typeof SHIPPED, indexedDB: IDBFactory): Dexie {

@@ -53,7 +53,7 @@ async function contents(s: CrawlStore, id: number) {
     heads: await db.hostHeads.where('[crawlId+site+host]').between([id, Dexie.minKey, Dexie.minKey], [id, Dexie.maxKey, Dexie.maxKey]).toArray(),
     pages: await db.pages.where('[crawlId+seq]').between(lo, hi).toArray(),
     bodies: await db.bodies.where('[crawlId+seq]').between(lo, hi).toArray(),
-    labels: (await db.labels.where('crawlId').equals(id).toArray()).map(({ id: _, ...l }) => l),
+    labels: (await db.labels.filter((l) => l.crawlId === id).toArray()).map(({ id: _, ...l }) => l),
     pageLabels: (await db.pageLabels.where('[crawlId+seq]').between(lo, hi).toArray()).map(({ id: _, ...l }) => l),
     sites: await db.sites.where('[crawlId+site]').between(lo, hi).toArray(),
     graph: await db.graph.where('[crawlId+seq]').between(lo, hi).toArray(),
