@@ -97,7 +97,7 @@ export async function measureCrawlSpeed(o: {
 }
 
 /** Focus's CPU a crawl-phase page: Chromium's, by part, and the site's server (this process). */
-function focusCpu(cpu: ChromiumCpu, from: number, to: number, pages: number): NonNullable<SpeedRound['cpu']>['focus'] {
+export function focusCpu(cpu: ChromiumCpu, from: number, to: number, pages: number): NonNullable<SpeedRound['cpu']>['focus'] {
   const parts = cpu.between(from, to);
   const server = parts.get('benchmark process') ?? 0;
   parts.delete('benchmark process');
@@ -110,13 +110,13 @@ function focusCpu(cpu: ChromiumCpu, from: number, to: number, pages: number): No
  * When the crawl phase began: the last training read of the run's pages.jsonl (training comes first; a crawl-phase row
  * judged from training's copy carries that read's time, so the first crawl-phase time would be too early).
  */
-function crawlPhaseStart(out: string): number {
+export function crawlPhaseStart(out: string): number {
   const rows = readFileSync(join(out, 'pages.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { phase: string; fetchedAt: string });
   return Math.max(...rows.filter((r) => r.phase === 'train').map((r) => Date.parse(r.fetchedAt)));
 }
 
 /** Pages the crawl phase wrote rows for (fetched, failed or blocked: each one went through the worker). */
-function crawlPhasePages(out: string): number {
+export function crawlPhasePages(out: string): number {
   return readFileSync(join(out, 'pages.jsonl'), 'utf8').split('\n').filter((l) => l && !l.includes('"phase":"train"')).length;
 }
 

@@ -11,7 +11,9 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { STRATEGIES } from '../../lib/strategies/registry';
-import { ROOT } from '../lib/browser';
+import { ROOT, type Launched } from '../lib/browser';
+import { ChromiumCpu } from '../lib/process-cpu';
+import { crawlPhasePages, crawlPhaseStart, focusCpu } from './crawl-speed';
 import { articleOfUrl, loadArticles, startCorpusServer } from './corpus-server';
 import { DEFAULT_CORPUS, caseGroundTruth, runWikispeedia, scoreUrls, type CaseResults } from './wikispeedia';
 import { runCrawlee } from './crawlee';
@@ -55,9 +57,13 @@ interface CaseFigures {
   topic: string;
   seed: string;
   reachableOnTopic: number;
-  focus: Record<string, Pick<CaseResults, 'table' | 'pagesPerSecond' | 'workerHeapMB' | 'wallSeconds'> & { judge: CaseResults['judge']['all'] }>;
-  crawlee: { table: ReturnType<typeof scoreUrls>; pagesPerSecond: number; seconds: number; load: number } | null;
+  focus: Record<string, Pick<CaseResults, 'table' | 'pagesPerSecond' | 'workerHeapMB' | 'wallSeconds'> & { judge: CaseResults['judge']['all']; cpu?: FocusCpu }>;
+  /** `cpuMs`: CPU ms a page of this process while Crawlee ran (its crawler and the site's server). */
+  crawlee: { table: ReturnType<typeof scoreUrls>; pagesPerSecond: number; seconds: number; load: number; cpuMs: number } | null;
 }
+
+/** Focus's CPU a crawl-phase page (Linux: read from /proc; crawl-speed.ts `focusCpu`). */
+type FocusCpu = ReturnType<typeof focusCpu>;
 
 /** The HITS fusion sweep against best-first on the web of sites (Node crawl core), or null when skipped. */
 async function hitsSweep(): Promise<string | null> {
@@ -85,19 +91,34 @@ async function main(): Promise<void> {
     const figures: CaseFigures = { topic, seed, reachableOnTopic: truth.reachOn.length, focus: {}, crawlee: null };
     for (const strategy of STRATEGIES) {
       log(`${topic} from ${seed}: Focus ${strategy}, ${budget} pages`);
+      // Best-first, the one set against Crawlee, also has its CPU a page read across Chromium's processes.
+      let sampler: ChromiumCpu | undefined;
+      let finishedAt = 0;
+      const measured = strategy === 'best-first' && process.platform === 'linux';
       const r = await runWikispeedia({
         corpus: v.corpus!, topic, seed, budget, strategy, concurrency,
         out: join(outDir, 'runs', `${topic}-${strategy}`), log: () => {},
+        ...(measured ? {
+          onStarted: (launched: Launched) => void (sampler = ChromiumCpu.start(launched.profileDir)),
+          onFinished: () => {
+            finishedAt = Date.now();
+            sampler?.stop();
+          },
+        } : {}),
       });
-      figures.focus[strategy] = { table: r.table, pagesPerSecond: r.pagesPerSecond, workerHeapMB: r.workerHeapMB, wallSeconds: r.wallSeconds, judge: r.judge.all };
+      const cpu = sampler ? focusCpu(sampler, crawlPhaseStart(r.out), finishedAt, crawlPhasePages(r.out)) : undefined;
+      figures.focus[strategy] = { table: r.table, pagesPerSecond: r.pagesPerSecond, workerHeapMB: r.workerHeapMB, wallSeconds: r.wallSeconds, judge: r.judge.all, ...(cpu ? { cpu } : {}) };
     }
     if (!skip.has('crawlee')) {
       log(`${topic} from ${seed}: Crawlee CheerioCrawler, ${budget} pages`);
       const site = await startCorpusServer(v.corpus!);
       try {
         const seedPath = loadArticles(v.corpus!).find((a) => a.article === seed)!.path;
+        const before = process.cpuUsage();
         const run = await runCrawlee({ origin: site.origin, seedUrl: site.origin + seedPath, budget, concurrency });
-        figures.crawlee = { table: scoreUrls(run.urls.filter((u) => articleOfUrl(u)), truth), pagesPerSecond: run.pagesPerSecond, seconds: run.seconds, load: loadavg()[0]! };
+        const used = process.cpuUsage(before);
+        figures.crawlee = { table: scoreUrls(run.urls.filter((u) => articleOfUrl(u)), truth), pagesPerSecond: run.pagesPerSecond, seconds: run.seconds, load: loadavg()[0]!,
+          cpuMs: (used.user + used.system) / 1000 / Math.max(1, run.urls.length) };
       } finally {
         await site.close();
       }
@@ -207,6 +228,13 @@ async function writeReport(all: { date: string; machine: Record<string, unknown>
       parts.push(`Crawl-phase pages/s, Focus best-first over Crawlee CheerioCrawler, side by side in this run at concurrency ${concurrency}, ` +
         `no politeness delay, loopback, load average ${c.crawlee.load.toFixed(1)} on ${cpus().length} cores: ` +
         `${(focusRate / c.crawlee.pagesPerSecond).toFixed(2)}x (goal: at least 1).`, '');
+      const cpu = c.focus['best-first']?.cpu;
+      if (cpu) {
+        const part = (name: string) => (cpu.parts.find(([k]) => k === name)?.[1] ?? 0).toFixed(2);
+        parts.push(`CPU a crawl-phase page in the same runs: Focus's Chromium ${cpu.total.toFixed(2)} ms (the browser's IndexedDB thread pool ` +
+          `${part('browser: ThreadPoolForeg')}, the service worker ${part('extension: ServiceWorker t')}) and its site's server ${cpu.server.toFixed(2)} ms; ` +
+          `Crawlee with its server ${c.crawlee.cpuMs.toFixed(2)} ms (${((cpu.total + cpu.server) / c.crawlee.cpuMs).toFixed(2)}x).`, '');
+      }
     }
     const svg = `harvest-${c.topic}.svg`;
     writeFileSync(join(outDir, svg), await harvestChart(`${c.topic} from ${c.seed}`, series));
