@@ -216,7 +216,7 @@ async function writeReport(all: { date: string; machine: Record<string, unknown>
     ];
     for (const [strategy, f] of Object.entries(c.focus)) {
       series.push({ name: `Focus ${strategy}`, points: f.table });
-      rows.push([`Focus ${strategy}`, ...row(f.table), f.pagesPerSecond?.toFixed(1) ?? null]);
+      rows.push([`Focus ${strategy}`, ...row(f.table), (typeof f.pagesPerSecond === 'number' && Number.isFinite(f.pagesPerSecond) ? f.pagesPerSecond.toFixed(1) : null)]);
     }
     if (c.crawlee) {
       series.push({ name: 'Crawlee CheerioCrawler', points: c.crawlee.table });

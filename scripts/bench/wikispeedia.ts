@@ -364,8 +364,10 @@ export async function runWikispeedia(o: CaseOptions) {
     classifier: o.classifier ?? null,
     irrelevantDownloads: crawl.filter((r) => !r.on).length,
     frontierLeft: summary.frontierLeft, blacklistedSites: summary.blacklistedSites, dropped: summary.dropped,
-    // Crawl-phase throughput from the fetch timestamps (training reads excluded), and the worker's JS heap.
-    pagesPerSecond: round(fetched.length > 1 ? (fetched.length - 1) / ((Date.parse(fetched.at(-1)!.fetchedAt) - Date.parse(fetched[0].fetchedAt)) / 1000) : NaN, 1),
+    // Crawl-phase throughput from the fetch timestamps (training reads excluded), and the worker's JS heap. A page
+    // judged from training's copy carries that read's time, so a short crawl of copies can span no time, or less than
+    // none: no rate then.
+    pagesPerSecond: round(crawlRate(fetched), 1),
     workerHeapMB: heap.length ? { peak: round(Math.max(...heap) / 2 ** 20, 1), median: round([...heap].sort((a, b) => a - b)[heap.length >> 1] / 2 ** 20, 1), samples: heap.length } : null,
     judge: { all: confusion(judged), scoredOnly: confusion(judged.filter((r) => r.scored)) },
     // How well the link score the crawler used (P(+|anchor, context) at fetch time) ranked what it fetched.
@@ -420,4 +422,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     console.error(`wikispeedia: ${err instanceof Error ? err.stack ?? err.message : err}`);
     process.exit(1);
   });
+}
+
+/** Pages a second between the first and the last crawl-phase fetch by seq; NaN when they span no time. */
+function crawlRate(fetched: readonly { fetchedAt: string }[]): number {
+  if (fetched.length < 2) return NaN;
+  const seconds = (Date.parse(fetched.at(-1)!.fetchedAt) - Date.parse(fetched[0]!.fetchedAt)) / 1000;
+  return seconds > 0 ? (fetched.length - 1) / seconds : NaN;
 }
