@@ -12,8 +12,12 @@
 import type { LabeledLink } from '../types';
 import type { CrawlerDB } from './db';
 
-/** Copies held per database connection, at most (the oldest go first): a few hundred bytes each. */
-export const LABEL_COPIES = 20_000;
+/**
+ * Copies held per database connection, at most (the oldest go first): a few hundred bytes each, about 2 MB in all. A
+ * catch-up takes them about once a commit batch, so a crawl holds a few dozen; a crawl whose learner never catches up
+ * (learning off) holds up to this many.
+ */
+export const LABEL_COPIES = 5_000;
 
 interface Copies {
   /** By label id, oldest first. */
