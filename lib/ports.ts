@@ -71,8 +71,11 @@ export interface PageCommit {
   verdict?: LabelValue;
   /** Set when the crawl ranks a URL by every link found to it (`classifier.everyLink`): the strategy's rerank. */
   everyLink?: Rerank;
-  /** A found link to a page with a kept verdict becomes a labeled link with that verdict (`learning.linksToJudged`). */
-  learnLinksToJudged?: boolean;
+  /**
+   * A found link to a page with a kept verdict becomes a labeled link with that verdict (`learning.linksToJudged`),
+   * until links have taught this many labels of that page (`learning.linksPerJudgedPage`).
+   */
+  learnLinksToJudged?: number;
   site: string;
   /** Counter deltas besides those derived here (attempts, fetched, relevant, failed, bytes, trainPages). */
   stats: Partial<CrawlStats>;

@@ -63,10 +63,12 @@ export interface CrawlConfig {
   /**
    * Online learning. `fromVerdicts`: the link that led to a fetched page becomes a labeled link with the page's
    * verdict. `linksToJudged`: so does every link found later to a page already judged (it multiplies what the
-   * crawl learns from; docs/benchmarks.md, "Every topic"). The queued links are re-scored with the current model every `rescoreEveryPages` pages and after
-   * `rescoreEveryLabels` new labels from elsewhere (the labeler, the dashboard); 0 turns either off.
+   * crawl learns from; docs/benchmarks.md, "Every topic"), until links have taught `linksPerJudgedPage` labels of that
+   * page: a page linked from every page of its site teaches little after the first few. The queued links are re-scored
+   * with the current model every `rescoreEveryPages` pages and after `rescoreEveryLabels` new labels from elsewhere
+   * (the labeler, the dashboard); 0 turns either off.
    */
-  learning: { fromVerdicts: boolean; linksToJudged: boolean; rescoreEveryPages: number; rescoreEveryLabels: number };
+  learning: { fromVerdicts: boolean; linksToJudged: boolean; linksPerJudgedPage: number; rescoreEveryPages: number; rescoreEveryLabels: number };
   /** How links and seeds become the canonical URL (lib/url.ts); `sortQuery: false` for sites that read the query in order. */
   canonical: CanonicalOptions;
   /**
@@ -96,7 +98,7 @@ export const DEFAULTS: Omit<CrawlConfig, 'name' | 'seeds'> = {
   },
   safety: { avoid: [], disabledRules: [] },
   judge: { threshold: 0.5, smoothing: DEFAULT_JUDGE_SMOOTHING },
-  learning: { fromVerdicts: true, linksToJudged: true, rescoreEveryPages: 500, rescoreEveryLabels: 10 },
+  learning: { fromVerdicts: true, linksToJudged: true, linksPerJudgedPage: 8, rescoreEveryPages: 500, rescoreEveryLabels: 10 },
   canonical: DEFAULT_CANONICAL,
   classifier: DEFAULT_SCORING,
 };

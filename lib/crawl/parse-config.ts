@@ -152,6 +152,7 @@ export function parseConfig(input: unknown): CrawlConfig {
     learning: {
       fromVerdicts: bool(learning.fromVerdicts, 'learning.fromVerdicts', DEFAULTS.learning.fromVerdicts),
       linksToJudged: bool(learning.linksToJudged, 'learning.linksToJudged', DEFAULTS.learning.linksToJudged),
+      linksPerJudgedPage: num(learning.linksPerJudgedPage, 'learning.linksPerJudgedPage', DEFAULTS.learning.linksPerJudgedPage, 1, 1e9, true),
       rescoreEveryPages: num(learning.rescoreEveryPages, 'learning.rescoreEveryPages', DEFAULTS.learning.rescoreEveryPages, 0, 1e9),
       rescoreEveryLabels: num(learning.rescoreEveryLabels, 'learning.rescoreEveryLabels', DEFAULTS.learning.rescoreEveryLabels, 0, 1e9),
     },

@@ -84,6 +84,11 @@ export interface CommitRead {
   /** Links the store holds for each of `links` (absent: none), and room for how many more URLs: a store that holds none passes neither. */
   held?: (HeldLinks | undefined)[];
   holdRoom?: number;
+  /**
+   * How many labels links to a judged URL have already taught the crawl, as far as the store knows (it counts them in
+   * memory, lib/store/taught-counts.ts): with `learnLinksToJudged`, a URL taught that many times teaches no more.
+   */
+  taught?: (url: string) => number;
 }
 
 /** The page's site row as this commit leaves its counters (before any closing). */
@@ -129,6 +134,8 @@ export interface CommitPlan {
   labels: PageCommit['labels'];
   /** What the store holds for a URL from now on (null: nothing, its links written into its row or no longer needed). */
   held: Map<string, HeldLinks | null>;
+  /** The judged URLs that links of this page taught (one label each), for the store's count (`CommitRead.taught`). */
+  taught: string[];
 }
 
 /** One page's decisions, from the rows the store read (`read`, not changed). */
@@ -176,7 +183,8 @@ export function planCommit(c: PageCommit, read: CommitRead, now: number): Commit
   if (c.entry && c.outcome !== 'retry') held.set(c.entry.url, null);
   const hold = read.held ? { held: keptAt.map((i) => read.held![i]), room: read.holdRoom ?? 0, out: held } : undefined;
   const delta = planUpserts(crawl, keptAt.map((i) => read.links[i]!), keptAt.map((i) => read.known[i]), now, puts, c.everyLink, hold);
-  const labels = c.learnLinksToJudged ? [...c.labels, ...linksToJudged(read.links, read.known, c.page?.url, now)] : c.labels;
+  const judged = c.learnLinksToJudged ? linksToJudged(read.links, read.known, c.page?.url, now, c.learnLinksToJudged, read.taught) : [];
+  const labels = judged.length ? [...c.labels, ...judged] : c.labels;
   const closedUrls = new Set(closed.map((e) => e.url));
   const frontier = [...puts.filter((e) => !(e.state === 'queued' && closedUrls.has(e.url))), ...closed];
   // What each written row was: in flight (the entry fetched), as found, or new.
@@ -191,7 +199,10 @@ export function planCommit(c: PageCommit, read: CommitRead, now: number): Commit
   s.skipped += delta.skipped;
   s.labels += labels.length;
   countDropped(crawl, closed.length);
-  return { seq, crawl: { ...crawl, activeMs: c.activeMs, updatedAt: now }, site, frontier, was: frontier.map((e) => before.get(e.url)), labels, held };
+  return {
+    seq, crawl: { ...crawl, activeMs: c.activeMs, updatedAt: now }, site, frontier, was: frontier.map((e) => before.get(e.url)), labels, held,
+    taught: judged.map((l) => l.url),
+  };
 }
 
 /**
@@ -223,11 +234,18 @@ function refusedLinks(
   return refused;
 }
 
-/** The page's links to pages already judged, as labeled links with their verdicts (`learning.linksToJudged`). */
-function linksToJudged(links: Candidate[], known: (FrontierEntry | undefined)[], pageUrl: string | undefined, now: number): PageCommit['labels'] {
+/**
+ * The page's links to pages already judged, as labeled links with their verdicts (`learning.linksToJudged`), but none
+ * to a page that links have taught `limit` times (`learning.linksPerJudgedPage`): a page linked from everywhere
+ * (a site's navigation) would otherwise teach the same anchor again from every page.
+ */
+function linksToJudged(
+  links: Candidate[], known: (FrontierEntry | undefined)[], pageUrl: string | undefined, now: number, limit: number, taught?: (url: string) => number,
+): PageCommit['labels'] {
   return links.flatMap((ch, i) => {
     const target = known[i];
     if (ch.skip || target?.state !== 'done' || target.verdict === undefined) return [];
+    if (taught && taught(ch.url) >= limit) return [];
     return [{ url: ch.url, anchor: ch.anchor, context: ch.context, label: target.verdict, source: 'verdict' as const, createdAt: now,
       ...(pageUrl ? { pageUrl } : {}), ...(ch.parentOnTopic === undefined ? {} : { parentOnTopic: ch.parentOnTopic }),
       ...(ch.parentHub === undefined ? {} : { parentHub: ch.parentHub }) }];

@@ -82,7 +82,7 @@ export function pageCommit(page: PageOutcome, run: CommitTerms): PageCommit {
   const { entry, out, chain, parsed, role, verdict, children, copy, recheck } = page;
   const { config, strategy, now } = run;
   const relevant = verdict?.relevant ?? false;
-  const { fromVerdicts, linksToJudged } = config.learning;
+  const { fromVerdicts, linksToJudged, linksPerJudgedPage } = config.learning;
   const teaches = verdict !== null && fromVerdicts && learnable(verdict);
   const outlinks = strategy.keepsGraph && relevant ? children.filter((c) => !c.skip).map((c) => c.url) : undefined;
   // A copy made no request and downloaded nothing; a 304 downloaded no body.
@@ -93,7 +93,7 @@ export function pageCommit(page: PageOutcome, run: CommitTerms): PageCommit {
     labels: teaches ? verdictLabels(entry, verdict, now) : [], children, aliases: page.aliases, dropped: page.dropped, admission: run.admission,
     ...(outlinks ? { outlinks } : {}),
     ...(teaches && linksToJudged ? { verdict: relevant ? 1 : 0 } : {}),
-    ...(fromVerdicts && linksToJudged ? { learnLinksToJudged: true } : {}),
+    ...(fromVerdicts && linksToJudged ? { learnLinksToJudged: linksPerJudgedPage } : {}),
     ...(config.classifier.everyLink && strategy.followsModel ? { everyLink: (e: FrontierEntry, lo: number) => strategy.rerank(e, lo) } : {}),
     // A copy's content is as fetched when training read it: it carries that time (an archive dates it so).
     page: { ...judgedRow(entry.url, out, parsed, { ...takenFrom(entry), ...(role ? { urlClass: role.urlClass } : {}) }, verdict, chain, now),

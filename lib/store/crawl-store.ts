@@ -10,6 +10,7 @@ import { crawlRow, type CrawlerDB } from './db';
 import { countWrites } from './fifo-queues';
 import { FrontierStore, readEntries, writeEntries } from './frontier-store';
 import { HeldLinkBook, type HeldChanges } from './held-links';
+import { TaughtBook, type TaughtChanges } from './taught-counts';
 import { keepLabels } from './label-copies';
 import { candidateKeys, dropHeadList, headKey, readHeads, writeWithHeads, type HostHead } from './host-heads';
 import { PageLog } from './page-log';
@@ -37,6 +38,7 @@ export class CrawlStore implements CrawlStorePort {
   readonly records: RecordStore;
   /** Links found again to queued URLs, not yet written into their rows (held-links.ts). */
   readonly held = new HeldLinkBook();
+  private readonly taught = new TaughtBook();
 
   constructor(readonly db: CrawlerDB) {
     this.records = new RecordStore(db);
@@ -85,6 +87,7 @@ export class CrawlStore implements CrawlStorePort {
   async commitPages(commits: PageCommit[], now: number): Promise<number[]> {
     const db = this.db;
     const held = this.held.begin();
+    const taught = this.taught.begin();
     const labels: LabeledLink[] = [];
     const seqs = await db.transaction('rw', [db.frontier, db.hostHeads, db.crawls, db.pages, db.bodies, db.labels, db.pageLabels, db.sites, db.graph, db.records, db.recordChanges], async () => {
       const seqs: number[] = [];
@@ -92,13 +95,14 @@ export class CrawlStore implements CrawlStorePort {
       for (let i = 0; i < commits.length;) {
         let j = i + 1;
         while (j < commits.length && commits[j]!.crawlId === commits[i]!.crawlId) j++;
-        seqs.push(...(await this.applyCommits(commits.slice(i, j), now, held, labels)));
+        seqs.push(...(await this.applyCommits(commits.slice(i, j), now, { held, taught }, labels)));
         i = j;
       }
       for (const c of commits) if (c.record) await this.records.write(c.record);
       return seqs;
     });
     held.keep();
+    taught.keep();
     // Committed: the learner's catch-up takes these from memory instead of reading them back (label-copies.ts).
     keepLabels(db, labels);
     return seqs;
@@ -113,7 +117,9 @@ export class CrawlStore implements CrawlStorePort {
    * Only admission by counts of queued URLs (SPEC B.4) and a site closing (SPEC B.5) read what the pages before
    * wrote: the writes planned so far are issued first.
    */
-  private async applyCommits(commits: readonly PageCommit[], now: number, holding: HeldChanges, wrote: LabeledLink[]): Promise<number[]> {
+  private async applyCommits(
+    commits: readonly PageCommit[], now: number, { held: holding, taught }: { held: HeldChanges; taught: TaughtChanges }, wrote: LabeledLink[],
+  ): Promise<number[]> {
     const db = this.db;
     const crawlId = commits[0]!.crawlId;
     const keys = commits.map(firstReads);
@@ -167,8 +173,10 @@ export class CrawlStore implements CrawlStorePort {
       const plan = planCommit(c, {
         crawl, site, links, known, aliases: aliases.map((a) => rowOf.get(a)), current: keys[i]!.current === null ? undefined : rowOf.get(keys[i]!.current!),
         sites, siteQueue, ...(held ? { held: held.held, holdRoom: held.room } : {}),
+        ...(c.learnLinksToJudged ? { taught: (url: string) => taught.count(crawlId, url) } : {}),
       }, now);
       holding.apply(crawlId, plan.held);
+      taught.add(crawlId, plan.taught);
       // The queues' counters follow every frontier write (the store's own bookkeeping).
       countWrites(plan.crawl, plan.frontier, (k) => plan.was[k]);
       crawl = plan.crawl;
@@ -256,6 +264,7 @@ export class CrawlStore implements CrawlStorePort {
       await db.settings.where('key').startsWith(exportMarkPrefix(crawlId)).delete();
       await db.crawls.delete(crawlId);
       this.held.forget(crawlId);
+      this.taught.forget(crawlId);
       return true;
     });
   }

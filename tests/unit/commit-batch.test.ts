@@ -95,7 +95,7 @@ describe('pages committed together', () => {
               relevant, relevance: relevant ? 0.9 : 0.1, title: `t ${entry.url}`, textLength: 10, contentType: 'text/html', bytes: 10, truncated: false,
               linkCount: 3, fetchedAt: now, durationMs: 1, outcome: 'done' as const }, body: { headers: {}, html: `<p>${entry.url}</p>` } } : {}),
             ...(page && relevant ? { outlinks: [`http://h0.s0.test/${i}`] } : {}),
-            ...(page && rr() < 0.5 ? { verdict: relevant ? 1 as const : 0 as const, learnLinksToJudged: true } : {}),
+            ...(page && rr() < 0.5 ? { verdict: relevant ? 1 as const : 0 as const, learnLinksToJudged: 2 } : {}),
             ...(rr() < 0.7 ? { everyLink: rerank } : {}),
             ...(admits ? { admission } : {}),
             dropped: rr() < 0.2 ? { 'off scope': 1 } : ({} as Record<string, number>),

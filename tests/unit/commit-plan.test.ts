@@ -127,15 +127,23 @@ describe('planCommit: links to judged pages (learning.linksToJudged)', () => {
 
   it("labels each link to a judged page with that page's verdict, beside the commit's own labels", () => {
     const own = { url: 'http://a.test/', anchor: 'home', context: '', label: 1 as const, source: 'verdict' as const, createdAt: NOW };
-    const c = commit(links, { learnLinksToJudged: true, labels: [own] });
+    const c = commit(links, { learnLinksToJudged: 8, labels: [own] });
     const plan = planCommit(c, reads(c, frontier), NOW);
     expect(plan.labels.map((l) => [l.url, l.label])).toEqual([['http://a.test/', 1], ['http://a.test/on', 1], ['http://a.test/off', 0]]);
     expect(plan.labels[1]).toMatchObject({ anchor: 'stars', parentOnTopic: true, pageUrl: 'http://a.test/', source: 'verdict' });
     expect(plan.crawl.stats.labels).toBe(3);
   });
 
+  it('learns no more from a link to a page that links have taught `learnLinksToJudged` times, and says which it taught', () => {
+    const c = commit(links, { learnLinksToJudged: 3 });
+    const taught = (url: string) => (url === 'http://a.test/on' ? 3 : 2);
+    const plan = planCommit(c, { ...reads(c, frontier), taught }, NOW);
+    expect(plan.labels.map((l) => [l.url, l.label])).toEqual([['http://a.test/off', 0]]);
+    expect(plan.taught).toEqual(['http://a.test/off']);
+  });
+
   it('learns nothing from them when the crawl says not to', () => {
-    const c = commit(links, { learnLinksToJudged: false });
+    const c = commit(links, {});
     expect(planCommit(c, reads(c, frontier), NOW).labels).toEqual([]);
   });
 });

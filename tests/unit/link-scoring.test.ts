@@ -415,6 +415,29 @@ describe('learning from links to pages already judged (learning.linksToJudged)',
     const { labels } = await crawlWith(false);
     expect(labels.some((l) => l.anchor === 'Spiral arms' || l.anchor === 'Permits')).toBe(false);
   });
+
+  it('stops learning from links to a judged page once they have taught learning.linksPerJudgedPage labels of it', async () => {
+    // Six hubs link /on and /off, as a site's navigation links its pages from every page.
+    const hubs = Array.from({ length: 6 }, (_, i) => `/hub${i}`);
+    const site = { ...SITE, ...Object.fromEntries(hubs.map((h) => [h, SITE['/hub']!])) };
+    const taught = async (learning: Record<string, unknown>) => {
+      const { store, service } = serviceOn(site);
+      const { crawlId } = await service.handlers.start({
+        name: 'stars', seeds: [`${o}/on`, `${o}/off`, ...hubs.map((h) => `${o}${h}`)], topic: { keywords: ['astronomy', 'star', 'planet', 'galaxy', 'telescope'] },
+        training: { linkSources: ['s1', 's2', 's3', 't1', 't2', 't3'].map((p) => `${o}/${p[0] === 's' ? 'star' : 'town'}/${p}`), positive: [`${o}/star/*`], negative: [`${o}/town/*`] },
+        budget: { maxPages: 8 }, politeness: { delayMs: 0, concurrency: 1, robots: false }, learning,
+      });
+      await service.settled(crawlId);
+      const crawl = (await store.getCrawl(crawlId))!;
+      const labels = (await store.topics.labelsAfter(crawl.topicId, 0)).filter((l) => l.pageUrl?.includes('/hub'));
+      expect(crawl.stats.labels).toBe((await store.topics.labelsAfter(crawl.topicId, 0)).filter((l) => l.crawlId === crawlId).length);
+      return [`${o}/on`, `${o}/off`].map((u) => labels.filter((l) => l.url === u).length);
+    };
+    expect(await taught({ linksPerJudgedPage: 2 })).toEqual([2, 2]);
+    expect(await taught({ linksPerJudgedPage: 100 })).toEqual([6, 6]);
+    expect(parseConfig({ seeds: ['https://example.org/'], topic: { keywords: ['art'] } }).learning.linksPerJudgedPage).toBe(8);
+    expect(() => parseConfig({ seeds: ['https://example.org/'], topic: { keywords: ['art'] }, learning: { linksPerJudgedPage: 0 } })).toThrow(/linksPerJudgedPage/);
+  });
 });
 
 describe('anchorShape on ASCII anchors', () => {
