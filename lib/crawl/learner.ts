@@ -17,6 +17,15 @@ import type { FrontierEntry, LabeledLink } from '../types';
 /** Queued links re-scored per transaction, and the log-odds change below which a link keeps its place. */
 const RESCORE_CHUNK = 500;
 export const RESCORE_EPSILON = 0.01;
+
+/**
+ * A queued URL that a full re-score moves by at most this much (in priority, log-odds for the model's strategies) keeps
+ * its row as written: the bound links found again have (RANK_STEP, lib/run/commit-plan.ts). At RESCORE_EPSILON a
+ * re-score rewrote most of the queue, each row with its index entries, to move URLs far below the next fetches by less
+ * than their odds' 1.28x (docs/benchmarks.md, "A re-score's writes").
+ */
+export const RESCORE_STEP = 0.25;
+
 /**
  * The log-odds of a queued URL the user said is on topic: above anything the model says of a link, so it is
  * fetched next. One they said is off topic leaves the queue (`rescoreReached`) or, on a store without that, sinks.
@@ -327,7 +336,7 @@ export class CrawlLearner {
     const started = clock.now();
     const { revision, lastLabelId } = this.model;
     const { scanned, changed, complete } = await store.frontier.rescoreQueued(crawlId, (e) => this.rankEntry(e), clock.now(), {
-      chunk: RESCORE_CHUNK, epsilon: RESCORE_EPSILON,
+      chunk: RESCORE_CHUNK, epsilon: RESCORE_STEP,
       // Give the crawl's own transactions as much time as the chunk took (see the frontier-scale benchmark).
       pause: async (ms) => {
         if (this.stopping) return false;
