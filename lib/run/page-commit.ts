@@ -9,7 +9,7 @@ import type { PageRole, Strategy } from '../strategies/types';
 import type { FrontierEntry, LabeledLink, PageResource, ParsedPage, RenderNote, Revisit } from '../types';
 import { storedBody } from '../page-body';
 import { siteOf } from '../url';
-import type { CrawlConfig } from '../crawl/config';
+import { DEFAULTS, type CrawlConfig } from '../crawl/config';
 import type { CrawlStats } from '../records';
 import { pageRow, takenFrom, type PageRow } from './outcome';
 
@@ -93,7 +93,8 @@ export function pageCommit(page: PageOutcome, run: CommitTerms): PageCommit {
     labels: teaches ? verdictLabels(entry, verdict, now) : [], children, aliases: page.aliases, dropped: page.dropped, admission: run.admission,
     ...(outlinks ? { outlinks } : {}),
     ...(teaches && linksToJudged ? { verdict: relevant ? 1 : 0 } : {}),
-    ...(fromVerdicts && linksToJudged ? { learnLinksToJudged: linksPerJudgedPage } : {}),
+    // A crawl stored before the limit existed has none in its config: it learns with the default.
+    ...(fromVerdicts && linksToJudged ? { learnLinksToJudged: linksPerJudgedPage ?? DEFAULTS.learning.linksPerJudgedPage } : {}),
     ...(config.classifier.everyLink && strategy.followsModel ? { everyLink: (e: FrontierEntry, lo: number) => strategy.rerank(e, lo) } : {}),
     // A copy's content is as fetched when training read it: it carries that time (an archive dates it so).
     page: { ...judgedRow(entry.url, out, parsed, { ...takenFrom(entry), ...(role ? { urlClass: role.urlClass } : {}) }, verdict, chain, now),

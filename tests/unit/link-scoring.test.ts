@@ -435,6 +435,22 @@ describe('learning from links to pages already judged (learning.linksToJudged)',
     };
     expect(await taught({ linksPerJudgedPage: 2 })).toEqual([2, 2]);
     expect(await taught({ linksPerJudgedPage: 100 })).toEqual([6, 6]);
+
+    // A crawl stored before the setting existed learns with its default when resumed.
+    const { store, service } = serviceOn(site);
+    const { crawlId } = await service.handlers.start({
+      name: 'stars', seeds: [`${o}/on`, `${o}/off`, ...hubs.map((h) => `${o}${h}`)], topic: { keywords: ['astronomy', 'star', 'planet', 'galaxy', 'telescope'] },
+      training: { linkSources: ['s1', 's2', 's3', 't1', 't2', 't3'].map((p) => `${o}/${p[0] === 's' ? 'star' : 'town'}/${p}`), positive: [`${o}/star/*`], negative: [`${o}/town/*`] },
+      budget: { maxPages: 4 }, politeness: { delayMs: 0, concurrency: 1, robots: false },
+    });
+    await service.settled(crawlId);
+    const stored = (await store.getCrawl(crawlId))!;
+    const { linksPerJudgedPage: _, ...before } = stored.config.learning;
+    await store.updateCrawl(crawlId, { config: { ...stored.config, learning: before as typeof stored.config.learning } });
+    await service.handlers.resume({ crawlId });
+    await service.settled(crawlId);
+    const fromHubs = (await store.topics.labelsAfter(stored.topicId, 0)).filter((l) => l.pageUrl?.includes('/hub'));
+    expect([`${o}/on`, `${o}/off`].map((u) => fromHubs.filter((l) => l.url === u).length)).toEqual([6, 6]);
     expect(parseConfig({ seeds: ['https://example.org/'], topic: { keywords: ['art'] } }).learning.linksPerJudgedPage).toBe(8);
     expect(() => parseConfig({ seeds: ['https://example.org/'], topic: { keywords: ['art'] }, learning: { linksPerJudgedPage: 0 } })).toThrow(/linksPerJudgedPage/);
   });
