@@ -14,7 +14,10 @@ import { rankLink } from './children';
 import { logistic } from '../classifier/naive-bayes';
 import type { FrontierEntry, LabeledLink } from '../types';
 
-/** Queued links re-scored per transaction, and the log-odds change below which a link keeps its place. */
+/**
+ * Queued links re-scored per transaction; and the least change that counts: of the class counts (a drift that starts a
+ * re-score), of an answered link's features, of a rank an answer's re-score writes.
+ */
 const RESCORE_CHUNK = 500;
 export const RESCORE_EPSILON = 0.01;
 
