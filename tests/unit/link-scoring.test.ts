@@ -388,14 +388,20 @@ describe('learning from links to pages already judged (learning.linksToJudged)',
   };
   const o = 'http://club.test';
 
-  async function crawlWith(linksToJudged: boolean) {
-    const { store, service } = serviceOn(SITE);
+  /** A crawl of `site` from /on, /off and the hubs, in that order, trained on the star and town pages. */
+  async function startStars(site: Record<string, string>, hubs: string[], maxPages: number, learning: Record<string, unknown> = {}) {
+    const { store, service } = serviceOn(site);
     const { crawlId } = await service.handlers.start({
-      name: 'stars', seeds: [`${o}/on`, `${o}/off`, `${o}/hub`], topic: { keywords: ['astronomy', 'star', 'planet', 'galaxy', 'telescope'] },
+      name: 'stars', seeds: [`${o}/on`, `${o}/off`, ...hubs.map((h) => `${o}${h}`)], topic: { keywords: ['astronomy', 'star', 'planet', 'galaxy', 'telescope'] },
       training: { linkSources: ['s1', 's2', 's3', 't1', 't2', 't3'].map((p) => `${o}/${p[0] === 's' ? 'star' : 'town'}/${p}`), positive: [`${o}/star/*`], negative: [`${o}/town/*`] },
-      budget: { maxPages: 3 }, politeness: { delayMs: 0, concurrency: 1, robots: false }, learning: { linksToJudged },
+      budget: { maxPages }, politeness: { delayMs: 0, concurrency: 1, robots: false }, learning,
     });
     await service.settled(crawlId);
+    return { store, service, crawlId };
+  }
+
+  async function crawlWith(linksToJudged: boolean) {
+    const { store, crawlId } = await startStars(SITE, ['/hub'], 3, { linksToJudged });
     const crawl = (await store.getCrawl(crawlId))!;
     const labels = await store.topics.labelsAfter(crawl.topicId, 0);
     return { labels, crawl, store, crawlId };
@@ -421,13 +427,7 @@ describe('learning from links to pages already judged (learning.linksToJudged)',
     const hubs = Array.from({ length: 6 }, (_, i) => `/hub${i}`);
     const site = { ...SITE, ...Object.fromEntries(hubs.map((h) => [h, SITE['/hub']!])) };
     const taught = async (learning: Record<string, unknown>) => {
-      const { store, service } = serviceOn(site);
-      const { crawlId } = await service.handlers.start({
-        name: 'stars', seeds: [`${o}/on`, `${o}/off`, ...hubs.map((h) => `${o}${h}`)], topic: { keywords: ['astronomy', 'star', 'planet', 'galaxy', 'telescope'] },
-        training: { linkSources: ['s1', 's2', 's3', 't1', 't2', 't3'].map((p) => `${o}/${p[0] === 's' ? 'star' : 'town'}/${p}`), positive: [`${o}/star/*`], negative: [`${o}/town/*`] },
-        budget: { maxPages: 8 }, politeness: { delayMs: 0, concurrency: 1, robots: false }, learning,
-      });
-      await service.settled(crawlId);
+      const { store, crawlId } = await startStars(site, hubs, 8, learning);
       const crawl = (await store.getCrawl(crawlId))!;
       const labels = (await store.topics.labelsAfter(crawl.topicId, 0)).filter((l) => l.pageUrl?.includes('/hub'));
       expect(crawl.stats.labels).toBe((await store.topics.labelsAfter(crawl.topicId, 0)).filter((l) => l.crawlId === crawlId).length);
@@ -437,13 +437,7 @@ describe('learning from links to pages already judged (learning.linksToJudged)',
     expect(await taught({ linksPerJudgedPage: 100 })).toEqual([6, 6]);
 
     // A crawl stored before the setting existed learns with its default when resumed.
-    const { store, service } = serviceOn(site);
-    const { crawlId } = await service.handlers.start({
-      name: 'stars', seeds: [`${o}/on`, `${o}/off`, ...hubs.map((h) => `${o}${h}`)], topic: { keywords: ['astronomy', 'star', 'planet', 'galaxy', 'telescope'] },
-      training: { linkSources: ['s1', 's2', 's3', 't1', 't2', 't3'].map((p) => `${o}/${p[0] === 's' ? 'star' : 'town'}/${p}`), positive: [`${o}/star/*`], negative: [`${o}/town/*`] },
-      budget: { maxPages: 4 }, politeness: { delayMs: 0, concurrency: 1, robots: false },
-    });
-    await service.settled(crawlId);
+    const { store, service, crawlId } = await startStars(site, hubs, 4);
     const stored = (await store.getCrawl(crawlId))!;
     const { linksPerJudgedPage: _, ...before } = stored.config.learning;
     await store.updateCrawl(crawlId, { config: { ...stored.config, learning: before as typeof stored.config.learning } });
