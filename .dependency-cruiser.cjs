@@ -88,6 +88,7 @@ module.exports = {
   options: {
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
+    webpackConfig: { fileName: 'scripts/build/resolve-alias.cjs' },
     doNotFollow: { path: 'node_modules' },
     exclude: { path: '^(node_modules|\\.wxt|\\.output)/' },
   },

@@ -1,12 +1,9 @@
 // Every export format behind one call: what file it makes, whether it needs the page bodies, and its writer.
+// The writers are loaded when an export starts: between them they carry the HTML parser (JSON Lines' text), gzip and
+// the archive formats' hashing, which the dashboard need not load to open.
 import type { CrawlRecord } from '../records';
-import { writeCsv } from './csv';
-import { writeHtmlZip } from './html-zip';
-import { writeJsonl } from './jsonl';
 import type { ExportFormat } from '../records';
 import type { ExportPage } from './selection';
-import { writeWacz } from './wacz';
-import { writeWarc } from './warc';
 
 export interface FormatInfo {
   /** What the menu says. */
@@ -35,7 +32,7 @@ export interface ExportOptions {
 }
 
 /** Writes the pages in a format, as a stream of byte chunks. */
-export function writeExport(format: ExportFormat, pages: AsyncIterable<ExportPage>, crawl: Pick<CrawlRecord, 'name' | 'config'>, opts: ExportOptions): AsyncIterable<Uint8Array> {
+export async function* writeExport(format: ExportFormat, pages: AsyncIterable<ExportPage>, crawl: Pick<CrawlRecord, 'name' | 'config'>, opts: ExportOptions): AsyncIterable<Uint8Array> {
   const info = {
     isPartOf: crawl.name,
     description: `Focus crawl "${crawl.name}" from ${crawl.config.seeds.join(' ')}`,
@@ -43,14 +40,14 @@ export function writeExport(format: ExportFormat, pages: AsyncIterable<ExportPag
   };
   switch (format) {
     case 'jsonl':
-      return writeJsonl(pages, { html: opts.html });
+      return yield* (await import('./jsonl')).writeJsonl(pages, { html: opts.html });
     case 'csv':
-      return writeCsv(pages);
+      return yield* (await import('./csv')).writeCsv(pages);
     case 'warc':
-      return writeWarc(pages, { filename: FORMATS.warc.fileName, info, software: opts.software, now: opts.now });
+      return yield* (await import('./warc')).writeWarc(pages, { filename: FORMATS.warc.fileName, info, software: opts.software, now: opts.now });
     case 'wacz':
-      return writeWacz(pages, { title: crawl.name, description: info.description, info, software: opts.software, now: opts.now });
+      return yield* (await import('./wacz')).writeWacz(pages, { title: crawl.name, description: info.description, info, software: opts.software, now: opts.now });
     case 'zip':
-      return writeHtmlZip(pages, { now: opts.now });
+      return yield* (await import('./html-zip')).writeHtmlZip(pages, { now: opts.now });
   }
 }

@@ -2,7 +2,7 @@
 // levels: search keywords (sent to a search engine), filter layers (which links to follow from a result, layer
 // by layer, each a list of synonyms), and fields (what to extract, each with its synonyms). Validated here with
 // one sentence per bad field, as the rest of the config is (lib/crawl/parse-config.ts).
-import { parseHTML } from 'linkedom';
+import { compile } from 'css-select';
 
 export interface TemplateSearch {
   /** The engine's query URL with `{query}` and `{offset}` (or `{page}`, counted from 1) in it. */
@@ -32,11 +32,14 @@ export interface TemplateConfig {
 
 export class TemplateError extends Error {}
 
-/** Whether a CSS selector parses (linkedom's parser, the one the search page is read with). */
+/**
+ * Whether a CSS selector compiles in css-select, the engine linkedom's `querySelectorAll` runs when the search page is
+ * read. Compiled alone, so the popup and dashboard that check a form do not load the HTML parser.
+ */
 function isSelector(selector: string): boolean {
   if (!selector.trim()) return false;
   try {
-    parseHTML('<p></p>').document.querySelectorAll(selector);
+    compile(selector);
     return true;
   } catch {
     return false;

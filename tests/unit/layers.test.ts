@@ -14,8 +14,24 @@ async function violationsIn(baseDir: string, folders: string[], withTsConfig: bo
   const options = await extractDepcruiseOptions(join(ROOT, '.dependency-cruiser.cjs'));
   const tsConfig = withTsConfig ? extractTSConfig(join(ROOT, 'tsconfig.json')) : undefined;
   if (!withTsConfig) delete options.tsConfig;
-  const result = await cruise(folders, { ...options, baseDir }, {}, tsConfig ? { tsConfig } : {});
+  // "@/" as the config's webpackConfig (scripts/build/resolve-alias.cjs) resolves it for `npm run layers`.
+  const result = await cruise(folders, { ...options, baseDir }, { alias: { '@': ROOT } }, tsConfig ? { tsConfig } : {});
   return (result.output as ICruiseResult).summary.violations;
+}
+
+/** The modules a page's script loads before it runs: its imports followed, but not its dynamic ones nor those of types. */
+async function loadedAtOpen(entry: string): Promise<string[]> {
+  const options = await extractDepcruiseOptions(join(ROOT, '.dependency-cruiser.cjs'));
+  const tsConfig = extractTSConfig(join(ROOT, 'tsconfig.json'));
+  // The packages are listed (the layering's check leaves them out), not followed.
+  const cruised = { ...options, baseDir: ROOT, ruleSet: undefined, validate: false, tsPreCompilationDeps: false, exclude: { path: '^(\\.wxt|\\.output)/' } };
+  const result = await cruise([entry], cruised, { alias: { '@': ROOT } }, { tsConfig });
+  const modules = new Map((result.output as ICruiseResult).modules.map((m) => [m.source, m]));
+  const loaded = new Set([entry]);
+  for (const source of loaded) {
+    for (const d of modules.get(source)?.dependencies ?? []) if (!d.dynamic) loaded.add(d.resolved);
+  }
+  return [...loaded];
 }
 
 const shown = (v: IViolation) => `${v.rule.name}: ${v.from} -> ${v.to}${v.cycle ? ` (${v.cycle.map((c) => c.name).join(' -> ')})` : ''}`;
@@ -71,6 +87,16 @@ describe('the layering', () => {
       ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  // The HTML parser (linkedom with its CSS engine), gzip and the archive writers are most of the extension's script by
+  // size: the popup and the dashboard load them only when an export starts.
+  it('opens the popup and the dashboard without loading the HTML parser or the export writers', async () => {
+    for (const entry of ['entrypoints/popup/main.ts', 'entrypoints/dashboard/main.ts']) {
+      const loaded = await loadedAtOpen(entry);
+      expect(loaded.length, entry).toBeGreaterThan(20);
+      expect(loaded.filter((m) => /node_modules\/(linkedom|htmlparser2|cssomnom|warcio|pako|hash-wasm|client-zip)\/|^lib\/parse\/html\.ts$|^lib\/export\/(jsonl|warc|wacz|html-zip)\.ts$/.test(m)), entry).toEqual([]);
     }
   }, 30_000);
 });
