@@ -3,8 +3,10 @@
 // with --profile, where the service worker's time goes during the Focus crawl (a CPU profile of the worker through
 // the DevTools protocol, and its fetches as the Network domain saw them: how many were in flight at once).
 //   npx tsx scripts/bench/crawl-speed.ts [--corpus DIR] [--topic Science] [--seed English_language] [--budget 2000]
-//     [--concurrency 8] [--rounds 1] [--profile] [--profile-out FILE.cpuprofile]
+//     [--concurrency 8] [--rounds 1] [--profile] [--profile-out FILE.cpuprofile] [--trace-out FILE.json]
 // --profile wants the unminified build for function names: npx wxt build -c scripts/bench/profile.wxt.config.ts
+// --trace-out FILE records a Chromium trace of the first round's Focus crawl and prints where the browser's storage
+// spends its CPU (storage-trace.ts); tracing slows that crawl, so its pages/s is not one to compare.
 // On Linux each round also prints the CPU a page of Focus's Chromium, by process and thread, and of Crawlee's process
 // (/proc; steadier than pages/s on a shared machine). FOCUS_EXTENSION_DIR=<tree>/.output/chrome-mv3-runner runs another
 // tree's build, to alternate with this one's.
@@ -19,6 +21,7 @@ import { loadArticles, startCorpusServer } from './corpus-server';
 import { runCrawlee } from './crawlee';
 import { ChromiumCpu } from '../lib/process-cpu';
 import { DEFAULT_CORPUS, runWikispeedia } from './wikispeedia';
+import { formatStorageTrace, readStorageTrace, storageTraceArgs, type StorageTrace } from './storage-trace';
 
 export interface SpeedRound {
   focus: number;
@@ -42,16 +45,19 @@ export interface CrawlSpeed {
   concurrency: number;
   rounds: SpeedRound[];
   profile?: WorkerProfile;
+  /** The first round's storage trace, and the pages it stored (training reads too). */
+  trace?: { storage: StorageTrace; pages: number };
 }
 
 /** Focus then Crawlee, `rounds` times, on one corpus site each. */
 export async function measureCrawlSpeed(o: {
   corpus: string; topic: string; seed: string; budget: number; concurrency: number; rounds?: number; profile?: boolean; profileOut?: string;
-  log?: (s: string) => void;
+  traceOut?: string; log?: (s: string) => void;
 }): Promise<CrawlSpeed> {
   const log = o.log ?? (() => {});
   const rounds: SpeedRound[] = [];
   let profile: WorkerProfile | undefined;
+  let trace: CrawlSpeed['trace'];
   for (let i = 0; i < (o.rounds ?? 1); i++) {
     let recorder: WorkerRecorder | undefined;
     let summarize: ((from: number, pages: number) => WorkerProfile) | undefined;
@@ -59,6 +65,9 @@ export async function measureCrawlSpeed(o: {
     let finishedAt = 0;
     const profiled = o.profile && i === 0;
     log(`round ${i + 1}: Focus best-first, ${o.budget} pages, concurrency ${o.concurrency}`);
+    const traced = o.traceOut !== undefined && i === 0;
+    const flags = process.env.FOCUS_CHROME_ARGS;
+    if (traced) process.env.FOCUS_CHROME_ARGS = [flags ?? '', ...storageTraceArgs(o.traceOut!)].join(' ');
     const focus = await runWikispeedia({
       corpus: o.corpus, topic: o.topic, seed: o.seed, budget: o.budget, strategy: 'best-first', concurrency: o.concurrency, log: () => {},
       onStarted: async (launched: Launched) => {
@@ -71,6 +80,12 @@ export async function measureCrawlSpeed(o: {
         if (profiled) summarize = await recorder?.stop(o.profileOut);
       },
     });
+    if (traced) {
+      if (flags === undefined) delete process.env.FOCUS_CHROME_ARGS;
+      else process.env.FOCUS_CHROME_ARGS = flags;
+      const stored = readFileSync(join(focus.out, 'pages.jsonl'), 'utf8').split('\n').filter(Boolean).length;
+      trace = { storage: await readStorageTrace(o.traceOut!), pages: stored };
+    }
     const phaseStart = crawlPhaseStart(focus.out), phasePages = crawlPhasePages(focus.out);
     if (summarize) profile = summarize(phaseStart, phasePages);
     log(`round ${i + 1}: Crawlee CheerioCrawler`);
@@ -93,7 +108,7 @@ export async function measureCrawlSpeed(o: {
       ...(cpu ? { cpu: { focus: focusCpu(cpu, phaseStart, finishedAt, phasePages), crawlee: crawleeCpu } } : {}),
     });
   }
-  return { topic: o.topic, seed: o.seed, budget: o.budget, concurrency: o.concurrency, rounds, ...(profile ? { profile } : {}) };
+  return { topic: o.topic, seed: o.seed, budget: o.budget, concurrency: o.concurrency, rounds, ...(profile ? { profile } : {}), ...(trace ? { trace } : {}) };
 }
 
 /** Focus's CPU a crawl-phase page: Chromium's, by part, and the site's server (this process). */
@@ -133,6 +148,7 @@ export function formatCrawlSpeed(s: CrawlSpeed): string {
     }
   }
   if (s.profile) lines.push(formatProfile(s.profile));
+  if (s.trace) lines.push(`round 1, traced (slower): ${formatStorageTrace(s.trace.storage, s.trace.pages)}`);
   return lines.join('\n');
 }
 
@@ -322,12 +338,13 @@ async function main(): Promise<void> {
       corpus: { type: 'string', default: DEFAULT_CORPUS }, topic: { type: 'string', default: 'Science' },
       seed: { type: 'string', default: 'English_language' }, budget: { type: 'string', default: '2000' },
       concurrency: { type: 'string', default: '8' }, rounds: { type: 'string', default: '1' }, profile: { type: 'boolean', default: false },
-      'profile-out': { type: 'string' },
+      'profile-out': { type: 'string' }, 'trace-out': { type: 'string' },
     },
   });
   const s = await measureCrawlSpeed({
     corpus: v.corpus!, topic: v.topic!, seed: v.seed!, budget: Number(v.budget), concurrency: Number(v.concurrency),
-    rounds: Number(v.rounds), profile: v.profile || !!v['profile-out'], ...(v['profile-out'] ? { profileOut: v['profile-out'] } : {}), log: (l) => process.stderr.write(`[speed] ${l}\n`),
+    rounds: Number(v.rounds), profile: v.profile || !!v['profile-out'], ...(v['profile-out'] ? { profileOut: v['profile-out'] } : {}),
+    ...(v['trace-out'] ? { traceOut: v['trace-out'] } : {}), log: (l) => process.stderr.write(`[speed] ${l}\n`),
   });
   console.log(formatCrawlSpeed(s));
 }

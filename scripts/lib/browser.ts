@@ -83,6 +83,8 @@ export async function launchWithExtension(opts: LaunchOptions = {}): Promise<Lau
   if (process.getuid?.() === 0) args.push('--no-sandbox');
   if (opts.hostRules) args.push(`--host-resolver-rules=${opts.hostRules}`);
   if (opts.args) args.push(...opts.args);
+  // More flags for every browser a benchmark launches, space-separated (a trace: crawl-speed.ts --trace-out).
+  if (process.env.FOCUS_CHROME_ARGS) args.push(...process.env.FOCUS_CHROME_ARGS.split(' ').filter(Boolean));
   const context = await chromium.launchPersistentContext(profileDir, {
     executablePath: chromePath(),
     headless: !opts.headed,
