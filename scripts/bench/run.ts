@@ -1,7 +1,7 @@
 // `npm run bench`: harvest, cost and scale of Focus against breadth-first and Crawlee, on a topic-labelled corpus
 // served on loopback and crawled through the real extension in Chromium. Prints figures; never fails on time.
 //   npm run bench -- [--corpus DIR] [--budget 2000] [--concurrency 4] [--cases Science:English_language,...]
-//     [--skip crawlee,pipeline,scale,hits,hits-sweep,queues,sites,sweep,export,render,scale-out] [--scale-urls 1000000] [--export-pages 100000] [--out DIR] [--json]
+//     [--skip crawlee,pipeline,scale,hits,hits-sweep,queues,sites,sweep,export,pages-table,render,scale-out] [--scale-urls 1000000] [--export-pages 100000] [--out DIR] [--json]
 //     [--sweep-variants spec-a,default] [--only hits-sweep] [--hits-budget 2000] [--hits-held-only]
 // `--only hits-sweep` runs the HITS fusion sweep alone (scripts/bench/hits-sweep.ts); `--hits-budget 500 --hits-held-only`
 // makes it a few minutes' run (the defaults against best-first on the held-out cases, 500 fetches each).
@@ -144,9 +144,10 @@ async function main(): Promise<void> {
   const scaleOut = skip.has('scale-out') || !existsSync('/usr/bin/redis-server') ? null : await measureScaleOut({ workers: [1, 2, 4], pages: 200, queued: 100_000, log });
   const exported = skip.has('export') ? null : await measureExport({ pages: Number(v['export-pages']), formats: ['wacz', 'warc', 'jsonl', 'csv', 'zip'], log });
   for (const goal of exported ? exportGoals(exported) : []) log(`export at scale: ${goal}`); // the export goals of issue 36
-  const all = { date, machine, budget, concurrency, cases, pipeline, scale, hits, queues, exported };
+  const pagesTable = skip.has('pages-table') ? null : runPagesTable();
+  const all = { date, machine, budget, concurrency, cases, pipeline, scale, hits, queues, exported, pagesTable };
   writeFileSync(join(outDir, 'bench.json'), JSON.stringify(all, null, 2) + '\n');
-  const report = await writeReport(all) + (hits ? `\n## A HITS round against graph size (Node)\n\n${formatHits(hits)}\n` : '') + (queues ? `\n## multi-queue: a take by FIFO queues against frontier size (Node, fake-indexeddb)\n\n${formatQueueTake(queues)}\n` : '') + (sites ? `\n${sites.markdown}\n` : '') + (sweep ? `\n## Every topic (topic sweep)\n\n${sweep.markdown}\n\n![fraction of the oracle per topic](sweep/sweep-fraction-of-oracle.svg)\n` : '') + (hitsFusion ? `\n${hitsFusion}\n` : '') + (exported ? `\n## Export at scale\n\n${formatExport(exported)}\n` : '') + (scaleOut ? `\n## Many browsers, one crawl (Redis)\n\n${formatScaleOut(scaleOut)}\n` : '');
+  const report = await writeReport(all) + (hits ? `\n## A HITS round against graph size (Node)\n\n${formatHits(hits)}\n` : '') + (queues ? `\n## multi-queue: a take by FIFO queues against frontier size (Node, fake-indexeddb)\n\n${formatQueueTake(queues)}\n` : '') + (sites ? `\n${sites.markdown}\n` : '') + (sweep ? `\n## Every topic (topic sweep)\n\n${sweep.markdown}\n\n![fraction of the oracle per topic](sweep/sweep-fraction-of-oracle.svg)\n` : '') + (hitsFusion ? `\n${hitsFusion}\n` : '') + (exported ? `\n## Export at scale\n\n${formatExport(exported)}\n` : '') + (scaleOut ? `\n## Many browsers, one crawl (Redis)\n\n${formatScaleOut(scaleOut)}\n` : '') + (pagesTable ? `\n## The Pages table at scale\n\n${pagesTable.text}\n` : '');
   writeFileSync(join(outDir, 'report.md'), report + '\n');
   console.log(report);
   if (v.json) console.log(JSON.stringify(all));
@@ -168,6 +169,24 @@ function runScale(): Record<string, unknown> | null {
     return JSON.parse(lines.at(-1)!) as Record<string, unknown>;
   } catch (err) {
     log(`frontier at scale failed: ${err instanceof Error ? err.message : err}`);
+    return null;
+  }
+}
+
+/**
+ * The Pages table opened on 100,000 pages (scripts/bench/pages-table-open.ts, its own Chromium; the crawl is written
+ * once into a profile kept in the system's temporary folder, minutes the first time): each filter and search, timed.
+ */
+function runPagesTable(): { text: string; figures: Record<string, unknown> } | null {
+  log('the Pages table at 100,000 pages, opened twice');
+  try {
+    const out = execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'bench', 'pages-table-open.ts'), '--pages', '100000', '--opens', '2', '--json'],
+      { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 16 * 2 ** 20 });
+    const lines = out.trim().split('\n');
+    for (const goal of lines.filter((l) => l.startsWith('goal '))) log(`pages table: ${goal}`); // the table's goal of issue 36
+    return { text: lines.slice(0, -1).join('\n'), figures: JSON.parse(lines.at(-1)!) as Record<string, unknown> };
+  } catch (err) {
+    log(`the Pages table failed: ${err instanceof Error ? err.message : err}`);
     return null;
   }
 }
