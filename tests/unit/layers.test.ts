@@ -90,7 +90,7 @@ describe('the layering', () => {
     }
   }, 30_000);
 
-  // The HTML parser (linkedom with its CSS engine), gzip and the archive writers are most of the extension's script by
+  // The HTML parser (linkedom and the DOM it builds), gzip and the archive writers are most of the extension's script by
   // size: the popup and the dashboard load them only when an export starts.
   it('opens the popup and the dashboard without loading the HTML parser or the export writers', async () => {
     for (const entry of ['entrypoints/popup/main.ts', 'entrypoints/dashboard/main.ts']) {
