@@ -27,6 +27,14 @@ const HEADERS_WAIT_MS = 1000;
  * gets an onErrorOccurred, so the wait ends when it comes; on a busy machine it came after 500 ms.
  */
 const ERROR_WAIT_MS = 3000;
+/**
+ * The requests the listeners are told of: those of no tab (the worker's own, and other extensions' background
+ * requests, which `mine` then leaves out). The browser filters them, so while a crawl runs the requests of the user's
+ * tabs are not sent to the worker. (A filter does not keep a stopped worker asleep; the listeners being off does.)
+ */
+const OWN_REQUESTS = { urls: ['<all_urls>'], tabId: -1 };
+/** How long the listeners stay on after the worker's last request ended (the next page's requests follow at once). */
+const LINGER_MS = 10_000;
 /** Observations older than this are dropped (a request nobody asked about). */
 const KEEP_MS = 60_000;
 
@@ -56,40 +64,60 @@ export function makeExtensionFetch(): FetchPort {
     return options && Object.values(options).includes('extraHeaders') ? (['extraHeaders'] as const) : [];
   };
 
-  // Registered synchronously at worker start, as MV3 requires of listeners that must not miss events.
-  browser.webRequest.onSendHeaders.addListener(
-    (d) => {
-      if (mine(d)) sentBy.set(d.requestId, cookieNames(headerValues(d.requestHeaders, 'cookie').join('; ')));
-    },
-    { urls: ['<all_urls>'] },
-    ['requestHeaders', ...extra('OnSendHeadersOptions')],
-  );
-  browser.webRequest.onHeadersReceived.addListener(
-    (d) => {
-      if (!mine(d)) return undefined;
-      const sent = sentBy.get(d.requestId) ?? [];
-      sentBy.delete(d.requestId);
-      const location = d.statusCode >= 300 && d.statusCode <= 399 ? headerValues(d.responseHeaders, 'location')[0] ?? null : null;
-      // Firefox joins several Set-Cookie lines into one value, one cookie a line.
-      const setCookie = headerValues(d.responseHeaders, 'set-cookie').flatMap((v) => v.split('\n'));
-      const list = seen.get(d.url) ?? [];
-      list.push({ status: d.statusCode, location, cookies: { sent, cleared: clearedCookies(setCookie, Date.now()) }, at: Date.now() });
-      seen.set(d.url, list);
-      wake(d.url);
-      return undefined;
-    },
-    { urls: ['<all_urls>'] },
-    ['responseHeaders', ...extra('OnHeadersReceivedOptions')],
-  );
-  browser.webRequest.onErrorOccurred.addListener(
-    (d) => {
-      if (!mine(d)) return;
-      sentBy.delete(d.requestId);
-      errors.set(d.url, { error: d.error, at: Date.now() });
-      wake(d.url);
-    },
-    { urls: ['<all_urls>'] },
-  );
+  type Details<E extends { addListener: (l: never, ...rest: never[]) => void }> = Parameters<Parameters<E['addListener']>[0]>[0];
+  const onSendHeaders = (d: Details<typeof browser.webRequest.onSendHeaders>) => {
+    if (mine(d)) sentBy.set(d.requestId, cookieNames(headerValues(d.requestHeaders, 'cookie').join('; ')));
+  };
+  const onHeadersReceived = (d: Details<typeof browser.webRequest.onHeadersReceived>) => {
+    if (!mine(d)) return undefined;
+    const sent = sentBy.get(d.requestId) ?? [];
+    sentBy.delete(d.requestId);
+    const location = d.statusCode >= 300 && d.statusCode <= 399 ? headerValues(d.responseHeaders, 'location')[0] ?? null : null;
+    // Firefox joins several Set-Cookie lines into one value, one cookie a line.
+    const setCookie = headerValues(d.responseHeaders, 'set-cookie').flatMap((v) => v.split('\n'));
+    const list = seen.get(d.url) ?? [];
+    list.push({ status: d.statusCode, location, cookies: { sent, cleared: clearedCookies(setCookie, Date.now()) }, at: Date.now() });
+    seen.set(d.url, list);
+    wake(d.url);
+    return undefined;
+  };
+  const onErrorOccurred = (d: Details<typeof browser.webRequest.onErrorOccurred>) => {
+    if (!mine(d)) return;
+    sentBy.delete(d.requestId);
+    errors.set(d.url, { error: d.error, at: Date.now() });
+    wake(d.url);
+  };
+
+  // The listeners are on while the worker's own requests are: from its first request until LINGER_MS after its last
+  // one ended. Only its own requests are observed, and it makes them only while it runs. Registered for good, they
+  // had the browser wake the worker for every request of the user's tabs, crawl or no crawl: it wakes a worker for
+  // a webRequest listener whatever the listener's filter says.
+  let on: Promise<void> | null = null;
+  let inFlight = 0;
+  let offTimer: ReturnType<typeof setTimeout> | undefined;
+  const listen = (): Promise<void> => {
+    clearTimeout(offTimer);
+    if (!on) {
+      browser.webRequest.onSendHeaders.addListener(onSendHeaders, OWN_REQUESTS, ['requestHeaders', ...extra('OnSendHeadersOptions')]);
+      browser.webRequest.onHeadersReceived.addListener(onHeadersReceived, OWN_REQUESTS, ['responseHeaders', ...extra('OnHeadersReceivedOptions')]);
+      browser.webRequest.onErrorOccurred.addListener(onErrorOccurred, OWN_REQUESTS);
+      // The browser registers a filtered listener through a call of the extension API, which answers this worker's
+      // calls in order: once the next call is answered, a request made is seen.
+      on = browser.runtime.getPlatformInfo().then(() => undefined, () => undefined);
+    }
+    return on;
+  };
+  const release = () => {
+    if (--inFlight > 0) return;
+    clearTimeout(offTimer);
+    offTimer = setTimeout(() => {
+      if (inFlight > 0 || !on) return;
+      browser.webRequest.onSendHeaders.removeListener(onSendHeaders);
+      browser.webRequest.onHeadersReceived.removeListener(onHeadersReceived);
+      browser.webRequest.onErrorOccurred.removeListener(onErrorOccurred);
+      on = null;
+    }, LINGER_MS);
+  };
 
   const take = (url: string): Seen | undefined => {
     const now = Date.now();
@@ -126,6 +154,16 @@ export function makeExtensionFetch(): FetchPort {
   };
 
   return async (url, init) => {
+    inFlight++;
+    try {
+      await listen();
+      return await observedFetch(url, init);
+    } finally {
+      release();
+    }
+  };
+
+  async function observedFetch(url: string, init: RequestInit): Promise<PortResponse> {
     let res: PortResponse;
     try {
       res = await fetch(url, init);
@@ -148,5 +186,5 @@ export function makeExtensionFetch(): FetchPort {
     const answer: PortResponse = new Response(null, { status: hop.status, headers: hop.location === null ? {} : { location: hop.location } });
     if (init.credentials === 'include') answer.cookieTrace = hop.cookies;
     return answer;
-  };
+  }
 }
