@@ -44,7 +44,7 @@ export async function crawlLoop(ctx: RunContext): Promise<{ state: CrawlState; m
     // Nothing in flight and a wait ahead: say what for (the popup's "Fetching now" shows it).
     await noteWaiting(ctx.active.size === 0 && waitMs > 0 && waitMs !== Infinity ? waitingOn : undefined, waitMs);
     if (ctx.active.size === 0) {
-      if (ctx.reserved >= maxPages) return ending(ctx, `page budget reached (${maxPages} pages)`);
+      if (ctx.reserved >= maxPages) return ending(ctx, `page budget reached (${maxPages} page${maxPages === 1 ? '' : 's'})`);
       if (waitMs === Infinity) {
         // "Empty" is told only when no URL is queued: counted, not inferred from what a take saw.
         const left = await ctx.ports.store.frontier.countByState(ctx.crawlId, 'queued');

@@ -156,7 +156,7 @@ local queued = redis.call('ZCARD', K.q) + redis.call('ZCARD', K.delayed)
 local leased = redis.call('ZCARD', K.leaseAt)
 local ended = redis.call('GET', K.ended)
 if not ended and taken == 0 and leased == 0 then
-  if reserved >= maxPages then ended = 'page budget reached (' .. maxPages .. ' pages)'
+  if reserved >= maxPages then ended = 'page budget reached (' .. maxPages .. (maxPages == 1 and ' page)' or ' pages)')
   elseif queued == 0 then ended = 'frontier empty: every reachable page in scope was fetched' end
   if ended then redis.call('SET', K.ended, ended) end
 end

@@ -42,7 +42,7 @@ describe('a crawl of the demo site', () => {
   it('finishes on its budget with each page fetched once, harvesting the topic', async () => {
     const { crawl: c, pages } = await crawl({ budget: { maxPages: 25 } });
     expect(c.state).toBe('finished');
-    expect(c.message).toMatch(/budget/);
+    expect(c.message).toBe('page budget reached (25 pages)');
     expect(c.stats.attempts).toBe(25);
     const urls = pages.map((p) => p.url);
     expect(new Set(urls).size).toBe(urls.length);
@@ -50,6 +50,11 @@ describe('a crawl of the demo site', () => {
     for (const [p, n] of site.hits) expect(n, p).toBe(1);
     const onTopic = pages.filter((p) => ON_TOPIC_PATHS.includes(path(p.url))).length;
     expect(onTopic).toBeGreaterThanOrEqual(12); // 14 exist; breadth-first finds far fewer (next test)
+  });
+
+  it('says a budget of one page in the singular', async () => {
+    const { crawl: c } = await crawl({ budget: { maxPages: 1 } });
+    expect(c.message).toBe('page budget reached (1 page)');
   });
 
   it('never requests log-out or delete links, nor what robots.txt closes; records why', async () => {

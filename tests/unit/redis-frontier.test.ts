@@ -56,6 +56,15 @@ describe.skipIf(!hasRedis)('the shared frontier in Redis', () => {
     expect(again.waitMs).toBeGreaterThan(50_000);
   });
 
+  it('says a budget of one page in the singular', async () => {
+    await f.join('{}', [entry('http://a.test/', 1), entry('http://b.test/', 1)]);
+    const p = params({ maxPages: 1 });
+    const w = await f.take('w1', 2, p);
+    expect(w.taken).toHaveLength(1);
+    await f.ack('w1', w.taken.map((t) => ack(t.url, t.fence)), p);
+    expect((await f.take('w1', 2, p)).ended).toBe('page budget reached (1 page)');
+  });
+
   it('holds the page budget across workers, then says the crawl ended on it', async () => {
     await f.join('{}', ['a', 'b', 'c', 'd'].map((h) => entry(`http://${h}.test/`, 1)));
     const p = params({ maxPages: 3 });
