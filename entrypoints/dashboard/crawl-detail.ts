@@ -64,6 +64,11 @@ const notTemplate = (c: CrawlRecord): boolean => !c.config.template;
 const isMultiQueue = (c: CrawlRecord): boolean => c.config.strategy.name === 'multi-queue';
 const listReads = (c: CrawlRecord): number => c.stats.listPages ?? 0;
 const rechecked = (c: CrawlRecord): number => (c.stats.changed ?? 0) + (c.stats.unchanged ?? 0);
+/**
+ * A crawl that asks pages again against stored copies: a template crawl that recrawls, a multi-queue crawl (its list
+ * pages), or any crawl once it has (a recrawl of a finished one). Others would show "0 / 0" and "0 of 0" for good.
+ */
+const asksAgain = (c: CrawlRecord): boolean => isMultiQueue(c) || !!c.config.template?.recrawl || rechecked(c) + (c.stats.conditional ?? 0) > 0;
 const measured = (rows: RowCounts, pick: (m: TemplateMeasures) => string): string => (rows.template ? pick(rows.template) : '—');
 
 /**
@@ -133,11 +138,11 @@ const counters: Counter[] = [
   { label: 'Labeled pages', testid: 'detail-page-labels', title: 'Pages of this crawl you labeled on or off topic', value: (_c, rows) => formatCount(rows.pageLabels) },
   { label: 'Downloaded', testid: 'detail-bytes', value: (c) => formatBytes(c.stats.bytes) },
   {
-    label: 'Changed / unchanged', testid: 'detail-rechecked', shows: (c) => !isMultiQueue(c), value: (c) => `${formatCount(c.stats.changed ?? 0)} / ${formatCount(c.stats.unchanged ?? 0)}`,
+    label: 'Changed / unchanged', testid: 'detail-rechecked', shows: (c) => !isMultiQueue(c) && asksAgain(c), value: (c) => `${formatCount(c.stats.changed ?? 0)} / ${formatCount(c.stats.unchanged ?? 0)}`,
     title: 'Pages asked for again that the crawl had a stored copy of (a recrawl, a list page\'s refresh): found changed, or unchanged by a 304 or the same bytes',
   },
   {
-    label: 'Not modified (304)', testid: 'detail-not-modified',
+    label: 'Not modified (304)', testid: 'detail-not-modified', shows: asksAgain,
     value: (c) => `${formatCount(c.stats.notModified ?? 0)} of ${formatCount(c.stats.conditional ?? 0)}, ${formatBytes(c.stats.bytesSaved ?? 0)} saved`,
     title: 'Requests asked with the stored copy\'s ETag / Last-Modified, those the server answered 304 with no body, and the stored copies\' size not downloaded again',
   },

@@ -51,9 +51,13 @@ for (const width of [800, 1280]) {
     await dash.goto(dash.url().replace(/\?.*$/, '') + '?crawl=1');
     await expect.poll(() => dash.getByTestId('detail-active').innerText()).toBe('52 min 0 s');
     expect(await brokenTiles(dash)).toEqual([]);
+    // A first crawl that has asked nothing again shows no "0 / 0" of rechecks.
+    expect(await dash.getByTestId('detail-rechecked-tile').isHidden()).toBe(true);
+    expect(await dash.getByTestId('detail-not-modified-tile').isHidden()).toBe(true);
     await dash.goto(dash.url().replace(/\?.*$/, '?crawl=4'));
     await expect.poll(() => dash.getByTestId('detail-active').innerText()).toBe('23 h 59 min');
     expect(await dash.getByTestId('detail-not-modified').innerText()).toBe('543,210 of 777,777, 87.6 GB saved');
+    expect(await dash.getByTestId('detail-rechecked-tile').isVisible()).toBe(true);
     expect(await brokenTiles(dash)).toEqual([]);
     // A multi-queue crawl's own figures: list pages read, and their refreshes in place of Changed / unchanged.
     await dash.goto(dash.url().replace(/\?.*$/, '?crawl=5'));
