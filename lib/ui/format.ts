@@ -74,8 +74,11 @@ export const isActive = (state: CrawlState): boolean => state === 'training' || 
 /** What an idle crawl waits for: a host's politeness delay, a server's Retry-After, robots.txt; or nothing. */
 export function waitingText(crawl: Pick<CrawlRecord, 'state' | 'waiting'>, now = Date.now()): string {
   if ((crawl.state !== 'running' && crawl.state !== 'training') || !crawl.waiting) return 'Nothing right now.';
-  const secs = Math.max(0, Math.ceil((crawl.waiting.until - now) / 1000));
-  return `Waiting for ${crawl.waiting.text}${secs > 0 ? `, about ${formatDuration(secs * 1000)} more` : ''}.`;
+  const ms = crawl.waiting.until - now;
+  if (ms <= 0) return `Waiting for ${crawl.waiting.text}.`;
+  // Under 10 s to tenths, so a wait of "1.5 s between requests" is not said as "about 2 s more".
+  const left = ms < 10_000 ? `${(Math.ceil(ms / 100) / 10).toLocaleString('en-US')} s` : formatDuration(Math.ceil(ms / 1000) * 1000);
+  return `Waiting for ${crawl.waiting.text}, about ${left} more.`;
 }
 
 /**

@@ -52,3 +52,11 @@ it('says what an idle crawl waits for: the politeness delay, then the server\'s 
   expect(done.state).toBe('finished');
   expect(waitingText(done)).toBe('Nothing right now.');
 });
+
+it('says a short wait to tenths of a second, and a long one in whole seconds', () => {
+  const waiting = (ms: number) => waitingText({ state: 'running', waiting: { text: 'the politeness delay for a.test (1.5 s between requests)', until: 10_000 + ms } }, 10_000);
+  expect(waiting(1_500)).toBe('Waiting for the politeness delay for a.test (1.5 s between requests), about 1.5 s more.');
+  expect(waiting(420)).toMatch(/, about 0\.5 s more\.$/);
+  expect(waiting(65_200)).toMatch(/, about 1 min 6 s more\.$/);
+  expect(waiting(0)).toBe('Waiting for the politeness delay for a.test (1.5 s between requests).');
+});
