@@ -2,7 +2,7 @@
 // popup and the dashboard can be looked at (and tested) with populated views without running a crawl.
 import type { Page } from 'playwright-core';
 import type { CrawlRecord, CrawlStats } from '../../lib/records';
-import type { FrontierEntry, PageRecord } from '../../lib/types';
+import type { FrontierEntry, PageRecord, Topic } from '../../lib/types';
 import { DEFAULTS } from '../../lib/crawl/config';
 import { withListKeys } from '../../lib/store/page-keys';
 
@@ -10,6 +10,8 @@ export interface UiFixture {
   crawls: CrawlRecord[];
   pages: PageRecord[];
   frontier: FrontierEntry[];
+  /** The crawls' topics, so the detail names each crawl's topic (without them it shows the topic's id). */
+  topics?: Topic[];
 }
 
 /** A title that must show up as text, never as markup. */
@@ -115,7 +117,9 @@ export function sampleFixture(now = Date.now()): UiFixture {
     message: 'Reached the page budget (100 pages).',
     stats: stats({ attempts: 100, fetched: 97, relevant: 61, failed: 3, queued: 640 }),
   }, now);
+  const topic = (id: number, name: string, keywords: string[]): Topic => ({ id, name, keywords, revision: 0, createdAt: now - 30 * hour, updatedAt: now - hour });
   return {
+    topics: [topic(1, 'Solar power', ['solar power', 'photovoltaic']), topic(2, 'Garden birds', ['birds']), topic(3, 'Rust async runtimes', ['rust', 'async'])],
     crawls: [rust, birds, solar],
     pages: [...solarPages, ...birdPages],
     frontier: [
@@ -138,7 +142,8 @@ export async function seedDatabase(page: Page, fixture: UiFixture): Promise<void
       req.onerror = () => reject(req.error);
     });
     if (!db.objectStoreNames.contains('crawls')) throw new Error('open the popup or dashboard first: the focus database has no tables yet');
-    const tx = db.transaction(['crawls', 'pages', 'frontier'], 'readwrite');
+    const tx = db.transaction(['crawls', 'pages', 'frontier', 'topics'], 'readwrite');
+    for (const t of f.topics ?? []) tx.objectStore('topics').put(t);
     for (const c of f.crawls) tx.objectStore('crawls').put(c);
     for (const p of f.pages) tx.objectStore('pages').put(p);
     for (const e of f.frontier) tx.objectStore('frontier').put(e);
