@@ -23,7 +23,7 @@ export default defineConfig({
     // loads it into a browser of its own, where there is no one to answer a prompt.
     permissions: [
       'unlimitedStorage', 'alarms', 'scripting', 'contextMenus', 'webRequest', 'declarativeNetRequestWithHostAccess', 'storage',
-      ...(browser === 'firefox' ? ['activeTab', 'webRequestBlocking'] : mode === RUNNER_MODE ? ['debugger'] : []),
+      ...(browser === 'firefox' ? ['activeTab', 'webRequestBlocking'] : ['cookies', ...(mode === RUNNER_MODE ? ['debugger'] : [])]),
     ],
     ...(browser !== 'firefox' && mode !== RUNNER_MODE ? { optional_permissions: ['debugger'] } : {}),
     host_permissions: ['<all_urls>'],

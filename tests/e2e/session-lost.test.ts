@@ -64,3 +64,12 @@ it('pauses on the request that ended the session, says so everywhere, and a resu
   }
   expectResumedWithoutIt(site);
 });
+
+// In Chrome the crawl observes cookies only of the hosts the browser holds cookies for: a session that begins while the
+// crawl runs (here its seed is the link that logs in) must be observed from its first request on.
+it('notices the end of a session that began while the crawl ran', async () => {
+  const profileDir = mkdtempSync(join(tmpdir(), 'focus-session-begun-'));
+  const hostRules = `MAP *.test 127.0.0.1:${site.port}`;
+  await crawlUntilSessionLost(site, 'chromium', profileDir, hostRules, ['http://shop.test/login?as=member']);
+  expect(site.requests.find((r) => r.path === '/login')).toEqual({ path: '/login', withSession: false });
+});

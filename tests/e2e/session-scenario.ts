@@ -13,13 +13,16 @@ import type { SessionSite } from '../fixtures/sites/session-site';
 export const SESSION_LOST_SENTENCE = 'paused: requesting http://shop.test/x7 ended your session on shop.test (the site cleared the cookie "shop_sid"). ' +
   'Log in to shop.test again in this browser, then resume: that URL will not be requested again';
 
-/** Runs `npm run crawl` on the shop in a logged-in profile; checks it stopped on /x7 at once. Returns the crawl's id. */
-export async function crawlUntilSessionLost(site: SessionSite, browser: BrowserName, profileDir: string, hostRules: string): Promise<number> {
+/**
+ * Runs `npm run crawl` on the shop in a logged-in profile (or from `seeds` that log in); checks it stopped on /x7 at
+ * once. Returns the crawl's id.
+ */
+export async function crawlUntilSessionLost(site: SessionSite, browser: BrowserName, profileDir: string, hostRules: string, seeds = ['http://shop.test/']): Promise<number> {
   site.requests.length = 0;
   const dir = mkdtempSync(join(tmpdir(), `focus-session-${browser}-out-`));
   const configFile = join(dir, 'config.json');
   writeFileSync(configFile, JSON.stringify({
-    name: 'shop', seeds: ['http://shop.test/'], topic: { keywords: ['astronomy', 'telescopes', 'galaxies'] },
+    name: 'shop', seeds, topic: { keywords: ['astronomy', 'telescopes', 'galaxies'] },
     budget: { maxPages: 30 }, politeness: { delayMs: 0, concurrency: 2 },
   }));
   // Run apart, not synchronously: the site answers from this process.
