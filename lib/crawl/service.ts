@@ -312,7 +312,7 @@ export class CrawlService {
       // From the runner's memory: in Chromium the [crawlId+state] index collects stale entries as a crawl goes
       // on, and the command-line runner asks for status twice a second.
       inFlight: this.runners.get(crawl.id!)?.runner.inFlight() ?? [],
-      recentErrors: (await store.pages.recentErrors(crawl.id!, 5)).map((p) => ({ url: p.url, error: p.error!, at: p.fetchedAt })),
+      recentErrors: (await store.pages.recentErrors(crawl, 5)).map((p) => ({ url: p.url, error: p.error!, at: p.fetchedAt })),
       pagesPerMinute: minutes > 0 ? s.fetched / minutes : 0,
       harvestRate: s.fetched > 0 ? s.relevant / s.fetched : 0,
       blacklistedSites: (await store.blacklistedSites(crawl)).length,

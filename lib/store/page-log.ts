@@ -4,6 +4,8 @@ import Dexie from 'dexie';
 import type { PageBody, PageRecord } from '../types';
 import type { CrawlerDB } from './db';
 
+/** How far back from the newest page to look for failures: an old failure is not a recent error. */
+export const ERROR_LOOKBACK = 5000;
 /** Page rows read per transaction while looking for a crawl's training reads. */
 const TRAINING_SCAN = 2000;
 
@@ -18,20 +20,15 @@ export class PageLog {
       .toArray();
   }
 
-  /** The newest failures (not skips) among the last `window` pages (bounded: the popup asks for this every second). */
-  async recentErrors(crawlId: number, n: number, window = 1000): Promise<PageRecord[]> {
-    const out: PageRecord[] = [];
-    let scanned = 0;
-    await this.db.pages
-      .where('[crawlId+seq]')
-      .between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey])
-      .reverse()
-      .until(() => out.length >= n || scanned >= window)
-      .each((p) => {
-        scanned++;
-        if (p.outcome ? p.outcome === 'failed' : !!p.error) out.push(p);
-      });
-    return out;
+  /**
+   * The newest failures (not skips), newest first, among the crawl's last `lookback` pages: read through the
+   * [crawlId+kind+seq] index, so only the failed rows asked for are read. (Scanning the newest rows for failures read
+   * up to thousands of page rows each time, and the popup and the command-line runner ask twice a second.)
+   */
+  recentErrors(crawl: { id?: number; nextSeq: number }, n: number, lookback = ERROR_LOOKBACK): Promise<PageRecord[]> {
+    const id = crawl.id!;
+    const from = Math.max(0, crawl.nextSeq - lookback);
+    return this.db.pages.where('[crawlId+kind+seq]').between([id, 'failed', from], [id, 'failed', Dexie.maxKey]).reverse().limit(n).toArray();
   }
 
   /**

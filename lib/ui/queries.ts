@@ -4,6 +4,7 @@ import Dexie, { liveQuery } from 'dexie';
 import type { ClassCounts, LabeledLinkText } from '../classifier/evaluate';
 import { blockOfReason } from '../crawl/safety';
 import type { CrawlerDB } from '../store/db';
+import { PageLog } from '../store/page-log';
 import type { CrawlRecord } from '../records';
 import type { FrontierEntry, LabelSource, LabelValue, PageLabel, PageRecord } from '../types';
 import { ALL_LABELS, forEachLabelChunk } from './label-queries';
@@ -21,23 +22,12 @@ export const allCrawls = (db: CrawlerDB): Promise<CrawlRecord[]> => db.crawls.or
 export const inFlight = (db: CrawlerDB, crawlId: number): Promise<FrontierEntry[]> =>
   db.frontier.where('[crawlId+state]').equals([crawlId, 'inflight']).toArray();
 
-/** How far back from the newest page to look for failures, so a crawl of 100k good pages is not scanned whole. */
-const ERROR_LOOKBACK = 5000;
-
-/** A page that could not be had (not one the crawl chose not to request: those are skipped, and counted so). */
-export const isFailure = (p: PageRecord): boolean => (p.outcome ? p.outcome === 'failed' : !!p.error);
-
-/** The newest failed fetches, newest first: the same pages the crawl's "failed" counter counts. */
+/**
+ * The newest failed fetches, newest first: the same pages the crawl's "failed" counter counts (not those the crawl
+ * chose not to request: those are skipped, and counted so).
+ */
 export function recentErrors(db: CrawlerDB, crawl: CrawlRecord, limit = 5): Promise<PageRecord[]> {
-  const id = crawl.id!;
-  const from = Math.max(0, crawl.nextSeq - ERROR_LOOKBACK);
-  return db.pages
-    .where('[crawlId+seq]')
-    .between([id, from], [id, Dexie.maxKey])
-    .reverse()
-    .filter(isFailure)
-    .limit(limit)
-    .toArray();
+  return new PageLog(db).recentErrors(crawl, limit);
 }
 
 /**

@@ -38,6 +38,52 @@ describe('dashboard page queries', () => {
     expect(await pageCount(db, 2)).toBe(40);
   });
 
+  it('finds the recent errors among the last 5,000 pages by reading the failed rows only', async () => {
+    const big = new CrawlerDB('ui-errors', { indexedDB: new IDBFactory(), IDBKeyRange });
+    let read = 0;
+    // Counts the page rows every query and cursor hands back: the popup and the runner ask twice a second.
+    big.use({
+      stack: 'dbcore', name: 'count-page-reads',
+      create: (down) => ({
+        ...down,
+        table: (name) => {
+          const t = down.table(name);
+          if (name !== 'pages') return t;
+          return {
+            ...t,
+            query: async (req) => {
+              const r = await t.query(req);
+              read += r.result.length;
+              return r;
+            },
+            openCursor: async (req) => {
+              const c = await t.openCursor(req);
+              if (!c) return c;
+              return new Proxy(c, {
+                get: (target, key) => key === 'start'
+                  ? (onNext: () => void) => target.start(() => {
+                    read++;
+                    onNext();
+                  })
+                  : Reflect.get(target, key, target),
+              });
+            },
+          };
+        },
+      }),
+    });
+    const f = sampleFixture(1_700_000_000_000);
+    const crawl = { ...f.crawls.find((c) => c.id === 1)!, nextSeq: 8001 };
+    await big.crawls.put(crawl);
+    const template = f.pages.find((p) => p.crawlId === crawl.id && p.kind !== 'failed')!;
+    const failed = f.pages.find((p) => p.crawlId === crawl.id && p.kind === 'failed')!;
+    await big.pages.bulkPut(Array.from({ length: 8000 }, (_, i) => ({ ...([100, 4000, 7000].includes(i + 1) ? failed : template), seq: i + 1, url: `http://x.test/${i + 1}` })));
+    read = 0;
+    const errors = await recentErrors(big, crawl, 5);
+    expect(seqs(errors)).toEqual([7000, 4000]);
+    expect(read).toBeLessThanOrEqual(2);
+  });
+
   it('reads every page of a crawl in chunks, in seq order', async () => {
     const chunks: number[][] = [];
     const total = await forEachPageChunk(db, 1, 64, (rows) => chunks.push(seqs(rows)));
