@@ -13,6 +13,12 @@ export interface ProtocolMap {
   stop(req: { crawlId: number }): CrawlRecord;
   /** The crawl's row (state and counters) plus what is being fetched now; the newest crawl when no id is given. */
   status(req: { crawlId?: number }): CrawlStatus | null;
+  /**
+   * The URLs a running crawl is fetching now, from the worker's memory (none for a crawl that does not run here). The
+   * popup asks this rather than reading the frontier's in-flight rows: in Chromium that index range collects an entry
+   * for every URL ever taken, and the popup read them all on each refresh.
+   */
+  fetchingNow(req: { crawlId: number }): string[];
   /** Page rows in fetch order after `afterSeq`, at most `limit`. */
   pages(req: { crawlId: number; afterSeq: number; limit: number }): PageRecord[];
   deleteCrawl(req: { crawlId: number }): { deleted: boolean };

@@ -102,7 +102,7 @@ export class CrawlCard {
     this.inFlightPart.hidden = !active;
     this.errorsPart.hidden = !active && !snap.errors.length;
     fill(this.inFlight, ...(snap.inFlight.length
-      ? snap.inFlight.map((e) => h('li', { title: e.url }, urlText(e.url)))
+      ? snap.inFlight.map((url) => h('li', { title: url }, urlText(url)))
       : [h('li', { class: 'empty', 'data-testid': 'waiting' }, waitingText(crawl))]));
     fill(this.errors, ...(snap.errors.length
       ? snap.errors.map((p) => h('li', { title: p.url }, urlText(p.url), h('span', { class: 'reason' }, p.error ?? '')))

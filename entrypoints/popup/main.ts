@@ -5,6 +5,7 @@ import './style.css';
 import { CrawlerDB } from '@/lib/store/db';
 import { isToolbarPopup, openDashboard } from '@/lib/platform/actions';
 import { byId, crawlIdFromUrl, errorText } from '@/lib/platform/dom';
+import { sendMessage } from '@/lib/platform/messaging';
 import { popupCrawls, type PopupCrawl } from '@/lib/ui/popup-crawls';
 import { watch } from '@/lib/ui/queries';
 import { CrawlCard } from './crawl-card';
@@ -86,7 +87,7 @@ byId('label-page').addEventListener('click', () => {
 setupSiteStart(db).catch((err: unknown) => showError(`Could not read this tab: ${errorText(err)}`));
 
 watch(
-  () => popupCrawls(db, requestedId),
+  () => popupCrawls(db, (crawlId) => sendMessage('fetchingNow', { crawlId }), requestedId),
   render,
   (err) => showError(`Could not read the crawl database: ${errorText(err)}`),
 );

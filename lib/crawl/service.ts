@@ -244,6 +244,7 @@ export class CrawlService {
       const crawl = crawlId === undefined ? await store.newestCrawl() : await store.getCrawl(crawlId);
       return crawl ? this.statusOf(crawl) : null;
     },
+    fetchingNow: async ({ crawlId }) => this.runners.get(crawlId)?.runner.inFlight() ?? [],
     pages: ({ crawlId, afterSeq, limit }) => this.ports.store.pages.pagesAfter(crawlId, afterSeq, Math.min(Math.max(1, limit), 5000)),
     setSiteBlacklisted: async ({ crawlId, site, on }) => {
       if (typeof site !== 'string' || !site.trim()) throw new Error('name the site to blacklist');

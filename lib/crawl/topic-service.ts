@@ -16,7 +16,7 @@ import { buildModel, catchUp, loadModel, saveModel, type CrawlModel } from './mo
 
 type TopicRequest = Exclude<
   keyof ProtocolMap,
-  'start' | 'pause' | 'resume' | 'stop' | 'status' | 'pages' | 'deleteCrawl' | 'markExported' | 'setSiteBlacklisted' | 'setLabeler' | 'startShared' | 'recrawl' | 'records' | 'recordChanges'
+  'start' | 'pause' | 'resume' | 'stop' | 'status' | 'fetchingNow' | 'pages' | 'deleteCrawl' | 'markExported' | 'setSiteBlacklisted' | 'setLabeler' | 'startShared' | 'recrawl' | 'records' | 'recordChanges'
 >;
 export type TopicHandlers = { [K in TopicRequest]: (data: Request<K>) => Promise<ReturnType<ProtocolMap[K]>> };
 

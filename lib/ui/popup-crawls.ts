@@ -2,12 +2,13 @@
 // Stop), then the newest crawl that ended; each with what it is fetching and its latest failures.
 import type { CrawlRecord } from '../records';
 import type { CrawlerDB } from '../store/db';
-import type { FrontierEntry, PageRecord } from '../types';
-import { inFlight, recentErrors } from './queries';
+import type { PageRecord } from '../types';
+import { recentErrors } from './queries';
 
 export interface PopupCrawl {
   crawl: CrawlRecord;
-  inFlight: FrontierEntry[];
+  /** The URLs it is fetching now. */
+  inFlight: string[];
   errors: PageRecord[];
   /**
    * A template crawl's records (its measure, where other crawls have a harvest rate): all the template holds, and
@@ -28,14 +29,17 @@ export function popupOrder(newestFirst: readonly CrawlRecord[]): CrawlRecord[] {
   return [...newestFirst.filter(isActive), ...newestFirst.filter((c) => c.state === 'paused'), ...(ended ? [ended] : [])];
 }
 
-/** The popup's crawls (or the one of `?crawl=ID`), each with its fetches in flight and its latest failures. */
-export async function popupCrawls(db: CrawlerDB, crawlId?: number): Promise<PopupCrawl[]> {
+/**
+ * The popup's crawls (or the one of `?crawl=ID`), each with its fetches in flight and its latest failures. What an
+ * active crawl fetches now is asked of the worker that runs it (`fetchingNow`, the protocol's message of that name).
+ */
+export async function popupCrawls(db: CrawlerDB, fetchingNow: (crawlId: number) => Promise<string[]>, crawlId?: number): Promise<PopupCrawl[]> {
   const rows = crawlId === undefined
     ? popupOrder(await db.crawls.orderBy('createdAt').reverse().toArray())
     : [await db.crawls.get(crawlId)].filter((c): c is CrawlRecord => c !== undefined);
   return Promise.all(rows.map(async (crawl) => {
     const [flying, errors, records] = await Promise.all([
-      inFlight(db, crawl.id!), recentErrors(db, crawl, 5),
+      isActive(crawl) ? fetchingNow(crawl.id!).catch(() => []) : [], recentErrors(db, crawl, 5),
       crawl.config.template ? templateRecords(db, crawl) : undefined,
     ]);
     return { crawl, inFlight: flying, errors, ...(records === undefined ? {} : { records }) };

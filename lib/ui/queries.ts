@@ -18,10 +18,6 @@ export async function crawlOrNewest(db: CrawlerDB, crawlId?: number): Promise<Cr
 /** All crawls, newest first. Rows are small (counters and config), so listing them all is fine. */
 export const allCrawls = (db: CrawlerDB): Promise<CrawlRecord[]> => db.crawls.orderBy('createdAt').reverse().toArray();
 
-/** Frontier entries being fetched right now. */
-export const inFlight = (db: CrawlerDB, crawlId: number): Promise<FrontierEntry[]> =>
-  db.frontier.where('[crawlId+state]').equals([crawlId, 'inflight']).toArray();
-
 /**
  * The newest failed fetches, newest first: the same pages the crawl's "failed" counter counts (not those the crawl
  * chose not to request: those are skipped, and counted so).

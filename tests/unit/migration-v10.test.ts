@@ -5,7 +5,6 @@ import { describe, expect, it } from 'vitest';
 import { CrawlerDB } from '../../lib/store/db';
 import { openShipped } from '../support/shipped-schemas';
 import { FrontierStore } from '../../lib/store/frontier-store';
-import { inFlight } from '../../lib/ui/queries';
 
 const entry = (url: string, state: string, priority: number, order: number) => ({
   crawlId: 1, url, host: 'example.org', site: 'example.org', state, priority, order, score: 0.5, depth: 1, parentUrl: null,
@@ -35,7 +34,8 @@ describe('schema v9 -> v10 (the frontier without its [crawlId+state] index)', ()
     const frontier = new FrontierStore(db);
     expect(await frontier.countByState(1, 'queued')).toBe(3);
     expect(await frontier.countByState(1, 'skipped')).toBe(1);
-    expect((await inFlight(db, 1)).map((e) => e.url)).toEqual(['https://example.org/away']);
+    const inFlight = await db.frontier.where('[crawlId+state]').equals([1, 'inflight']).toArray();
+    expect(inFlight.map((e) => e.url)).toEqual(['https://example.org/away']);
     expect(await frontier.reclaimInFlight(1, 1)).toEqual({ requeued: 1, failed: 0 });
     const { entries } = await frontier.take(1, () => 0, 1, 4);
     expect(entries.map((e) => e.url)).toEqual(['https://example.org/away', 'https://example.org/best', 'https://example.org/mid', 'https://example.org/low']);
