@@ -28,6 +28,13 @@ export class CookieHosts {
     return true;
   }
 
+  /** A copy: what is added to it later is not added to this. */
+  copy(): CookieHosts {
+    const c = new CookieHosts();
+    c.addAll(this);
+    return c;
+  }
+
   /** Adds every host and domain of `other`. */
   addAll(other: CookieHosts): void {
     for (const h of other.exact) this.exact.add(h);

@@ -162,8 +162,7 @@ export function makeExtensionFetch(): FetchPort {
   /** Observes the cookies of requests to `hosts` (every request: 'all'), with a listener pair of its own. */
   const watchCookies = async (wanted: CookieHosts | 'all'): Promise<void> => {
     // The hosts as wanted now: any added to `wanted` meanwhile are in force only once their own pair is.
-    const hosts = wanted === 'all' ? wanted : new CookieHosts();
-    if (hosts !== 'all') hosts.addAll(wanted as CookieHosts);
+    const hosts = wanted === 'all' ? wanted : wanted.copy();
     const extra = cookiesNeedExtra ? ['extraHeaders'] : [];
     const filter = hosts === 'all' ? OWN_REQUESTS : { urls: hosts.patterns(), tabId: -1 };
     if (filter.urls.length === 0) return;

@@ -5,7 +5,7 @@ import type { PageBody, PageRecord } from '../types';
 import type { CrawlerDB } from './db';
 
 /** How far back from the newest page to look for failures: an old failure is not a recent error. */
-export const ERROR_LOOKBACK = 5000;
+const ERROR_LOOKBACK = 5000;
 /** Page rows read per transaction while looking for a crawl's training reads. */
 const TRAINING_SCAN = 2000;
 

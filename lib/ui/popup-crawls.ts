@@ -37,6 +37,8 @@ export async function popupCrawls(db: CrawlerDB, fetchingNow: (crawlId: number) 
   const rows = crawlId === undefined
     ? popupOrder(await db.crawls.orderBy('createdAt').reverse().toArray())
     : [await db.crawls.get(crawlId)].filter((c): c is CrawlRecord => c !== undefined);
+  // Inside the popup's live query: the message is no database read (it re-runs nothing), and every read below starts
+  // before anything is awaited, so the live query still sees each of them.
   return Promise.all(rows.map(async (crawl) => {
     const [flying, errors, records] = await Promise.all([
       isActive(crawl) ? fetchingNow(crawl.id!).catch(() => []) : [], recentErrors(db, crawl, 5),
