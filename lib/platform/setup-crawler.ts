@@ -4,6 +4,7 @@ import { CrawlService } from '../crawl/service';
 import { realClock } from '../fetch/fetcher';
 import { CrawlStore } from '../store/crawl-store';
 import { CrawlerDB } from '../store/db';
+import { paceChangeSignals } from '../store/change-signal';
 import { makeCrawlIdentity } from './crawl-identity';
 import { makeExtensionFetch } from './extension-fetch';
 import { requireHostAccess } from './host-access';
@@ -18,7 +19,10 @@ import { makeTabRender } from './tab-render';
 import { webRequestGuard } from './web-request-guard';
 
 export function setupCrawler(): CrawlService {
-  const store = new CrawlStore(new CrawlerDB());
+  const db = new CrawlerDB();
+  // The popup and the dashboard hear of the crawl's writes a few times a second, not once a transaction.
+  paceChangeSignals(db);
+  const store = new CrawlStore(db);
   const log = (line: string) => console.info(`[focus] ${line}`);
   // Crawls the command-line runner starts on a shared frontier (docs/scale-out.md).
   const shared = new SharedCrawls(store, log);
