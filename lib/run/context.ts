@@ -74,9 +74,10 @@ export class RunContext {
   readonly revisits: number[];
     /** Crawl-phase requests made or in flight: the budget counts these. */
   reserved: number;
-  /** Pages judged since the model was last saved, and when that was (the clock's ms). */
+  /** Pages judged since the model was last saved, when that was and how long that save took (the clock's ms). */
   sinceSave = 0;
   modelSavedAt = 0;
+  modelSaveMs = 0;
   /** What rendering did on each host so far, and the tabs the run may use at once (`fetch.render`). */
   readonly renderSites = new Map<string, SiteRenders>();
   /** URLs whose response a rendered page kept for the archive in this run. */

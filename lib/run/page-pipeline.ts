@@ -27,6 +27,13 @@ import type { BlockedRequest } from '../fetch/render';
  */
 const MODEL_SAVE_EVERY = 25;
 const MODEL_SAVE_EVERY_MS = 10_000;
+/**
+ * And saving takes at most this share of the crawl's time: the next save waits at least 1/share times as long as the
+ * last one took. Saving writes the whole model, judge vocabulary and all; trained on a few thousand pages it is ~5 MiB
+ * and a save takes a tenth of a second, but a topic taught pages in many languages holds many times the words, and
+ * saving it every 10 s would take the worker a tenth of its time and write megabytes a second into the database.
+ */
+const MODEL_SAVE_SHARE = 0.02;
 
 type Response = Extract<GateResult, { kind: 'response' }>;
 
@@ -191,10 +198,12 @@ async function recordResponse(ctx: RunContext, entry: FrontierEntry, result: Res
   ctx.learner.pageDone(commit.labels.length + (commit.learnLinksToJudged ? 1 : 0), commit.children);
   tellStrategy(ctx, entry.url, page.parsed.text, page.verdict?.relevant ?? false, page.children, page.role);
   const now = ctx.ports.clock.now();
-  if (++ctx.sinceSave >= MODEL_SAVE_EVERY && now - ctx.modelSavedAt >= MODEL_SAVE_EVERY_MS) {
+  if (++ctx.sinceSave >= MODEL_SAVE_EVERY && now - ctx.modelSavedAt >= Math.max(MODEL_SAVE_EVERY_MS, ctx.modelSaveMs / MODEL_SAVE_SHARE)) {
     ctx.sinceSave = 0;
     ctx.modelSavedAt = now;
     await ctx.learner.save();
+    // Wall time, so a save queued behind page commits counts as longer than it is: saves come a little rarer, never more often.
+    ctx.modelSaveMs = ctx.ports.clock.now() - now;
   }
 }
 
