@@ -29,6 +29,9 @@ export const RESCORE_EPSILON = 0.01;
  */
 export const RESCORE_STEP = 0.25;
 
+/** After a re-score that took T, one by page count waits until 2T after it ended (see `rested`). */
+const RESCORE_REST = 2;
+
 /**
  * The log-odds of a queued URL the user said is on topic: above anything the model says of a link, so it is
  * fetched next. One they said is off topic leaves the queue (`rescoreReached`) or, on a store without that, sinks.
@@ -189,7 +192,18 @@ export class CrawlLearner {
     else this.pagesCommitted++;
     if (committedLabels > 0) void this.requestSync();
     const every = this.d.config.learning.rescoreEveryPages;
-    if (every > 0 && ++this.pagesSinceRescore >= every) this.scheduleRescore(`${every} pages fetched`);
+    if (every > 0 && ++this.pagesSinceRescore >= every && this.rested()) this.scheduleRescore(`${every} pages fetched`);
+  }
+
+  /**
+   * Whether a re-score by page count may start: none is running, and the last one ended at least RESCORE_REST times
+   * as long ago as it took. A re-score reads every queued URL, and the crawl keeps about half its pace meanwhile: with
+   * 100,000 queued it took about 100 s, longer than the crawl took to fetch the next 500 pages, so the re-scores ran back
+   * to back and the crawl ran at half its pace for good. Now they take at most a third of its time.
+   */
+  private rested(): boolean {
+    const last = this.lastRescore;
+    return !this.rescoring && (!last || this.d.clock.now() - last.at >= RESCORE_REST * last.ms);
   }
 
   /** URLs were queued other than as a committed page's links (a template cycle's seeds): the next answer lists the queue. */
