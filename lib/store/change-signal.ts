@@ -3,8 +3,8 @@
 // Dexie tells every other context of each write transaction as it completes (a BroadcastChannel message of the exact
 // keys written, per table and index), and each open page merges those keys into every live query it runs. A crawl
 // commits several transactions a page, many pages a second: with the dashboard open, merging them took about a third
-// of the dashboard's busy time, and the crawl ran at 0.8 of its pace with nothing open. The views read again at most
-// twice a second (lib/ui/queries.ts), so exact keys a few milliseconds apart buy nothing.
+// of the dashboard's busy time, and the crawl ran at about 0.8 of the pace it kept with nothing open. The views read
+// again at most twice a second (lib/ui/queries.ts), so exact keys a few milliseconds apart buy nothing.
 //
 // In the context that runs crawls, `paceChangeSignals` takes each write transaction's mutated parts as it completes,
 // before Dexie announces them, and announces what was written every `everyMs` instead: for each part, one range from
