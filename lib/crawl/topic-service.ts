@@ -13,6 +13,7 @@ import { normalizeUrl } from '../url';
 import { checkLabel, checkUrlLength, MAX_SCORE_BATCH, must, readLinkText, readUrl } from '../label-input';
 import type { CrawlRunner } from './crawler';
 import { buildModel, catchUp, loadModel, saveModel, type CrawlModel } from './model';
+import { rowKeyOf } from '../store/label-packs';
 
 type TopicRequest = Exclude<
   keyof ProtocolMap,
@@ -219,7 +220,8 @@ export class TopicService {
   };
 
   private async topicsOfLabels(ids: number[]): Promise<Set<number>> {
-    const rows = await this.store.db.labels.bulkGet(ids);
+    // A packed label's id names its pack's row (label-packs.ts), which has its topic.
+    const rows = await this.store.db.labels.bulkGet([...new Set(ids.map(rowKeyOf))]);
     return new Set(rows.flatMap((r) => (r ? [r.topicId] : [])));
   }
 

@@ -12,6 +12,7 @@ import { FrontierStore, readEntries, writeEntries } from './frontier-store';
 import { HeldLinkBook, type HeldChanges } from './held-links';
 import { TaughtBook, type TaughtChanges } from './taught-counts';
 import { keepLabels } from './label-copies';
+import { type LabelPack, packLabels } from './label-packs';
 import { candidateKeys, dropHeadList, headKey, readHeads, writeWithHeads, type HostHead } from './host-heads';
 import { PageLog } from './page-log';
 import { dropRows } from './row-cache';
@@ -88,7 +89,7 @@ export class CrawlStore implements CrawlStorePort {
     const db = this.db;
     const held = this.held.begin();
     const taught = this.taught.begin();
-    const labels: LabeledLink[] = [];
+    const labels: LabelPack[] = [];
     const seqs = await db.transaction('rw', [db.frontier, db.hostHeads, db.crawls, db.pages, db.bodies, db.labels, db.pageLabels, db.sites, db.graph, db.records, db.recordChanges], async () => {
       const seqs: number[] = [];
       // Pages of one crawl are planned together (a batch is one crawl's in practice); another crawl's start a new run.
@@ -118,7 +119,7 @@ export class CrawlStore implements CrawlStorePort {
    * wrote: the writes planned so far are issued first.
    */
   private async applyCommits(
-    commits: readonly PageCommit[], now: number, { held: holding, taught }: { held: HeldChanges; taught: TaughtChanges }, wrote: LabeledLink[],
+    commits: readonly PageCommit[], now: number, { held: holding, taught }: { held: HeldChanges; taught: TaughtChanges }, wrote: LabelPack[],
   ): Promise<number[]> {
     const db = this.db;
     const crawlId = commits[0]!.crawlId;
@@ -154,6 +155,8 @@ export class CrawlStore implements CrawlStorePort {
       heads = new Map(); // heads are read again (from memory, as a rule) for what follows
     };
     const seqs: number[] = [];
+    /** The labels the pages make, written as packs with the last of their writes. */
+    const made: Omit<LabeledLink, 'id'>[] = [];
     for (const [i, c] of commits.entries()) {
       const { links, aliases } = keys[i]!;
       const known = links.map((ch) => rowOf.get(ch.url));
@@ -188,18 +191,19 @@ export class CrawlStore implements CrawlStorePort {
       const seq = plan.seq;
       seqs.push(seq);
       const topicId = crawl.topicId;
+      for (const l of plan.labels) made.push({ ...l, crawlId, topicId });
       adds.push(() => Promise.all([
         c.page ? db.pages.add(withListKeys({ ...c.page, outcome: c.page.outcome ?? pageOutcome(c.outcome), crawlId, seq }, c.site)) : undefined,
         c.body ? db.bodies.add({ ...c.body, crawlId, seq }) : undefined,
         c.outlinks && c.page
           ? db.graph.add({ crawlId, seq, url: c.page.url, links: c.outlinks, ...(c.pageLabel === undefined ? {} : { label: c.pageLabel }) })
           : undefined,
-        plan.labels.length ? addLabels(db, plan.labels.map((l) => ({ ...l, crawlId, topicId })), wrote) : undefined,
         c.pageLabel !== undefined && c.page
           ? db.pageLabels.add({ topicId, crawlId, seq, url: c.page.url, label: c.pageLabel, source: 'auto', createdAt: now })
           : undefined,
       ]));
     }
+    if (made.length) adds.push(() => addLabels(db, packLabels(crawl.topicId, crawlId, made), wrote));
     await flush();
     return seqs;
   }
@@ -272,8 +276,8 @@ export class CrawlStore implements CrawlStorePort {
 
 const pageOutcome = (o: PageCommit['outcome']): PageRecord['outcome'] => (o === 'retry' ? 'failed' : o);
 
-/** Adds labeled links, and gives them with their ids to `wrote`. */
-async function addLabels(db: CrawlerDB, rows: LabeledLink[], wrote: LabeledLink[]): Promise<void> {
-  const ids = (await db.labels.bulkAdd(rows, { allKeys: true })) as number[];
-  rows.forEach((r, i) => wrote.push({ ...r, id: ids[i]! }));
+/** Adds the labels a run of pages made, packed (label-packs.ts), and gives the packs with their keys to `wrote`. */
+async function addLabels(db: CrawlerDB, packs: LabelPack[], wrote: LabelPack[]): Promise<void> {
+  const keys = (await db.labels.bulkAdd(packs, { allKeys: true })) as number[];
+  packs.forEach((p, i) => wrote.push({ ...p, id: keys[i]! }));
 }

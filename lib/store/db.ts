@@ -1,5 +1,5 @@
 import Dexie, { type EntityTable, type Table } from 'dexie';
-import type { FrontierEntry, LabeledLink, PageBody, PageLabel, PageRecord, Topic } from '../types';
+import type { FrontierEntry, PageBody, PageLabel, PageRecord, Topic } from '../types';
 import type { CrawlRecord, FieldRecord, GraphRow, HostHead, ModelRecord, RecordChange, SeedBatch, Setting, SiteStats, StrategyStateRow } from '../records';
 import type { Candidate } from '../ports';
 import { upgradeToTopics } from './migrations/v2-topics';
@@ -8,6 +8,7 @@ import { addPageListKeys } from './migrations/v7-page-list-keys';
 import { addPageTerms } from './migrations/v9-page-terms';
 import { addHostHeads } from './migrations/v11-host-heads';
 import { type CrawlConfigRow, crawlConfigMiddleware } from './crawl-configs';
+import type { LabelRow } from './label-packs';
 
 /** A packed row of a big seed list (lib/store/seed-lists.ts): what its seeds share is a candidate without its URL. */
 export type PackedSeeds = SeedBatch<Omit<Candidate, 'url' | 'href' | 'host' | 'site'>>;
@@ -17,7 +18,8 @@ export class CrawlerDB extends Dexie {
   frontier!: Table<FrontierEntry, [number, string]>;
   pages!: Table<PageRecord, [number, number]>;
   bodies!: Table<PageBody, [number, number]>;
-  labels!: EntityTable<LabeledLink, 'id'>;
+  /** A label, or a page commit's labels packed in one row (label-packs.ts): read them through `unpack`. */
+  labels!: EntityTable<LabelRow, 'id'>;
   pageLabels!: EntityTable<PageLabel, 'id'>;
   topics!: EntityTable<Topic, 'id'>;
   topicModels!: Table<ModelRecord, number>;

@@ -1,14 +1,19 @@
 // Topics (crawl profiles) and what they learn from: labeled links, labeled pages and the saved model.
 // The service worker is the only writer; a label change that a model cannot learn incrementally (a relabel,
 // a deletion, a changed or cleared page label, new keywords) bumps the topic's revision, and models older than it are rebuilt.
-import Dexie from 'dexie';
+import Dexie, { type IndexableType } from 'dexie';
 import type { LabeledLink, LabelValue, PageLabel, Topic } from '../types';
 import type { TopicPort } from '../ports';
 import type { ModelRecord } from '../records';
 import type { CrawlerDB } from './db';
 import { holdsLabels, takeLabels } from './label-copies';
+import { isPack, type LabelPack, type LabelRow, labelsIn, labelsOfRows, rowKeyOf, slotOf, urlRows } from './label-packs';
 
 export type NewLabel = Omit<LabeledLink, 'id'>;
+
+const PACKED_IN = Symbol('pack');
+/** A label found by id: the pack it is in, when it is packed (the pack row as read, changed in place). */
+type FoundLabel = LabeledLink & { [PACKED_IN]?: LabelPack };
 
 export class TopicStore implements TopicPort {
   constructor(readonly db: CrawlerDB) {}
@@ -88,15 +93,16 @@ export class TopicStore implements TopicPort {
 
   // ---- labeled links ----
 
-  /** Labels after `afterId` of a topic, oldest first: what a model saved at `afterId` has not learned yet. */
-  labelsAfter(topicId: number, afterId: number): Promise<LabeledLink[]> {
-    return this.db.labels.where('[topicId+id]').between([topicId, afterId + 1], [topicId, Dexie.maxKey]).toArray();
+  /** Labels after `afterId` of a topic, in id order: what a model saved at `afterId` has not learned yet. */
+  async labelsAfter(topicId: number, afterId: number): Promise<LabeledLink[]> {
+    const rows = await this.db.labels.where('[topicId+id]').between([topicId, rowKeyOf(afterId)], [topicId, Dexie.maxKey]).toArray();
+    return labelsOfRows(rows, afterId);
   }
 
   /**
    * The topic and its labels after `afterId`, in one read transaction (a running crawl asks after its pages). The
-   * labels this context's commits wrote are not read again: their ids are read, and their rows taken from the copies
-   * kept (label-copies.ts).
+   * labels this context's commits wrote are not read again: their rows' keys are read, and the labels taken from the
+   * copies kept (label-copies.ts).
    */
   changesSince(topicId: number, afterId: number): Promise<{ topic: Topic; labels: LabeledLink[] }> {
     const db = this.db;
@@ -106,15 +112,15 @@ export class TopicStore implements TopicPort {
         takeLabels(db, topicId, topic.revision, afterId, []);
         return { topic, labels };
       }
-      const [topic, ids] = await Promise.all([
+      const [topic, keys] = await Promise.all([
         this.mustGetTopic(topicId),
-        db.labels.where('[topicId+id]').between([topicId, afterId + 1], [topicId, Dexie.maxKey]).primaryKeys() as Promise<number[]>,
+        db.labels.where('[topicId+id]').between([topicId, rowKeyOf(afterId)], [topicId, Dexie.maxKey]).primaryKeys() as Promise<number[]>,
       ]);
-      const held = takeLabels(db, topicId, topic.revision, afterId, ids);
-      const missing = ids.filter((_, i) => held[i] === undefined);
+      const held = takeLabels(db, topicId, topic.revision, afterId, keys);
+      const missing = keys.filter((_, i) => held[i] === undefined);
       const read = missing.length ? await db.labels.bulkGet(missing) : [];
-      let k = 0;
-      const labels = held.map((r) => r ?? read[k++]).filter((r): r is LabeledLink => r !== undefined);
+      const rows = read.filter((r): r is LabelRow => r !== undefined);
+      const labels = [...held.flatMap((h) => h ?? []), ...labelsOfRows(rows)].filter((l) => l.id! > afterId).sort((a, b) => a.id! - b.id!);
       return { topic, labels };
     });
   }
@@ -125,7 +131,7 @@ export class TopicStore implements TopicPort {
 
   /** The user's labels for these URLs in a topic (null where there is none). */
   async userLabels(topicId: number, urls: string[]): Promise<(LabelValue | null)[]> {
-    const rows = await this.db.labels.where('[topicId+url]').anyOf(urls.map((u) => [topicId, u])).toArray();
+    const rows = urlRows(await this.db.labels.where('[topicId+url]').anyOf(urls.map((u) => [topicId, u])).toArray());
     const byUrl = new Map<string, LabelValue>();
     for (const r of rows) if (r.source === 'user') byUrl.set(r.url, r.label);
     return urls.map((u) => byUrl.get(u) ?? null);
@@ -139,7 +145,7 @@ export class TopicStore implements TopicPort {
     const db = this.db;
     return db.transaction('rw', db.labels, db.topics, async () => {
       await this.mustGetTopic(link.topicId);
-      const old = await db.labels.where('[topicId+url]').equals([link.topicId, link.url]).filter((l) => l.source === 'user').toArray();
+      const old = urlRows(await db.labels.where('[topicId+url]').equals([link.topicId, link.url]).toArray()).filter((l) => l.source === 'user');
       if (old.length) {
         const same = label !== null && old.length === 1 && old[0].label === label && old[0].anchor === link.anchor && old[0].context === link.context;
         if (same) return old[0];
@@ -160,25 +166,62 @@ export class TopicStore implements TopicPort {
     return rows.length;
   }
 
-  /** Changes the label of these labeled links; they become the user's. */
+  /**
+   * Changes the label of these labeled links; they become the user's. A packed label moves to a row of its own under
+   * its id (label-packs.ts), where the user's labels are found by URL.
+   */
   async relabel(ids: number[], label: LabelValue, now: number): Promise<number> {
     const db = this.db;
     return db.transaction('rw', db.labels, db.topics, async () => {
-      const rows = (await db.labels.bulkGet(ids)).filter((r): r is LabeledLink => !!r && (r.label !== label || r.source !== 'user'));
-      await db.labels.bulkPut(rows.map((r) => ({ ...r, label, source: 'user' as const })));
-      await this.bump(rows.map((r) => r.topicId), now);
-      return rows.length;
+      const found = (await this.findLabels(ids)).filter((r) => r.label !== label || r.source !== 'user');
+      await this.takeOutOfPacks(found);
+      await db.labels.bulkPut(found.map((r) => ({ ...r, label, source: 'user' as const })));
+      await this.bump(found.map((r) => r.topicId), now);
+      return found.length;
     });
   }
 
   async deleteLabels(ids: number[], now: number): Promise<number> {
     const db = this.db;
     return db.transaction('rw', db.labels, db.topics, async () => {
-      const rows = (await db.labels.bulkGet(ids)).filter((r): r is LabeledLink => !!r);
-      await db.labels.bulkDelete(rows.map((r) => r.id!));
-      await this.bump(rows.map((r) => r.topicId), now);
-      return rows.length;
+      const found = await this.findLabels(ids);
+      const own = found.filter((l) => !l[PACKED_IN]).map((l) => l.id!);
+      await this.takeOutOfPacks(found);
+      await db.labels.bulkDelete(own);
+      await this.bump(found.map((r) => r.topicId), now);
+      return found.length;
     });
+  }
+
+  /** The labels with these ids that exist, each marked with the pack it is in, if any (inside a transaction). */
+  private async findLabels(ids: number[]): Promise<FoundLabel[]> {
+    const wanted = [...new Set(ids)];
+    const keys = [...new Set(wanted.flatMap((id) => [id, rowKeyOf(id)]))];
+    const rows = new Map<number, LabelRow>();
+    (await this.db.labels.bulkGet(keys)).forEach((r, i) => r && rows.set(keys[i]!, r));
+    return wanted.flatMap((id): FoundLabel[] => {
+      const own = rows.get(id);
+      if (own && !isPack(own)) return [own];
+      const pack = rows.get(rowKeyOf(id));
+      const slot = slotOf(id);
+      if (!pack || !isPack(pack) || slot === undefined || !pack.pack[slot]) return [];
+      return [{ ...pack.pack[slot]!, id, topicId: pack.topicId, crawlId: pack.crawlId, [PACKED_IN]: pack }];
+    });
+  }
+
+  /** Leaves holes where these labels were in their packs, and writes the packs back (or deletes an empty one). */
+  private async takeOutOfPacks(found: FoundLabel[]): Promise<void> {
+    const packs = new Set<LabelPack>();
+    for (const l of found) {
+      const pack = l[PACKED_IN];
+      if (!pack) continue;
+      pack.pack[slotOf(l.id!)!] = null;
+      packs.add(pack);
+      delete l[PACKED_IN];
+    }
+    const emptied = [...packs].filter((p) => labelsIn(p) === 0);
+    await this.db.labels.bulkDelete(emptied.map((p) => p.id!));
+    await this.db.labels.bulkPut([...packs].filter((p) => labelsIn(p) > 0));
   }
 
   // ---- labeled pages ----
@@ -205,9 +248,9 @@ export class TopicStore implements TopicPort {
     const db = this.db;
     return db.transaction('rw', [db.pageLabels, db.labels, db.topics], async () => {
       await this.mustGetTopic(page.topicId);
-      const replaced =
-        (await db.pageLabels.where('[crawlId+seq]').equals([page.crawlId, page.seq]).delete()) +
-        (await db.labels.where('[topicId+url]').equals([page.topicId, page.url]).filter((l) => l.source === 'page').delete());
+      const derived = urlRows(await db.labels.where('[topicId+url]').equals([page.topicId, page.url]).toArray()).filter((l) => l.source === 'page');
+      await db.labels.bulkDelete(derived.map((l) => l.id!));
+      const replaced = (await db.pageLabels.where('[crawlId+seq]').equals([page.crawlId, page.seq]).delete()) + derived.length;
       if (label !== null) {
         await db.pageLabels.add({ ...page, label, source: 'user', createdAt: now });
         await db.labels.bulkAdd(links.map((l) => ({ ...l, label, source: 'page' as const })));
@@ -231,3 +274,43 @@ export class TopicStore implements TopicPort {
 }
 
 const ACTIVE_TOPIC = 'activeTopic';
+
+/**
+ * A topic's labels with ids strictly between `after` and `before`, in id order (newest first with `reverse`), `chunk`
+ * rows read at a time. A pack and the labels moved out of it (keys from its own up to the next integer) are always
+ * read in one chunk, so the order holds across chunks. Each chunk is its own read.
+ */
+export async function* labelChunks(
+  db: CrawlerDB, topicId: number, opts: { after?: number; before?: number; reverse?: boolean; chunk: number },
+): AsyncGenerator<LabeledLink[]> {
+  const after = opts.after ?? -Infinity;
+  const before = opts.before ?? Infinity;
+  const reverse = opts.reverse ?? false;
+  const index = db.labels.where('[topicId+id]');
+  const key = (k: number): IndexableType => (Number.isFinite(k) ? k : k < 0 ? Dexie.minKey : Dexie.maxKey);
+  // The pack of `after` holds labels after it: its row is read from its key.
+  let lo: IndexableType = key(after === -Infinity ? after : rowKeyOf(after));
+  let loOpen = false;
+  let hi: IndexableType = key(before);
+  let hiOpen = before !== Infinity;
+  for (;;) {
+    const range = index.between([topicId, lo], [topicId, hi], !loOpen, !hiOpen);
+    const rows = await (reverse ? range.reverse() : range).limit(opts.chunk).toArray();
+    if (rows.length === 0) return;
+    const edge = rows[rows.length - 1]!.id!;
+    const full = rows.length === opts.chunk;
+    if (full && !reverse) {
+      // Labels moved out of the last pack read sort among its own: read them now.
+      rows.push(...(await index.between([topicId, edge], [topicId, Math.floor(edge) + 1], false, false).toArray()));
+    } else if (full && reverse && !Number.isInteger(edge)) {
+      // Read down to a moved-out label: its pack (and the labels moved out below it) come with it.
+      rows.push(...(await index.between([topicId, Math.floor(edge)], [topicId, edge], true, false).reverse().toArray()));
+    }
+    const labels = labelsOfRows(rows, after, before, reverse);
+    if (labels.length) yield labels;
+    if (!full) return;
+    const last = rows[rows.length - 1]!.id!;
+    if (reverse) [hi, hiOpen] = [last, true];
+    else [lo, loOpen] = [last, true];
+  }
+}

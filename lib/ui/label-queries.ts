@@ -7,7 +7,8 @@ import { loadLinkClassifier } from '../crawl/link-model';
 import { rankQuestions, type LinkQuestionCandidate, type PageQuestionCandidate, type Question } from '../classifier/question-value';
 import type { CrawlerDB } from '../store/db';
 import type { ModelRecord } from '../records';
-import { TopicStore } from '../store/topic-store';
+import { unpack, urlRows } from '../store/label-packs';
+import { labelChunks, TopicStore } from '../store/topic-store';
 import type { FrontierEntry, LabeledLink, LabelSource, LabelValue, Topic } from '../types';
 
 /** Every topic, oldest first. Rows are small (name, keywords), so listing them all is fine. */
@@ -61,9 +62,23 @@ export interface LabelWindow {
   hasOlder: boolean;
 }
 
+/** Rows read at a time by the labels table and its export (a row is a label, or a page commit's pack of them). */
+const LABEL_ROWS = 200;
+
+/** Up to `limit` labels matching, read in order from `after` or `before` (see labelChunks). */
+async function firstMatches(
+  db: CrawlerDB, topicId: number, match: (l: LabeledLink) => boolean, limit: number, opts: { after?: number; before?: number; reverse?: boolean },
+): Promise<LabeledLink[]> {
+  const out: LabeledLink[] = [];
+  for await (const labels of labelChunks(db, topicId, { ...opts, chunk: LABEL_ROWS })) {
+    for (const l of labels) if (match(l) && out.push(l) >= limit) return out;
+  }
+  return out;
+}
+
 /**
- * One page of `size` labels of a topic matching the filter, newest first, read by key range on
- * [topicId+id] and stopped after `size + 1` matches: a topic's 70,000 labels are never read at once.
+ * One page of `size` labels of a topic matching the filter, newest first, read by key range on [topicId+id] and
+ * stopped after `size + 1` matches: a topic's 70,000 labels are never read at once.
  */
 export async function labelWindow(
   db: CrawlerDB,
@@ -73,34 +88,23 @@ export async function labelWindow(
   size: number,
 ): Promise<LabelWindow> {
   const match = labelMatcher(filter);
-  const byId = db.labels.where('[topicId+id]');
   if ('at' in cursor && cursor.at === 'newest') {
-    const rows = await byId.between([topicId, Dexie.minKey], [topicId, Dexie.maxKey]).reverse().filter(match).limit(size + 1).toArray();
+    const rows = await firstMatches(db, topicId, match, size + 1, { reverse: true });
     return { rows: rows.slice(0, size), hasNewer: false, hasOlder: rows.length > size };
   }
   if ('olderThan' in cursor) {
-    const rows = await byId
-      .between([topicId, Dexie.minKey], [topicId, cursor.olderThan], true, false)
-      .reverse()
-      .filter(match)
-      .limit(size + 1)
-      .toArray();
+    const rows = await firstMatches(db, topicId, match, size + 1, { before: cursor.olderThan, reverse: true });
     // Paging past the oldest row shows the oldest full page instead of an empty one.
     if (rows.length === 0) return labelWindow(db, topicId, filter, { at: 'oldest' }, size);
     return { rows: rows.slice(0, size), hasNewer: true, hasOlder: rows.length > size };
   }
-  const lower = 'newerThan' in cursor ? cursor.newerThan : Dexie.minKey;
-  const rows = await byId
-    .between([topicId, lower], [topicId, Dexie.maxKey], false, true)
-    .filter(match)
-    .limit(size + 1)
-    .toArray();
+  const rows = await firstMatches(db, topicId, match, size + 1, 'newerThan' in cursor ? { after: cursor.newerThan } : {});
   // Paging forward into the newest rows shows a full newest page rather than a short one.
   if (rows.length <= size && 'newerThan' in cursor) return labelWindow(db, topicId, filter, { at: 'newest' }, size);
   return { rows: rows.slice(0, size).reverse(), hasNewer: rows.length > size, hasOlder: 'newerThan' in cursor };
 }
 
-/** Reads every label of a topic matching the filter, oldest first, `chunk` rows at a time (for exports). */
+/** Reads every label of a topic matching the filter, oldest first, about `chunk` rows at a time (for exports). */
 export async function forEachLabelChunk(
   db: CrawlerDB,
   topicId: number,
@@ -110,16 +114,12 @@ export async function forEachLabelChunk(
 ): Promise<number> {
   const match = labelMatcher(filter);
   let total = 0;
-  let lower: number = 0;
-  for (;;) {
-    // The range advances by id over every row read, matching or not, so a sparse filter still ends.
-    const read = await db.labels.where('[topicId+id]').between([topicId, lower], [topicId, Dexie.maxKey], false, true).limit(chunk).toArray();
-    if (read.length === 0) return total;
-    const rows = read.filter(match);
+  for await (const labels of labelChunks(db, topicId, { chunk })) {
+    const rows = labels.filter(match);
     if (rows.length) onChunk(rows);
     total += rows.length;
-    lower = read[read.length - 1].id!;
   }
+  return total;
 }
 
 export type SourceCounts = Record<LabelSource, { on: number; off: number }>;
@@ -167,9 +167,9 @@ export class LabelTally {
     await db.labels
       .where('[topicId+id]')
       .between([topicId, lastId], [topicId, Dexie.maxKey], false, true)
-      .each((l) => {
-        links[l.source][l.label === 1 ? 'on' : 'off']++;
-        lastId = Math.max(lastId, l.id!);
+      .each((row) => {
+        for (const l of unpack(row)) links[l.source][l.label === 1 ? 'on' : 'off']++;
+        lastId = Math.max(lastId, row.id!);
       });
     await db.pageLabels.where('topicId').equals(topicId).each((p) => void pages[p.label === 1 ? 'on' : 'off']++);
     this.last = { topicId, revision: topic.revision, lastId, links };
@@ -210,8 +210,12 @@ export async function modelSummary(db: CrawlerDB, topic: Topic): Promise<ModelSu
   };
 }
 
-const labelsAfterCount = (db: CrawlerDB, topicId: number, afterId: number): Promise<number> =>
-  db.labels.where('[topicId+id]').between([topicId, afterId], [topicId, Dexie.maxKey], false, true).count();
+/** Labels after `afterId`: a page commit's pack counts its labels (the rows are read; a saved model leaves few). */
+async function labelsAfterCount(db: CrawlerDB, topicId: number, afterId: number): Promise<number> {
+  let n = 0;
+  for await (const labels of labelChunks(db, topicId, { after: afterId, chunk: 1_000 })) n += labels.length;
+  return n;
+}
 
 /** The topic's link classifier as the worker would load it now (read only: nothing is saved). */
 export const currentLinkClassifier = (db: CrawlerDB, topic: Topic): Promise<LinkClassifier> => loadLinkClassifier(new TopicStore(db), topic);
@@ -256,7 +260,7 @@ export async function userLabeledUrls(db: CrawlerDB, topicId: number, urls: stri
   // key, which some IndexedDB implementations answer by scanning the index at every jump.
   const rows = await db.transaction('r', db.labels, () =>
     Promise.all(urls.map((u) => db.labels.where('[topicId+url]').equals([topicId, u]).toArray())));
-  return new Set(rows.flat().filter((r) => r.source === 'user').map((r) => r.url));
+  return new Set(urlRows(rows.flat()).filter((r) => r.source === 'user').map((r) => r.url));
 }
 
 // ---- the labeling queue's questions (issue 34) ----

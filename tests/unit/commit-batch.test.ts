@@ -11,6 +11,7 @@ import { parseConfig } from '../../lib/crawl/parse-config';
 import type { Admission, Candidate, PageCommit } from '../../lib/ports';
 import { mulberry32 } from '../../lib/random';
 import { CrawlStore } from '../../lib/store/crawl-store';
+import { unpack } from '../../lib/store/label-packs';
 import { CrawlerDB } from '../../lib/store/db';
 import type { FrontierEntry } from '../../lib/types';
 import { frontierRows } from '../support/reopenable-store';
@@ -53,7 +54,8 @@ async function contents(s: CrawlStore, id: number) {
     heads: await db.hostHeads.where('[crawlId+site+host]').between([id, Dexie.minKey, Dexie.minKey], [id, Dexie.maxKey, Dexie.maxKey]).toArray(),
     pages: await db.pages.where('[crawlId+seq]').between(lo, hi).toArray(),
     bodies: await db.bodies.where('[crawlId+seq]').between(lo, hi).toArray(),
-    labels: (await db.labels.filter((l) => l.crawlId === id).toArray()).map(({ id: _, ...l }) => l),
+    // Packed a commit's worth to a row (label-packs.ts): the same labels in the same order, packed apart.
+    labels: (await db.labels.filter((l) => l.crawlId === id).toArray()).flatMap(unpack).map(({ id: _, ...l }) => l),
     pageLabels: (await db.pageLabels.where('[crawlId+seq]').between(lo, hi).toArray()).map(({ id: _, ...l }) => l),
     sites: await db.sites.where('[crawlId+site]').between(lo, hi).toArray(),
     graph: await db.graph.where('[crawlId+seq]').between(lo, hi).toArray(),

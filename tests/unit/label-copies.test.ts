@@ -10,8 +10,8 @@ import type { Candidate, PageCommit } from '../../lib/ports';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import { keepLabels } from '../../lib/store/label-copies';
+import { packLabels } from '../../lib/store/label-packs';
 import type { NewLabel } from '../../lib/store/topic-store';
-import type { LabeledLink } from '../../lib/types';
 
 /** Label rows read with their values (keys alone not counted). */
 function countLabelReads(db: CrawlerDB) {
@@ -47,10 +47,11 @@ describe('labels a commit wrote, taken by the catch-up from memory', () => {
     const store = new CrawlStore(db);
     const topic = (await store.topics.createTopic('rocks', ['rocks'], 0)).id!;
     const other = (await store.topics.createTopic('birds', ['birds'], 0)).id!;
-    /** Writes labels as a commit does and keeps their copies. */
+    /** Writes labels as a commit does (packed, a pack a topic) and keeps their copies. */
     const commit = async (rows: NewLabel[]) => {
-      const ids = (await db.labels.bulkAdd(rows as LabeledLink[], { allKeys: true })) as number[];
-      keepLabels(db, rows.map((r, i) => ({ ...r, id: ids[i]! })));
+      const packs = [...new Set(rows.map((r) => r.topicId))].flatMap((t) => packLabels(t, 1, rows.filter((r) => r.topicId === t)));
+      const keys = (await db.labels.bulkAdd(packs, { allKeys: true })) as number[];
+      keepLabels(db, packs.map((p, i) => ({ ...p, id: keys[i]! })));
     };
     /** The database as another context reads it: no copies. */
     const elsewhere = () => new CrawlStore(new CrawlerDB(name, { indexedDB, IDBKeyRange }));
@@ -79,7 +80,7 @@ describe('labels a commit wrote, taken by the catch-up from memory', () => {
     const next = await store.topics.changesSince(topic, after);
     expect(next.labels).toEqual((await elsewhere().topics.changesSince(topic, after)).labels);
     expect(next.labels.map((l) => l.url.split('/').pop())).toEqual(['7', '8', '9', '10']);
-    expect(reads.rows).toBe(3); // taken once: 7, 8 and 9 are read back now
+    expect(reads.rows).toBe(3); // taken once: the rows of 5 and 7 (one pack), 8, and 9 are read back now
   });
 
   it('learns a label relabeled since as relabeled, and a deleted one not at all', async () => {

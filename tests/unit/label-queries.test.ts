@@ -178,13 +178,13 @@ describe('Topics view reads', () => {
     expect(filteredCount(first.links, { ...ALL_LABELS, site: 'a.example' })).toBeNull();
 
     // An added label is counted on top of the last count.
-    await db.labels.add({ ...label(1, 200), source: 'user', label: 0 });
+    await db.labels.add({ ...label(1, 200), source: 'user', label: 0 } as LabeledLink);
     expect((await tally.read(1)).links.user).toEqual({ on: 30, off: 1 });
 
     // A relabel bumps the topic's revision (as the worker does): everything is counted again.
     const some = await db.labels.where('[topicId+url]').equals([1, 'https://a.example/1/0']).first();
     await db.transaction('rw', db.labels, db.topics, async () => {
-      await db.labels.update(some!.id!, { label: 0 });
+      await db.labels.update(some!.id!, { label: 0 } as Partial<LabeledLink>);
       await db.topics.update(1, { revision: 1 });
     });
     const after = await tally.read(1);
@@ -204,7 +204,7 @@ describe('Topics view reads', () => {
     expect(none).toEqual({ examples: null, savedAt: null, outdated: false, pending: 120 });
 
     // Saved after the first 100 labels of topic 1.
-    const labels = await db.labels.where('[topicId+id]').between([1, 0], [1, Infinity]).toArray();
+    const labels = (await db.labels.where('[topicId+id]').between([1, 0], [1, Infinity]).toArray()) as LabeledLink[];
     const saved = new LinkClassifier(t.keywords);
     for (const l of labels.slice(0, 100)) saved.learn(l, l.label);
     await db.topicModels.put({ topicId: 1, link: saved.toJSON(), judge: null, lastLabelId: labels[99].id!, revision: 0, updatedAt: T0 + 5 });

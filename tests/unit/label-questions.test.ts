@@ -5,7 +5,7 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CrawlerDB } from '../../lib/store/db';
 import { emptyStats, type CrawlRecord } from '../../lib/records';
-import type { FrontierEntry, PageRecord, Topic } from '../../lib/types';
+import type { FrontierEntry, LabeledLink, PageRecord, Topic } from '../../lib/types';
 import { DEFAULTS } from '../../lib/crawl/config';
 import { labelQuestions, type AskedQuestion } from '../../lib/ui/label-queries';
 
@@ -74,7 +74,7 @@ describe('the labeling queue (labelQuestions)', () => {
 
   it('does not ask again about what the user answered, here or in another tab', async () => {
     await db.frontier.bulkPut([queued('main', 'Main Page', 0.3, '/', 9), queued('other', 'Other', 0.4, '/', 8)]);
-    await db.labels.add({ topicId: 1, crawlId: null, url: `${SITE}/main`, anchor: 'Main Page', context: '', label: 0, source: 'user', createdAt: T0 });
+    await db.labels.add({ topicId: 1, crawlId: null, url: `${SITE}/main`, anchor: 'Main Page', context: '', label: 0, source: 'user', createdAt: T0 } as LabeledLink);
     expect((await labelQuestions(db, topic)).map(urlOf)).toEqual([`${SITE}/other`]);
     expect(await labelQuestions(db, topic, { handled: new Set([`${SITE}/other`]) })).toEqual([]);
   });

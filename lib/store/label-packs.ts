@@ -1,0 +1,97 @@
+// The labels a crawl's page commits make, stored a commit's worth to a row (issue 36).
+//
+// A crawl that learns from its judge's verdicts and from links to judged pages makes about six labeled links a page,
+// and a training read one per link of the page. Written one row each (with their `[topicId+id]` and `[topicId+url]`
+// entries), they were the largest write a page cost the browser's storage. A commit now writes them as one row of the
+// same table: `{ topicId, crawlId, pack }`, keyed like any label, in the `[topicId+id]` index (so a topic's labels are
+// still read in the order they were made, and the model's `lastLabelId` still says what it has learned) and not in
+// `[topicId+url]` (it has no `url`: only the user's labels and the links to a page they judged are looked up by URL,
+// and those are never packed).
+//
+// Each label in a pack has an id of its own: the pack's key plus its slot over PACK_SLOTS (the first slot is 1, so no
+// packed label shares its pack's key). Ids stay in the order the labels were made, and a label's id never changes:
+// a label deleted from a pack leaves a hole (null), and one the user relabels leaves a hole and is written as a row
+// of its own under the same id (keys need not be integers). Every reader of the table reads labels through
+// `unpack`; only the writers here and in topic-store.ts see packs.
+import type { LabeledLink } from '../types';
+
+/** Slots a pack's key is split into: a label's id is `key + slot / PACK_SLOTS`, exact below 2^37 keys. */
+export const PACK_SLOTS = 65_536;
+
+/**
+ * Characters of text (URLs, anchors, contexts) a pack holds at most: Chromium writes a value bigger than 64 KB to a
+ * file of its own, which costs more than the rows it saves. A training read of a page with many links makes several.
+ */
+export const PACK_CHARS = 24_000;
+
+/** A packed label: a labeled link without what its pack says for all of them. */
+export type PackedLabel = Omit<LabeledLink, 'id' | 'topicId' | 'crawlId'>;
+
+export interface LabelPack {
+  id?: number;
+  topicId: number;
+  crawlId: number;
+  /** In the order made; null where a label was deleted or relabeled (moved to a row of its own). */
+  pack: (PackedLabel | null)[];
+}
+
+/** A row of the labels table. */
+export type LabelRow = LabeledLink | LabelPack;
+
+export const isPack = (row: LabelRow): row is LabelPack => 'pack' in row;
+
+/** The id of a pack's label in `slot` (from 0). */
+export const packedId = (key: number, slot: number): number => key + (slot + 1) / PACK_SLOTS;
+
+/** The key of the row that holds (or held) the label `id`: a packed label's pack, or its own. */
+export const rowKeyOf = (id: number): number => Math.floor(id);
+
+/** The slot a packed label's id names in its pack, or undefined for the id of a row of its own. */
+export function slotOf(id: number): number | undefined {
+  const slot = Math.round((id - Math.floor(id)) * PACK_SLOTS) - 1;
+  return slot >= 0 ? slot : undefined;
+}
+
+/** A row's labels, each with its id, in the order made. */
+export function unpack(row: LabelRow): LabeledLink[] {
+  if (!isPack(row)) return [row];
+  const out: LabeledLink[] = [];
+  row.pack.forEach((l, slot) => {
+    if (l) out.push({ ...l, id: packedId(row.id!, slot), topicId: row.topicId, crawlId: row.crawlId });
+  });
+  return out;
+}
+
+/** How many labels a row holds. */
+export const labelsIn = (row: LabelRow): number => (isPack(row) ? row.pack.reduce((n, l) => n + (l ? 1 : 0), 0) : 1);
+
+const textOf = (l: PackedLabel): number => l.url.length + l.anchor.length + l.context.length + (l.pageUrl?.length ?? 0);
+
+/** A crawl's new labels of a topic as packs to add (no label is split; a pack holds at least one). */
+export function packLabels(topicId: number, crawlId: number, labels: readonly Omit<LabeledLink, 'id'>[]): LabelPack[] {
+  const packs: LabelPack[] = [];
+  let pack: PackedLabel[] = [];
+  let chars = 0;
+  for (const { topicId: _t, crawlId: _c, ...l } of labels) {
+    const n = textOf(l);
+    if (pack.length > 0 && (chars + n > PACK_CHARS || pack.length >= PACK_SLOTS - 1)) {
+      packs.push({ topicId, crawlId, pack });
+      [pack, chars] = [[], 0];
+    }
+    pack.push(l);
+    chars += n;
+  }
+  if (pack.length) packs.push({ topicId, crawlId, pack });
+  return packs;
+}
+
+/** Labels of `rows` with ids strictly between `after` and `before`, in id order (or the reverse). */
+export function labelsOfRows(rows: readonly LabelRow[], after = -Infinity, before = Infinity, reverse = false): LabeledLink[] {
+  const out = rows.flatMap(unpack).filter((l) => l.id! > after && l.id! < before);
+  return out.sort(reverse ? (a, b) => b.id! - a.id! : (a, b) => a.id! - b.id!);
+}
+
+const onlyLabels = (rows: readonly LabelRow[]): LabeledLink[] => rows.filter((r): r is LabeledLink => !isPack(r));
+
+/** The rows found by URL (`[topicId+url]`) are never packs: this only says so to the type. */
+export const urlRows = onlyLabels;
