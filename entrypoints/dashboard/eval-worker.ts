@@ -4,14 +4,12 @@
 import { evaluateLinks, type EvaluationReport } from '@/lib/classifier/evaluate';
 import { CrawlerDB } from '@/lib/store/db';
 import type { LabelSource } from '@/lib/types';
-import { evaluationExamples, labelCountsBySource, type CountsBySource } from '@/lib/ui/queries';
+import { evaluationExamples, type CountsBySource } from '@/lib/ui/queries';
 
 export type EvalRequest =
-  | { id: number; kind: 'count'; topicId: number }
   | { id: number; kind: 'evaluate'; topicId: number; sources: LabelSource[]; seed: number; folds: number; trainFraction: number };
 
 export type EvalReply =
-  | { id: number; ok: true; kind: 'count'; counts: CountsBySource }
   | { id: number; ok: true; kind: 'evaluate'; report: EvaluationReport; examples: number; counts: CountsBySource; readMs: number }
   | { id: number; ok: false; error: string };
 
@@ -25,7 +23,6 @@ let db: CrawlerDB | undefined;
 
 async function answer(req: EvalRequest): Promise<EvalReply> {
   db ??= new CrawlerDB();
-  if (req.kind === 'count') return { id: req.id, ok: true, kind: 'count', counts: await labelCountsBySource(db, req.topicId) };
   const topic = await db.topics.get(req.topicId);
   if (!topic) throw new Error(`there is no topic ${req.topicId} (deleted?)`);
   const t0 = performance.now();

@@ -7,7 +7,7 @@ import type { CrawlerDB } from '@/lib/store/db';
 import type { LabelSource } from '@/lib/types';
 import { errorText, fill, h, type Child } from '@/lib/platform/dom';
 import { formatCount, formatDuration, formatScore } from '@/lib/ui/format';
-import { LABEL_SOURCES } from '@/lib/ui/label-queries';
+import { LABEL_SOURCES, type SourceCounts } from '@/lib/ui/label-queries';
 import type { CountsBySource } from '@/lib/ui/queries';
 import type { EvalReply, EvalRequest } from './eval-worker';
 import './learning.css';
@@ -67,7 +67,7 @@ export class EvaluationPanel {
     const kField = h('label', { class: 'field' }, h('span', null, 'k'), this.k);
     const sourceBoxes = LABEL_SOURCES.map((source) => {
       const box = h('input', { type: 'checkbox', checked: source !== 'verdict', 'data-testid': `eval-source-${source}` });
-      const count = h('span', { class: 'count' });
+      const count = h('span', { class: 'count', 'data-testid': `eval-count-${source}` });
       this.sources.set(source, { box, count });
       box.addEventListener('change', () => this.settingsChanged());
       return h('label', { title: SOURCE_TEXT[source].title }, box, SOURCE_TEXT[source].name, count);
@@ -117,12 +117,12 @@ export class EvaluationPanel {
     }
     if (this.el.parentNode !== this.root) fill(this.root, this.el);
     for (const { count } of this.sources.values()) count.textContent = '';
-    this.ask({ kind: 'count', topicId }).then(
-      (reply) => {
-        if (reply.ok && reply.kind === 'count' && topicId === this.topicId) this.showCounts(reply.counts);
-      },
-      () => {}, // the counts are a hint; an evaluation reports its own errors
-    );
+  }
+
+  /** The topic's labels by source, as the topic bar reads them live: each box says how many it would use. */
+  setCounts(topicId: number, links: SourceCounts): void {
+    if (topicId !== this.topicId) return;
+    this.showCounts(Object.fromEntries(Object.entries(links).map(([s, c]) => [s, { pos: c.on, neg: c.off }])) as CountsBySource);
   }
 
   private settings(): { method: Method; k: number; seed: number; sources: LabelSource[] } {

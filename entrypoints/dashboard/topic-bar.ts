@@ -14,7 +14,7 @@ export interface TopicBarEvents {
   /** A topic was picked, created or imported (undefined: deleted, pick another). */
   select(topicId: number | undefined): void;
   /** The shown topic's label counts were read (again). */
-  counted(counts: LabelCounts): void;
+  counted(topicId: number, counts: LabelCounts): void;
 }
 
 interface Counter {
@@ -125,7 +125,7 @@ export class TopicBar {
       (counts) => {
         this.counts = counts;
         for (const [c, el] of this.values) showValue(el, c.value(counts));
-        this.events.counted(counts);
+        this.events.counted(topicId, counts);
       },
       (err) => showNotice(this.error, `Could not count the labels: ${errorText(err)}`),
     );

@@ -31,7 +31,10 @@ export class TopicsView {
     this.table = new LabelsTable(db);
     this.bar = new TopicBar(db, {
       select: (id) => this.added(id),
-      counted: (counts) => this.table.setCounts(counts),
+      counted: (topicId, counts) => {
+        this.table.setCounts(counts);
+        this.evaluation.setCounts(topicId, counts.links);
+      },
     });
     this.card = new ModelCard(db, { imported: (id) => this.added(id) });
     this.queue = new LabelQueue(db);

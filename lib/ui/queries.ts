@@ -77,15 +77,6 @@ export type CountsBySource = Record<LabelSource, ClassCounts>;
 
 const noCounts = (): CountsBySource => ({ auto: { pos: 0, neg: 0 }, verdict: { pos: 0, neg: 0 }, user: { pos: 0, neg: 0 }, page: { pos: 0, neg: 0 } });
 
-/** On- and off-topic labeled links of a topic by where they came from. */
-export async function labelCountsBySource(db: CrawlerDB, topicId: number): Promise<CountsBySource> {
-  const counts = noCounts();
-  await forEachLabelChunk(db, topicId, ALL_LABELS, 5000, (rows) => {
-    for (const r of rows) counts[r.source][r.label === 1 ? 'pos' : 'neg']++;
-  });
-  return counts;
-}
-
 /** Which label wins when the same link (URL, anchor and context) was labeled more than once: the user's first. */
 const SOURCE_RANK: Record<LabelSource, number> = { user: 3, page: 2, auto: 1, verdict: 0 };
 

@@ -68,11 +68,16 @@ it('lists, counts, relabels and deletes the labels a crawl packed', async () => 
   await t.check(gone!.url);
   await dash.getByTestId('labels-delete').click();
   await expect.poll(() => t.text('topic-count-links')).toBe((packed - 1).toLocaleString('en-US'));
+  // The evaluation's boxes count what each source holds now, as the topic bar does.
+  await expect.poll(() => t.text('eval-count-user')).toBe(flipped === 'on topic' ? '1 on · 0 off' : '0 on · 1 off');
+  const auto = (await t.text('topic-count-auto')).split(' / ');
+  expect(await t.text('eval-count-auto')).toBe(`${auto[0]} on · ${auto[1]} off`);
   expect((await t.labelRows()).map((r) => r.url)).not.toContain(gone!.url);
   // The relabeled label is a row of its own now, under the id it had in its pack.
   const own = (await labelRows(dash)).filter((r): r is LabeledLink => !('pack' in r) && r.url === picked!.url && r.source === 'user');
   expect(own).toHaveLength(1);
   expect(Number.isInteger(own[0]!.id)).toBe(false);
+  if (process.env.FOCUS_SCREENSHOT) await dash.screenshot({ path: process.env.FOCUS_SCREENSHOT, fullPage: true });
   expect(errors).toEqual([]);
   await dash.close();
 });

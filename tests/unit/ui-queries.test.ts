@@ -8,7 +8,6 @@ import {
   HarvestCurve,
   harvestStepAfter,
   keptFromRequesting,
-  labelCountsBySource,
   nextUp,
   pageCount,
   pageLabelsBetween,
@@ -196,7 +195,7 @@ describe('label queries', () => {
       label({ source: 'verdict' }), label({ source: 'page', label: 0 }), label({ source: 'user' }),
       label({ topicId: 2, source: 'user' }),
     ]);
-    expect(await labelCountsBySource(db, 1)).toEqual({
+    expect((await evaluationExamples(db, 1, new Set())).counts).toEqual({
       auto: { pos: 1, neg: 2 }, verdict: { pos: 1, neg: 0 }, user: { pos: 1, neg: 0 }, page: { pos: 0, neg: 1 },
     });
   });
@@ -214,7 +213,7 @@ describe('label queries', () => {
     const all = await evaluationExamples(db, 1, new Set(['auto', 'verdict', 'user', 'page']));
     expect(all.examples).toHaveLength(3);
     expect(all.examples).toContainEqual({ anchor: 'x', context: 'c', label: 1 });
-    expect(all.counts).toEqual(await labelCountsBySource(db, 1));
+    expect(all.counts).toEqual({ auto: { pos: 0, neg: 1 }, verdict: { pos: 0, neg: 2 }, user: { pos: 1, neg: 0 }, page: { pos: 0, neg: 1 } });
     const noVerdicts = await evaluationExamples(db, 1, new Set(['auto', 'page']));
     expect(noVerdicts.examples).toHaveLength(2);
     expect(noVerdicts.examples).toContainEqual({ anchor: 'x', context: 'c', label: 0 });
