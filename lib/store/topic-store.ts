@@ -277,11 +277,12 @@ const ACTIVE_TOPIC = 'activeTopic';
 
 /**
  * A topic's labels with ids strictly between `after` and `before`, in id order (newest first with `reverse`), `chunk`
- * rows read at a time. A pack and the labels moved out of it (keys from its own up to the next integer) are always
- * read in one chunk, so the order holds across chunks. Each chunk is its own read.
+ * rows read at a time (`firstChunk` first, four times more each read after). A pack and the labels moved out of it
+ * (keys from its own up to the next integer) are always read in one chunk, so the order holds across chunks. Each
+ * chunk is its own read.
  */
 export async function* labelChunks(
-  db: CrawlerDB, topicId: number, opts: { after?: number; before?: number; reverse?: boolean; chunk: number },
+  db: CrawlerDB, topicId: number, opts: { after?: number; before?: number; reverse?: boolean; chunk: number; firstChunk?: number },
 ): AsyncGenerator<LabeledLink[]> {
   const after = opts.after ?? -Infinity;
   const before = opts.before ?? Infinity;
@@ -293,12 +294,15 @@ export async function* labelChunks(
   let loOpen = false;
   let hi: IndexableType = key(before);
   let hiOpen = before !== Infinity;
+  // A reader that wants a few labels starts small (a pack holds dozens) and reads four times more each time.
+  let chunk = Math.min(opts.chunk, opts.firstChunk ?? opts.chunk);
   for (;;) {
     const range = index.between([topicId, lo], [topicId, hi], !loOpen, !hiOpen);
-    const rows = await (reverse ? range.reverse() : range).limit(opts.chunk).toArray();
+    const rows = await (reverse ? range.reverse() : range).limit(chunk).toArray();
     if (rows.length === 0) return;
     const edge = rows[rows.length - 1]!.id!;
-    const full = rows.length === opts.chunk;
+    const full = rows.length === chunk;
+    chunk = Math.min(opts.chunk, chunk * 4);
     if (full && !reverse) {
       // Labels moved out of the last pack read sort among its own: read them now.
       rows.push(...(await index.between([topicId, edge], [topicId, Math.floor(edge) + 1], false, false).toArray()));

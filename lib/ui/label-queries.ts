@@ -70,7 +70,8 @@ async function firstMatches(
   db: CrawlerDB, topicId: number, match: (l: LabeledLink) => boolean, limit: number, opts: { after?: number; before?: number; reverse?: boolean },
 ): Promise<LabeledLink[]> {
   const out: LabeledLink[] = [];
-  for await (const labels of labelChunks(db, topicId, { ...opts, chunk: LABEL_ROWS })) {
+  // A page of the table is a few packs of a crawl's labels, or as many rows of the user's: a few rows are read first.
+  for await (const labels of labelChunks(db, topicId, { ...opts, chunk: LABEL_ROWS, firstChunk: 16 })) {
     for (const l of labels) if (match(l) && out.push(l) >= limit) return out;
   }
   return out;

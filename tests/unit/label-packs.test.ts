@@ -46,8 +46,11 @@ describe('labels packed a commit to a row', () => {
   /** What a page commit writes: its labels packed (crawl-store.ts addLabels). */
   const commit = (labels: Omit<LabeledLink, 'id'>[]) => db.labels.bulkAdd(packLabels(1, 7, labels));
 
+  let factory: IDBFactory;
+
   beforeEach(async () => {
-    db = new CrawlerDB(`packs${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange });
+    factory = new IDBFactory();
+    db = new CrawlerDB(`packs${Math.random()}`, { indexedDB: factory, IDBKeyRange });
     topics = new TopicStore(db);
     await db.topics.add({ name: 'Rocks', keywords: ['rocks'], revision: 0, createdAt: T0, updatedAt: T0 });
   });
@@ -109,10 +112,10 @@ describe('labels packed a commit to a row', () => {
     expect(older).toEqual(after.map((l) => l.url).reverse());
     expect(newer).toEqual(older);
     // Whatever rows a read stops at, a pack and the labels moved out of it come out in order.
-    for (const chunk of [1, 2, 3, 7]) {
+    for (const [chunk, firstChunk] of [[1, 1], [2, 2], [3, 3], [7, 7], [50, 1], [200, 8]] as const) {
       const read = async (reverse: boolean) => {
         const out: number[] = [];
-        for await (const labels of labelChunks(db, 1, { chunk, reverse })) out.push(...labels.map((l) => l.id!));
+        for await (const labels of labelChunks(db, 1, { chunk, firstChunk, reverse })) out.push(...labels.map((l) => l.id!));
         return out;
       };
       expect(await read(false), `chunk ${chunk}`).toEqual(after.map((l) => l.id));
@@ -129,6 +132,31 @@ describe('labels packed a commit to a row', () => {
     expect(await topics.relabel([relabeled[1]!.id!], 1, T0 + 4)).toBe(1);
     expect(await topics.deleteLabels([relabeled[1]!.id!], T0 + 5)).toBe(1);
     expect((await topics.allLabels(1)).some((l) => l.url === relabeled[1]!.url)).toBe(false);
+  });
+
+  it('make a page of the Labels view a read of a few rows', async () => {
+    let n = 0;
+    for (let c = 0; c < 300; c++) await commit([made(n++), made(n++), made(n++), made(n++), made(n++), made(n++)]);
+    let rows = 0;
+    // The view's own connection, counting the label rows its reads return.
+    const view = new CrawlerDB(db.name, { indexedDB: factory, IDBKeyRange });
+    view.use({
+      stack: 'dbcore', name: 'count-label-rows',
+      create: (down) => ({
+        ...down,
+        table: (name) => {
+          const t = down.table(name);
+          return name !== 'labels' ? t : { ...t, query: async (req) => {
+            const res = await t.query(req);
+            rows += req.values ? res.result.length : 0;
+            return res;
+          } };
+        },
+      }),
+    });
+    const w = await labelWindow(view, 1, ALL_LABELS, { at: 'newest' }, 50);
+    expect(w.rows.map((l) => l.url)).toEqual(Array.from({ length: 50 }, (_, i) => `https://a.example/${1799 - i}`));
+    expect(rows).toBeLessThanOrEqual(16); // nine packs hold the 51 labels asked for; 200 rows were read at once
   });
 
   it('go with their topic', async () => {
