@@ -24,6 +24,7 @@ import { urlLine } from './url-line';
 import { busy, fileStem, rejectedText, showNotice } from './topic-ui';
 
 export const LABELS_PAGE = 50;
+/** Label rows read at a time for an export (a crawl's rows hold a commit's labels each). */
 const EXPORT_CHUNK = 2000;
 const COLUMNS = 7;
 
@@ -240,13 +241,15 @@ export class LabelsTable {
     const label = button.textContent;
     // One string per chunk: the Blob joins them without building one huge string first.
     const parts: string[] = [];
+    let written = 0;
     try {
       await busy(button, () =>
         forEachLabelChunk(this.db, topic.id!, this.filter, EXPORT_CHUNK, (rows) => {
           // labelsToCsv writes a header line; the file keeps only the first chunk's.
           const text = format === 'jsonl' ? labelsToJsonl(rows) : labelsToCsv(rows);
           parts.push(format === 'csv' && parts.length ? text.slice(text.indexOf('\n') + 1) : text);
-          button.textContent = `Exporting… ${formatCount(parts.length * EXPORT_CHUNK)}`;
+          written += rows.length;
+          button.textContent = `Exporting… ${formatCount(written)}`;
         }),
       );
       if (format === 'csv' && parts.length === 0) parts.push(labelsToCsv([]));
