@@ -4,11 +4,9 @@
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { send } from '../../scripts/lib/browser';
-import { demoConfig, ON_TOPIC_PATHS } from '../fixtures/sites/demo-site';
-import type { CrawlStatus } from '../../lib/protocol';
 import type { LabelPack, LabelRow } from '../../lib/store/label-packs';
 import type { LabeledLink } from '../../lib/types';
-import { useDemoBrowser } from './demo-browser';
+import { crawlWithLabeledPages, useDemoBrowser } from './demo-browser';
 import { openDashboard } from './page-objects';
 import { TopicsPage } from './topics-page';
 
@@ -27,17 +25,8 @@ const labelRows = (page: Page): Promise<LabelRow[]> => page.evaluate(() => new P
 
 it('lists, counts, relabels and deletes the labels a crawl packed', async () => {
   const { page, context, extensionId } = env.browser;
-  const origin = env.site.origin;
-  const positives = ON_TOPIC_PATHS.filter((p) => p !== '/space/').slice(0, 4);
-  const negatives = ['/news/quiz-night', '/news/film-club', '/news/craft-fair'];
-  const { crawlId } = await send<{ crawlId: number }>(page, 'start', {
-    ...demoConfig(origin), name: 'Sky with labeled pages', budget: { maxPages: 8 }, politeness: { delayMs: 0, concurrency: 2, robots: true },
-    training: { linkSources: [...positives, ...negatives].map((p) => origin + p), positive: [`${origin}/space/*`], negative: [`${origin}/news/*`] },
-  });
-  let status: CrawlStatus | null = null;
-  await expect.poll(async () => (status = await send<CrawlStatus>(page, 'status', { crawlId }))?.crawl.state, { timeout: 60_000, interval: 200 })
-    .toBe('finished');
-  const { topicId, stats } = status!.crawl;
+  const { crawlId, status } = await crawlWithLabeledPages(env);
+  const { topicId, stats } = status.crawl;
 
   const { dash, errors } = await openDashboard(context, extensionId, `crawl=${crawlId}`);
   dash.on('dialog', (d) => void d.accept()); // "Delete …?"
