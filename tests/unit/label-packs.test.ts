@@ -134,6 +134,31 @@ describe('labels packed a commit to a row', () => {
     expect((await topics.allLabels(1)).some((l) => l.url === relabeled[1]!.url)).toBe(false);
   });
 
+  it('relabeled and deleted while a crawl commits more, lose nothing and keep their order', async () => {
+    let n = 0;
+    for (let c = 0; c < 50; c++) await commit([made(n++), made(n++), made(n++), made(n++)]);
+    const first = await topics.allLabels(1);
+    const relabeled = first.filter((_, i) => i % 10 === 3);
+    const deleted = first.filter((_, i) => i % 20 === 2); // in the packs of relabeled ones
+    // The crawl's commits and the user's changes run at once, as the worker and the dashboard's messages do.
+    await Promise.all([
+      (async () => { for (let c = 0; c < 50; c++) await commit([made(n++), made(n++), made(n++), made(n++)]); })(),
+      ...relabeled.map((l) => topics.relabel([l.id!], l.label === 1 ? 0 : 1, T0)),
+      ...deleted.map((l) => topics.deleteLabels([l.id!], T0)),
+    ]);
+    const after = await topics.allLabels(1);
+    expect(after).toHaveLength(400 - deleted.length);
+    const ids = after.map((l) => l.id!);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    const byId = new Map(after.map((l) => [l.id, l]));
+    for (const l of relabeled) expect(byId.get(l.id)).toMatchObject({ url: l.url, source: 'user', label: l.label === 1 ? 0 : 1 });
+    for (const l of deleted) expect(byId.has(l.id)).toBe(false);
+    expect(after.filter((l) => l.source === 'verdict').map((l) => l.url)).toEqual(
+      Array.from({ length: 400 }, (_, i) => `https://a.example/${i}`).filter((u) => !relabeled.concat(deleted).some((l) => l.url === u)));
+    const { older } = await pageThrough(db, 40);
+    expect(older).toEqual(after.map((l) => l.url).reverse());
+  });
+
   it('make a page of the Labels view a read of a few rows', async () => {
     let n = 0;
     for (let c = 0; c < 300; c++) await commit([made(n++), made(n++), made(n++), made(n++), made(n++), made(n++)]);
