@@ -1,26 +1,28 @@
-// The labels a crawl's page commits make, stored a commit's worth to a row (issue 36).
+// The labels a crawl's page commits make, stored a batch of commits' worth to a row (issue 36).
 //
 // A crawl that learns from its judge's verdicts and from links to judged pages makes about six labeled links a page,
 // and a training read one per link of the page. Written one row each (with their `[topicId+id]` and `[topicId+url]`
-// entries), they were the largest write a page cost the browser's storage. A commit now writes them as one row of the
-// same table: `{ topicId, crawlId, pack }`, keyed like any label, in the `[topicId+id]` index (so a topic's labels are
-// still read in the order they were made, and the model's `lastLabelId` still says what it has learned) and not in
-// `[topicId+url]` (it has no `url`: only the user's labels and the links to a page they judged are looked up by URL,
-// and those are never packed).
+// entries), they were the largest write a page cost the browser's storage. A batch of page commits (one transaction)
+// now writes them as one row of the same table: `{ topicId, crawlId, pack }`, keyed like any label, in the
+// `[topicId+id]` index (so a topic's labels are still read in the order they were made, and the model's `lastLabelId`
+// still says what it has learned) and not in `[topicId+url]` (it has no `url`: only the user's labels and the links to
+// a page they judged are looked up by URL, and those are never packed).
 //
 // Each label in a pack has an id of its own: the pack's key plus its slot over PACK_SLOTS (the first slot is 1, so no
 // packed label shares its pack's key). Ids stay in the order the labels were made, and a label's id never changes:
 // a label deleted from a pack leaves a hole (null), and one the user relabels leaves a hole and is written as a row
 // of its own under the same id (keys need not be integers). Every reader of the table reads labels through
-// `unpack`; only the writers here and in topic-store.ts see packs.
+// `unpack`; only the store's writers (crawl-store.ts, topic-store.ts) and the learner's copies (label-copies.ts) see
+// packs.
 import type { LabeledLink } from '../types';
 
 /** Slots a pack's key is split into: a label's id is `key + slot / PACK_SLOTS`, exact below 2^37 keys. */
 export const PACK_SLOTS = 65_536;
 
 /**
- * Characters of text (URLs, anchors, contexts) a pack holds at most: Chromium writes a value bigger than 64 KB to a
- * file of its own, which costs more than the rows it saves. A training read of a page with many links makes several.
+ * Characters of text (URLs, anchors, contexts) a pack holds at most: at two bytes a character at worst, a pack stays
+ * under the 64 KB past which Chromium writes a value to a file of its own. A training read of a page with many links
+ * makes several.
  */
 export const PACK_CHARS = 24_000;
 
