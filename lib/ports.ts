@@ -103,6 +103,8 @@ export interface TopicPort {
   mustGetTopic(id: number): Promise<Topic>;
   /** Labels after `afterId` of a topic, oldest first: what a model saved at `afterId` has not learned yet. */
   labelsAfter(topicId: number, afterId: number): Promise<LabeledLink[]>;
+  /** Whether the topic has any labeled link (one row read). */
+  hasLabels(topicId: number): Promise<boolean>;
   changesSince(topicId: number, afterId: number): Promise<{ topic: Topic; labels: LabeledLink[] }>;
   pageLabels(topicId: number): Promise<PageLabel[]>;
   /** Page labels stored after `afterId`, oldest first (a page answer learned incrementally). */

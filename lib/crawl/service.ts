@@ -106,7 +106,7 @@ export class CrawlService {
   private async takeTopic(topic: Topic, config: CrawlConfig): Promise<Topic> {
     const { store, clock } = this.ports;
     if (config.topic.keywords.length) return store.topics.updateTopic(topic.id!, { keywords: config.topic.keywords }, clock.now());
-    if (!topic.keywords.length && !config.training.positive.length && !(await store.topics.labelsAfter(topic.id!, 0)).length) {
+    if (!topic.keywords.length && !config.training.positive.length && !(await store.topics.hasLabels(topic.id!))) {
       throw new ConfigError(`topic "${topic.name}" has no keywords and no labels yet: give keywords, or label some links first`);
     }
     return topic;

@@ -125,6 +125,11 @@ export class TopicStore implements TopicPort {
     });
   }
 
+  async hasLabels(topicId: number): Promise<boolean> {
+    // Every row holds a label: a pack left empty is deleted (takeOutOfPacks).
+    return (await this.db.labels.where('[topicId+id]').between([topicId, Dexie.minKey], [topicId, Dexie.maxKey]).first()) !== undefined;
+  }
+
   allLabels(topicId: number): Promise<LabeledLink[]> {
     return this.labelsAfter(topicId, 0);
   }
