@@ -20,11 +20,18 @@ import type { LabeledLink } from '../types';
 export const PACK_SLOTS = 65_536;
 
 /**
- * Characters of text (URLs, anchors, contexts) a pack holds at most: at two bytes a character at worst, a pack stays
- * under the 64 KB past which Chromium writes a value to a file of its own. A training read of a page with many links
- * makes several.
+ * What a pack holds at most, in bytes as estimated by `bytesOf`: the estimate is above what a label serializes to, so a
+ * pack stays under the 64 KB past which Chromium writes a value to a file of its own. A training read of a page with
+ * many links makes several.
  */
-export const PACK_CHARS = 24_000;
+export const PACK_BYTES = 48_000;
+
+/**
+ * A label's serialized size, over-estimated: two bytes a character of its text (a string outside Latin-1 takes two),
+ * and 128 for the rest (the serializer writes every property's name with each object: about 110 bytes with the
+ * values of the fields that are not text).
+ */
+const bytesOf = (l: PackedLabel): number => 2 * (l.url.length + l.anchor.length + l.context.length + (l.pageUrl?.length ?? 0)) + 128;
 
 /** A packed label: a labeled link without what its pack says for all of them. */
 export type PackedLabel = Omit<LabeledLink, 'id' | 'topicId' | 'crawlId'>;
@@ -67,21 +74,19 @@ export function unpack(row: LabelRow): LabeledLink[] {
 /** How many labels a row holds. */
 export const labelsIn = (row: LabelRow): number => (isPack(row) ? row.pack.reduce((n, l) => n + (l ? 1 : 0), 0) : 1);
 
-const textOf = (l: PackedLabel): number => l.url.length + l.anchor.length + l.context.length + (l.pageUrl?.length ?? 0);
-
 /** A crawl's new labels of a topic as packs to add (no label is split; a pack holds at least one). */
 export function packLabels(topicId: number, crawlId: number, labels: readonly Omit<LabeledLink, 'id'>[]): LabelPack[] {
   const packs: LabelPack[] = [];
   let pack: PackedLabel[] = [];
-  let chars = 0;
+  let bytes = 0;
   for (const { topicId: _t, crawlId: _c, ...l } of labels) {
-    const n = textOf(l);
-    if (pack.length > 0 && (chars + n > PACK_CHARS || pack.length >= PACK_SLOTS - 1)) {
+    const n = bytesOf(l);
+    if (pack.length > 0 && (bytes + n > PACK_BYTES || pack.length >= PACK_SLOTS - 1)) {
       packs.push({ topicId, crawlId, pack });
-      [pack, chars] = [[], 0];
+      [pack, bytes] = [[], 0];
     }
     pack.push(l);
-    chars += n;
+    bytes += n;
   }
   if (pack.length) packs.push({ topicId, crawlId, pack });
   return packs;
