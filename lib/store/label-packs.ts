@@ -98,7 +98,5 @@ export function labelsOfRows(rows: readonly LabelRow[], after = -Infinity, befor
   return out.sort(reverse ? (a, b) => b.id! - a.id! : (a, b) => a.id! - b.id!);
 }
 
-const onlyLabels = (rows: readonly LabelRow[]): LabeledLink[] => rows.filter((r): r is LabeledLink => !isPack(r));
-
 /** The rows found by URL (`[topicId+url]`) are never packs: this only says so to the type. */
-export const urlRows = onlyLabels;
+export const urlRows = (rows: readonly LabelRow[]): LabeledLink[] => rows.filter((r): r is LabeledLink => !isPack(r));

@@ -295,7 +295,7 @@ export async function* labelChunks(
   const index = db.labels.where('[topicId+id]');
   const key = (k: number): IndexableType => (Number.isFinite(k) ? k : k < 0 ? Dexie.minKey : Dexie.maxKey);
   // The pack of `after` holds labels after it: its row is read from its key.
-  let lo: IndexableType = key(after === -Infinity ? after : rowKeyOf(after));
+  let lo: IndexableType = key(rowKeyOf(after));
   let loOpen = false;
   let hi: IndexableType = key(before);
   let hiOpen = before !== Infinity;
