@@ -18,6 +18,13 @@ export const EXTENSION_DIR = process.env.FOCUS_EXTENSION_DIR || join(ROOT, '.out
 /** The build users load (`npm run build`). */
 export const USER_EXTENSION_DIR = join(ROOT, '.output', 'chrome-mv3');
 
+// Playwright watches a service worker's requests through DevTools unless told not to: each of the crawl's fetches sent
+// its events through the browser's main thread to this process, which handled them beside the site's server. A user's
+// browser has no DevTools attached, and nothing here reads those events (a benchmark that wants the worker's requests
+// attaches a session of its own), so they are off. FOCUS_WATCH_WORKER_NETWORK=1 leaves them on, to measure what they
+// cost (docs/benchmarks.md).
+if (process.env.FOCUS_WATCH_WORKER_NETWORK !== '1') process.env.PLAYWRIGHT_DISABLE_SERVICE_WORKER_NETWORK ??= '1';
+
 export function chromePath(): string {
   const path = process.env.CHROME_PATH || '/usr/bin/chromium';
   if (!existsSync(path)) {
