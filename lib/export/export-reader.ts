@@ -7,6 +7,7 @@ import Dexie from 'dexie';
 import { DEFAULTS } from '../crawl/config';
 import { selects, type ExportPage, type ExportSelection } from './selection';
 import type { LabelValue, PageRecord } from '../types';
+import { readBodies } from '../store/body-packs';
 import type { CrawlerDB } from '../store/db';
 
 export interface ReadOptions {
@@ -102,7 +103,7 @@ async function withBodies(db: CrawlerDB, crawlId: number, rows: PageRecord[], bo
   if (rows.length === 0) return [];
   const [labels, stored] = await Promise.all([
     pageLabels(db, crawlId, rows[0].seq, rows[rows.length - 1].seq),
-    bodies ? db.bodies.bulkGet(rows.map((p) => [crawlId, p.seq] as [number, number])) : [],
+    bodies ? readBodies(db.bodies, rows.map((p) => ({ crawlId, seq: p.seq }))) : [],
   ]);
   return rows.map((p, i) => {
     const x: ExportPage = { page: p };

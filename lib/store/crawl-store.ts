@@ -3,7 +3,7 @@
 // a page is recorded exactly once: an entry is either still `inflight` (reclaimed on resume) or `done`.
 import Dexie from 'dexie';
 import type { CrawlConfig } from '../crawl/config';
-import type { FrontierEntry, LabeledLink, PageRecord } from '../types';
+import type { FrontierEntry, LabeledLink, PageBody, PageRecord } from '../types';
 import { emptyStats, exportMarkKey, exportMarkPrefix, type CrawlRecord, type CrawlState, type ExportFormat } from '../records';
 import { firstReads, planCommit, secondReads } from '../run/commit-plan';
 import { crawlRow, type CrawlerDB } from './db';
@@ -11,6 +11,7 @@ import { countWrites } from './fifo-queues';
 import { FrontierStore, readEntries, writeEntries } from './frontier-store';
 import { HeldLinkBook, type HeldChanges } from './held-links';
 import { TaughtBook, type TaughtChanges } from './taught-counts';
+import { bodyRows } from './body-packs';
 import { keepLabels } from './label-copies';
 import { type LabelPack, packLabels } from './label-packs';
 import { candidateKeys, dropHeadList, headKey, readHeads, writeWithHeads, type HostHead } from './host-heads';
@@ -157,6 +158,7 @@ export class CrawlStore implements CrawlStorePort {
     const seqs: number[] = [];
     /** The labels the pages make, written as packs with the last of their writes. */
     const made: Omit<LabeledLink, 'id'>[] = [];
+    const bodies: PageBody[] = [];
     for (const [i, c] of commits.entries()) {
       const { links, aliases } = keys[i]!;
       const known = links.map((ch) => rowOf.get(ch.url));
@@ -191,10 +193,10 @@ export class CrawlStore implements CrawlStorePort {
       const seq = plan.seq;
       seqs.push(seq);
       const topicId = crawl.topicId;
+      if (c.body) bodies.push({ ...c.body, crawlId, seq });
       for (const l of plan.labels) made.push({ ...l, crawlId, topicId });
       adds.push(() => Promise.all([
         c.page ? db.pages.add(withListKeys({ ...c.page, outcome: c.page.outcome ?? pageOutcome(c.outcome), crawlId, seq }, c.site)) : undefined,
-        c.body ? db.bodies.add({ ...c.body, crawlId, seq }) : undefined,
         c.outlinks && c.page
           ? db.graph.add({ crawlId, seq, url: c.page.url, links: c.outlinks, ...(c.pageLabel === undefined ? {} : { label: c.pageLabel }) })
           : undefined,
@@ -204,6 +206,8 @@ export class CrawlStore implements CrawlStorePort {
       ]));
     }
     if (made.length) adds.push(() => addLabels(db, packLabels(crawl.topicId, crawlId, made), wrote));
+    // The pages' bodies, two or three to a row (body-packs.ts), with the last of their writes.
+    if (bodies.length) adds.push(() => db.bodies.bulkAdd(bodyRows(bodies)));
     await flush();
     return seqs;
   }

@@ -9,6 +9,7 @@ import { addPageTerms } from './migrations/v9-page-terms';
 import { addHostHeads } from './migrations/v11-host-heads';
 import { type CrawlConfigRow, crawlConfigMiddleware } from './crawl-configs';
 import type { LabelRow } from './label-packs';
+import type { BodyRow } from './body-packs';
 
 /** A packed row of a big seed list (lib/store/seed-lists.ts): what its seeds share is a candidate without its URL. */
 export type PackedSeeds = SeedBatch<Omit<Candidate, 'url' | 'href' | 'host' | 'site'>>;
@@ -17,7 +18,8 @@ export class CrawlerDB extends Dexie {
   crawls!: EntityTable<CrawlRecord, 'id'>;
   frontier!: Table<FrontierEntry, [number, string]>;
   pages!: Table<PageRecord, [number, number]>;
-  bodies!: Table<PageBody, [number, number]>;
+  /** A page's body, or a few pages' packed (body-packs.ts): read them through `readBodies`. */
+  bodies!: Table<BodyRow, [number, number]>;
   /** A label, or a page commit's labels packed in one row (label-packs.ts): read them through `unpack`. */
   labels!: EntityTable<LabelRow, 'id'>;
   pageLabels!: EntityTable<PageLabel, 'id'>;

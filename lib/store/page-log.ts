@@ -2,6 +2,7 @@
 // written only by CrawlStore's page commit.
 import Dexie from 'dexie';
 import type { PageBody, PageRecord } from '../types';
+import { readBodies } from './body-packs';
 import type { CrawlerDB } from './db';
 
 /** How far back from the newest page to look for failures: an old failure is not a recent error. */
@@ -61,7 +62,7 @@ export class PageLog {
 
   /** Stored HTML of these pages of a crawl (a labeled page's body; absent when the crawl was deleted). */
   async bodies(keys: { crawlId: number; seq: number }[]): Promise<(PageBody | undefined)[]> {
-    return this.db.bodies.bulkGet(keys.map((k) => [k.crawlId, k.seq] as [number, number]));
+    return readBodies(this.db.bodies, keys);
   }
 
   /** The page row of a URL in a crawl (its first fetch). */

@@ -24,7 +24,7 @@ beforeAll(async () => {
     training: { linkSources: sources(o), positive: [`${o}/space/*`], negative: [`${o}/kitchen/*`] }, budget: { maxPages: 20 },
   })));
   const pages = await store.pages.pagesAfter(crawlId, 0, 1000);
-  const bodies = await store.db.bodies.bulkGet(pages.map((p) => [crawlId, p.seq] as [number, number]));
+  const bodies = await store.pages.bodies(pages.map((p) => ({ crawlId, seq: p.seq })));
   captured = pages.filter((p, i) => bodies[i] !== undefined && p.status > 0);
 });
 afterAll(() => site.close());

@@ -11,6 +11,7 @@ import { parseConfig } from '../../lib/crawl/parse-config';
 import type { Admission, Candidate, PageCommit } from '../../lib/ports';
 import { mulberry32 } from '../../lib/random';
 import { CrawlStore } from '../../lib/store/crawl-store';
+import { isBodyPack } from '../../lib/store/body-packs';
 import { unpack } from '../../lib/store/label-packs';
 import { CrawlerDB } from '../../lib/store/db';
 import type { FrontierEntry } from '../../lib/types';
@@ -53,7 +54,8 @@ async function contents(s: CrawlStore, id: number) {
     frontier: await frontierRows(s, id),
     heads: await db.hostHeads.where('[crawlId+site+host]').between([id, Dexie.minKey, Dexie.minKey], [id, Dexie.maxKey, Dexie.maxKey]).toArray(),
     pages: await db.pages.where('[crawlId+seq]').between(lo, hi).toArray(),
-    bodies: await db.bodies.where('[crawlId+seq]').between(lo, hi).toArray(),
+    // Stored a commit's worth to a row (body-packs.ts): the same bodies in the same order, packed apart.
+    bodies: (await db.bodies.where('[crawlId+seq]').between(lo, hi).toArray()).flatMap((r) => (isBodyPack(r) ? r.pack : [r])),
     // Packed a commit's worth to a row (label-packs.ts): the same labels in the same order, packed apart.
     labels: (await db.labels.filter((l) => l.crawlId === id).toArray()).flatMap(unpack).map(({ id: _, ...l }) => l),
     pageLabels: (await db.pageLabels.where('[crawlId+seq]').between(lo, hi).toArray()).map(({ id: _, ...l }) => l),
