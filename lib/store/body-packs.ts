@@ -33,9 +33,10 @@ export const isBodyPack = (row: BodyRow): row is BodyPack => 'pack' in row;
  */
 export const PACK_BYTES = 56 * 1024;
 
-/** A body's size, over-estimated: its bytes, two bytes a character of its text, and the resources a render kept. */
+/** A body's size, over-estimated: its bytes, two bytes a character of its text and headers, and the resources a render kept. */
 function bytesOf(b: PageBody): number {
-  return (b.payload?.byteLength ?? 0) + 2 * ((b.html?.length ?? 0) + (b.rendered?.length ?? 0))
+  const headers = Object.entries(b.headers).reduce((n, [k, v]) => n + k.length + v.length, 0);
+  return (b.payload?.byteLength ?? 0) + 2 * ((b.html?.length ?? 0) + (b.rendered?.length ?? 0) + headers)
     + (b.resources ?? []).reduce((n, r) => n + r.payload.byteLength + 512, 0) + 512;
 }
 
@@ -70,9 +71,9 @@ function bodyIn(row: BodyRow | undefined, seq: number): PageBody | undefined {
 const holds = (p: BodyPack, crawlId: number, seq: number) => p.crawlId === crawlId && p.pack[0]!.seq <= seq && seq <= p.pack.at(-1)!.seq;
 
 /**
- * The stored bodies of these pages (`bodies`: the database's table), undefined where a page has none: each by its own key, else in the pack at the
- * greatest key below it. Keys close together (an export's chunk) are read with one range read per crawl; scattered
- * ones (a model's labeled pages) one row each.
+ * The stored bodies of these pages (`bodies`: the database's table), undefined where a page has none: each by its own
+ * key, else in the pack at the greatest key below it. Keys close together (an export's chunk) are read with one range
+ * read per crawl; scattered ones (a model's labeled pages) one row each.
  */
 export async function readBodies(bodies: Table<BodyRow, [number, number]>, keys: readonly { crawlId: number; seq: number }[]): Promise<(PageBody | undefined)[]> {
   const rows = await bodies.bulkGet(keys.map((k) => [k.crawlId, k.seq] as [number, number]));
@@ -88,7 +89,11 @@ export async function readBodies(bodies: Table<BodyRow, [number, number]>, keys:
   };
   const left = missing.filter((i) => !inRead(i));
   const byCrawl = new Map<number, number[]>();
-  for (const i of left) byCrawl.set(keys[i]!.crawlId, [...(byCrawl.get(keys[i]!.crawlId) ?? []), i]);
+  for (const i of left) {
+    const crawlId = keys[i]!.crawlId;
+    if (!byCrawl.has(crawlId)) byCrawl.set(crawlId, []);
+    byCrawl.get(crawlId)!.push(i);
+  }
   await Promise.all([...byCrawl].map(async ([crawlId, idx]) => {
     const seqs = idx.map((i) => keys[i]!.seq);
     const lo = Math.min(...seqs), hi = Math.max(...seqs);
