@@ -53,7 +53,7 @@ export function reachableFrom(seed: string, links: Map<string, string[]>): Set<s
 
 interface PageLine {
   seq: number; url: string; finalUrl: string; status: number; phase: 'train' | 'crawl'; depth: number;
-  score: number; relevant: boolean | null; relevance: number | null; error?: string; fetchedAt: string;
+  score: number; relevant: boolean | null; relevance: number | null; error?: string; fetchedAt: string; copyOf?: number;
 }
 
 export const CHECKPOINTS = [100, 250, 500, 1000, 2000];
@@ -425,8 +425,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
 }
 
 /** Pages a second between the first and the last crawl-phase fetch by seq; NaN when they span no time. */
-function crawlRate(fetched: readonly { fetchedAt: string }[]): number {
-  if (fetched.length < 2) return NaN;
-  const seconds = (Date.parse(fetched.at(-1)!.fetchedAt) - Date.parse(fetched[0]!.fetchedAt)) / 1000;
+function crawlRate(fetched: readonly { fetchedAt: string; copyOf?: number }[]): number {
+  // The span runs from the first to the last page that made a request: a copy carries its training read's time, and
+  // the last page by seq may be one when more pages are in hand than requests.
+  const times = fetched.filter((r) => r.copyOf === undefined).map((r) => Date.parse(r.fetchedAt));
+  if (fetched.length < 2 || times.length < 2) return NaN;
+  const seconds = (Math.max(...times) - Math.min(...times)) / 1000;
   return seconds > 0 ? (fetched.length - 1) / seconds : NaN;
 }
