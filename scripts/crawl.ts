@@ -87,6 +87,8 @@ export interface Summary {
 }
 
 const FINAL = new Set(['finished', 'stopped', 'paused', 'failed']);
+/** Page rows the runner asks for at a time, as it writes them to pages.jsonl. */
+const PAGES_A_READ = 1000;
 
 export async function runCrawl(opts: RunOptions): Promise<Summary> {
   const log = opts.log ?? ((line: string) => process.stderr.write(line + '\n'));
@@ -137,12 +139,15 @@ export async function runCrawl(opts: RunOptions): Promise<Summary> {
     let afterSeq = 0;
     let status: CrawlStatus | null = null;
     let lastLine = 0;
+    // The pages committed since the last look, a thousand at a time. A short read means none were left then: the next
+    // look is the next tick's (read again at once, a fast crawl's few new pages kept this asking without a pause).
     const drainPages = async () => {
       for (;;) {
-        const rows = await send<PageRecord[]>('pages', { crawlId, afterSeq, limit: 1000 });
+        const rows = await send<PageRecord[]>('pages', { crawlId, afterSeq, limit: PAGES_A_READ });
         if (rows.length === 0) return;
         appendFileSync(pagesFile, rows.map((p) => pageLine(p)).join('\n') + '\n');
         afterSeq = rows[rows.length - 1].seq;
+        if (rows.length < PAGES_A_READ) return;
       }
     };
     for (;;) {

@@ -77,6 +77,7 @@ async function learnPageAnswers(store: CrawlStorePort, topicId: number, model: C
   if (fresh.length === 0) return [];
   model.lastPageLabelId = Math.max(model.lastPageLabelId, ...fresh.map((p) => p.id ?? 0));
   const answers = fresh.filter((p) => p.source === 'user');
+  if (answers.length === 0) return [];
   const bodies = await store.pages.bodies(answers);
   answers.forEach((p, i) => {
     const body = bodies[i];
