@@ -88,7 +88,25 @@ export interface Summary {
 
 const FINAL = new Set(['finished', 'stopped', 'paused', 'failed']);
 /** Page rows the runner asks for at a time, as it writes them to pages.jsonl. */
-const PAGES_A_READ = 1000;
+export const PAGES_A_READ = 1000;
+
+/**
+ * Reads the pages committed after `afterSeq`, `PAGES_A_READ` at a time, hands each read to `write`, and returns the
+ * last seq read. A short read means none were left then: the next look is the caller's next tick. (Reading again
+ * until a read came back empty, a fast crawl's few new pages each time kept the runner asking without a pause, each
+ * ask a message through the browser's main thread and a transaction.)
+ */
+export async function readNewPages(
+  read: (afterSeq: number, limit: number) => Promise<PageRecord[]>, afterSeq: number, write: (rows: PageRecord[]) => void,
+): Promise<number> {
+  for (;;) {
+    const rows = await read(afterSeq, PAGES_A_READ);
+    if (rows.length === 0) return afterSeq;
+    write(rows);
+    afterSeq = rows[rows.length - 1]!.seq;
+    if (rows.length < PAGES_A_READ) return afterSeq;
+  }
+}
 
 export async function runCrawl(opts: RunOptions): Promise<Summary> {
   const log = opts.log ?? ((line: string) => process.stderr.write(line + '\n'));
@@ -139,16 +157,9 @@ export async function runCrawl(opts: RunOptions): Promise<Summary> {
     let afterSeq = 0;
     let status: CrawlStatus | null = null;
     let lastLine = 0;
-    // The pages committed since the last look, a thousand at a time. A short read means none were left then: the next
-    // look is the next tick's (read again at once, a fast crawl's few new pages kept this asking without a pause).
     const drainPages = async () => {
-      for (;;) {
-        const rows = await send<PageRecord[]>('pages', { crawlId, afterSeq, limit: PAGES_A_READ });
-        if (rows.length === 0) return;
-        appendFileSync(pagesFile, rows.map((p) => pageLine(p)).join('\n') + '\n');
-        afterSeq = rows[rows.length - 1].seq;
-        if (rows.length < PAGES_A_READ) return;
-      }
+      afterSeq = await readNewPages((after, limit) => send<PageRecord[]>('pages', { crawlId, afterSeq: after, limit }), afterSeq,
+        (rows) => appendFileSync(pagesFile, rows.map((p) => pageLine(p)).join('\n') + '\n'));
     };
     for (;;) {
       if (interrupted) {
