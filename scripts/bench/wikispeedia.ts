@@ -424,7 +424,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   });
 }
 
-/** Pages a second between the first and the last crawl-phase fetch by seq; NaN when they span no time. */
+/** Crawl-phase pages a second, over the span of those that made a request; NaN when it is no time. */
 function crawlRate(fetched: readonly { fetchedAt: string; copyOf?: number }[]): number {
   // The span runs from the first to the last page that made a request: a copy carries its training read's time, and
   // the last page by seq may be one when more pages are in hand than requests.
