@@ -2,7 +2,7 @@
 // `{"path": "/wiki/<name>.html", "html": "..."}` a line; each html is served at its path. Also loads the
 // corpus's ground truth (`labels.tsv`, `pages.tsv`) for benchmarks. See shared/corpora/wikispeedia/README.md.
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { listenOnLoopback } from '../../tests/fixtures/sites/loopback';
@@ -14,7 +14,18 @@ export interface CorpusServer {
   hits: Map<string, number>;
   /** Number of pages served. */
   size: number;
+  /** Every request as the server saw it: when it arrived and when its answer was sent (wall-clock ms). */
+  spans: [number, number][];
   close(): Promise<void>;
+}
+
+/** How many requests the server had open at once between `from` and `to` (wall-clock ms), averaged over that time. */
+export function meanOpen(spans: readonly [number, number][], from: number, to: number): number {
+  if (!(to > from)) return NaN;
+  let open = 0;
+  // An answer never sent (the client went away) counts as open until `to`.
+  for (const [a, b] of spans) open += Math.max(0, Math.min(Number.isNaN(b) ? to : b, to) - Math.max(a, from));
+  return open / (to - from);
 }
 
 /** Reads `pages.jsonl.gz` into path -> html. */
@@ -71,14 +82,16 @@ export function onItsHost(url: URL, sites: Map<string, string>): boolean {
  * `http://<its host>/wiki/<article>.html`, dispatched on the Host header (Chromium maps *.test here), every
  * relative link rewritten to the absolute URL on its target's host, and robots.txt allowing everything.
  */
-export async function startCorpusServer(dir: string, port = 0, opts: { sites?: Map<string, string> } = {}): Promise<CorpusServer> {
+export async function startCorpusServer(dir: string, port = 0, opts: { sites?: Map<string, string>; latencyMs?: number } = {}): Promise<CorpusServer> {
   const pages = loadCorpusPages(dir);
   const { sites } = opts;
   if (sites) linkAcrossSites(pages, sites);
   const byKey = new Map<string, string>();
   for (const [path, html] of pages) byKey.set(pathKey(path), html);
   const hits = new Map<string, number>();
-  const server = createServer((req, res) => {
+  const latency = opts.latencyMs ?? 0;
+  const spans: [number, number][] = [];
+  const answer = (req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? '/', 'http://corpus').pathname;
     hits.set(path, (hits.get(path) ?? 0) + 1);
     if (sites && path === '/robots.txt') {
@@ -96,9 +109,18 @@ export async function startCorpusServer(dir: string, port = 0, opts: { sites?: M
     }
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(req.method === 'HEAD' ? undefined : html);
+  };
+  // `latencyMs`: every answer waits this long before its first byte, as a server across the web does (loopback answers
+  // at once, so only CPU sets a crawl's pace there).
+  const server = createServer((req, res) => {
+    const span: [number, number] = [Date.now(), NaN];
+    spans.push(span);
+    res.once('finish', () => (span[1] = Date.now()));
+    if (latency > 0) setTimeout(answer, latency, req, res);
+    else answer(req, res);
   });
   const { origin, close } = await listenOnLoopback(server, port);
-  return { origin, server, hits, size: pages.size, close };
+  return { origin, server, hits, size: pages.size, spans, close };
 }
 
 /** Non-comment, non-empty rows of a TSV file, split on tabs. */

@@ -3,7 +3,9 @@
 // with --profile, where the service worker's time goes during the Focus crawl (a CPU profile of the worker through
 // the DevTools protocol, and its fetches as the Network domain saw them: how many were in flight at once).
 //   npx tsx scripts/bench/crawl-speed.ts [--corpus DIR] [--topic Science] [--seed English_language] [--budget 2000]
-//     [--concurrency 8] [--rounds 1] [--profile] [--profile-out FILE.cpuprofile] [--trace-out FILE.json]
+//     [--concurrency 8] [--rounds 1] [--latency MS] [--profile] [--profile-out FILE.cpuprofile] [--trace-out FILE.json]
+// --latency MS holds every answer of both crawls' servers that long before its first byte, as a server across the web
+// does: on loopback (0, the default) CPU alone sets the pace, and this shows whether both keep their requests in flight.
 // --profile wants the unminified build for function names: npx wxt build -c scripts/bench/profile.wxt.config.ts
 // --trace-out FILE records a Chromium trace of the first round's Focus crawl and prints where the browser's storage
 // spends its CPU (storage-trace.ts); tracing slows that crawl, so its pages/s is not one to compare.
@@ -17,7 +19,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { CDPSession } from 'playwright-core';
 import type { Launched } from '../lib/browser';
-import { loadArticles, startCorpusServer } from './corpus-server';
+import { loadArticles, meanOpen, startCorpusServer } from './corpus-server';
 import { runCrawlee } from './crawlee';
 import { ChromiumCpu } from '../lib/process-cpu';
 import { DEFAULT_CORPUS, runWikispeedia } from './wikispeedia';
@@ -34,6 +36,13 @@ export interface SpeedRound {
   cpu?: { focus: { total: number; parts: [string, number][]; server: number; pages: number }; crawlee: number };
   /** Focus's crawl-phase pages/s over Crawlee's. */
   ratio: number;
+  /**
+   * Focus's crawl-phase pages that made a request, a second, and how many pages it judged from training reads' copies
+   * instead (requested before the crawl phase). Crawlee requests every page it crawls: requests/s is like for like.
+   */
+  requests: { focus: number; copies: number; ratio: number };
+  /** Requests the site's server had open at once, on average: over Focus's crawl phase, and over Crawlee's run. */
+  open: { focus: number; crawlee: number };
   /** The machine's 1-minute load average when the round ended. */
   load: number;
 }
@@ -43,6 +52,8 @@ export interface CrawlSpeed {
   seed: string;
   budget: number;
   concurrency: number;
+  /** How long each answer of the servers waited before its first byte (ms). */
+  latencyMs: number;
   rounds: SpeedRound[];
   profile?: WorkerProfile;
   /** The first round's storage trace, and the pages it stored (training reads too). */
@@ -52,7 +63,7 @@ export interface CrawlSpeed {
 /** Focus then Crawlee, `rounds` times, on one corpus site each. */
 export async function measureCrawlSpeed(o: {
   corpus: string; topic: string; seed: string; budget: number; concurrency: number; rounds?: number; profile?: boolean; profileOut?: string;
-  traceOut?: string; log?: (s: string) => void;
+  traceOut?: string; latencyMs?: number; log?: (s: string) => void;
 }): Promise<CrawlSpeed> {
   const log = o.log ?? (() => {});
   const rounds: SpeedRound[] = [];
@@ -69,7 +80,7 @@ export async function measureCrawlSpeed(o: {
     const flags = process.env.FOCUS_CHROME_ARGS;
     if (traced) process.env.FOCUS_CHROME_ARGS = [flags ?? '', ...storageTraceArgs(o.traceOut!)].join(' ');
     const focus = await runWikispeedia({
-      corpus: o.corpus, topic: o.topic, seed: o.seed, budget: o.budget, strategy: 'best-first', concurrency: o.concurrency, log: () => {},
+      corpus: o.corpus, topic: o.topic, seed: o.seed, budget: o.budget, strategy: 'best-first', concurrency: o.concurrency, latencyMs: o.latencyMs ?? 0, log: () => {},
       onStarted: async (launched: Launched) => {
         cpu = ChromiumCpu.start(launched.profileDir);
         if (profiled) recorder = await WorkerRecorder.start(launched);
@@ -89,26 +100,31 @@ export async function measureCrawlSpeed(o: {
     const phaseStart = crawlPhaseStart(focus.out), phasePages = crawlPhasePages(focus.out);
     if (summarize) profile = summarize(phaseStart, phasePages);
     log(`round ${i + 1}: Crawlee CheerioCrawler`);
-    const site = await startCorpusServer(o.corpus);
+    const site = await startCorpusServer(o.corpus, 0, { latencyMs: o.latencyMs ?? 0 });
     let crawlee: number;
     let crawleeCpu = NaN;
+    let crawleeOpen = NaN;
     try {
       const seedPath = loadArticles(o.corpus).find((a) => a.article === o.seed)!.path;
       const before = process.cpuUsage();
+      const began = Date.now();
       const run = await runCrawlee({ origin: site.origin, seedUrl: site.origin + seedPath, budget: o.budget, concurrency: o.concurrency });
       const used = process.cpuUsage(before);
       crawlee = run.pagesPerSecond;
       crawleeCpu = (used.user + used.system) / 1000 / run.urls.length;
+      crawleeOpen = meanOpen(site.spans, began, Date.now());
     } finally {
       await site.close();
     }
     const pagesPerSecond = focus.pagesPerSecond ?? NaN;
     rounds.push({
       focus: pagesPerSecond, crawlee, ratio: pagesPerSecond / crawlee, load: loadavg()[0]!,
+      requests: { focus: focus.requestsPerSecond ?? NaN, copies: focus.copies, ratio: (focus.requestsPerSecond ?? NaN) / crawlee },
+      open: { focus: meanOpen(focus.serverSpans, phaseStart, finishedAt || Date.now()), crawlee: crawleeOpen },
       ...(cpu ? { cpu: { focus: focusCpu(cpu, phaseStart, finishedAt, phasePages), crawlee: crawleeCpu } } : {}),
     });
   }
-  return { topic: o.topic, seed: o.seed, budget: o.budget, concurrency: o.concurrency, rounds, ...(profile ? { profile } : {}), ...(trace ? { trace } : {}) };
+  return { topic: o.topic, seed: o.seed, budget: o.budget, concurrency: o.concurrency, latencyMs: o.latencyMs ?? 0, rounds, ...(profile ? { profile } : {}), ...(trace ? { trace } : {}) };
 }
 
 /** Focus's CPU a crawl-phase page: Chromium's, by part, and the site's server (this process). */
@@ -137,9 +153,11 @@ export function crawlPhasePages(out: string): number {
 
 export function formatCrawlSpeed(s: CrawlSpeed): string {
   const lines = [`Crawl phase, Focus (extension, best-first) against Crawlee CheerioCrawler: ${s.topic} from ${s.seed}, ` +
-    `${s.budget} pages, concurrency ${s.concurrency}, no politeness delay, loopback`];
+    `${s.budget} pages, concurrency ${s.concurrency}, no politeness delay, loopback${s.latencyMs > 0 ? `, every answer held ${s.latencyMs} ms` : ''}`];
   for (const [i, r] of s.rounds.entries()) {
     lines.push(`  round ${i + 1}: Focus ${r.focus.toFixed(1)} pages/s, Crawlee ${r.crawlee.toFixed(1)} pages/s, ratio ${r.ratio.toFixed(2)}x, load average ${r.load.toFixed(1)} on ${cpus().length} cores`);
+    lines.push(`    requests: Focus ${r.requests.focus.toFixed(1)} a second (${r.requests.copies} more pages judged from training reads' copies), ratio ${r.requests.ratio.toFixed(2)}x: like for like, Crawlee requests every page`);
+    lines.push(`    requests open at the site's server, on average: Focus ${r.open.focus.toFixed(2)}, Crawlee ${r.open.crawlee.toFixed(2)} (concurrency ${s.concurrency})`);
     if (r.cpu) {
       const { focus, crawlee } = r.cpu;
       const shown = focus.parts.filter(([, ms]) => ms >= 0.1).slice(0, 8).map(([k, ms]) => `${k} ${ms.toFixed(2)}`);
@@ -338,13 +356,14 @@ async function main(): Promise<void> {
       corpus: { type: 'string', default: DEFAULT_CORPUS }, topic: { type: 'string', default: 'Science' },
       seed: { type: 'string', default: 'English_language' }, budget: { type: 'string', default: '2000' },
       concurrency: { type: 'string', default: '8' }, rounds: { type: 'string', default: '1' }, profile: { type: 'boolean', default: false },
-      'profile-out': { type: 'string' }, 'trace-out': { type: 'string' },
+      'profile-out': { type: 'string' }, 'trace-out': { type: 'string' }, latency: { type: 'string', default: '0' },
     },
   });
+  if (!(Number(v.latency) >= 0)) throw new Error(`--latency: milliseconds, 0 or more, not ${v.latency}`);
   const s = await measureCrawlSpeed({
     corpus: v.corpus!, topic: v.topic!, seed: v.seed!, budget: Number(v.budget), concurrency: Number(v.concurrency),
     rounds: Number(v.rounds), profile: v.profile || !!v['profile-out'], ...(v['profile-out'] ? { profileOut: v['profile-out'] } : {}),
-    ...(v['trace-out'] ? { traceOut: v['trace-out'] } : {}), log: (l) => process.stderr.write(`[speed] ${l}\n`),
+    ...(v['trace-out'] ? { traceOut: v['trace-out'] } : {}), latencyMs: Number(v.latency), log: (l) => process.stderr.write(`[speed] ${l}\n`),
   });
   console.log(formatCrawlSpeed(s));
 }

@@ -57,7 +57,7 @@ interface CaseFigures {
   topic: string;
   seed: string;
   reachableOnTopic: number;
-  focus: Record<string, Pick<CaseResults, 'table' | 'pagesPerSecond' | 'workerHeapMB' | 'wallSeconds'> & { judge: CaseResults['judge']['all']; cpu?: FocusCpu }>;
+  focus: Record<string, Pick<CaseResults, 'table' | 'pagesPerSecond' | 'requestsPerSecond' | 'copies' | 'workerHeapMB' | 'wallSeconds'> & { judge: CaseResults['judge']['all']; cpu?: FocusCpu }>;
   /** `cpuMs`: CPU ms a page of this process while Crawlee ran (its crawler and the site's server). */
   crawlee: { table: ReturnType<typeof scoreUrls>; pagesPerSecond: number; seconds: number; load: number; cpuMs: number } | null;
 }
@@ -107,7 +107,7 @@ async function main(): Promise<void> {
         } : {}),
       });
       const cpu = sampler ? focusCpu(sampler, crawlPhaseStart(r.out), finishedAt, crawlPhasePages(r.out)) : undefined;
-      figures.focus[strategy] = { table: r.table, pagesPerSecond: r.pagesPerSecond, workerHeapMB: r.workerHeapMB, wallSeconds: r.wallSeconds, judge: r.judge.all, ...(cpu ? { cpu } : {}) };
+      figures.focus[strategy] = { table: r.table, pagesPerSecond: r.pagesPerSecond, requestsPerSecond: r.requestsPerSecond, copies: r.copies, workerHeapMB: r.workerHeapMB, wallSeconds: r.wallSeconds, judge: r.judge.all, ...(cpu ? { cpu } : {}) };
     }
     if (!skip.has('crawlee')) {
       log(`${topic} from ${seed}: Crawlee CheerioCrawler, ${budget} pages`);
@@ -246,7 +246,9 @@ async function writeReport(all: { date: string; machine: Record<string, unknown>
     if (c.crawlee && focusRate) {
       parts.push(`Crawl-phase pages/s, Focus best-first over Crawlee CheerioCrawler, side by side in this run at concurrency ${concurrency}, ` +
         `no politeness delay, loopback, load average ${c.crawlee.load.toFixed(1)} on ${cpus().length} cores: ` +
-        `${(focusRate / c.crawlee.pagesPerSecond).toFixed(2)}x (goal: at least 1).`, '');
+        `${(focusRate / c.crawlee.pagesPerSecond).toFixed(2)}x. Of Focus's pages, ${c.focus['best-first']!.copies} were judged from training reads' copies, ` +
+        `requested before the crawl phase; its requests a second over Crawlee's (which requests every page), like for like: ` +
+        `${((c.focus['best-first']!.requestsPerSecond ?? NaN) / c.crawlee.pagesPerSecond).toFixed(2)}x (goal: at least 1).`, '');
       const cpu = c.focus['best-first']?.cpu;
       if (cpu) {
         const part = (name: string) => (cpu.parts.find(([k]) => k === name)?.[1] ?? 0).toFixed(2);

@@ -91,6 +91,8 @@ export interface CaseOptions {
   splitSeed?: number;
   keywords?: string[];
   concurrency?: number;
+  /** Every answer of the site's server waits this long (ms) before its first byte, as across the web; default 0. */
+  latencyMs?: number;
   /**
    * Online learning: `off` learns nothing while crawling; `verdicts` learns from the judge's verdicts; `rescore`
    * also re-scores the queued links every 500 pages (the default of a crawl).
@@ -297,7 +299,7 @@ export async function runWikispeedia(o: CaseOptions) {
   const pathOf = new Map(articles.map((a) => [a.article, a.path]));
 
   const sites = o.web === 'sites' ? loadSites(o.corpus) : undefined;
-  const site = await startCorpusServer(o.corpus, 0, { sites });
+  const site = await startCorpusServer(o.corpus, 0, { sites, latencyMs: o.latencyMs ?? 0 });
   const urlOf = (a: string) => articleUrl(site.origin, pathOf.get(a)!, sites);
   const hostRules = sites ? `MAP *.test 127.0.0.1:${new URL(site.origin).port}` : undefined;
   const trainList = order.slice(0, nTrain);
@@ -368,6 +370,10 @@ export async function runWikispeedia(o: CaseOptions) {
     // judged from training's copy carries that read's time, so a short crawl of copies can span no time, or less than
     // none: no rate then.
     pagesPerSecond: round(crawlRate(fetched), 1),
+    // The same span's pages that made a request: like for like with a crawler that reads nothing before its crawl (the
+    // pages judged from a training read's copy were requested in the training phase, outside the span).
+    requestsPerSecond: round(crawlRate(fetched.filter((r) => r.copyOf === undefined)), 1),
+    copies: fetched.filter((r) => r.copyOf !== undefined).length,
     workerHeapMB: heap.length ? { peak: round(Math.max(...heap) / 2 ** 20, 1), median: round([...heap].sort((a, b) => a - b)[heap.length >> 1] / 2 ** 20, 1), samples: heap.length } : null,
     judge: { all: confusion(judged), scoredOnly: confusion(judged.filter((r) => r.scored)) },
     // How well the link score the crawler used (P(+|anchor, context) at fetch time) ranked what it fetched.
@@ -381,7 +387,8 @@ export async function runWikispeedia(o: CaseOptions) {
     },
   };
   writeFileSync(join(out, 'results.json'), JSON.stringify(results, null, 2) + '\n');
-  return { ...results, out };
+  // Not in results.json: every request the site's server saw, for a caller that asks how many were open at once.
+  return { ...results, out, serverSpans: site.spans };
 }
 
 export type CaseResults = Awaited<ReturnType<typeof runWikispeedia>>;

@@ -1,0 +1,60 @@
+// The benchmarks' corpus server: held answers stand for a server across the web, and the server tells how many
+// requests it had open at once, which is what a crawler's concurrency promises.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { meanOpen, startCorpusServer } from '../../scripts/bench/corpus-server';
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'corpus-'));
+  const lines = ['a', 'b', 'c'].map((p) => JSON.stringify({ path: `/wiki/${p}.html`, html: `<title>${p}</title>` }));
+  writeFileSync(join(dir, 'pages.jsonl.gz'), gzipSync(lines.join('\n')));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('meanOpen', () => {
+  it('averages the requests open over the window, cutting spans at its edges', () => {
+    // Two requests over the whole 100 ms, one for its second half, one before it began.
+    const spans: [number, number][] = [[0, 100], [-10, 120], [50, 100], [-50, -1]];
+    expect(meanOpen(spans, 0, 100)).toBeCloseTo(2.5, 10);
+  });
+
+  it('counts an answer never sent as open to the end', () => {
+    expect(meanOpen([[50, NaN]], 0, 100)).toBeCloseTo(0.5, 10);
+  });
+});
+
+describe('startCorpusServer', () => {
+  it('holds every answer for latencyMs and records each request it saw', async () => {
+    const site = await startCorpusServer(dir, 0, { latencyMs: 80 });
+    try {
+      const t0 = Date.now();
+      const answers = await Promise.all(['a', 'b', 'c', 'nope'].map((p) => fetch(`${site.origin}/wiki/${p}.html`)));
+      const took = Date.now() - t0;
+      expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 404]);
+      expect(await answers[1]!.text()).toBe('<title>b</title>');
+      // Four at once, each held: about one latency in all, not four.
+      expect(took).toBeGreaterThanOrEqual(75);
+      expect(took).toBeLessThan(4 * 80);
+      expect(site.spans).toHaveLength(4);
+      for (const [a, b] of site.spans) expect(b - a).toBeGreaterThanOrEqual(75);
+      expect(meanOpen(site.spans, t0, Date.now())).toBeGreaterThan(2);
+    } finally {
+      await site.close();
+    }
+  });
+
+  it('answers at once without latencyMs', async () => {
+    const site = await startCorpusServer(dir);
+    try {
+      expect((await fetch(`${site.origin}/wiki/a.html`)).status).toBe(200);
+      const [[a, b]] = site.spans as [[number, number]];
+      expect(b - a).toBeLessThan(40); // as the server saw it: no client or connection time in it
+    } finally {
+      await site.close();
+    }
+  });
+});
