@@ -28,6 +28,26 @@ export function meanOpen(spans: readonly [number, number][], from: number, to: n
   return open / (to - from);
 }
 
+/** The share of the time between `from` and `to` in which the server had 0, 1, 2... requests open (index: how many). */
+export function openShares(spans: readonly [number, number][], from: number, to: number): number[] {
+  // Each span adds one from its arrival and takes it away once answered: walk the changes in time order.
+  const changes: [number, number][] = [];
+  for (const [a, b] of spans) {
+    const end = Math.min(Number.isNaN(b) ? to : b, to), start = Math.max(a, from);
+    if (end > start) changes.push([start, 1], [end, -1]);
+  }
+  changes.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  const time: number[] = [];
+  let open = 0, at = from;
+  for (const [t, d] of changes) {
+    time[open] = (time[open] ?? 0) + (t - at);
+    open += d;
+    at = t;
+  }
+  time[open] = (time[open] ?? 0) + (to - at);
+  return Array.from(time, (x) => (x ?? 0) / (to - from));
+}
+
 /** Reads `pages.jsonl.gz` into path -> html. */
 export function loadCorpusPages(dir: string): Map<string, string> {
   const text = gunzipSync(readFileSync(join(dir, 'pages.jsonl.gz'))).toString('utf8');

@@ -19,7 +19,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { CDPSession } from 'playwright-core';
 import type { Launched } from '../lib/browser';
-import { loadArticles, meanOpen, startCorpusServer } from './corpus-server';
+import { loadArticles, meanOpen, openShares, startCorpusServer } from './corpus-server';
 import { runCrawlee } from './crawlee';
 import { ChromiumCpu } from '../lib/process-cpu';
 import { DEFAULT_CORPUS, runWikispeedia } from './wikispeedia';
@@ -42,7 +42,7 @@ export interface SpeedRound {
    */
   requests: { focus: number; copies: number; ratio: number };
   /** Requests the site's server had open at once, on average: over Focus's crawl phase, and over Crawlee's run. */
-  open: { focus: number; crawlee: number };
+  open: { focus: number; crawlee: number; focusShares: number[]; crawleeShares: number[] };
   /** The machine's 1-minute load average when the round ended. */
   load: number;
 }
@@ -104,6 +104,7 @@ export async function measureCrawlSpeed(o: {
     let crawlee: number;
     let crawleeCpu = NaN;
     let crawleeOpen = NaN;
+    let crawleeShares: number[] = [];
     try {
       const seedPath = loadArticles(o.corpus).find((a) => a.article === o.seed)!.path;
       const before = process.cpuUsage();
@@ -112,7 +113,9 @@ export async function measureCrawlSpeed(o: {
       const used = process.cpuUsage(before);
       crawlee = run.pagesPerSecond;
       crawleeCpu = (used.user + used.system) / 1000 / run.urls.length;
-      crawleeOpen = meanOpen(site.spans, began, Date.now());
+      const ended = Date.now();
+      crawleeOpen = meanOpen(site.spans, began, ended);
+      crawleeShares = openShares(site.spans, began, ended);
     } finally {
       await site.close();
     }
@@ -120,7 +123,10 @@ export async function measureCrawlSpeed(o: {
     rounds.push({
       focus: pagesPerSecond, crawlee, ratio: pagesPerSecond / crawlee, load: loadavg()[0]!,
       requests: { focus: focus.requestsPerSecond ?? NaN, copies: focus.copies, ratio: (focus.requestsPerSecond ?? NaN) / crawlee },
-      open: { focus: meanOpen(focus.serverSpans, phaseStart, finishedAt || Date.now()), crawlee: crawleeOpen },
+      open: {
+        focus: meanOpen(focus.serverSpans, phaseStart, finishedAt || Date.now()), crawlee: crawleeOpen,
+        focusShares: openShares(focus.serverSpans, phaseStart, finishedAt || Date.now()), crawleeShares,
+      },
       ...(cpu ? { cpu: { focus: focusCpu(cpu, phaseStart, finishedAt, phasePages), crawlee: crawleeCpu } } : {}),
     });
   }
@@ -158,6 +164,8 @@ export function formatCrawlSpeed(s: CrawlSpeed): string {
     lines.push(`  round ${i + 1}: Focus ${r.focus.toFixed(1)} pages/s, Crawlee ${r.crawlee.toFixed(1)} pages/s, ratio ${r.ratio.toFixed(2)}x, load average ${r.load.toFixed(1)} on ${cpus().length} cores`);
     lines.push(`    requests: Focus ${r.requests.focus.toFixed(1)} a second (${r.requests.copies} more pages judged from training reads' copies), ratio ${r.requests.ratio.toFixed(2)}x: like for like, Crawlee requests every page`);
     lines.push(`    requests open at the site's server, on average: Focus ${r.open.focus.toFixed(2)}, Crawlee ${r.open.crawlee.toFixed(2)} (concurrency ${s.concurrency})`);
+    const shares = (xs: number[]) => xs.map((x, n) => `${n} ${Math.round(100 * x)}%`).filter((_, n) => xs[n]! >= 0.005).join(', ');
+    lines.push(`    the time by how many were open: Focus ${shares(r.open.focusShares)}; Crawlee ${shares(r.open.crawleeShares)}`);
     if (r.cpu) {
       const { focus, crawlee } = r.cpu;
       const shown = focus.parts.filter(([, ms]) => ms >= 0.1).slice(0, 8).map(([k, ms]) => `${k} ${ms.toFixed(2)}`);

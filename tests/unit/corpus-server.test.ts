@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { meanOpen, startCorpusServer } from '../../scripts/bench/corpus-server';
+import { meanOpen, openShares, startCorpusServer } from '../../scripts/bench/corpus-server';
 
 let dir: string;
 beforeAll(() => {
@@ -20,6 +20,13 @@ describe('meanOpen', () => {
     // Two requests over the whole 100 ms, one for its second half, one before it began.
     const spans: [number, number][] = [[0, 100], [-10, 120], [50, 100], [-50, -1]];
     expect(meanOpen(spans, 0, 100)).toBeCloseTo(2.5, 10);
+  });
+
+  it('splits the window by how many requests were open', () => {
+    // 0-20: none; 20-50: one; 50-80: two; 80-100: one.
+    const shares = openShares([[20, 80], [50, 100], [-5, 0]], 0, 100);
+    expect(shares.map((x) => Math.round(x * 100))).toEqual([20, 50, 30]);
+    expect(shares.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 10);
   });
 
   it('counts an answer never sent as open to the end', () => {
