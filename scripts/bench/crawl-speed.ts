@@ -169,8 +169,12 @@ export function formatCrawlSpeed(s: CrawlSpeed): string {
     if (r.cpu) {
       const { focus, crawlee } = r.cpu;
       const shown = focus.parts.filter(([, ms]) => ms >= 0.1).slice(0, 8).map(([k, ms]) => `${k} ${ms.toFixed(2)}`);
-      lines.push(`    CPU a page: Focus's Chromium ${focus.total.toFixed(2)} ms and its site's server ${focus.server.toFixed(2)} ms, ` +
-        `Crawlee ${crawlee.toFixed(2)} ms with its server (${((focus.total + focus.server) / crawlee).toFixed(2)}x); Chromium by process and thread: ${shown.join(', ')}`);
+      // Crawlee's pages are all requests; Focus's crawl-phase pages include the copies, which made none.
+      const perRequest = focus.pages / Math.max(1, focus.pages - r.requests.copies);
+      lines.push(`    CPU a page: Focus's Chromium ${focus.total.toFixed(2)} ms and its site's server ${focus.server.toFixed(2)} ms ` +
+        `(${(focus.total * perRequest).toFixed(2)} and ${(focus.server * perRequest).toFixed(2)} a request), ` +
+        `Crawlee ${crawlee.toFixed(2)} ms with its server (a request: ${(((focus.total + focus.server) * perRequest) / crawlee).toFixed(2)}x); ` +
+        `Chromium by process and thread: ${shown.join(', ')}`);
     }
   }
   if (s.profile) lines.push(formatProfile(s.profile));

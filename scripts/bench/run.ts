@@ -251,10 +251,13 @@ async function writeReport(all: { date: string; machine: Record<string, unknown>
         `${((c.focus['best-first']!.requestsPerSecond ?? NaN) / c.crawlee.pagesPerSecond).toFixed(2)}x (goal: at least 1).`, '');
       const cpu = c.focus['best-first']?.cpu;
       if (cpu) {
+        const perRequest = cpu.pages / Math.max(1, cpu.pages - (c.focus['best-first']?.copies ?? 0));
         const part = (name: string) => (cpu.parts.find(([k]) => k === name)?.[1] ?? 0).toFixed(2);
         parts.push(`CPU a crawl-phase page in the same runs: Focus's Chromium ${cpu.total.toFixed(2)} ms (the browser's IndexedDB thread pool ` +
           `${part('browser: ThreadPoolForeg')}, the service worker ${part('extension: ServiceWorker t')}) and its site's server ${cpu.server.toFixed(2)} ms; ` +
-          `Crawlee with its server ${c.crawlee.cpuMs.toFixed(2)} ms (${((cpu.total + cpu.server) / c.crawlee.cpuMs).toFixed(2)}x).`, '');
+          `Crawlee with its server ${c.crawlee.cpuMs.toFixed(2)} ms (${((cpu.total + cpu.server) / c.crawlee.cpuMs).toFixed(2)}x). ` +
+          `Over requests only (Focus's pages judged from copies made none, and their work is in the figure): Focus's Chromium and server ` +
+          `${((cpu.total + cpu.server) * perRequest).toFixed(2)} ms, ${(((cpu.total + cpu.server) * perRequest) / c.crawlee.cpuMs).toFixed(2)}x Crawlee's.`, '');
       }
     }
     const svg = `harvest-${c.topic}.svg`;
