@@ -22,15 +22,13 @@ export interface CorpusServer {
 /** How many requests the server had open at once between `from` and `to` (wall-clock ms), averaged over that time. */
 export function meanOpen(spans: readonly [number, number][], from: number, to: number): number {
   if (!(to > from)) return NaN;
-  let open = 0;
-  // An answer never sent (the client went away) counts as open until `to`.
-  for (const [a, b] of spans) open += Math.max(0, Math.min(Number.isNaN(b) ? to : b, to) - Math.max(a, from));
-  return open / (to - from);
+  return openShares(spans, from, to).reduce((mean, share, open) => mean + open * share, 0);
 }
 
 /** The share of the time between `from` and `to` in which the server had 0, 1, 2... requests open (index: how many). */
 export function openShares(spans: readonly [number, number][], from: number, to: number): number[] {
-  // Each span adds one from its arrival and takes it away once answered: walk the changes in time order.
+  // Each span adds one from its arrival and takes it away once answered: walk the changes in time order. An answer
+  // never sent (the client went away) counts as open until `to`.
   const changes: [number, number][] = [];
   for (const [a, b] of spans) {
     const end = Math.min(Number.isNaN(b) ? to : b, to), start = Math.max(a, from);
