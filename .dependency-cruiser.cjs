@@ -1,39 +1,27 @@
-// The layering of docs/architecture.md, checked: records and config < net < parse < policy and strategies <
-// learning < the run < the store < the app and its pages. A module may import its own layer and the layers
-// below it, never one above, and no import cycle is allowed. Run by tests/unit/layers.test.ts (npm test).
+// The layering of docs/architecture.md, checked: one folder a layer, bottom to top. A module may import its own
+// layer and the layers below it, never one above, and no import cycle is allowed. Run by tests/unit/layers.test.ts
+// (npm test).
 
-/** Bottom to top: each layer's files, as path patterns relative to the project's root. */
+/** Bottom to top: each layer is one folder. */
 const LAYERS = [
-  {
-    name: 'records',
-    // A folder's config.ts holds its settings and their defaults, read by everything above.
-    path: ['^lib/(types|records|url|random|bytes|page-body)\\.ts$', '^lib/text/', '^lib/crawl/(config|patterns|safety-rules)\\.ts$', '^lib/(classifier|template)/config\\.ts$'],
-  },
-  { name: 'net', path: ['^lib/fetch/'] },
+  { name: 'records', path: ['^lib/records/'] },
+  { name: 'net', path: ['^lib/net/'] },
   { name: 'parse', path: ['^lib/parse/'] },
-  {
-    name: 'policy',
-    // lib/ports.ts declares the decisions policy makes and the store applies, and what the run and learning
-    // ask of the store: above the policy it carries, below everything that uses or implements it.
-    path: [
-      '^lib/crawl/(safety|safety-words|safety-lexicon|scope|parse-config|render-policy)\\.ts$',
-      '^lib/strategies/',
-      '^lib/template/(?!config\\.ts$|cycle\\.ts$|harvest\\.ts$)',
-      '^lib/ports\\.ts$',
-    ],
-  },
-  {
-    name: 'learning',
-    // children.ts plans a page's links: the policy's rules and the strategy, and the link classifier's rank.
-    path: ['^lib/classifier/(?!config\\.ts$)', '^lib/crawl/(learner|model|link-model|children|reach-index)\\.ts$'],
-  },
-  { name: 'run', path: ['^lib/run/', '^lib/crawl/(crawler|commit-queue)\\.ts$', '^lib/template/(cycle|harvest)\\.ts$'] },
+  { name: 'policy', path: ['^lib/policy/'] },
+  { name: 'strategies', path: ['^lib/strategies/'] },
+  { name: 'ports', path: ['^lib/ports/'] },
+  { name: 'learning', path: ['^lib/learning/'] },
+  { name: 'run', path: ['^lib/run/'] },
   { name: 'store', path: ['^lib/store/'] },
-  {
-    name: 'app',
-    path: ['^lib/crawl/(service|topic-service|identity)\\.ts$', '^lib/(protocol|message-policy|label-input)\\.ts$', '^lib/(export|ui|platform)/', '^entrypoints/'],
-  },
+  { name: 'export', path: ['^lib/export/'] },
+  { name: 'app', path: ['^lib/app/'] },
+  { name: 'ui', path: ['^lib/ui/'] },
+  { name: 'platform', path: ['^lib/platform/'] },
+  { name: 'pages', path: ['^entrypoints/'] },
 ];
+
+/** The files that run only in Node, beside the runner: Redis and the loopback bridge to it. */
+const NODE_SIDE = '^lib/(store/shared/(redis-frontier|redis-scripts|bridge-server)|app/shared-run)\\.ts$';
 
 const upper = (i) => LAYERS.slice(i + 1).flatMap((l) => l.path);
 
@@ -51,10 +39,10 @@ module.exports = {
     ...layerRules,
     {
       name: 'store-holds-no-policy',
-      comment: 'the store applies decisions (lib/run/commit-plan.ts) and ranks nothing itself: it never imports the classifier',
+      comment: 'the store applies decisions (lib/run/commit-plan.ts) and ranks nothing itself: it never imports learning',
       severity: 'error',
       from: { path: '^lib/store/' },
-      to: { path: '^lib/classifier/' },
+      to: { path: '^lib/learning/' },
     },
     {
       name: 'in-a-layer',
@@ -76,6 +64,27 @@ module.exports = {
       severity: 'error',
       from: { path: '^lib/', pathNot: '^lib/platform/' },
       to: { path: '^(node_modules/)?(wxt|@wxt-dev|webextension-polyfill)(/|$)|^#imports$' },
+    },
+    {
+      name: 'node-only-in-the-runner',
+      comment: "Node's modules and Redis only in the runner's side of a shared crawl (lib/store/shared/ and lib/app/shared-run.ts)",
+      severity: 'error',
+      from: { path: '^lib/', pathNot: NODE_SIDE },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'redis-only-in-the-runner',
+      comment: 'Redis only in the runner\'s side of a shared crawl (lib/store/shared/ and lib/app/shared-run.ts)',
+      severity: 'error',
+      from: { path: '^lib/', pathNot: NODE_SIDE },
+      to: { path: '^(node_modules/)?ioredis(/|$)' },
+    },
+    {
+      name: 'extension-runs-no-node',
+      comment: "the extension's pages and worker never load the runner's Node side",
+      severity: 'error',
+      from: { path: '^entrypoints/' },
+      to: { path: NODE_SIDE, reachable: true },
     },
     {
       name: 'lib-below-entrypoints',

@@ -10,21 +10,21 @@ import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ConfigError } from '../lib/crawl/config';
-import { parseConfig } from '../lib/crawl/parse-config';
+import { ConfigError } from '../lib/records/config';
+import { parseConfig } from '../lib/app/parse-config';
 import { FORMATS } from '../lib/export/formats';
 import { pageLine } from '../lib/export/jsonl';
-import { EXPORT_FORMATS, frontierSize, type ExportFormat } from '../lib/records';
+import { EXPORT_FORMATS, frontierSize, type ExportFormat } from '../lib/records/rows';
 import { isExportFormat } from '../lib/export/selection';
-import type { CrawlStatus } from '../lib/protocol';
-import type { PageRecord } from '../lib/types';
-import type { FieldRecord, RecordChange } from '../lib/records';
+import type { CrawlStatus } from '../lib/app/protocol';
+import type { PageRecord } from '../lib/records/types';
+import type { FieldRecord, RecordChange } from '../lib/records/rows';
 import { changesJsonl, recordsJsonl } from '../lib/export/records';
 import type { Launched } from './lib/browser';
 import { BROWSERS, isBrowserName, openSession, waitInPage, type BrowserName, type ExtensionSession } from './lib/session';
-import type { Bridge } from './lib/frontier-bridge';
-import { formatStatus, FrontierError, type SharedStatus } from './lib/redis-frontier';
-import { joinShared, serveBridge, sharedStatus, type SharedOptions } from './lib/shared-run';
+import type { Bridge } from '../lib/store/shared/bridge-server';
+import { formatStatus, FrontierError, type SharedStatus } from '../lib/store/shared/redis-frontier';
+import { joinShared, serveBridge, sharedStatus, type SharedOptions } from '../lib/app/shared-run';
 
 export interface RunOptions {
   config: unknown;

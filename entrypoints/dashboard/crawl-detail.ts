@@ -4,8 +4,8 @@
 // per page fetched and per site instead of a harvest rate, a multi-queue crawl its list pages read and refreshed.
 import Dexie from 'dexie';
 import type { CrawlerDB } from '@/lib/store/db';
-import { frontierSize, type CrawlRecord, type RescoreReport } from '@/lib/records';
-import type { FrontierEntry, Topic } from '@/lib/types';
+import { frontierSize, type CrawlRecord, type RescoreReport } from '@/lib/records/rows.ts';
+import type { FrontierEntry, Topic } from '@/lib/records/types.ts';
 import { byId, errorText, fill, h, type Child } from '@/lib/platform/dom';
 import {
   authorityText,
@@ -21,7 +21,7 @@ import {
 } from '@/lib/ui/format';
 import { identityText, scopeText } from '@/lib/ui/config-form';
 import { strategyModule } from '@/lib/strategies/registry';
-import { engineUrl } from '@/lib/template/config';
+import { engineUrl } from '@/lib/records/template-config.ts';
 import { queueWeight } from '@/lib/strategies/multi-queue/weights';
 import { queueLoads } from '@/lib/store/fifo-queues';
 import { allTopics } from '@/lib/ui/label-queries';

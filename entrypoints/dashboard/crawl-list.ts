@@ -1,7 +1,7 @@
 // The list of crawls with their counters and controls. Items are keyed by crawl id and updated in
 // place, so a click is not lost when the worker rewrites a crawl's counters many times a second.
 import { sendMessage } from '@/lib/platform/messaging';
-import type { CrawlRecord } from '@/lib/records';
+import type { CrawlRecord } from '@/lib/records/rows.ts';
 import { controlCrawl, type CrawlControl } from '@/lib/platform/actions';
 import { byId, errorText, h } from '@/lib/platform/dom';
 import { crawlActions, formatCount, formatDateTime, formatPercent, harvestRate } from '@/lib/ui/format';

@@ -1,9 +1,9 @@
 // A module Web Worker of the dashboard that evaluates a topic's link classifier (SPEC A.8): it reads the
-// labeled links itself and runs lib/classifier/evaluate, so that 70,000 labels (several seconds of work) never
+// labeled links itself and runs lib/learning/evaluate, so that 70,000 labels (several seconds of work) never
 // hold up the page. It only reads the database, like the page that starts it.
-import { evaluateLinks, type EvaluationReport } from '@/lib/classifier/evaluate';
+import { evaluateLinks, type EvaluationReport } from '@/lib/learning/evaluate.ts';
 import { CrawlerDB } from '@/lib/store/db';
-import type { LabelSource } from '@/lib/types';
+import type { LabelSource } from '@/lib/records/types.ts';
 import { evaluationExamples, type CountsBySource } from '@/lib/ui/queries';
 
 export type EvalRequest =

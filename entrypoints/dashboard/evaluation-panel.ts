@@ -1,10 +1,10 @@
 // The Topics view's evaluation (SPEC A.8): held-out (7:3, as the paper splits its labeled links) or k-fold
 // precision, recall, F1, accuracy and AUC, with confusion matrices, of the two feature groups of SPEC A.3 side
 // by side, and the strongest features of each class. The work runs in a Web Worker (eval-worker.ts).
-import type { ByGroup, Confusion, EvaluationReport, Figures, ReadableFeature, TestResult } from '@/lib/classifier/evaluate';
-import type { FeatureGroup } from '@/lib/classifier/link-features';
+import type { ByGroup, Confusion, EvaluationReport, Figures, ReadableFeature, TestResult } from '@/lib/learning/evaluate.ts';
+import type { FeatureGroup } from '@/lib/learning/link-features.ts';
 import type { CrawlerDB } from '@/lib/store/db';
-import type { LabelSource } from '@/lib/types';
+import type { LabelSource } from '@/lib/records/types.ts';
 import { errorText, fill, h, type Child } from '@/lib/platform/dom';
 import { formatCount, formatDuration, formatScore } from '@/lib/ui/format';
 import { LABEL_SOURCES, type SourceCounts } from '@/lib/ui/label-queries';

@@ -2,16 +2,16 @@
 // a progress bar and Cancel. The file is streamed from IndexedDB: to disk through the File System Access API
 // where the browser offers it, else into a Blob built a few megabytes at a time (Chromium keeps large blobs out
 // of the page's memory), then downloaded. The command-line runner pulls the same stream through `focusExport`.
-import { concatBytes } from '@/lib/bytes';
+import { concatBytes } from '@/lib/records/bytes.ts';
 import { exportCrawl, exportMark, type ExportRequest } from '@/lib/export/export-crawl';
 import { FORMATS } from '@/lib/export/formats';
-import { EXPORT_FORMATS } from '@/lib/records';
+import { EXPORT_FORMATS } from '@/lib/records/rows.ts';
 import { isExportFormat } from '@/lib/export/selection';
 import { downloadFile } from '@/lib/platform/actions';
 import { byId, errorText, h } from '@/lib/platform/dom';
 import { sendMessage } from '@/lib/platform/messaging';
 import type { CrawlerDB } from '@/lib/store/db';
-import type { CrawlRecord } from '@/lib/records';
+import type { CrawlRecord } from '@/lib/records/rows.ts';
 import { formatBytes, formatCount } from '@/lib/ui/format';
 import { pageSites } from '@/lib/ui/page-query';
 

@@ -4,7 +4,7 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { CrawlerDB } from '@/lib/store/db';
-import type { CrawlRecord } from '@/lib/records';
+import type { CrawlRecord } from '@/lib/records/rows.ts';
 import { errorText, fill, h } from '@/lib/platform/dom';
 import { formatCount, formatPercent } from '@/lib/ui/format';
 import { allCrawls, HarvestCurve, harvestStepAfter, sampleCurves, watch, watchThrottled } from '@/lib/ui/queries';

@@ -1,18 +1,18 @@
 // The labeling queue: the questions whose answers most change what the topic's crawls fetch next
-// (lib/classifier/question-value.ts, measured in docs/benchmarks.md "Labels that teach"), each about a queued link
+// (lib/learning/question-value.ts, measured in docs/benchmarks.md "Labels that teach"), each about a queued link
 // ("is the page this link leads to on topic?") or a fetched page ("is this page on topic?"), answered on or off
 // topic with the keyboard. A link's answer goes to the worker as a labelLink message, a page's as labelPage; the
 // row leaves, and once the crawls have taken the answer in the queue is read again, so the next question is
 // asked of the frontier the answer changed.
 import { sendMessage } from '@/lib/platform/messaging';
 import type { CrawlerDB } from '@/lib/store/db';
-import type { LabelValue } from '@/lib/types';
+import type { LabelValue } from '@/lib/records/types.ts';
 import { byId, errorText, fill, h } from '@/lib/platform/dom';
 import { formatCount, formatScore } from '@/lib/ui/format';
 import { watch } from '@/lib/ui/queries';
 import { labelQuestions, type AskedQuestion } from '@/lib/ui/label-queries';
 import { showNotice } from './topic-ui';
-import type { AnswerEffect } from '@/lib/records';
+import type { AnswerEffect } from '@/lib/records/rows.ts';
 
 /** What an answer changed, in the user's words: "re-scored 312 queued links; 14 moved into the next 100". */
 export function answerEffectText(e: AnswerEffect): string {
@@ -25,7 +25,7 @@ export function answerEffectText(e: AnswerEffect): string {
 /** Answers after which the queue is re-read: each one, since an answer re-ranks the frontier at once. */
 export const REFRESH_EVERY = 1;
 const QUEUE_LENGTH = 40;
-/** The "next links" an answer's effect is counted against (lib/crawl/learner.ts, NEXT_LINKS). */
+/** The "next links" an answer's effect is counted against (lib/learning/learner.ts, NEXT_LINKS). */
 const NEXT_LINKS = 100;
 
 /** A question as the queue shows it: a link of a crawl's frontier, or a page a crawl fetched. */

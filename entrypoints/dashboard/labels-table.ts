@@ -2,10 +2,10 @@
 // range (a topic can hold 70,000 labels), selected with checkboxes (shift-click selects a range), relabeled or
 // deleted through the worker, exported as CSV or JSON Lines (the current filter) and imported from files.
 import { labelsToCsv, labelsToJsonl } from '@/lib/export/labels';
-import { checkImportSize } from '@/lib/label-input';
+import { checkImportSize } from '@/lib/export/label-input.ts';
 import { sendMessage } from '@/lib/platform/messaging';
 import type { CrawlerDB } from '@/lib/store/db';
-import type { LabeledLink, LabelValue, Topic } from '@/lib/types';
+import type { LabeledLink, LabelValue, Topic } from '@/lib/records/types.ts';
 import { downloadFile } from '@/lib/platform/actions';
 import { byId, errorText, fill, h } from '@/lib/platform/dom';
 import { formatCount, formatDateTime } from '@/lib/ui/format';

@@ -3,7 +3,7 @@
 import '@/lib/ui/base.css';
 import './style.css';
 import { CrawlerDB } from '@/lib/store/db';
-import { type CrawlRecord } from '@/lib/records';
+import { type CrawlRecord } from '@/lib/records/rows.ts';
 import { byId, crawlIdFromUrl, errorText } from '@/lib/platform/dom';
 import { allCrawls, watch } from '@/lib/ui/queries';
 import { CrawlDetail } from './crawl-detail';

@@ -1,10 +1,10 @@
 // The Topics view's model card: what the topic's saved model has learned and when, Retrain, and the model
 // as a file (export, import as a new topic).
-import { checkImportSize } from '@/lib/label-input';
+import { checkImportSize } from '@/lib/export/label-input.ts';
 import { sendMessage } from '@/lib/platform/messaging';
-import type { RetrainReport } from '@/lib/protocol';
+import type { RetrainReport } from '@/lib/app/protocol.ts';
 import type { CrawlerDB } from '@/lib/store/db';
-import type { Topic } from '@/lib/types';
+import type { Topic } from '@/lib/records/types.ts';
 import { downloadFile } from '@/lib/platform/actions';
 import { byId, errorText, fill, h } from '@/lib/platform/dom';
 import { formatCount, formatDateTime } from '@/lib/ui/format';

@@ -3,7 +3,7 @@
 // labels it learns from); the topic field is built here, before the keywords field.
 import { sendMessage } from '@/lib/platform/messaging';
 import type { CrawlerDB } from '@/lib/store/db';
-import type { Topic } from '@/lib/types';
+import type { Topic } from '@/lib/records/types.ts';
 import { requestCrawlAccess } from '@/lib/platform/actions';
 import {
   configToForm,
@@ -22,7 +22,7 @@ import {
   type FormProblem,
   strategyChoices,
 } from '@/lib/ui/config-form';
-import { DEFAULT_SAFETY_RULES } from '@/lib/crawl/safety-rules';
+import { DEFAULT_SAFETY_RULES } from '@/lib/records/safety-rules.ts';
 import { byId, errorText, fill, h } from '@/lib/platform/dom';
 import { downloadFile } from '@/lib/platform/actions';
 import { allTopics } from '@/lib/ui/label-queries';

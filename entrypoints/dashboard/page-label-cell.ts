@@ -1,7 +1,7 @@
 // A fetched page's label (on topic, off topic, none) in the Pages table: three buttons that ask the worker to
 // label the page, and a note saying how many links to it became labeled links.
 import { sendMessage } from '@/lib/platform/messaging';
-import type { LabelValue, PageLabel } from '@/lib/types';
+import type { LabelValue, PageLabel } from '@/lib/records/types.ts';
 import { errorText, h } from '@/lib/platform/dom';
 import { formatCount } from '@/lib/ui/format';
 

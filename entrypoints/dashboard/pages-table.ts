@@ -4,7 +4,7 @@
 // page can be labeled on or off topic beside the judge's verdict (the worker does the labeling).
 import Dexie from 'dexie';
 import type { CrawlerDB } from '@/lib/store/db';
-import type { PageKind, PageLabel, PageRecord } from '@/lib/types';
+import type { PageKind, PageLabel, PageRecord } from '@/lib/records/types.ts';
 import { byId, errorText, fill, h } from '@/lib/platform/dom';
 import { formatCount, formatScore, priorityText } from '@/lib/ui/format';
 import { pageRowCount, REREAD_MS, watchThrottled } from '@/lib/ui/queries';

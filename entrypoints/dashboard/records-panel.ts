@@ -6,7 +6,7 @@ import { downloadFile } from '@/lib/platform/actions';
 import { byId, errorText, fill, h } from '@/lib/platform/dom';
 import { sendMessage } from '@/lib/platform/messaging';
 import type { CrawlerDB } from '@/lib/store/db';
-import type { CrawlRecord, FieldRecord, RecordChange } from '@/lib/records';
+import type { CrawlRecord, FieldRecord, RecordChange } from '@/lib/records/rows.ts';
 import { fieldColumns, recordsCsv, recordsJsonl } from '@/lib/export/records';
 import { formatCount, formatDateTime } from '@/lib/ui/format';
 import { watchThrottled } from '@/lib/ui/queries';

@@ -6,7 +6,7 @@
 import Dexie from 'dexie';
 import { sendMessage } from '@/lib/platform/messaging';
 import type { CrawlerDB } from '@/lib/store/db';
-import type { CrawlRecord } from '@/lib/records';
+import type { CrawlRecord } from '@/lib/records/rows.ts';
 import { sitesOf } from '@/lib/store/site-book';
 import { errorText, fill, h } from '@/lib/platform/dom';
 import { formatCount } from '@/lib/ui/format';

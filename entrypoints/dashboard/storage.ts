@@ -1,7 +1,7 @@
 // "Storage": what the selected crawl keeps (the page bodies it received) and how much of the browser's quota
 // the extension uses (navigator.storage.estimate), so a user sees what deleting a crawl would free.
 import { byId } from '@/lib/platform/dom';
-import type { CrawlRecord } from '@/lib/records';
+import type { CrawlRecord } from '@/lib/records/rows.ts';
 import { formatBytes } from '@/lib/ui/format';
 
 let asked = 0;

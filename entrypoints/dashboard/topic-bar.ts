@@ -2,7 +2,7 @@
 // topic, and its label counts (on and off topic by source, labeled pages), read live.
 import { sendMessage } from '@/lib/platform/messaging';
 import type { CrawlerDB } from '@/lib/store/db';
-import type { Topic } from '@/lib/types';
+import type { Topic } from '@/lib/records/types.ts';
 import { keywordList } from '@/lib/ui/config-form';
 import { byId, errorText, fill, h } from '@/lib/platform/dom';
 import { formatCount, formatDateTime } from '@/lib/ui/format';

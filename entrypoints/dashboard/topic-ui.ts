@@ -1,5 +1,5 @@
 // Small pieces the parts of the Topics view share: notices, file names, the ?topic=ID of the address.
-import type { ImportReport } from '@/lib/protocol';
+import type { ImportReport } from '@/lib/app/protocol.ts';
 import { formatCount } from '@/lib/ui/format';
 
 /** Shows a sentence in a notice element, or hides it for null. */

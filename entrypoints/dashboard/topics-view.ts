@@ -1,7 +1,7 @@
 // The dashboard's Topics view (?view=topics&topic=ID): a topic's bar, model card, labeling queue, labeled
 // links and evaluation. It starts reading the database the first time it is shown.
 import type { CrawlerDB } from '@/lib/store/db';
-import type { Topic } from '@/lib/types';
+import type { Topic } from '@/lib/records/types.ts';
 import { byId, errorText } from '@/lib/platform/dom';
 import { activeTopicId, allTopics } from '@/lib/ui/label-queries';
 import { watch } from '@/lib/ui/queries';

@@ -3,7 +3,7 @@
 // harvest rate is read for what it is.
 import { byId } from '@/lib/platform/dom';
 import type { CrawlerDB } from '@/lib/store/db';
-import type { CrawlRecord } from '@/lib/records';
+import type { CrawlRecord } from '@/lib/records/rows.ts';
 import { formatCount, formatPercent } from '@/lib/ui/format';
 import { verdictCheck, watch } from '@/lib/ui/queries';
 

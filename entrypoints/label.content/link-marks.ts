@@ -1,8 +1,8 @@
 // The links of the live page as the crawler sees them: the same extractor (lib/parse/link-context) on
 // `document`, so a label carries exactly the anchor and context a crawl would read for that link.
 import { extractLinkElements, type LinkElement } from '@/lib/parse/link-context';
-import type { LinkToScore } from '@/lib/protocol';
-import type { ExtractedLink, LabelValue } from '@/lib/types';
+import type { LinkToScore } from '@/lib/app/protocol.ts';
+import type { ExtractedLink, LabelValue } from '@/lib/records/types.ts';
 import type { Box } from './badge-place';
 
 /** One link on the page, its badge's state. */

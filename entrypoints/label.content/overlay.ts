@@ -5,7 +5,7 @@
 import type { ContentScriptContext } from 'wxt/utils/content-script-context';
 import { createShadowRootUi } from 'wxt/utils/content-script-ui/shadow-root';
 import { fill, h } from '@/lib/platform/dom';
-import type { LabelValue, Topic } from '@/lib/types';
+import type { LabelValue, Topic } from '@/lib/records/types.ts';
 import { placeBadges, textAround, textBoxes, type BadgeSpot, type Box, type LinkMark } from './link-marks';
 import { formatScore, labelGlyph, labelName, scoreColour } from './score-style';
 import { trusted } from './trusted';

@@ -4,7 +4,7 @@
 import type { ContentScriptContext } from 'wxt/utils/content-script-context';
 import { sendMessage } from '@/lib/platform/messaging';
 import type { LabelerCommand, LabelerState } from '@/lib/platform/labeler';
-import type { LabelValue, Topic } from '@/lib/types';
+import type { LabelValue, Topic } from '@/lib/records/types.ts';
 import { linkElementOf, readPageLinks, reconcileMarks, toScore, type LinkMark } from './link-marks';
 import { LABEL_KEYS, Overlay } from './overlay';
 import { trusted } from './trusted';

@@ -1,5 +1,5 @@
 // How a score and a label look on a badge: the colour runs from red (0) through grey (0.5) to green (1).
-import type { LabelValue } from '@/lib/types';
+import type { LabelValue } from '@/lib/records/types.ts';
 
 const GREY = [107, 114, 128] as const;
 const RED = [190, 38, 45] as const;

@@ -13,7 +13,7 @@ import {
   waitingText,
 } from '@/lib/ui/format';
 import { isActive, type PopupCrawl } from '@/lib/ui/popup-crawls';
-import { frontierSize } from '@/lib/records';
+import { frontierSize } from '@/lib/records/rows.ts';
 
 type StatId = 'fetched' | 'relevant' | 'harvest' | 'records' | 'perPage' | 'frontier' | 'ppm' | 'failed';
 

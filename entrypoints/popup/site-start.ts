@@ -4,7 +4,7 @@ import { isToolbarPopup, openDashboard, requestHostAccess } from '@/lib/platform
 import { byId, errorText, fill, h } from '@/lib/platform/dom';
 import { sendMessage } from '@/lib/platform/messaging';
 import type { CrawlerDB } from '@/lib/store/db';
-import type { Topic } from '@/lib/types';
+import type { Topic } from '@/lib/records/types.ts';
 import { keywordList, keywordsText } from '@/lib/ui/config-form';
 import { allTopics } from '@/lib/ui/label-queries';
 import { keywordsFromPage, siteStartConfig, siteStartLimits, siteStartProblem } from '@/lib/ui/site-start';

@@ -1,7 +1,7 @@
 // Byte-stream helpers the writers share: text to UTF-8, and many small chunks joined into fewer larger ones
 // (a stream of one chunk per CSV row would cost more in per-chunk overhead than in bytes).
 
-import { concatBytes } from '../bytes';
+import { concatBytes } from '../records/bytes';
 
 const encoder = new TextEncoder();
 

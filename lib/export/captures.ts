@@ -1,6 +1,6 @@
 // The captures an archive holds: one per request the crawl made. A page the crawl judged from training's stored copy
 // (its row's `copyOf`) made no request; its content is the training read's capture, as received then and dated so.
-import type { PageBody } from '../types';
+import type { PageBody } from '../records/types';
 import { hasBody, type ExportPage } from './selection';
 
 export interface Capture extends ExportPage {

@@ -3,9 +3,9 @@
 // streams it to a file, the command-line runner pulls it chunk by chunk; neither holds the crawl in memory.
 import { readExportPages } from './export-reader';
 import type { CrawlerDB } from '../store/db';
-import type { CrawlRecord } from '../records';
+import type { CrawlRecord } from '../records/rows';
 import { FORMATS, writeExport } from './formats';
-import { exportMarkKey, type ExportFormat } from '../records';
+import { exportMarkKey, type ExportFormat } from '../records/rows';
 import type { ExportSelection } from './selection';
 
 export interface ExportRequest {

@@ -4,9 +4,9 @@
 // `fetch.renderCaptureBytes`, 2 MiB by default), so a hundred of them would be 200 MiB in hand. Only two batches'
 // bodies are in memory at once: the one being written and the next, read meanwhile.
 import Dexie from 'dexie';
-import { DEFAULTS } from '../crawl/config';
+import { DEFAULTS } from '../records/config';
 import { selects, type ExportPage, type ExportSelection } from './selection';
-import type { LabelValue, PageRecord } from '../types';
+import type { LabelValue, PageRecord } from '../records/types';
 import { readBodies } from '../store/body-packs';
 import type { CrawlerDB } from '../store/db';
 

@@ -1,8 +1,8 @@
 // Every export format behind one call: what file it makes, whether it needs the page bodies, and its writer.
 // The writers are loaded when an export starts: between them they carry the HTML parser (JSON Lines' text), gzip and
 // the archive formats' hashing, which the dashboard need not load to open.
-import type { CrawlRecord } from '../records';
-import type { ExportFormat } from '../records';
+import type { CrawlRecord } from '../records/rows';
+import type { ExportFormat } from '../records/rows';
 import type { ExportPage } from './selection';
 
 export interface FormatInfo {

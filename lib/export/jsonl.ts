@@ -1,9 +1,9 @@
 // JSON Lines export of a crawl's pages: one object per fetch attempt, in fetch order. The command-line runner
 // writes the metadata lines as the crawl goes; an export adds the user's page label, the extracted text and,
 // when asked, the HTML.
-import { bodyHtml } from '../page-body';
+import { bodyHtml } from '../records/page-body';
 import { parseHtml } from '../parse/html';
-import type { LabelValue, PageRecord } from '../types';
+import type { LabelValue, PageRecord } from '../records/types';
 import { batched } from './bytes';
 import type { ExportPage } from './selection';
 

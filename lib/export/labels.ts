@@ -1,8 +1,8 @@
 // Labeled links in and out: CSV (url, anchor, context, label, source, createdAt, pageUrl) and JSON Lines with
 // the same fields. Labels are written as "on"/"off"; reading also accepts 1/0, true/false, +/-, yes/no.
 import Papa from 'papaparse';
-import type { LabeledLink } from '../types';
-import { checkImportRows, checkImportSize, MAX_IMPORT_ROWS, readLabelWord, readLinkText, readUrl } from '../label-input';
+import type { LabeledLink } from '../records/types';
+import { checkImportRows, checkImportSize, MAX_IMPORT_ROWS, readLabelWord, readLinkText, readUrl } from './label-input';
 
 export const LABEL_FIELDS = ['url', 'anchor', 'context', 'label', 'source', 'createdAt', 'pageUrl'] as const;
 

@@ -1,11 +1,21 @@
 // A topic's model as one JSON document: keywords, both classifiers and every labeled link, so that whoever
 // imports it can go on labeling and retraining, not only use the model as it is.
-import { LinkClassifier } from '../classifier/link-classifier';
-import { PageJudge } from '../classifier/page-judge';
-import type { ModelBundle } from '../protocol';
-import type { LabeledLink, Topic } from '../types';
-import type { CrawlModel } from '../crawl/model';
-import { checkImportRows, isLabelValue, readLinkText, readSource, readUrl } from '../label-input';
+import { LinkClassifier } from '../learning/link-classifier';
+import { PageJudge } from '../learning/page-judge';
+import type { LabeledLink, Topic } from '../records/types';
+import type { CrawlModel } from '../learning/model';
+import { checkImportRows, isLabelValue, readLinkText, readSource, readUrl } from './label-input';
+
+/** What "export model" writes and "import model" reads. */
+export interface ModelBundle {
+  kind: 'focus-model';
+  version: 1;
+  topic: { name: string; keywords: string[] };
+  link: unknown;
+  judge: unknown;
+  labels: Pick<LabeledLink, 'url' | 'anchor' | 'context' | 'label' | 'source' | 'createdAt' | 'pageUrl'>[];
+  exportedAt: number;
+}
 
 export function toBundle(topic: Topic, model: CrawlModel, labels: LabeledLink[], now: number): ModelBundle {
   return {

@@ -1,7 +1,7 @@
 // A template's records as files: JSON Lines (records.jsonl, one record a line) and CSV (one column per
 // field), and what a cycle changed (changes.jsonl). The command-line runner and the dashboard write the same.
 import Papa from 'papaparse';
-import type { FieldRecord, RecordChange } from '../records';
+import type { FieldRecord, RecordChange } from '../records/rows';
 
 const iso = (t: number) => new Date(t).toISOString();
 

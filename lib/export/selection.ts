@@ -1,10 +1,10 @@
 // What an export takes from a crawl: every page or only the relevant ones, some sites, only what is new.
 // Pure, so that the dashboard, the command-line runner and the tests choose pages the same way.
-import type { LabelValue, PageBody, PageRecord } from '../types';
-import { siteOf } from '../url';
-import { EXPORT_FORMATS, type ExportFormat } from '../records';
+import type { LabelValue, PageBody, PageRecord } from '../records/types';
+import { siteOf } from '../records/url';
+import { EXPORT_FORMATS, type ExportFormat } from '../records/rows';
 
-// The formats and the export marks are records the store keeps (lib/records.ts).
+// The formats and the export marks are records the store keeps (lib/records/rows.ts).
 
 export const isExportFormat = (s: string): s is ExportFormat => (EXPORT_FORMATS as readonly string[]).includes(s);
 

@@ -6,7 +6,7 @@
 import { createSHA256, type IHasher } from 'hash-wasm';
 import pako from 'pako';
 import type { WARCRecord } from 'warcio';
-import { concatBytes } from '../bytes';
+import { concatBytes } from '../records/bytes';
 import { utf8 } from './bytes';
 
 const CRLF = utf8('\r\n');

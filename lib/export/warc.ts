@@ -7,8 +7,8 @@
 // training's stored copy made no request and gets no record: its capture is the training read's (./captures.ts).
 // Records are built with Webrecorder's warcio and written, with their SHA-256 block and payload digests, by ./warc-record.ts.
 import { WARCRecord, WARCSerializer, getSurt } from 'warcio';
-import { bodyHtml } from '../page-body';
-import type { PageBody, PageRecord, Revisit } from '../types';
+import { bodyHtml } from '../records/page-body';
+import type { PageBody, PageRecord, Revisit } from '../records/types';
 import { utf8 } from './bytes';
 import { captures } from './captures';
 import { statusLine } from './http-status';

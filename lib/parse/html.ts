@@ -2,7 +2,7 @@
 // linkedom, because a Chrome MV3 service worker has no DOMParser; the same walk runs on a live DOM too.
 
 import { parseHTML } from 'linkedom';
-import type { ParsedPage } from '../types';
+import type { ParsedPage } from '../records/types';
 import { scanPage, type LinkContextOptions } from './link-context';
 
 /** Cap on the page text kept for the page judge; a longer page is judged on its first part. */

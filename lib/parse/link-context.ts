@@ -4,8 +4,8 @@
 // textContent, and walks the tree itself (no TreeWalker, no innerText: linkedom lacks the first and cannot
 // lay out a page for the second).
 
-import type { ExtractedLink } from '../types';
-import { collapseSpaces } from '../text/whitespace';
+import type { ExtractedLink } from '../records/types';
+import { collapseSpaces } from './whitespace';
 import { pagerRoles, replyCount } from './listing';
 
 export type DomRoot = Document | Element | DocumentFragment;
@@ -31,7 +31,7 @@ export interface PageScan {
 export const DEFAULT_WINDOW_CHARS = 80;
 /**
  * The longest anchor and context extracted: about 150 and 600 words. The worker refuses longer ones in a
- * label or a score request (lib/label-input.ts), so a link read here is never refused there, and a page
+ * label or a score request (lib/export/label-input.ts), so a link read here is never refused there, and a page
  * cannot hand the labeler a 5 MB anchor to store.
  */
 export const MAX_ANCHOR_CHARS = 1_000;

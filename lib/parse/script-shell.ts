@@ -4,7 +4,7 @@
 // would notice on a page without its scripts: an empty application root (`<div id="root"></div>`, Angular's
 // `<app-root>`), a `<noscript>` that asks for JavaScript, next to no text on a page that runs scripts, and a page
 // whose only ways on are script handlers.
-import type { ParsedPage } from '../types';
+import type { ParsedPage } from '../records/types';
 
 /** Below this many characters of visible text, a page that runs scripts reads as a shell. */
 export const LITTLE_TEXT_CHARS = 200;

@@ -1,7 +1,7 @@
 // What the pages ask of the service worker or the browser. Browser-only.
 import { browser } from 'wxt/browser';
 import { sendMessage } from './messaging';
-import type { CrawlRecord } from '../records';
+import type { CrawlRecord } from '../records/rows';
 
 export type CrawlControl = 'pause' | 'resume' | 'stop';
 

@@ -4,7 +4,7 @@
 // matched. The same rule works in Firefox, whose DNR also matches an extension's own background requests.
 // Session rules last until the browser closes, not beyond: the service applies its plan again at every start.
 import { browser } from 'wxt/browser';
-import { productToken, type IdentityPlan, type IdentityPort } from '../crawl/identity';
+import { productToken, type IdentityPlan, type IdentityPort } from '../app/identity';
 
 /** The extension's only session rule. */
 const IDENTITY_RULE_ID = 1;

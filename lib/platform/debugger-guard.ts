@@ -5,7 +5,7 @@
 // (Network.getResponseBody once a response has finished loading). Chrome shows that Focus is debugging the browser
 // while a page renders.
 import { browser } from 'wxt/browser';
-import type { RenderRequest } from '../fetch/render';
+import type { RenderRequest } from '../net/render';
 import { crawlUserAgent } from './crawl-identity';
 import type { TabGuard, TabWatch } from './tab-watch';
 

@@ -7,15 +7,15 @@
 // Chrome shows Cookie and Set-Cookie to webRequest only with 'extraHeaders', and such a listener has every request it
 // covers pass its headers through the browser process (measured: about 0.85 ms of Chromium's CPU a page, 12% of what
 // the least crawler in the browser spends; docs/benchmarks.md). So in Chrome the cookie listeners cover only the hosts
-// the browser holds cookies for (lib/fetch/cookie-hosts.ts), growing as cookies are set while the crawl runs, and a
+// the browser holds cookies for (lib/net/cookie-hosts.ts), growing as cookies are set while the crawl runs, and a
 // listener without 'extraHeaders' reads every other request's redirects. A request to any other host carries no
 // cookie, so no answer to it can end a session. Firefox shows Cookie and Set-Cookie without 'extraHeaders' and refuses
 // the option: there one pair of listeners observes every request, as before. Observing an extension's own requests
 // needs host permissions only.
 import { browser } from 'wxt/browser';
-import { CookieHosts, type JarCookie } from '../fetch/cookie-hosts';
-import { NonWebRedirect, type FetchPort, type PortResponse } from '../fetch/fetcher';
-import { clearedCookies, cookieNames, type CookieTrace } from '../fetch/session';
+import { CookieHosts, type JarCookie } from '../net/cookie-hosts';
+import { NonWebRedirect, type FetchPort, type PortResponse } from '../net/fetcher';
+import { clearedCookies, cookieNames, type CookieTrace } from '../net/session';
 
 interface Seen {
   requestId: string;

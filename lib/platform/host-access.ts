@@ -4,7 +4,7 @@
 // it the background's requests are refused as cross-origin and webRequest sees none of them, so a crawl would
 // only retry and wait: the background says so before it starts or resumes one.
 import { browser } from 'wxt/browser';
-import type { MessageType } from '../protocol';
+import type { MessageType } from '../app/protocol';
 import type { Handlers } from './messaging';
 
 const ALL_SITES = { origins: ['<all_urls>'] };

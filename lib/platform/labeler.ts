@@ -1,7 +1,7 @@
 // The on-page labeler's browser side: injecting the label content script into a tab and switching it on or
 // off, from the popup (the `setLabeler` message), a keyboard shortcut or the context menu.
 import { browser } from 'wxt/browser';
-import type { ProtocolMap, Request } from '../protocol';
+import type { ProtocolMap, Request } from '../app/protocol';
 
 export interface LabelerHandlers {
   setLabeler: (req: Request<'setLabeler'>) => Promise<ReturnType<ProtocolMap['setLabeler']>>;

@@ -1,7 +1,7 @@
 // Typed runtime messaging over the one ProtocolMap. Browser-only: imports the polyfilled `browser`.
 import { browser } from 'wxt/browser';
-import { refusal, type ExtensionIdentity } from '../message-policy';
-import type { Envelope, MessageType, Reply, Request, Response } from '../protocol';
+import { refusal, type ExtensionIdentity } from '../app/message-policy';
+import type { Envelope, MessageType, Reply, Request, Response } from '../app/protocol';
 
 /** Sends one protocol request to the service worker; rejects with the worker's error sentence. */
 export async function sendMessage<K extends MessageType>(type: K, data: Request<K>): Promise<Response<K>> {
@@ -15,7 +15,7 @@ export type Handlers = { [K in MessageType]: (data: Request<K>) => Promise<Respo
 
 /**
  * Answers protocol requests with the given handlers, each only from a sender allowed to make it
- * (lib/message-policy.ts); unknown messages are left to other listeners. Nothing listens to
+ * (lib/app/message-policy.ts); unknown messages are left to other listeners. Nothing listens to
  * `onMessageExternal`: other extensions and web pages get no answer at all.
  */
 export function onMessages(handlers: Handlers): void {

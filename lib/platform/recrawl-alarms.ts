@@ -1,9 +1,9 @@
 // SPEC E.6 on a schedule: one alarm per template with a recrawl period, at the time its newest cycle set
-// (lib/template/schedule.ts). Chrome clears alarms when the extension is updated and they may be lost when the
+// (lib/strategies/template/schedule.ts). Chrome clears alarms when the extension is updated and they may be lost when the
 // browser restarts, so they are registered again from the database at every worker start-up, after an install
 // or update, and whenever a template crawl ends.
 import { browser } from 'wxt/browser';
-import type { CrawlService } from '../crawl/service';
+import type { CrawlService } from '../app/service';
 
 const PREFIX = 'focus-recrawl:';
 /** Chrome fires an alarm no sooner than 30 s from now; an overdue template runs then. */

@@ -1,7 +1,7 @@
 // Builds the crawl service for the extension's service worker and connects it to messages and alarms.
 import { browser } from 'wxt/browser';
-import { CrawlService } from '../crawl/service';
-import { realClock } from '../fetch/fetcher';
+import { CrawlService } from '../app/service';
+import { realClock } from '../net/fetcher';
 import { CrawlStore } from '../store/crawl-store';
 import { CrawlerDB } from '../store/db';
 import { paceChangeSignals } from '../store/change-signal';
@@ -14,7 +14,7 @@ import { onMessages } from './messaging';
 import { registerRecrawls, setupRecrawlAlarms } from './recrawl-alarms';
 import { debuggerGuard } from './debugger-guard';
 import { SharedCrawls } from './shared-bridge';
-import { parseConfig } from '../crawl/parse-config';
+import { parseConfig } from '../app/parse-config';
 import { makeTabRender } from './tab-render';
 import { webRequestGuard } from './web-request-guard';
 

@@ -1,9 +1,9 @@
 // The service worker's side of the command-line runner's loopback bridge to Redis (a shared frontier, many
 // browsers on one crawl). The extension cannot speak Redis: the runner serves each call as a POST on 127.0.0.1,
 // under a path that holds its secret token, and answers JSON.
-import type { CrawlRecord } from '../records';
+import type { CrawlRecord } from '../records/rows';
 import type { CrawlStore } from '../store/crawl-store';
-import { detachedBridge, SharedRunStore, type SharedBridge } from '../store/shared-store';
+import { detachedBridge, SharedRunStore, type SharedBridge } from '../store/shared/shared-store';
 import type { RunStorePort } from '../ports';
 
 /** Where the runner's bridge listens and the worker's name there. */

@@ -13,7 +13,7 @@
 // A worker that stops mid-render leaves its tabs behind: their ids live in chrome.storage.session (cleared when the
 // browser closes, so an id can never name a user's tab of a later session), and the next start closes them.
 import { browser } from 'wxt/browser';
-import type { RenderPort, RenderRequest, RenderResult } from '../fetch/render';
+import type { RenderPort, RenderRequest, RenderResult } from '../net/render';
 import { domQuietMs, pageSize, pressLoadMore, scrollToEnd, serializeDom } from './serialize-dom';
 import { TabWatch, type TabGuard } from './tab-watch';
 

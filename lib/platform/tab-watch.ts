@@ -2,8 +2,8 @@
 // stopped, whether the page's network is quiet, whether it loaded, and the last document its top frame was let load.
 // Chrome feeds it from the debugger (debugger-guard.ts), Firefox from blocking webRequest (web-request-guard.ts);
 // both ask the same request gate through `RenderRequest.guard`, so a page is stopped for the same reasons in both.
-import type { BlockedRequest, PageRequest, RenderRequest } from '../fetch/render';
-import type { PageResource } from '../types';
+import type { BlockedRequest, PageRequest, RenderRequest } from '../net/render';
+import type { PageResource } from '../records/types';
 
 /** How long the responses still being read when the page is read may take before they are left out. */
 const CAPTURE_WAIT_MS = 5000;

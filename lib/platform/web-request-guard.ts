@@ -8,7 +8,7 @@
 // from a worker of the page's origin are put to the same gate, and a worker's script the page would install
 // (`Service-Worker: script`, Service Workers §Update) is refused: rendering leaves no worker in the user's browser.
 import { browser } from 'wxt/browser';
-import type { RenderRequest } from '../fetch/render';
+import type { RenderRequest } from '../net/render';
 import { crawlUserAgent } from './crawl-identity';
 import type { TabGuard, TabWatch } from './tab-watch';
 

@@ -8,12 +8,12 @@
 //   1. the store reads `firstReads(c)`: the crawl row, the page's site row, the frontier at the aliases and links;
 //   2. `secondReads(c, first)` names what admission needs: the new links' sites (their rows and queued counts) and,
 //      when this page closes its site, that site's queued URLs; the store reads them and calls `planCommit`.
-import { urlLogOdds } from '../classifier/link-classifier';
-import { logistic } from '../classifier/naive-bayes';
+import { urlLogOdds } from '../learning/link-classifier';
+import { logistic } from '../learning/naive-bayes';
 import type { Admission, Candidate, PageCommit, Rerank } from '../ports';
-import type { CrawlRecord, CrawlStats, SiteStats } from '../records';
-import type { EntryState, FrontierEntry } from '../types';
-import { siteOf } from '../url';
+import type { CrawlRecord, CrawlStats, SiteStats } from '../records/rows';
+import type { EntryState, FrontierEntry } from '../records/types';
+import { siteOf } from '../records/url';
 
 /**
  * Links found again to a queued URL, counted but not yet written into its row (`classifier.everyLink`): how many, and
@@ -29,7 +29,7 @@ export interface HeldLinks {
 /**
  * The log-odds (and priority) by which links found again may move a queued URL before its row is rewritten: below
  * it, the row keeps the rank it has and the links are held. A full re-score leaves a link in place under
- * RESCORE_EPSILON (0.01, lib/crawl/learner.ts); this is the same kind of bound, for what is not yet written.
+ * RESCORE_EPSILON (0.01, lib/learning/learner.ts); this is the same kind of bound, for what is not yet written.
  * 0.25 (odds within 1.28x): against 0.05, a third fewer priority moves written (9.1 -> 5.9 a page) and the same
  * harvest over eight Wikispeedia cases (docs/benchmarks.md, "What each table writes a page").
  */

@@ -2,22 +2,22 @@
 // strategy instance, the compiled rules, the request gate, politeness), the learner and the URL authority, the
 // halt signal, the commit queue and the budget's counters. Training, template seeding, the crawl loop and the
 // page pipeline each take this context; none of them holds state of its own across pages.
-import type { Clock, FetchPort } from '../fetch/fetcher';
-import type { RenderPort } from '../fetch/render';
-import type { GateResult, RequestGate } from '../fetch/request-gate';
-import type { TargetAuthority } from '../classifier/authority';
-import type { CrawlRecord } from '../records';
+import type { Clock, FetchPort } from '../net/fetcher';
+import type { RenderPort } from '../net/render';
+import type { GateResult, RequestGate } from '../net/request-gate';
+import type { TargetAuthority } from '../learning/authority';
+import type { CrawlRecord } from '../records/rows';
 import type { PageCommit, RunStorePort } from '../ports';
 import { createStrategy } from '../strategies/registry';
 import type { Strategy } from '../strategies/types';
-import { normalizeUrl } from '../url';
-import { compileRules, type CrawlRules } from '../crawl/children';
-import { CommitQueue } from '../crawl/commit-queue';
-import { DEFAULTS, type CrawlConfig } from '../crawl/config';
-import { CrawlLearner } from '../crawl/learner';
-import { loadModel } from '../crawl/model';
-import { Politeness } from '../fetch/politeness';
-import type { SiteRenders } from '../crawl/render-policy';
+import { normalizeUrl } from '../records/url';
+import { compileRules, type CrawlRules } from '../learning/children';
+import { CommitQueue } from './commit-queue';
+import { DEFAULTS, type CrawlConfig } from '../records/config';
+import { CrawlLearner } from '../learning/learner';
+import { loadModel } from '../learning/model';
+import { Politeness } from '../net/politeness';
+import type { SiteRenders } from '../policy/render-policy';
 import { makeGate } from './gate';
 import { RenderSlots, type RenderRun } from './render';
 import { sessionLostMessage } from './outcome';

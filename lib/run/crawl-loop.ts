@@ -7,8 +7,8 @@
 // pages being written. (On loopback the service worker's CPU per page, not the slots, sets the pace either way:
 // docs/benchmarks.md, "Crawl throughput".) Pages past their request are bounded by `concurrency` too, so a slow
 // store holds the crawl back instead of piling up pages in memory.
-import type { CrawlState } from '../records';
-import type { FrontierEntry } from '../types';
+import type { CrawlState } from '../records/rows';
+import type { FrontierEntry } from '../records/types';
 import { describeFatal, type RunContext } from './context';
 import { processCopy, processEntry } from './page-pipeline';
 

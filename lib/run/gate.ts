@@ -1,17 +1,17 @@
 // The crawl's one way to the network: every request of a run (training reads, search pages, frontier entries,
 // redirect hops, robots.txt) passes this gate's safety, scope, robots.txt, dedup and politeness checks.
-import type { Clock, FetchPort } from '../fetch/fetcher';
-import type { RenderPort } from '../fetch/render';
-import { RequestGate } from '../fetch/request-gate';
-import { normalizeUrl } from '../url';
-import type { CrawlRules } from '../crawl/children';
-import type { CrawlConfig } from '../crawl/config';
-import type { Politeness } from '../fetch/politeness';
-import { isPrivateHost } from '../fetch/private-host';
-import { DEFAULT_ROBOTS_OPTIONS, RobotsCache } from '../fetch/robots';
-import { sharedRobotsLoader, type RobotsShare } from '../fetch/shared-robots';
-import { describeBlock } from '../crawl/safety';
-import { renderGuard } from '../crawl/render-policy';
+import type { Clock, FetchPort } from '../net/fetcher';
+import type { RenderPort } from '../net/render';
+import { RequestGate } from '../net/request-gate';
+import { normalizeUrl } from '../records/url';
+import type { CrawlRules } from '../learning/children';
+import type { CrawlConfig } from '../records/config';
+import type { Politeness } from '../net/politeness';
+import { isPrivateHost } from '../net/private-host';
+import { DEFAULT_ROBOTS_OPTIONS, RobotsCache } from '../net/robots';
+import { sharedRobotsLoader, type RobotsShare } from '../net/shared-robots';
+import { describeBlock } from '../policy/safety';
+import { renderGuard } from '../policy/render-policy';
 
 export function makeGate(
   ports: { fetch: FetchPort; clock: Clock; render?: RenderPort; store?: { robots?: RobotsShare } }, config: CrawlConfig, rules: CrawlRules, politeness: Politeness, halted: () => boolean,

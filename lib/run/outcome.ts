@@ -1,10 +1,10 @@
 // How a gated request's result becomes a page commit: what the frontier entry becomes, the page row the user
 // sees, and what the counters say. Pure; a page that was judged has its commit made in page-commit.ts.
-import type { GateResult, Hop } from '../fetch/request-gate';
-import { validatorsOf, type FetchOutcome } from '../fetch/fetcher';
+import type { GateResult, Hop } from '../net/request-gate';
+import { validatorsOf, type FetchOutcome } from '../net/fetcher';
 import type { Candidate, PageCommit } from '../ports';
-import type { FrontierEntry } from '../types';
-import { hostOf, siteOf } from '../url';
+import type { FrontierEntry } from '../records/types';
+import { hostOf, siteOf } from '../records/url';
 
 /** A Retry-After longer than this is shortened to it: a crawl does not park a URL for a day. */
 export const RETRY_AFTER_CAP_MS = 3_600_000;

@@ -2,15 +2,15 @@
 // `PageOutcome`) and the run's terms, everything the store writes in one transaction: the page row and its body,
 // the entry's new state, the candidates, the redirect aliases, the labels its verdict teaches, the counters.
 // Results that are not a page to judge (blocks, retries, failures) have theirs made in outcome.ts. Pure.
-import type { FetchOutcome } from '../fetch/fetcher';
-import type { Hop } from '../fetch/request-gate';
+import type { FetchOutcome } from '../net/fetcher';
+import type { Hop } from '../net/request-gate';
 import type { Candidate, PageCommit } from '../ports';
 import type { PageRole, Strategy } from '../strategies/types';
-import type { FrontierEntry, LabeledLink, PageResource, ParsedPage, RenderNote, Revisit } from '../types';
-import { storedBody } from '../page-body';
-import { siteOf } from '../url';
-import { DEFAULTS, type CrawlConfig } from '../crawl/config';
-import type { CrawlStats } from '../records';
+import type { FrontierEntry, LabeledLink, PageResource, ParsedPage, RenderNote, Revisit } from '../records/types';
+import { storedBody } from '../records/page-body';
+import { siteOf } from '../records/url';
+import { DEFAULTS, type CrawlConfig } from '../records/config';
+import type { CrawlStats } from '../records/rows';
 import { pageRow, takenFrom, type PageRow } from './outcome';
 
 export type NewLinkLabel = Omit<LabeledLink, 'id' | 'crawlId' | 'topicId'>;
@@ -156,7 +156,7 @@ function judgedRow(
   });
 }
 
-/** The body stored once: its bytes and their encoding, the HTML decoded from them on read (lib/page-body.ts). */
+/** The body stored once: its bytes and their encoding, the HTML decoded from them on read (lib/records/page-body.ts). */
 const bodyOf = (out: FetchOutcome): NonNullable<PageCommit['body']> => storedBody({ ...out, html: out.html! });
 
 /** The link that led to a judged page, labeled by the verdict (a seed has no such link). */

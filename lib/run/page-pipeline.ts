@@ -1,23 +1,23 @@
 // The life of one taken URL, after the crawl loop took it and reserved its host: request it through the gate
 // (with its stored copy's validators, when the crawl kept one; or read the copy training kept), then either record a
 // non-page (a block, a retry, a failure) or judge the page (the stored copy, after a 304) and plan its links; commit what the page changed in one transaction; then tell the learner and the strategy.
-import { validatorsOf, type FetchOutcome } from '../fetch/fetcher';
-import type { GateResult } from '../fetch/request-gate';
+import { validatorsOf, type FetchOutcome } from '../net/fetcher';
+import type { GateResult } from '../net/request-gate';
 import { parseHtml } from '../parse/html';
 import type { Candidate, PageCommit } from '../ports';
 import type { PageRole } from '../strategies/types';
 import { isFinalPage, layerOf } from '../strategies/template';
-import { everyOf, specsOf } from '../template/cycle';
-import { planRecord } from '../template/harvest';
-import type { FrontierEntry, PageRecord, ParsedPage, Revisit } from '../types';
-import { bodyHtml } from '../page-body';
-import { hostOf, siteOf } from '../url';
-import { planChildren } from '../crawl/children';
+import { everyOf, specsOf } from './template-cycle';
+import { planRecord } from './template-harvest';
+import type { FrontierEntry, PageRecord, ParsedPage, Revisit } from '../records/types';
+import { bodyHtml } from '../records/page-body';
+import { hostOf, siteOf } from '../records/url';
+import { planChildren } from '../learning/children';
 import type { RunContext } from './context';
 import { commitForNonPage, type NonPage } from './outcome';
 import { copyGoneCommit, pageCommit, unparsedCommit, type PageOutcome, type Recheck } from './page-commit';
 import { renderStep } from './render';
-import type { BlockedRequest } from '../fetch/render';
+import type { BlockedRequest } from '../net/render';
 
 /**
  * While crawling, the model is saved once both this many pages and this much time have passed since it last was (and

@@ -1,14 +1,14 @@
 // The page pipeline's rendering step (`fetch.render`): after the gate answered with a page, decide whether to load it
 // in a browser tab too (render-policy.ts), wait for one of the crawl's tabs, and read the rendered DOM with the
 // same parser as a fetched page. A page that fails to render is read from its HTML, with the reason on its row.
-import type { FetchOutcome } from '../fetch/fetcher';
-import type { BlockedRequest, RenderRequest, RenderResult } from '../fetch/render';
+import type { FetchOutcome } from '../net/fetcher';
+import type { BlockedRequest, RenderRequest, RenderResult } from '../net/render';
 import { parseHtml } from '../parse/html';
 import { scriptShell } from '../parse/script-shell';
-import type { RenderMode } from '../crawl/config';
-import { decideRender, renderChange, type SiteRenders } from '../crawl/render-policy';
-import type { PageResource, ParsedPage, RenderNote } from '../types';
-import { hostOf } from '../url';
+import type { RenderMode } from '../records/config';
+import { decideRender, renderChange, type SiteRenders } from '../policy/render-policy';
+import type { PageResource, ParsedPage, RenderNote } from '../records/types';
+import { hostOf } from '../records/url';
 
 /** The page counts as settled when neither its network nor its DOM changed for this long. */
 export const QUIET_MS = 500;

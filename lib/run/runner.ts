@@ -2,9 +2,9 @@
 // under politeness, each in its own module around the run's context (context.ts). The runner holds no state that
 // matters across a stopped service worker: everything is in the store, and `run()` picks up wherever the crawl row
 // and the frontier say it is.
-import type { AnswerEffect, CrawlRecord, CrawlState, RescoreReport } from '../records';
-import { cycleCutShort, finishCycle } from '../template/cycle';
-import type { CrawlModel } from '../crawl/model';
+import type { AnswerEffect, CrawlRecord, CrawlState, RescoreReport } from '../records/rows';
+import { cycleCutShort, finishCycle } from './template-cycle';
+import type { CrawlModel } from '../learning/model';
 import { describeFatal, HaltSignal, openRun, type CrawlerPorts, type HaltAs, type RunContext } from './context';
 import { crawlLoop } from './crawl-loop';
 import { seedFromSearch } from './template-seeding';

@@ -1,8 +1,8 @@
 // Template seeding (SPEC E.2, E.3), before the crawl loop: the search engine's result pages are read through the
 // crawl's gate, sampled, and queued as the crawl's seeds, which its scope then follows.
-import type { ReadPage } from '../template/search';
-import { seedCycle } from '../template/cycle';
-import { hostOf } from '../url';
+import type { ReadPage } from '../strategies/template/search';
+import { seedCycle } from './template-cycle';
+import { hostOf } from '../records/url';
 import type { RunContext } from './context';
 import { sessionLostMessage } from './outcome';
 

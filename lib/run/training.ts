@@ -2,12 +2,12 @@
 // the user's labeled pages become labeled links; a link source that is itself a labeled page teaches the page
 // judge. With both training lists, the links of labeled pages fit the URL authority. The pages read are kept:
 // the crawl judges its stored copy when it reaches one, without a request.
-import type { FetchOutcome } from '../fetch/fetcher';
-import { hubBuckets } from '../classifier/link-features';
-import { TargetAuthority } from '../classifier/authority';
+import type { FetchOutcome } from '../net/fetcher';
+import { hubBuckets } from '../learning/link-features';
+import { TargetAuthority } from '../learning/authority';
 import { parseHtml } from '../parse/html';
-import { hostOf, requestUrl } from '../url';
-import type { LabeledPages } from '../crawl/children';
+import { hostOf, requestUrl } from '../records/url';
+import type { LabeledPages } from '../learning/children';
 import type { TrainingShare } from '../ports';
 import type { RunContext } from './context';
 import { sessionLostMessage } from './outcome';

@@ -12,7 +12,7 @@
 // are. Bodies are never changed once written and are deleted only with their crawl, so a body is found by its own key
 // or in the pack at the greatest key below it. Every reader goes through `readBodies`.
 import Dexie, { type Table } from 'dexie';
-import type { PageBody } from '../types';
+import type { PageBody } from '../records/types';
 
 export interface BodyPack {
   crawlId: number;

@@ -11,8 +11,8 @@
 //
 // Rows written before v13 keep their config inline until their next write; reads return them as they are.
 import type { DBCore, DBCoreCursor, DBCoreMutateRequest, DBCoreTable, DBCoreTransaction, Middleware } from 'dexie';
-import type { CrawlConfig } from '../crawl/config';
-import type { CrawlRecord } from '../records';
+import type { CrawlConfig } from '../records/config';
+import type { CrawlRecord } from '../records/rows';
 
 export const CONFIG_TABLE = 'crawlConfigs';
 

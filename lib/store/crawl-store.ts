@@ -2,9 +2,9 @@
 // Every page's outcome is committed in one transaction, so a stopped service worker loses nothing and
 // a page is recorded exactly once: an entry is either still `inflight` (reclaimed on resume) or `done`.
 import Dexie from 'dexie';
-import type { CrawlConfig } from '../crawl/config';
-import type { FrontierEntry, LabeledLink, PageBody, PageRecord } from '../types';
-import { emptyStats, exportMarkKey, exportMarkPrefix, type CrawlRecord, type CrawlState, type ExportFormat } from '../records';
+import type { CrawlConfig } from '../records/config';
+import type { FrontierEntry, LabeledLink, PageBody, PageRecord } from '../records/types';
+import { emptyStats, exportMarkKey, exportMarkPrefix, type CrawlRecord, type CrawlState, type ExportFormat } from '../records/rows';
 import { firstReads, planCommit, secondReads } from '../run/commit-plan';
 import { crawlRow, type CrawlerDB } from './db';
 import { countWrites } from './fifo-queues';
@@ -23,7 +23,7 @@ import { blacklistedSites, queuedIn, queuedOf, setSiteBlacklisted, sitesOf } fro
 import { TopicStore } from './topic-store';
 import { RecordStore } from './record-store';
 import type { CrawlStorePort, PageCommit } from '../ports';
-import { siteOf } from '../url';
+import { siteOf } from '../records/url';
 
 
 /**

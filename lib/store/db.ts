@@ -1,6 +1,6 @@
 import Dexie, { type EntityTable, type Table } from 'dexie';
-import type { FrontierEntry, PageBody, PageLabel, PageRecord, Topic } from '../types';
-import type { CrawlRecord, FieldRecord, GraphRow, HostHead, ModelRecord, RecordChange, SeedBatch, Setting, SiteStats, StrategyStateRow } from '../records';
+import type { FrontierEntry, PageBody, PageLabel, PageRecord, Topic } from '../records/types';
+import type { CrawlRecord, FieldRecord, GraphRow, HostHead, ModelRecord, RecordChange, SeedBatch, Setting, SiteStats, StrategyStateRow } from '../records/rows';
 import type { Candidate } from '../ports';
 import { upgradeToTopics } from './migrations/v2-topics';
 import { addEntrySites } from './migrations/v4-entry-sites';

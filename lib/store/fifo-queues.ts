@@ -5,8 +5,8 @@
 // queue reads no entry, whatever the frontier's size.
 import Dexie from 'dexie';
 import type { QueueLoad } from '../strategies/types';
-import type { FrontierEntry } from '../types';
-import type { CrawlRecord, QueueCounts } from '../records';
+import type { FrontierEntry } from '../records/types';
+import type { CrawlRecord, QueueCounts } from '../records/rows';
 import type { CrawlerDB } from './db';
 import { hostInQueue, splitQueueKey, type QueueHeadList } from './queue-heads';
 

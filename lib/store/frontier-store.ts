@@ -3,15 +3,15 @@
 // table and its heads; CrawlStore's page commit writes through its helpers inside one transaction.
 import Dexie from 'dexie';
 import type { NextOrder } from '../strategies/types';
-import type { EntryState, FrontierEntry, PageRecord } from '../types';
+import type { EntryState, FrontierEntry, PageRecord } from '../records/types';
 import { crawlRow, type CrawlerDB, type PackedSeeds } from './db';
-import type { CrawlRecord } from '../records';
+import type { CrawlRecord } from '../records/rows';
 import { withListKeys } from './page-keys';
 import { buildCounts, countWrites, readNextHeads, takeFromQueues, type QueueTake } from './fifo-queues';
 import { dropQueueHeads, loadQueueHeads, noteQueueWrites, queueHeads } from './queue-heads';
 import type { Candidate } from '../ports';
 import { bestPerUrl, planUpserts } from '../run/commit-plan';
-import { siteOf } from '../url';
+import { siteOf } from '../records/url';
 import { applyHeads, candidateKeys, forgetRows, headKey, headList, loadHeadList, planHeads, readHeads, rebuildHeads, recomputeHeads, writeWithHeads, type Position } from './host-heads';
 import { takeByHeads } from './heads-take';
 import { dropRows, readRows, wroteRows } from './row-cache';
@@ -410,7 +410,7 @@ export class FrontierStore {
     return this.db.frontier.where('[crawlId+state]').equals([crawlId, state]).count();
   }
 
-  /** The URLs of a crawl's queued entries, keys only: what the learner's reach index lists (lib/crawl/reach-index.ts). */
+  /** The URLs of a crawl's queued entries, keys only: what the learner's reach index lists (lib/learning/reach-index.ts). */
   async queuedUrls(crawlId: number): Promise<string[]> {
     const keys = await this.db.frontier.where('[crawlId+state]').equals([crawlId, 'queued']).primaryKeys();
     return keys.map((k) => (k as unknown as [number, string])[1]);

@@ -2,7 +2,7 @@
 // own frontier writes, inside their transactions. Host heads (host-heads.ts) and the FIFO queues' heads by host
 // (queue-heads.ts) are both such lists.
 import Dexie from 'dexie';
-import type { FrontierEntry } from '../types';
+import type { FrontierEntry } from '../records/types';
 
 /** Hosts whose queued rows are kept at most, per list: the front of the queue, which the takes read. */
 const KEPT_ROWS = 4096;

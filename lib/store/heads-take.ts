@@ -4,7 +4,7 @@
 // best. What is taken is what a walk of every queued URL best first would take, asking `reserve` of each in turn,
 // when `reserve` answers for a host (politeness): a URL due later (`notBefore`) is passed alone, its host's next URL
 // asked next.
-import type { FrontierEntry } from '../types';
+import type { FrontierEntry } from '../records/types';
 import type { CrawlerDB } from './db';
 import { above, hostQueue, type HeadList, type HeldQueue, type Position } from './host-heads';
 import { QUEUE_AHEAD } from './head-list';

@@ -3,7 +3,7 @@
 // write. A best-first take walks hosts by their heads and reads a host's own queued URLs, best first, through
 // [crawlId+site+state+host+priority+order]: a busy host is passed in one step, however many URLs it holds, where
 // walking [crawlId+state+priority+order] re-read every busy URL above the first ready one at each take.
-// Politeness is per host (lib/fetch/politeness.ts), so a host is the unit a head stands for; the index leads with
+// Politeness is per host (lib/net/politeness.ts), so a host is the unit a head stands for; the index leads with
 // the site so that a site's queued URLs are still counted and listed by its prefix (site-book.ts).
 //
 // The heads are also kept in memory, best first (HeadList), read from the table at a crawl's first take in this
@@ -11,8 +11,8 @@
 // of its links' hosts from memory. This context (the service worker) is the only writer of the frontier; a write
 // whose transaction aborts drops the list, read again at the next take.
 import Dexie from 'dexie';
-import type { FrontierEntry } from '../types';
-import type { HostHead } from '../records';
+import type { FrontierEntry } from '../records/types';
+import type { HostHead } from '../records/rows';
 import type { CrawlerDB } from './db';
 import { above, HeadList, HOST_INDEX, inTransaction, type HeldQueue, type Position } from './head-list';
 import { dropQueueHeads, noteQueueWrites } from './queue-heads';

@@ -10,7 +10,7 @@
 // keys the catch-up reads, so its copy is never used; one changed in place (a relabel or a deletion leaves a hole)
 // moves its topic's revision, and every copy of a topic is dropped when its revision is seen to move. It is a copy: a
 // killed worker loses nothing by it.
-import type { LabeledLink } from '../types';
+import type { LabeledLink } from '../records/types';
 import { type LabelPack, unpack } from './label-packs';
 import type { CrawlerDB } from './db';
 

@@ -14,7 +14,7 @@
 // of its own under the same id (keys need not be integers). Every reader of the table reads labels through
 // `unpack`; only the store's writers (crawl-store.ts, topic-store.ts) and the learner's copies (label-copies.ts) see
 // packs.
-import type { LabeledLink } from '../types';
+import type { LabeledLink } from '../records/types';
 
 /** Slots a pack's key is split into: a label's id is `key + slot / PACK_SLOTS`, exact below 2^37 keys. */
 export const PACK_SLOTS = 65_536;

@@ -1,8 +1,8 @@
 // What the Pages table filters on, kept on each page row so an index can answer it (IndexedDB cannot index a
 // boolean or null, nor compute a key): the page's kind (its verdict or why it has none), its site, and the words
 // of its URL and title that a search finds it by.
-import type { PageKind, PageRecord } from '../types';
-import { siteOf } from '../url';
+import type { PageKind, PageRecord } from '../records/types';
+import { siteOf } from '../records/url';
 
 export const PAGE_KINDS: readonly PageKind[] = ['relevant', 'irrelevant', 'unjudged', 'failed', 'skipped'];
 

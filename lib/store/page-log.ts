@@ -1,7 +1,7 @@
 // The page log: one row per fetch attempt in fetch order, and the bodies kept apart from it. Read here;
 // written only by CrawlStore's page commit.
 import Dexie from 'dexie';
-import type { PageBody, PageRecord } from '../types';
+import type { PageBody, PageRecord } from '../records/types';
 import { readBodies } from './body-packs';
 import type { CrawlerDB } from './db';
 

@@ -9,7 +9,7 @@
 // crawl taken best first never builds it, and its writes pay nothing for it. Nothing is stored: the worker that
 // takes is the frontier's only writer, and a new worker builds the list once.
 import Dexie from 'dexie';
-import type { FrontierEntry } from '../types';
+import type { FrontierEntry } from '../records/types';
 import type { CrawlerDB } from './db';
 import { HeadList, HOST_INDEX, inTransaction } from './head-list';
 

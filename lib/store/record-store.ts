@@ -1,7 +1,7 @@
 // A template's records (SPEC E.5) and what each cycle changed (SPEC E.6). Records are keyed by the crawl's
 // name and the URL, so every cycle of a template keeps the same records current.
 import Dexie from 'dexie';
-import type { FieldRecord, RecordChange, RecordChangeKind } from '../records';
+import type { FieldRecord, RecordChange, RecordChangeKind } from '../records/rows';
 import type { RecordPort, RecordWrite } from '../ports';
 import type { CrawlerDB } from './db';
 

@@ -16,7 +16,7 @@
 // is after every earlier transaction on the frontier has ended (IndexedDB runs them one after another), and read
 // again if the copy changed meanwhile. It is a copy: a killed worker loses nothing by it.
 import Dexie from 'dexie';
-import type { FrontierEntry } from '../types';
+import type { FrontierEntry } from '../records/types';
 import type { CrawlerDB } from './db';
 
 /** Rows held per database connection, at most (the least recently used go first): about 1 KiB each as stored, a few MiB in all. */

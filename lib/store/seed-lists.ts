@@ -17,7 +17,7 @@
 // than HIGH_WATER are queued (more seeds bring more hosts, up to a bound: a list of one host would all be fed).
 import Dexie from 'dexie';
 import type { Candidate } from '../ports';
-import { siteOf } from '../url';
+import { siteOf } from '../records/url';
 import type { CrawlerDB, PackedSeeds } from './db';
 
 /** An enqueue of more candidates than this packs all but the first PACK_ABOVE. */

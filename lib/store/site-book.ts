@@ -2,9 +2,9 @@
 // URLs and their count), the Sites panel's reads, and the user's Blacklist / Unblock. What a commit does to a
 // site (SPEC B.4, B.5) is decided by lib/run/commit-plan.ts.
 import Dexie from 'dexie';
-import type { FrontierEntry } from '../types';
+import type { FrontierEntry } from '../records/types';
 import type { CrawlerDB } from './db';
-import type { SiteStats } from '../records';
+import type { SiteStats } from '../records/rows';
 import { blacklistedEntry, countDropped, emptySite } from '../run/commit-plan';
 import { countWrites } from './fifo-queues';
 import { writeWithHeads } from './host-heads';

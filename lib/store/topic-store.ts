@@ -2,9 +2,9 @@
 // The service worker is the only writer; a label change that a model cannot learn incrementally (a relabel,
 // a deletion, a changed or cleared page label, new keywords) bumps the topic's revision, and models older than it are rebuilt.
 import Dexie, { type IndexableType } from 'dexie';
-import type { LabeledLink, LabelValue, PageLabel, Topic } from '../types';
+import type { LabeledLink, LabelValue, PageLabel, Topic } from '../records/types';
 import type { TopicPort } from '../ports';
-import type { ModelRecord } from '../records';
+import type { ModelRecord } from '../records/rows';
 import type { CrawlerDB } from './db';
 import { holdsLabels, takeLabels } from './label-copies';
 import { isPack, type LabelPack, type LabelRow, labelsIn, labelsOfRows, rowKeyOf, slotOf, urlRows } from './label-packs';

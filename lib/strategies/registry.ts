@@ -5,7 +5,7 @@ import { breadthFirst } from './breadth-first';
 import { sparseTunneling } from './sparse-tunneling';
 import { hitsFusion } from './hits-fusion';
 import { templateStrategy } from './template';
-import type { TemplateConfig } from '../template/config';
+import type { TemplateConfig } from '../records/template-config';
 import { multiQueue } from './multi-queue';
 import type { ParamSpec, Strategy, StrategyModule, StrategyParams } from './types';
 

@@ -2,10 +2,10 @@
 // per frontier entry and judge sites; the frontier, politeness and the request gate are shared and know no
 // strategy (Frontera's crawling strategy apart from its backend; Heritrix's precedence policy apart from its
 // frontier). Adding a strategy is one module and one line in registry.ts.
-import type { TemplateConfig } from '../template/config';
-import type { EntryStrategyState, FrontierEntry, UrlClass } from '../types';
+import type { TemplateConfig } from '../records/template-config';
+import type { EntryStrategyState, FrontierEntry, UrlClass } from '../records/types';
 
-// Records a strategy keeps on a frontier entry; they live with the entry in lib/types.ts.
+// Records a strategy keeps on a frontier entry; they live with the entry in lib/records/types.ts.
 
 /** A parameter of a strategy: how the config validates it and the form shows it. */
 export type ParamSpec = {
@@ -17,7 +17,7 @@ export type ParamSpec = {
   | { default: number; min: number; max: number; integer: boolean; choices?: undefined; patterns?: undefined }
   /** A choice among words (e.g. which text score). */
   | { default: string; choices: readonly string[]; patterns?: undefined }
-  /** URL patterns, in the syntax of the training patterns (lib/crawl/patterns.ts). */
+  /** URL patterns, in the syntax of the training patterns (lib/records/patterns.ts). */
   | { default: readonly string[]; patterns: true; choices?: undefined }
 );
 

@@ -1,12 +1,12 @@
 // The dashboard's "New crawl" form as plain values, and the two conversions it needs: form -> config
 // (sent to the worker, which validates it with parseConfig) and runner config file -> form. Pure: no DOM.
-import { ConfigError, DEFAULTS, RENDER_MODES, SCOPE_MODES, type CrawlConfig, type RenderMode, type ScopeMode, type StrategyName } from '../crawl/config';
-import { parseConfig } from '../crawl/parse-config';
-import { patternProblems } from '../crawl/patterns';
-import { DEFAULT_SAFETY_RULES, SAFETY_RULE_HELP } from '../crawl/safety-rules';
+import { ConfigError, DEFAULTS, RENDER_MODES, SCOPE_MODES, type CrawlConfig, type RenderMode, type ScopeMode, type StrategyName } from '../records/config';
+import { parseConfig } from '../app/parse-config';
+import { patternProblems } from '../records/patterns';
+import { DEFAULT_SAFETY_RULES, SAFETY_RULE_HELP } from '../records/safety-rules';
 import { STRATEGY_MODULES, strategyModule } from '../strategies/registry';
 import type { StrategyModule } from '../strategies/types';
-import type { Topic } from '../types';
+import type { Topic } from '../records/types';
 
 /** What the form's fields hold: text as typed, one URL or pattern a line. */
 export interface CrawlFormValues {
@@ -391,7 +391,7 @@ const FILLER_URL = 'https://example.org/';
 
 /**
  * Every refusal of the form at once, each beside its field in the field's own words: empty number fields, URL
- * patterns the crawl would ignore (read by lib/crawl/patterns.ts, as the crawl reads them), a template that is
+ * patterns the crawl would ignore (read by lib/records/patterns.ts, as the crawl reads them), a template that is
  * not JSON, then each refusal of the worker's own check (parseConfig). parseConfig stops at its first refusal,
  * so each refused setting is set aside (its default, or a stand-in value that passes) and the check runs again,
  * until it passes: the stand-ins are never sent, they only let the next refusal show.

@@ -1,5 +1,5 @@
 // Numbers, rates and durations as the popup and the dashboard show them. Pure: no DOM.
-import type { CrawlRecord, CrawlState } from '../records';
+import type { CrawlRecord, CrawlState } from '../records/rows';
 
 /** 12345 -> "12,345". */
 export const formatCount = (n: number): string => Math.round(n).toLocaleString('en-US');

@@ -2,14 +2,14 @@
 // counted), their saved model, and the frontier links the labeling queue picks from. Pages only read; every
 // change goes to the service worker as a message.
 import Dexie from 'dexie';
-import { LinkClassifier } from '../classifier/link-classifier';
-import { loadLinkClassifier } from '../crawl/link-model';
-import { rankQuestions, type LinkQuestionCandidate, type PageQuestionCandidate, type Question } from '../classifier/question-value';
+import { LinkClassifier } from '../learning/link-classifier';
+import { loadLinkClassifier } from '../learning/link-model';
+import { rankQuestions, type LinkQuestionCandidate, type PageQuestionCandidate, type Question } from '../learning/question-value';
 import type { CrawlerDB } from '../store/db';
-import type { ModelRecord } from '../records';
+import type { ModelRecord } from '../records/rows';
 import { unpack, urlRows } from '../store/label-packs';
 import { labelChunks, TopicStore } from '../store/topic-store';
-import type { FrontierEntry, LabeledLink, LabelSource, LabelValue, Topic } from '../types';
+import type { FrontierEntry, LabeledLink, LabelSource, LabelValue, Topic } from '../records/types';
 
 /** Every topic, oldest first. Rows are small (name, keywords), so listing them all is fine. */
 export const allTopics = (db: CrawlerDB): Promise<Topic[]> => db.topics.toArray();

@@ -8,7 +8,7 @@
 import Dexie from 'dexie';
 import type { CrawlerDB } from '../store/db';
 import { searchTerms, TERM_LENGTH, termKey } from '../store/page-keys';
-import type { LabelValue, PageKind, PageLabel, PageRecord } from '../types';
+import type { LabelValue, PageKind, PageLabel, PageRecord } from '../records/types';
 
 export type PageSort = 'oldest' | 'newest' | 'score-high' | 'score-low';
 export type LabelFilter = 'any' | 'on' | 'off' | 'none';

@@ -1,8 +1,8 @@
 // What the toolbar popup shows: every crawl that runs, then those paused (each waits for the user's Resume or
 // Stop), then the newest crawl that ended; each with what it is fetching and its latest failures.
-import type { CrawlRecord } from '../records';
+import type { CrawlRecord } from '../records/rows';
 import type { CrawlerDB } from '../store/db';
-import type { PageRecord } from '../types';
+import type { PageRecord } from '../records/types';
 import { recentErrors } from './queries';
 
 export interface PopupCrawl {

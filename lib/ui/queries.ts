@@ -1,12 +1,12 @@
 // The reads the popup and the dashboard make from the crawler's database. Pages only read: the service
 // worker is the one writer of these tables, and asks are sent to it as messages.
 import Dexie, { liveQuery } from 'dexie';
-import type { ClassCounts, LabeledLinkText } from '../classifier/evaluate';
-import { blockOfReason } from '../crawl/safety';
+import type { ClassCounts, LabeledLinkText } from '../learning/evaluate';
+import { blockOfReason } from '../policy/safety';
 import type { CrawlerDB } from '../store/db';
 import { PageLog } from '../store/page-log';
-import type { CrawlRecord } from '../records';
-import type { FrontierEntry, LabelSource, LabelValue, PageLabel, PageRecord } from '../types';
+import type { CrawlRecord } from '../records/rows';
+import type { FrontierEntry, LabelSource, LabelValue, PageLabel, PageRecord } from '../records/types';
 import { ALL_LABELS, forEachLabelChunk } from './label-queries';
 
 /** The crawl with this id, or the newest one when no id is given. */

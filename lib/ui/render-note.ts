@@ -1,5 +1,5 @@
 // How the Pages table shows what `fetch.render` did to a page: a short tag, and a title that says why.
-import type { RenderNote } from '../types';
+import type { RenderNote } from '../records/types';
 
 export function renderTag(note: RenderNote | undefined): { text: string; title: string } | null {
   if (!note) return null;

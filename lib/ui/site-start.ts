@@ -1,7 +1,7 @@
 // "Crawl this site" in the popup: the config of a crawl that starts on the page the user is looking at, and
 // the keywords its title and headings suggest. Pure: the popup reads the tab and sends the config.
-import { DEFAULTS } from '../crawl/config';
-import { tokenize } from '../text/tokenize';
+import { DEFAULTS } from '../records/config';
+import { tokenize } from '../parse/tokenize';
 import { formatCount } from './format';
 
 /** What the popup reads from the tab: its address, its title and its headings (h1 first, then h2). */

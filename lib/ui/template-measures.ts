@@ -2,10 +2,10 @@
 // record and those that gave none. A template crawl fetches only the pages its filter layers lead to and keeps
 // no topic judge's verdicts worth a harvest rate: the keyword judge calls every page of it relevant.
 import Dexie from 'dexie';
-import type { CrawlRecord, FieldRecord } from '../records';
+import type { CrawlRecord, FieldRecord } from '../records/rows';
 import type { CrawlerDB } from '../store/db';
-import { siteOf } from '../url';
-import { engineUrl } from '../template/config';
+import { siteOf } from '../records/url';
+import { engineUrl } from '../records/template-config';
 
 export interface TemplateMeasures {
   /** The template's records after this cycle: the rows of the Records view and of its exports. */

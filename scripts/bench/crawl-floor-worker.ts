@@ -5,7 +5,7 @@
 //   keep     and store what was fetched: the body's bytes and a row of the page, one transaction a page;
 //   persist  and the queue too, in the same transaction: each new link a row, the page's own row marked done (what a
 //            crawl must write to pick up where it was after its worker is stopped).
-import { decodeHtml } from '../../lib/fetch/decode';
+import { decodeHtml } from '../../lib/net/decode';
 import { parseHtml } from '../../lib/parse/html';
 
 export type FloorMode = 'parse' | 'keep' | 'persist';

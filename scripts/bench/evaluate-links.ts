@@ -19,11 +19,11 @@ import {
   type LabeledLinkText,
   type ReadableFeature,
   type TestResult,
-} from '../../lib/classifier/evaluate';
-import type { Evidence } from '../../lib/classifier/link-classifier';
-import type { FeatureGroup } from '../../lib/classifier/link-features';
+} from '../../lib/learning/evaluate';
+import type { Evidence } from '../../lib/learning/link-classifier';
+import type { FeatureGroup } from '../../lib/learning/link-features';
 import { parseHtml } from '../../lib/parse/html';
-import { mulberry32 } from '../../lib/random';
+import { mulberry32 } from '../../lib/records/random';
 import { articleOfUrl, loadArticles, loadCorpusPages } from './corpus-server';
 import { caseGroundTruth, DEFAULT_CORPUS, TOPIC_KEYWORDS } from './wikispeedia';
 

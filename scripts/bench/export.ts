@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { FORMATS } from '../../lib/export/formats';
-import type { ExportFormat } from '../../lib/records';
+import type { ExportFormat } from '../../lib/records/rows';
 import { startDemoServer } from '../../tests/fixtures/sites/demo-site';
 import { ensureBuilt, launchWithExtension, send } from '../lib/browser';
 import { markdownTable } from './report';

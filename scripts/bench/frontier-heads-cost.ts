@@ -5,8 +5,8 @@
 //   npx tsx scripts/bench/frontier-heads-cost.ts [--topic Science] [--seed English_language] [--budget 1000] [--web sites]
 import { parseArgs } from 'node:util';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { CrawlService } from '../../lib/crawl/service';
-import { realClock } from '../../lib/fetch/fetcher';
+import { CrawlService } from '../../lib/app/service';
+import { realClock } from '../../lib/net/fetcher';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import { articleUrl, loadSites } from './corpus-server';

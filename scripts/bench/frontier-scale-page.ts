@@ -2,17 +2,17 @@
 // frontier-scale.ts bundles this file with esbuild into one IIFE and drives `globalThis.frontierBench`
 // with page.evaluate; everything that touches IndexedDB happens here, in the page.
 import Dexie from 'dexie';
-import { type CrawlConfig } from '../../lib/crawl/config';
-import { parseConfig } from '../../lib/crawl/parse-config';
-import { LinkClassifier } from '../../lib/classifier/link-classifier';
-import { CrawlRunner } from '../../lib/crawl/crawler';
-import { Politeness } from '../../lib/fetch/politeness';
-import { type FetchPort, realClock } from '../../lib/fetch/fetcher';
+import { type CrawlConfig } from '../../lib/records/config';
+import { parseConfig } from '../../lib/app/parse-config';
+import { LinkClassifier } from '../../lib/learning/link-classifier';
+import { CrawlRunner } from '../../lib/run/runner';
+import { Politeness } from '../../lib/net/politeness';
+import { type FetchPort, realClock } from '../../lib/net/fetcher';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import type { Candidate, PageCommit } from '../../lib/ports';
-import type { FrontierEntry } from '../../lib/types';
+import type { FrontierEntry } from '../../lib/records/types';
 import { CrawlerDB } from '../../lib/store/db';
-import { mulberry32 } from '../../lib/random';
+import { mulberry32 } from '../../lib/records/random';
 
 // ---- synthetic but realistic URLs: ~200 hosts of Zipf-like sizes, deterministic per index ----
 

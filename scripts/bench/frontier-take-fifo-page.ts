@@ -2,16 +2,16 @@
 // queues (the multi-queue strategy's `next`). Bundled with esbuild into one IIFE and driven through
 // `globalThis.fifoBench`; everything that touches IndexedDB happens here, in the page.
 import Dexie from 'dexie';
-import { parseConfig } from '../../lib/crawl/parse-config';
-import { Politeness } from '../../lib/fetch/politeness';
-import { mulberry32 } from '../../lib/random';
+import { parseConfig } from '../../lib/app/parse-config';
+import { Politeness } from '../../lib/net/politeness';
+import { mulberry32 } from '../../lib/records/random';
 import { createStrategy } from '../../lib/strategies/registry';
 import type { NextOrder } from '../../lib/strategies/types';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import type { Candidate } from '../../lib/ports';
-import { CrawlRunner } from '../../lib/crawl/crawler';
-import { realClock } from '../../lib/fetch/fetcher';
+import { CrawlRunner } from '../../lib/run/runner';
+import { realClock } from '../../lib/net/fetcher';
 import { benchConfig, syntheticSite, syntheticUrl } from './frontier-scale-page';
 import { meterHeads, type HeadsMeter } from './heads-meter';
 

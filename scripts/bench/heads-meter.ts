@@ -5,7 +5,7 @@
 // the commit (they wait for the commit's writes), against the commit's own time. Runs in Node and in a page.
 import type { DBCore, DBCoreTable, DBCoreTransaction } from 'dexie';
 import type { CrawlerDB } from '../../lib/store/db';
-import type { HostHead } from '../../lib/records';
+import type { HostHead } from '../../lib/records/rows';
 
 const HOST_INDEX = '[crawlId+site+state+host+priority+order]';
 

@@ -3,7 +3,7 @@
 // whole and in the slices the crawl runs it in (one slice after each page: the longest is what a page waits).
 // Part of `npm run bench`; alone: npx tsx scripts/bench/hits.ts
 import { pathToFileURL } from 'node:url';
-import { mulberry32 } from '../../lib/random';
+import { mulberry32 } from '../../lib/records/random';
 import { SLICE_WORK } from '../../lib/strategies/hits-fusion';
 import { LinkGraph } from '../../lib/strategies/hits-fusion/hits';
 

@@ -5,7 +5,7 @@
 // recognise is a topic the crawl cannot learn.
 //   npx tsx scripts/bench/judge-sweep.ts [--smoothing 1,0.1] [--topics Art,IT]
 import { parseArgs } from 'node:util';
-import { PageJudge, type PageText } from '../../lib/classifier/page-judge';
+import { PageJudge, type PageText } from '../../lib/learning/page-judge';
 import { parseHtml } from '../../lib/parse/html';
 import { articleOfUrl, loadCorpusPages } from './corpus-server';
 import { DEFAULT_CORPUS, TOPIC_KEYWORDS, caseGroundTruth } from './wikispeedia';

@@ -6,12 +6,12 @@
 import type { Candidate } from '../../lib/ports';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import type { CrawlerDB } from '../../lib/store/db';
-import { parseConfig } from '../../lib/crawl/parse-config';
+import { parseConfig } from '../../lib/app/parse-config';
 import { createStrategy } from '../../lib/strategies/registry';
-import { CrawlLearner, RESCORE_EPSILON } from '../../lib/crawl/learner';
-import { buildModel } from '../../lib/crawl/model';
+import { CrawlLearner, RESCORE_EPSILON } from '../../lib/learning/learner';
+import { buildModel } from '../../lib/learning/model';
 import { labelQuestions } from '../../lib/ui/label-queries';
-import { mulberry32 } from '../../lib/random';
+import { mulberry32 } from '../../lib/records/random';
 
 export interface LatencyRun {
   urls: number;

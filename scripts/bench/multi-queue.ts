@@ -8,12 +8,12 @@
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { parseConfig } from '../../lib/crawl/parse-config';
-import { mulberry32 } from '../../lib/random';
+import { parseConfig } from '../../lib/app/parse-config';
+import { mulberry32 } from '../../lib/records/random';
 import { createStrategy } from '../../lib/strategies/registry';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
-import type { FrontierEntry } from '../../lib/types';
+import type { FrontierEntry } from '../../lib/records/types';
 
 export interface QueueTakeCost {
   queued: number;

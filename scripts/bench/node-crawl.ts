@@ -3,10 +3,10 @@
 // loopback server and Chromium. Same recipe as the extension's benchmark (caseConfig); minutes cheaper, so
 // levers can be measured across every topic. Figures from it are labelled "Node" wherever they are reported.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { CrawlService } from '../../lib/crawl/service';
+import { CrawlService } from '../../lib/app/service';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
-import { type FetchPort, realClock } from '../../lib/fetch/fetcher';
+import { type FetchPort, realClock } from '../../lib/net/fetcher';
 import { articleOfUrl, articleUrl, linkAcrossSites, loadCorpusPages, loadSites, onItsHost } from './corpus-server';
 import { TOPIC_KEYWORDS, caseConfig, caseGroundTruth, harvestTable, type CaseOptions } from './wikispeedia';
 

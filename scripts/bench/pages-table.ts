@@ -12,7 +12,7 @@ import Dexie from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { CrawlerDB } from '../../lib/store/db';
 import { pageTerms, withListKeys } from '../../lib/store/page-keys';
-import type { PageRecord } from '../../lib/types';
+import type { PageRecord } from '../../lib/records/types';
 import { ALL_PAGES, pageWindow, type PageQuery } from '../../lib/ui/page-query';
 import { realisticPages } from '../../tests/e2e/pages-fixture';
 import { ensureBuilt, launchWithExtension } from '../lib/browser';

@@ -8,17 +8,17 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { LinkClassifier } from '../../lib/classifier/link-classifier';
-import { PageJudge, type PageVerdict } from '../../lib/classifier/page-judge';
-import { compileRules, planChildren, seedCandidates } from '../../lib/crawl/children';
+import { LinkClassifier } from '../../lib/learning/link-classifier';
+import { PageJudge, type PageVerdict } from '../../lib/learning/page-judge';
+import { compileRules, planChildren, seedCandidates } from '../../lib/learning/children';
 import { createStrategy } from '../../lib/strategies/registry';
-import { parseConfig } from '../../lib/crawl/parse-config';
-import { decodeHtml } from '../../lib/fetch/decode';
+import { parseConfig } from '../../lib/app/parse-config';
+import { decodeHtml } from '../../lib/net/decode';
 import { parseHtml } from '../../lib/parse/html';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import type { Candidate } from '../../lib/ports';
-import type { FrontierEntry, ParsedPage } from '../../lib/types';
+import type { FrontierEntry, ParsedPage } from '../../lib/records/types';
 import { DEFAULT_CORPUS } from './wikispeedia';
 
 export interface PipelineFigures {

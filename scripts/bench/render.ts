@@ -15,7 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { listenOnLoopback } from '../../tests/fixtures/sites/loopback';
 import { startTreeSite } from '../../tests/fixtures/sites/tree-site';
-import type { CrawlStatus } from '../../lib/protocol';
+import type { CrawlStatus } from '../../lib/app/protocol';
 import { ensureBuilt, launchWithExtension, send, type Launched } from '../lib/browser';
 import { markdownTable } from './report';
 

@@ -9,13 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Redis } from 'ioredis';
-import { parseConfig } from '../../lib/crawl/parse-config';
-import type { SharedEntry } from '../../lib/store/shared-store';
+import { parseConfig } from '../../lib/app/parse-config';
+import type { SharedEntry } from '../../lib/store/shared/shared-store';
 import { startWebOfHosts, type WebOfHosts } from '../../tests/fixtures/sites/web-of-hosts';
 import { startRedis } from '../../tests/support/redis-server';
 import { ensureBuilt, ROOT } from '../lib/browser';
-import { connectRedis, RedisFrontier } from '../lib/redis-frontier';
-import { seedEntries } from '../lib/shared-run';
+import { connectRedis, RedisFrontier } from '../../lib/store/shared/redis-frontier';
+import { seedEntries } from '../../lib/app/shared-run';
 
 export interface WorkersRun {
   workers: number;

@@ -3,7 +3,7 @@
 // separates the judge's errors from the link classifier's.
 //   npx tsx scripts/bench/sweep-diagnose.ts --cases Design_and_Technology:Pony,History:Armenia [--modes default,oracle-judge]
 import { parseArgs } from 'node:util';
-import { PageJudge } from '../../lib/classifier/page-judge';
+import { PageJudge } from '../../lib/learning/page-judge';
 import { loadLabels } from './corpus-server';
 import { DEFAULT_CORPUS, auc } from './wikispeedia';
 import { runNodeCase } from './node-crawl';

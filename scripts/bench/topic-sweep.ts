@@ -17,7 +17,7 @@ import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import { ROOT } from '../lib/browser';
 import { loadCorpusPages, loadLabels } from './corpus-server';
-import { mulberry32, shuffled } from '../../lib/random';
+import { mulberry32, shuffled } from '../../lib/records/random';
 import { DEFAULT_CORPUS, caseGroundTruth, harvestTable, reachableFrom, runWikispeedia } from './wikispeedia';
 import { runNodeCase } from './node-crawl';
 import { markdownTable } from './report';

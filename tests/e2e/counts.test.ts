@@ -5,7 +5,7 @@ import type { Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ensureBuilt, launchWithExtension, send, type Launched } from '../../scripts/lib/browser';
 import { demoConfig, startDemoServer, type DemoServer } from '../fixtures/sites/demo-site';
-import type { CrawlStatus } from '../../lib/protocol';
+import type { CrawlStatus } from '../../lib/app/protocol';
 import { openDashboard, PopupPage } from './page-objects';
 
 let browser: Launched;

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ROOT, ensureBuilt, launchWithExtension, send, type Launched } from '../../scripts/lib/browser';
 import { listenOnLoopback } from '../fixtures/sites/loopback';
 import type { Page } from 'playwright-core';
-import type { CrawlStatus } from '../../lib/protocol';
+import type { CrawlStatus } from '../../lib/app/protocol';
 import { DashboardPage } from './page-objects';
 
 interface Seen {

@@ -5,8 +5,8 @@ import type { Locator, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { send } from '../../scripts/lib/browser';
 import { demoConfig } from '../fixtures/sites/demo-site';
-import type { CrawlStatus } from '../../lib/protocol';
-import type { FrontierEntry, LabeledLink, PageLabel, PageRecord } from '../../lib/types';
+import type { CrawlStatus } from '../../lib/app/protocol';
+import type { FrontierEntry, LabeledLink, PageLabel, PageRecord } from '../../lib/records/types';
 import { useDemoBrowser } from './demo-browser';
 import { openDashboard } from './page-objects';
 

@@ -1,7 +1,7 @@
 // Shared set-up of the Chromium tests on the demo site: a built extension, a fresh profile, the site on loopback.
 import { afterAll, beforeAll, expect } from 'vitest';
 import { ensureBuilt, launchWithExtension, send, type Launched } from '../../scripts/lib/browser';
-import type { CrawlStatus } from '../../lib/protocol';
+import type { CrawlStatus } from '../../lib/app/protocol';
 import { demoConfig, ON_TOPIC_PATHS, startDemoServer, type DemoServer } from '../fixtures/sites/demo-site';
 
 export interface DemoBrowser {

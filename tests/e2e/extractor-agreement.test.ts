@@ -7,7 +7,7 @@ import { build } from 'esbuild';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parseHtml } from '../../lib/parse/html';
-import type { ExtractedLink } from '../../lib/types';
+import type { ExtractedLink } from '../../lib/records/types';
 import { chromePath } from '../../scripts/lib/browser';
 import { listenOnLoopback } from '../fixtures/sites/loopback';
 import { demoHandler } from '../fixtures/sites/demo-site';

@@ -4,7 +4,7 @@
 import { createServer } from 'node:http';
 import type { CDPSession, Page } from 'playwright-core';
 import { listenOnLoopback } from '../fixtures/sites/loopback';
-import type { LabeledLink } from '../../lib/types';
+import type { LabeledLink } from '../../lib/records/types';
 
 /** A page with CSS that would move or restyle anything added carelessly to it. */
 export const NIGHT_SKY_HTML = `<!doctype html>

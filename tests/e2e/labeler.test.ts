@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { ensureBuilt, launchWithExtension, ROOT, send, type Launched } from '../../scripts/lib/browser';
 import { ALIKE_ANCHOR, LabelerView, linkTextBoxes, NIGHT_SKY_HTML, pageBoxes, startNightSkySite, userLabels as userLabelsOf } from './labeler-page';
 import { TopicsPage } from './topics-page';
-import type { Topic } from '../../lib/types';
+import type { Topic } from '../../lib/records/types';
 
 let site: Awaited<ReturnType<typeof startNightSkySite>>;
 let browser: Launched;

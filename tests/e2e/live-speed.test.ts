@@ -7,7 +7,7 @@
 import { expect, it } from 'vitest';
 import { ensureBuilt, launchWithExtension, send } from '../../scripts/lib/browser';
 import { startTreeSite } from '../fixtures/sites/tree-site';
-import type { CrawlStatus } from '../../lib/protocol';
+import type { CrawlStatus } from '../../lib/app/protocol';
 
 const PAGES = Number(process.env.FOCUS_LIVE_SPEED_PAGES ?? 2000);
 

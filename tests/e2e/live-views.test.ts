@@ -3,7 +3,7 @@
 import { expect, it } from 'vitest';
 import { ensureBuilt, launchWithExtension, send, type Launched } from '../../scripts/lib/browser';
 import { startTreeSite, type TreeSite } from '../fixtures/sites/tree-site';
-import type { CrawlStatus } from '../../lib/protocol';
+import type { CrawlStatus } from '../../lib/app/protocol';
 import { openDashboard } from './page-objects';
 import { afterAll, beforeAll } from 'vitest';
 

@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { send } from '../../scripts/lib/browser';
 import type { LabelPack, LabelRow } from '../../lib/store/label-packs';
-import type { LabeledLink } from '../../lib/types';
+import type { LabeledLink } from '../../lib/records/types';
 import { crawlWithLabeledPages, useDemoBrowser } from './demo-browser';
 import { openDashboard } from './page-objects';
 import { TopicsPage } from './topics-page';

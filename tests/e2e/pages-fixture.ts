@@ -1,9 +1,9 @@
 // A crawl's pages as a real crawl leaves them: many hosts, long paths and queries, long titles, a share of
 // failures and skips, scores falling as the crawl goes on. Deterministic, so tests can count what a filter shows.
-import type { CrawlRecord } from '../../lib/records';
-import type { PageRecord } from '../../lib/types';
+import type { CrawlRecord } from '../../lib/records/rows';
+import type { PageRecord } from '../../lib/records/types';
 import { withListKeys } from '../../lib/store/page-keys';
-import { DEFAULTS } from '../../lib/crawl/config';
+import { DEFAULTS } from '../../lib/records/config';
 
 const HOSTS = [
   'www.nasa.gov', 'science.nasa.gov', 'en.wikipedia.org', 'www.esa.int', 'skyandtelescope.org', 'www.space.com',

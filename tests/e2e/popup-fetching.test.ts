@@ -2,7 +2,7 @@
 // reads the frontier's in-flight rows, whose index range grows with every URL ever taken). A tree site answers each
 // page after 400 ms, so a request is in flight nearly all the time.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { CrawlStatus } from '../../lib/protocol';
+import type { CrawlStatus } from '../../lib/app/protocol';
 import { ensureBuilt, launchWithExtension, send, type Launched } from '../../scripts/lib/browser';
 import { startTreeSite, type TreeSite } from '../fixtures/sites/tree-site';
 import { PopupPage } from './page-objects';

@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { ROOT, send } from '../../scripts/lib/browser';
-import type { CrawlStatus } from '../../lib/protocol';
+import type { CrawlStatus } from '../../lib/app/protocol';
 import { useDemoBrowser } from './demo-browser';
 import { DashboardPage, PopupPage } from './page-objects';
 

@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../../scripts/lib/browser';
-import { parseConfig } from '../../lib/crawl/parse-config';
-import { RedisFrontier } from '../../scripts/lib/redis-frontier';
-import { seedEntries } from '../../scripts/lib/shared-run';
+import { parseConfig } from '../../lib/app/parse-config';
+import { RedisFrontier } from '../../lib/store/shared/redis-frontier';
+import { seedEntries } from '../../lib/app/shared-run';
 import { startWebOfHosts, type WebOfHosts } from '../fixtures/sites/web-of-hosts';
 import { hasRedis, NO_REDIS, startRedis, type RedisProcess } from '../support/redis-server';
 

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { CrawlStatus } from '../../lib/protocol';
+import type { CrawlStatus } from '../../lib/app/protocol';
 import { ensureBuilt, launchWithExtension, ROOT, send } from '../../scripts/lib/browser';
 import { startSessionSite, type SessionSite } from '../fixtures/sites/session-site';
 import { openDashboard, PopupPage } from './page-objects';

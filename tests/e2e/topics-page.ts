@@ -2,9 +2,9 @@
 // straight into the extension's database (to look at the view populated, as ui-fixtures.ts does for crawls).
 import { readFile } from 'node:fs/promises';
 import type { Download, Page } from 'playwright-core';
-import { DEFAULTS } from '../../lib/crawl/config';
-import type { CrawlRecord } from '../../lib/records';
-import type { FrontierEntry, LabeledLink, LabelSource, Topic } from '../../lib/types';
+import { DEFAULTS } from '../../lib/records/config';
+import type { CrawlRecord } from '../../lib/records/rows';
+import type { FrontierEntry, LabeledLink, LabelSource, Topic } from '../../lib/records/types';
 
 export interface LabelRow {
   url: string;

@@ -2,8 +2,8 @@
 // relabeled, deleted, exported), the model card (retrain, export, import) and the labeling queue on a live crawl.
 import { expect, it } from 'vitest';
 import { send } from '../../scripts/lib/browser';
-import type { CrawlStatus } from '../../lib/protocol';
-import type { Topic } from '../../lib/types';
+import type { CrawlStatus } from '../../lib/app/protocol';
+import type { Topic } from '../../lib/records/types';
 import { useDemoBrowser } from './demo-browser';
 import { TopicsPage } from './topics-page';
 

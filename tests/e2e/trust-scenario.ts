@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { runCrawl } from '../../scripts/crawl';
 import type { BrowserName } from '../../scripts/lib/session';
-import type { PageRecord } from '../../lib/types';
+import type { PageRecord } from '../../lib/records/types';
 import { NEVER_REQUESTED, NOT_WEB, type HostileSite } from '../fixtures/sites/hostile-site';
 
 /** Logs in to the club in a tab of the profile, then closes the browser. */

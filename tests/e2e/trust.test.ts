@@ -9,8 +9,8 @@ import { runCrawl } from '../../scripts/crawl';
 import { ensureBuilt, launchWithExtension, send } from '../../scripts/lib/browser';
 import { crawlTrustSite, namedNotWeb, type LogIn } from './trust-scenario';
 import { startTreeSite } from '../fixtures/sites/tree-site';
-import { mulberry32 } from '../../lib/random';
-import type { CrawlStatus } from '../../lib/protocol';
+import { mulberry32 } from '../../lib/records/random';
+import type { CrawlStatus } from '../../lib/app/protocol';
 import { startHostileSite, type HostileSite } from '../fixtures/sites/hostile-site';
 
 let site: HostileSite;

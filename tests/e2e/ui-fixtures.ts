@@ -1,9 +1,9 @@
 // Crawl rows, pages and frontier entries written straight into the extension's 'focus' database, so the
 // popup and the dashboard can be looked at (and tested) with populated views without running a crawl.
 import type { Page } from 'playwright-core';
-import type { CrawlRecord, CrawlStats } from '../../lib/records';
-import type { FrontierEntry, PageRecord, Topic } from '../../lib/types';
-import { DEFAULTS } from '../../lib/crawl/config';
+import type { CrawlRecord, CrawlStats } from '../../lib/records/rows';
+import type { FrontierEntry, PageRecord, Topic } from '../../lib/records/types';
+import { DEFAULTS } from '../../lib/records/config';
 import { withListKeys } from '../../lib/store/page-keys';
 
 export interface UiFixture {

@@ -3,7 +3,7 @@
 import { expect, it } from 'vitest';
 import { send } from '../../scripts/lib/browser';
 import { useDemoBrowser } from './demo-browser';
-import type { PageRecord } from '../../lib/types';
+import type { PageRecord } from '../../lib/records/types';
 
 const env = useDemoBrowser();
 

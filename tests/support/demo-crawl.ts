@@ -1,8 +1,8 @@
 // The demo site crawled in Node through the crawl core, for the export tests, and an export of it read whole.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { CrawlService } from '../../lib/crawl/service';
+import { CrawlService } from '../../lib/app/service';
 import { exportCrawl, type ExportRequest } from '../../lib/export/export-crawl';
-import { realClock } from '../../lib/fetch/fetcher';
+import { realClock } from '../../lib/net/fetcher';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import { demoConfig, startDemoServer, type DemoServer } from '../fixtures/sites/demo-site';

@@ -1,11 +1,11 @@
 // A crawl service on a fresh in-memory store whose fetches hold after the seed and the page it leads to, so a
 // test can answer questions while the rest of the crawl waits in the queue, then let it go.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { CrawlService } from '../../lib/crawl/service';
+import { CrawlService } from '../../lib/app/service';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
-import { realClock } from '../../lib/fetch/fetcher';
-import type { FrontierEntry } from '../../lib/types';
+import { realClock } from '../../lib/net/fetcher';
+import type { FrontierEntry } from '../../lib/records/types';
 
 export function heldService(respond: (path: string) => Response) {
   const store = new CrawlStore(new CrawlerDB(`held${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));

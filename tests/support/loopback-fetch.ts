@@ -5,8 +5,8 @@
 // crawl which cookies a request carried and which its answer cleared (the `cookieTrace`).
 import { request } from 'node:http';
 import { Readable } from 'node:stream';
-import type { FetchPort, PortResponse } from '../../lib/fetch/fetcher';
-import { clearedCookies } from '../../lib/fetch/session';
+import type { FetchPort, PortResponse } from '../../lib/net/fetcher';
+import { clearedCookies } from '../../lib/net/session';
 
 export function loopbackFetch(port: number, session?: { host: string; cookie: string }, latencyMs?: () => number): FetchPort {
   const jar = new Map<string, string>();

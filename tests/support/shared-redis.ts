@@ -2,8 +2,8 @@
 // all closed after the block.
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
-import type { Bridge } from '../../scripts/lib/frontier-bridge';
-import { connectRedis } from '../../scripts/lib/redis-frontier';
+import type { Bridge } from '../../lib/store/shared/bridge-server';
+import { connectRedis } from '../../lib/store/shared/redis-frontier';
 import { startRedis, type RedisProcess } from './redis-server';
 
 export function useSharedRedis(): { readonly redis: Redis; readonly bridges: Bridge[] } {

@@ -1,7 +1,7 @@
 // A Clock whose time moves only when a test moves it, so that politeness delays, retry backoffs, Retry-After
 // and robots.txt outages are waited out in no wall time. `runUntilIdle()` lets a whole crawl run: whenever the
 // process has nothing left to do but sleep, time jumps to the next sleeper's wake-up.
-import type { Clock, FetchPort, PortResponse } from '../../lib/fetch/fetcher';
+import type { Clock, FetchPort, PortResponse } from '../../lib/net/fetcher';
 
 interface Sleeper {
   at: number;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { NaiveBayes } from '../../lib/classifier/naive-bayes';
-import { LinkClassifier } from '../../lib/classifier/link-classifier';
-import { answerLearning, type AnswerPolicy } from '../../lib/classifier/answer-evidence';
+import { NaiveBayes } from '../../lib/learning/naive-bayes';
+import { LinkClassifier } from '../../lib/learning/link-classifier';
+import { answerLearning, type AnswerPolicy } from '../../lib/learning/answer-evidence';
 
 const shipped: AnswerPolicy = answerLearning.policy;
 afterEach(() => {

@@ -2,10 +2,10 @@
 // so its answers are no sample of how common the topic is. Under the `wordsOnly` answer policy (the labels
 // benchmark's `/words`) they leave the class totals, and so every link they share no word with, alone.
 import { afterEach, describe, expect, it } from 'vitest';
-import { answerLearning } from '../../lib/classifier/answer-evidence';
-import { LinkClassifier } from '../../lib/classifier/link-classifier';
-import { learnLabel } from '../../lib/crawl/link-model';
-import type { LabeledLink } from '../../lib/types';
+import { answerLearning } from '../../lib/learning/answer-evidence';
+import { LinkClassifier } from '../../lib/learning/link-classifier';
+import { learnLabel } from '../../lib/learning/link-model';
+import type { LabeledLink } from '../../lib/records/types';
 
 const labeled = (anchor: string, context: string, label: 0 | 1, source: LabeledLink['source']): LabeledLink => ({
   topicId: 1, crawlId: source === 'user' ? null : 1, url: `https://people.test/${encodeURIComponent(anchor)}`, anchor, context, label, source, createdAt: 0,

@@ -1,9 +1,9 @@
 // Issue 34: an answer from the labeling queue acts at once. A running crawl re-scores the queued links the
 // answer reaches (not the whole frontier), to the same scores a full re-score gives, before labelLink returns.
 import { describe, expect, it } from 'vitest';
-import type { FrontierEntry } from '../../lib/types';
+import type { FrontierEntry } from '../../lib/records/types';
 import { heldService, queuedEntries } from '../support/held-crawl';
-import { answerRescore } from '../../lib/crawl/learner';
+import { answerRescore } from '../../lib/learning/learner';
 
 const O = 'http://tudor.test';
 const page = (title: string, links: [string, string][]) =>

@@ -7,7 +7,7 @@ import type { ExportRequest } from '../../lib/export/export-crawl';
 import { writeHtmlZip } from '../../lib/export/html-zip';
 import type { ExportPage } from '../../lib/export/selection';
 import type { CrawlStore } from '../../lib/store/crawl-store';
-import type { PageRecord } from '../../lib/types';
+import type { PageRecord } from '../../lib/records/types';
 import type { DemoServer } from '../fixtures/sites/demo-site';
 import { parseWarc, unzip } from '../support/archive-readers';
 import { crawlDemo, exportBytes } from '../support/demo-crawl';

@@ -1,14 +1,14 @@
 // A URL's authority among the labeled pages' links (classifier/authority.ts) and its part in a crawl's ranking.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
-import { TargetAuthority } from '../../lib/classifier/authority';
-import { seedCandidates } from '../../lib/crawl/children';
-import { parseConfig } from '../../lib/crawl/parse-config';
-import { CrawlRunner } from '../../lib/crawl/crawler';
+import { TargetAuthority } from '../../lib/learning/authority';
+import { seedCandidates } from '../../lib/learning/children';
+import { parseConfig } from '../../lib/app/parse-config';
+import { CrawlRunner } from '../../lib/run/runner';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import { authorityText } from '../../lib/ui/format';
-import { realClock } from '../../lib/fetch/fetcher';
+import { realClock } from '../../lib/net/fetcher';
 
 const logit = (p: number) => Math.log(p / (1 - p));
 

@@ -4,13 +4,13 @@ import { serialize } from 'node:v8';
 import Dexie from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../lib/crawl/parse-config';
+import { parseConfig } from '../../lib/app/parse-config';
 import { readExportPages } from '../../lib/export/export-reader';
 import type { PageCommit } from '../../lib/ports';
 import { PACK_BYTES, bodyRows, isBodyPack, type BodyRow } from '../../lib/store/body-packs';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
-import type { FrontierEntry, PageBody } from '../../lib/types';
+import type { FrontierEntry, PageBody } from '../../lib/records/types';
 
 const config = parseConfig({ name: 'bodies', seeds: ['http://w.test/'], topic: { keywords: ['moon'] } });
 

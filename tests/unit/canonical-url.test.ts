@@ -1,9 +1,9 @@
 // One page, one URL: every spelling of a page that the crawler would otherwise request again collapses to
 // the canonical form, and nothing that could name another page does.
 import { describe, expect, it } from 'vitest';
-import { seedCandidates } from '../../lib/crawl/children';
-import { parseConfig } from '../../lib/crawl/parse-config';
-import { normalizeUrl } from '../../lib/url';
+import { seedCandidates } from '../../lib/learning/children';
+import { parseConfig } from '../../lib/app/parse-config';
+import { normalizeUrl } from '../../lib/records/url';
 
 const BASE = 'http://club.test/';
 

@@ -3,7 +3,7 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { paceChangeSignals } from '../../lib/store/change-signal';
 import { CrawlerDB } from '../../lib/store/db';
-import type { PageRecord } from '../../lib/types';
+import type { PageRecord } from '../../lib/records/types';
 
 const page = (crawlId: number, seq: number): PageRecord =>
   ({ crawlId, seq, url: `http://a.test/p/${seq}`, site: 'a.test', kind: 'relevant', score: 0.9, fetchedAt: 1 }) as unknown as PageRecord;

@@ -3,11 +3,11 @@
 // the paper's finance domain, SPEC A) ranks unseen Chinese links on the right side.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { evaluateHoldout, rocAuc, type LabeledLinkText } from '../../lib/classifier/evaluate';
-import { LinkClassifier } from '../../lib/classifier/link-classifier';
-import { decodeHtml } from '../../lib/fetch/decode';
+import { evaluateHoldout, rocAuc, type LabeledLinkText } from '../../lib/learning/evaluate';
+import { LinkClassifier } from '../../lib/learning/link-classifier';
+import { decodeHtml } from '../../lib/net/decode';
 import { parseHtml } from '../../lib/parse/html';
-import { tokenize } from '../../lib/text/tokenize';
+import { tokenize } from '../../lib/parse/tokenize';
 
 const fixtureBytes = (name: string) => new Uint8Array(readFileSync(new URL(`../fixtures/${name}`, import.meta.url)));
 

@@ -7,14 +7,14 @@
 import Dexie from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../lib/crawl/parse-config';
+import { parseConfig } from '../../lib/app/parse-config';
 import type { Admission, Candidate, PageCommit } from '../../lib/ports';
-import { mulberry32 } from '../../lib/random';
+import { mulberry32 } from '../../lib/records/random';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { isBodyPack } from '../../lib/store/body-packs';
 import { unpack } from '../../lib/store/label-packs';
 import { CrawlerDB } from '../../lib/store/db';
-import type { FrontierEntry } from '../../lib/types';
+import type { FrontierEntry } from '../../lib/records/types';
 import { frontierRows } from '../support/reopenable-store';
 
 const config = parseConfig({ seeds: ['http://h0.s0.test/'], topic: { keywords: ['x'] } });

@@ -1,12 +1,12 @@
 // The commit planner alone, without a database: what one page's commit writes, given the rows a store read.
 import { describe, expect, it } from 'vitest';
-import { logistic } from '../../lib/classifier/naive-bayes';
-import { urlLogOdds } from '../../lib/classifier/link-classifier';
-import { DEFAULTS } from '../../lib/crawl/config';
+import { logistic } from '../../lib/learning/naive-bayes';
+import { urlLogOdds } from '../../lib/learning/link-classifier';
+import { DEFAULTS } from '../../lib/records/config';
 import type { Admission, Candidate, PageCommit } from '../../lib/ports';
-import { emptyStats, type CrawlRecord, type SiteStats } from '../../lib/records';
+import { emptyStats, type CrawlRecord, type SiteStats } from '../../lib/records/rows';
 import { BLACKLISTED, firstReads, planCommit, secondReads, type CommitRead } from '../../lib/run/commit-plan';
-import type { FrontierEntry } from '../../lib/types';
+import type { FrontierEntry } from '../../lib/records/types';
 
 const NOW = 1_000_000;
 

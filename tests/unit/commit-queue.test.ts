@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CommitQueue } from '../../lib/crawl/commit-queue';
+import { CommitQueue } from '../../lib/run/commit-queue';
 import type { CrawlStore } from '../../lib/store/crawl-store';
 import type { PageCommit } from '../../lib/ports';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CookieHosts } from '../../lib/fetch/cookie-hosts';
+import { CookieHosts } from '../../lib/net/cookie-hosts';
 
 describe('CookieHosts: the hosts a request can carry cookies to', () => {
   it('a host-only cookie covers its own host, a domain cookie its domain and every host under it', () => {

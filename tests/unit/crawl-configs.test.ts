@@ -5,9 +5,9 @@
 import Dexie, { liveQuery, type DBCore, type DBCoreTable } from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../lib/crawl/parse-config';
-import { CrawlService } from '../../lib/crawl/service';
-import { realClock, type FetchPort } from '../../lib/fetch/fetcher';
+import { parseConfig } from '../../lib/app/parse-config';
+import { CrawlService } from '../../lib/app/service';
+import { realClock, type FetchPort } from '../../lib/net/fetcher';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 

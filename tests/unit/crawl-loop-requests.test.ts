@@ -2,10 +2,10 @@
 // request slot while it is judged and written, so a slow store does not stop the next requests from going out.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
-import { seedCandidates } from '../../lib/crawl/children';
-import { parseConfig } from '../../lib/crawl/parse-config';
-import { CrawlRunner } from '../../lib/crawl/crawler';
-import { realClock, type FetchPort } from '../../lib/fetch/fetcher';
+import { seedCandidates } from '../../lib/learning/children';
+import { parseConfig } from '../../lib/app/parse-config';
+import { CrawlRunner } from '../../lib/run/runner';
+import { realClock, type FetchPort } from '../../lib/net/fetcher';
 import type { PageCommit } from '../../lib/ports';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';

@@ -2,7 +2,7 @@
 // several crawls "for a new topic" with the same keywords, or the same crawl name, adds no second topic.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { expect, it } from 'vitest';
-import { CrawlService, describedCrawlName, newTopicName } from '../../lib/crawl/service';
+import { CrawlService, describedCrawlName, newTopicName } from '../../lib/app/service';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import { VirtualClock } from '../support/virtual-clock';

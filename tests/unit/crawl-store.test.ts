@@ -1,6 +1,6 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../lib/crawl/parse-config';
+import { parseConfig } from '../../lib/app/parse-config';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import type { Candidate } from '../../lib/ports';
 import { CrawlerDB } from '../../lib/store/db';

@@ -1,16 +1,16 @@
 // Whole crawls in Node: the same crawl core the service worker runs, on the demo site over real HTTP.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedCandidates } from '../../lib/crawl/children';
-import { type CrawlConfig } from '../../lib/crawl/config';
-import { parseConfig } from '../../lib/crawl/parse-config';
-import { CrawlRunner } from '../../lib/crawl/crawler';
-import { CrawlService } from '../../lib/crawl/service';
-import { PageJudge } from '../../lib/classifier/page-judge';
+import { seedCandidates } from '../../lib/learning/children';
+import { type CrawlConfig } from '../../lib/records/config';
+import { parseConfig } from '../../lib/app/parse-config';
+import { CrawlRunner } from '../../lib/run/runner';
+import { CrawlService } from '../../lib/app/service';
+import { PageJudge } from '../../lib/learning/page-judge';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import { pageLine } from '../../lib/export/jsonl';
-import { realClock } from '../../lib/fetch/fetcher';
+import { realClock } from '../../lib/net/fetcher';
 import { ON_TOPIC_PATHS, demoConfig, startDemoServer, type DemoServer } from '../fixtures/sites/demo-site';
 
 const freshStore = () => new CrawlStore(new CrawlerDB(`t${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { charsetFromContentType, decodeHtml, sniffMetaCharset } from '../../lib/fetch/decode';
+import { charsetFromContentType, decodeHtml, sniffMetaCharset } from '../../lib/net/decode';
 import { parseHtml } from '../../lib/parse/html';
 
 const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);

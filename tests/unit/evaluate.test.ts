@@ -9,10 +9,10 @@ import {
   stratifiedSplit,
   testResult,
   type LabeledLinkText,
-} from '../../lib/classifier/evaluate';
-import { LinkClassifier } from '../../lib/classifier/link-classifier';
-import type { Label } from '../../lib/classifier/naive-bayes';
-import { mulberry32 } from '../../lib/random';
+} from '../../lib/learning/evaluate';
+import { LinkClassifier } from '../../lib/learning/link-classifier';
+import type { Label } from '../../lib/learning/naive-bayes';
+import { mulberry32 } from '../../lib/records/random';
 
 const labelsOf = (pos: number, neg: number): Label[] => [...Array<Label>(pos).fill(1), ...Array<Label>(neg).fill(0)];
 

@@ -3,7 +3,7 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it, vi } from 'vitest';
 import { BATCH_BYTES, readExportPages } from '../../lib/export/export-reader';
 import { CrawlerDB } from '../../lib/store/db';
-import type { PageBody, PageRecord } from '../../lib/types';
+import type { PageBody, PageRecord } from '../../lib/records/types';
 
 const MiB = 2 ** 20;
 

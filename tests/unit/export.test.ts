@@ -2,11 +2,11 @@
 // WACZ and the HTML ZIP by yauzl with every datapackage.json hash recomputed, CSV by Papa Parse.
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CrawlService } from '../../lib/crawl/service';
+import { CrawlService } from '../../lib/app/service';
 import type { ExportRequest } from '../../lib/export/export-crawl';
 import type { CrawlStore } from '../../lib/store/crawl-store';
-import type { PageRecord } from '../../lib/types';
-import { realClock } from '../../lib/fetch/fetcher';
+import type { PageRecord } from '../../lib/records/types';
+import { realClock } from '../../lib/net/fetcher';
 import type { DemoServer } from '../fixtures/sites/demo-site';
 import { httpPayload, parseWarc, sha256, unzip } from '../support/archive-readers';
 import { crawlDemo, exportBytes } from '../support/demo-crawl';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchOnce, type FetchOutcome, type FetchPort, type HopOptions, realClock } from '../../lib/fetch/fetcher';
+import { fetchOnce, type FetchOutcome, type FetchPort, type HopOptions, realClock } from '../../lib/net/fetcher';
 
 const GBK_PAGE = readFileSync(new URL('../fixtures/gbk-page.html', import.meta.url));
 const HUGE_TOTAL = 8 * 1024 * 1024;

@@ -4,14 +4,14 @@
 // of frontier write the heads the worker holds are each host's first queued URL in each queue, as a scan of the rows
 // says. A ready host is found below any number of a busy host's URLs in its queue.
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../lib/crawl/parse-config';
+import { parseConfig } from '../../lib/app/parse-config';
 import type { Candidate, PageCommit } from '../../lib/ports';
-import { mulberry32 } from '../../lib/random';
+import { mulberry32 } from '../../lib/records/random';
 import { createStrategy } from '../../lib/strategies/registry';
 import type { QueueLoad } from '../../lib/strategies/types';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { queueHeads } from '../../lib/store/queue-heads';
-import type { FrontierEntry } from '../../lib/types';
+import type { FrontierEntry } from '../../lib/records/types';
 import { freshStore, frontierRows, reopenedStore } from '../support/reopenable-store';
 
 const config = parseConfig({ seeds: ['http://h0.s0.test/'], topic: { keywords: ['x'] }, strategy: { name: 'multi-queue' } });

@@ -3,14 +3,14 @@
 // show a race; these runs can. Every run must fetch every page exactly once and end only when nothing is queued.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../lib/crawl/parse-config';
-import { CrawlService } from '../../lib/crawl/service';
+import { parseConfig } from '../../lib/app/parse-config';
+import { CrawlService } from '../../lib/app/service';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import type { Candidate } from '../../lib/ports';
 import { CrawlerDB } from '../../lib/store/db';
 import { startTreeSite, type TreeSite } from '../fixtures/sites/tree-site';
-import { mulberry32 } from '../../lib/random';
-import { realClock } from '../../lib/fetch/fetcher';
+import { mulberry32 } from '../../lib/records/random';
+import { realClock } from '../../lib/net/fetcher';
 
 const freshStore = () => new CrawlStore(new CrawlerDB(`t${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -3,12 +3,12 @@
 // and after every kind of frontier write each host's head is its best queued position, as a scan of the rows says.
 import Dexie from 'dexie';
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../lib/crawl/parse-config';
+import { parseConfig } from '../../lib/app/parse-config';
 import type { Candidate, PageCommit } from '../../lib/ports';
-import { mulberry32 } from '../../lib/random';
+import { mulberry32 } from '../../lib/records/random';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { headList, HOST_INDEX } from '../../lib/store/host-heads';
-import type { FrontierEntry } from '../../lib/types';
+import type { FrontierEntry } from '../../lib/records/types';
 import { freshStore, frontierRows, reopenedStore } from '../support/reopenable-store';
 
 const config = parseConfig({ seeds: ['http://h0.s0.test/'], topic: { keywords: ['x'] } });

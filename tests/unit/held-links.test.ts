@@ -3,14 +3,14 @@
 // once written, and a killed worker loses only the held counts.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
-import { urlLogOdds } from '../../lib/classifier/link-classifier';
-import { parseConfig } from '../../lib/crawl/parse-config';
+import { urlLogOdds } from '../../lib/learning/link-classifier';
+import { parseConfig } from '../../lib/app/parse-config';
 import type { Candidate, PageCommit } from '../../lib/ports';
-import type { CrawlRecord } from '../../lib/records';
+import type { CrawlRecord } from '../../lib/records/rows';
 import { HELD_URLS, RANK_STEP, planUpserts, type HeldLinks } from '../../lib/run/commit-plan';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
-import type { FrontierEntry } from '../../lib/types';
+import type { FrontierEntry } from '../../lib/records/types';
 
 const TARGET = 'http://w.test/target';
 const identity = (_e: FrontierEntry, lo: number) => lo;

@@ -2,12 +2,12 @@
 // relevant page's commit, so a worker stopped mid-crawl resumes HITS over the whole graph, not an empty one.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedCandidates } from '../../lib/crawl/children';
-import { parseConfig } from '../../lib/crawl/parse-config';
-import { CrawlRunner } from '../../lib/crawl/crawler';
+import { seedCandidates } from '../../lib/learning/children';
+import { parseConfig } from '../../lib/app/parse-config';
+import { CrawlRunner } from '../../lib/run/runner';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
-import { realClock } from '../../lib/fetch/fetcher';
+import { realClock } from '../../lib/net/fetcher';
 import { demoConfig, startDemoServer, type DemoServer } from '../fixtures/sites/demo-site';
 
 let site: DemoServer;

@@ -1,12 +1,12 @@
 // SPEC C in parts: HITS on a hand-computed graph, its warm start, TF-IDF cosine and the fused score.
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../lib/crawl/parse-config';
+import { parseConfig } from '../../lib/app/parse-config';
 import { strategyProblem } from '../../lib/strategies/registry';
 import { hitsFusion, SWEPT_DEFAULTS } from '../../lib/strategies/hits-fusion';
 import { LinkGraph } from '../../lib/strategies/hits-fusion/hits';
 import { linkScore, weightsProblem } from '../../lib/strategies/hits-fusion/score';
 import { TopicModel } from '../../lib/strategies/hits-fusion/tfidf';
-import { mulberry32 } from '../../lib/random';
+import { mulberry32 } from '../../lib/records/random';
 
 describe('HITS over the crawled graph', () => {
   it('matches the hand-computed fixed point of a three-page graph', () => {

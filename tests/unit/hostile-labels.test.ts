@@ -5,16 +5,16 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import { NaiveBayes } from '../../lib/classifier/naive-bayes';
-import { PageJudge } from '../../lib/classifier/page-judge';
-import { CrawlService } from '../../lib/crawl/service';
+import { NaiveBayes } from '../../lib/learning/naive-bayes';
+import { PageJudge } from '../../lib/learning/page-judge';
+import { CrawlService } from '../../lib/app/service';
 import { labelsToCsv, parseLabels } from '../../lib/export/labels';
-import { MAX_ANCHOR_CHARS, MAX_CONTEXT_CHARS, MAX_IMPORT_CHARS, MAX_IMPORT_ROWS, MAX_SCORE_BATCH } from '../../lib/label-input';
+import { MAX_ANCHOR_CHARS, MAX_CONTEXT_CHARS, MAX_IMPORT_CHARS, MAX_IMPORT_ROWS, MAX_SCORE_BATCH } from '../../lib/export/label-input';
 import { extractLinks } from '../../lib/parse/link-context';
 import { parseHtml } from '../../lib/parse/html';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
-import { realClock } from '../../lib/fetch/fetcher';
+import { realClock } from '../../lib/net/fetcher';
 
 function fresh() {
   const store = new CrawlStore(new CrawlerDB(`t${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));

@@ -2,14 +2,14 @@
 // and the service applying it before a crawl's first request and after its end.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
-import { DEFAULTS, type CrawlConfig } from '../../lib/crawl/config';
-import { parseConfig } from '../../lib/crawl/parse-config';
-import { domainsOf, identityPlan, productToken, type IdentityPlan } from '../../lib/crawl/identity';
-import { CrawlService } from '../../lib/crawl/service';
+import { DEFAULTS, type CrawlConfig } from '../../lib/records/config';
+import { parseConfig } from '../../lib/app/parse-config';
+import { domainsOf, identityPlan, productToken, type IdentityPlan } from '../../lib/app/identity';
+import { CrawlService } from '../../lib/app/service';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import { configToForm, defaultFormValues, formErrorOf, formToConfig, identityText } from '../../lib/ui/config-form';
-import { realClock } from '../../lib/fetch/fetcher';
+import { realClock } from '../../lib/net/fetcher';
 
 const config = (over: Record<string, unknown> = {}): CrawlConfig =>
   parseConfig({ seeds: ['https://www.a.example/wiki/'], topic: { keywords: ['moss'] }, ...over });

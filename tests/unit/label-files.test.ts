@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { labelsToCsv, labelsToJsonl, parseLabels } from '../../lib/export/labels';
-import type { LabeledLink } from '../../lib/types';
+import type { LabeledLink } from '../../lib/records/types';
 
 const rows: LabeledLink[] = [
   { id: 1, topicId: 1, crawlId: null, url: 'http://a.test/1', anchor: 'Solar, "roof"', context: 'line one\nline two', label: 1, source: 'user', createdAt: Date.UTC(2026, 10, 22), pageUrl: 'http://a.test/' },

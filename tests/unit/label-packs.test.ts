@@ -9,7 +9,7 @@ import { CrawlerDB } from '../../lib/store/db';
 import { isPack, packLabels } from '../../lib/store/label-packs';
 import { labelChunks, TopicStore } from '../../lib/store/topic-store';
 import { ALL_LABELS, forEachLabelChunk, LabelTally, labelWindow, modelSummary, userLabeledUrls, type LabelCursor } from '../../lib/ui/label-queries';
-import type { LabeledLink } from '../../lib/types';
+import type { LabeledLink } from '../../lib/records/types';
 
 const T0 = 1_700_000_000_000;
 

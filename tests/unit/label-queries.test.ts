@@ -1,11 +1,11 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import type { DBCore, DBCoreCursor, Middleware } from 'dexie';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { LinkClassifier } from '../../lib/classifier/link-classifier';
+import { LinkClassifier } from '../../lib/learning/link-classifier';
 import { CrawlerDB } from '../../lib/store/db';
-import { emptyStats, type CrawlRecord } from '../../lib/records';
-import type { FrontierEntry, LabeledLink, LabelSource, Topic } from '../../lib/types';
-import { DEFAULTS } from '../../lib/crawl/config';
+import { emptyStats, type CrawlRecord } from '../../lib/records/rows';
+import type { FrontierEntry, LabeledLink, LabelSource, Topic } from '../../lib/records/types';
+import { DEFAULTS } from '../../lib/records/config';
 import {
   ALL_LABELS,
   currentLinkClassifier,

@@ -4,9 +4,9 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CrawlerDB } from '../../lib/store/db';
-import { emptyStats, type CrawlRecord } from '../../lib/records';
-import type { FrontierEntry, LabeledLink, PageRecord, Topic } from '../../lib/types';
-import { DEFAULTS } from '../../lib/crawl/config';
+import { emptyStats, type CrawlRecord } from '../../lib/records/rows';
+import type { FrontierEntry, LabeledLink, PageRecord, Topic } from '../../lib/records/types';
+import { DEFAULTS } from '../../lib/records/config';
 import { labelQuestions, type AskedQuestion } from '../../lib/ui/label-queries';
 
 const T0 = 1_700_000_000_000;

@@ -42,47 +42,56 @@ describe('the layering', () => {
     expect(found.map(shown)).toEqual([]);
   }, 30_000);
 
-  it('fails on an import that points up, a cycle, a file in no layer, the browser in lib/ and the store ranking', async () => {
+  it('fails on an import that points up, a cycle, a file in no layer, the browser or Node in the wrong place and the store ranking', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'focus-layers-'));
     const files: Record<string, string> = {
       // Down: the page parser reads the records.
-      'lib/types.ts': 'export type Topic = { id: number };\n',
-      'lib/parse/html.ts': "import type { Topic } from '../types';\nexport const topicOf = (t: Topic) => t.id;\n",
+      'lib/records/types.ts': 'export type Topic = { id: number };\n',
+      'lib/parse/html.ts': "import type { Topic } from '../records/types';\nexport const topicOf = (t: Topic) => t.id;\n",
       // Up: a record that imports the app.
-      'lib/url.ts': "import { start } from './crawl/service';\nexport const siteOf = () => start;\n",
-      'lib/crawl/service.ts': 'export const start = 1;\n',
+      'lib/records/url.ts': "import { start } from '../app/service';\nexport const siteOf = () => start;\n",
+      'lib/app/service.ts': 'export const start = 1;\n',
       // Up: the store on the export.
       'lib/store/db.ts': "import { EXPORT_FORMATS } from '../export/selection';\nexport const formats = EXPORT_FORMATS;\n",
       'lib/export/selection.ts': "export const EXPORT_FORMATS = ['csv'];\n",
       // A cycle inside one layer.
-      'lib/fetch/fetcher.ts': "import { gate } from './request-gate';\nexport const fetchOnce = () => gate;\n",
-      'lib/fetch/request-gate.ts': "import { fetchOnce } from './fetcher';\nexport const gate = () => fetchOnce;\n",
+      'lib/net/fetcher.ts': "import { gate } from './request-gate';\nexport const fetchOnce = () => gate;\n",
+      'lib/net/request-gate.ts': "import { fetchOnce } from './fetcher';\nexport const gate = () => fetchOnce;\n",
       // A new folder that is in no layer.
-      'lib/queue/pool.ts': "import { siteOf } from '../url';\nexport const pool = siteOf;\n",
-      'lib/text/tokenize.ts': "import { pool } from '../queue/pool';\nexport const words = pool;\n",
+      'lib/queue/pool.ts': "import { siteOf } from '../records/url';\nexport const pool = siteOf;\n",
+      'lib/parse/tokenize.ts': "import { pool } from '../queue/pool';\nexport const words = pool;\n",
       // The browser outside lib/platform/.
-      'lib/fetch/session.ts': "import { browser } from 'wxt/browser';\nexport const cookies = browser;\n",
-      // Up: the config on the strategies (their parameters are checked a layer up, in parse-config.ts).
-      'lib/crawl/config.ts': "import { STRATEGY_NAMES } from '../strategies/registry';\nexport const names = STRATEGY_NAMES;\n",
+      'lib/net/session.ts': "import { browser } from 'wxt/browser';\nexport const cookies = browser;\n",
+      // Up: the config on the strategies (their parameters are checked in the app, lib/app/parse-config.ts).
+      'lib/records/config.ts': "import { STRATEGY_NAMES } from '../strategies/registry';\nexport const names = STRATEGY_NAMES;\n",
       'lib/strategies/registry.ts': "export const STRATEGY_NAMES = ['best-first'];\n",
       // Down, but policy: the store ranking with the classifier.
-      'lib/store/frontier-store.ts': "import { urlLogOdds } from '../classifier/link-classifier';\nexport const rank = urlLogOdds;\n",
-      'lib/classifier/link-classifier.ts': 'export const urlLogOdds = 1;\n',
+      // Redis outside the runner's side.
+      'lib/store/queue.ts': "import { Redis } from 'ioredis';\nexport const queue = Redis;\n",
+      'lib/store/frontier-store.ts': "import { urlLogOdds } from '../learning/link-classifier';\nexport const rank = urlLogOdds;\n",
+      'lib/learning/link-classifier.ts': 'export const urlLogOdds = 1;\n',
+      // Node outside the runner's side, and the extension reaching the runner's side.
+      'lib/run/runner.ts': "import { hostname } from 'node:os';\nexport const worker = hostname;\n",
+      'lib/app/shared-run.ts': "import { hostname } from 'node:os';\nexport const join = hostname;\n",
+      'entrypoints/background/index.ts': "import { join } from '../../lib/app/shared-run';\nexport default join;\n",
     };
     try {
       for (const [path, text] of Object.entries(files)) {
         mkdirSync(dirname(join(dir, path)), { recursive: true });
         writeFileSync(join(dir, path), text);
       }
-      const found = (await violationsIn(dir, ['lib'], false)).map(shown).sort();
+      const found = (await violationsIn(dir, ['lib', 'entrypoints'], false)).map(shown).sort();
       expect(found).toEqual([
-        'imports-a-layer: lib/text/tokenize.ts -> lib/queue/pool.ts',
-        'in-a-layer: lib/queue/pool.ts -> lib/url.ts',
-        'lib-runs-in-node: lib/fetch/session.ts -> wxt/browser',
-        'no-circular: lib/fetch/fetcher.ts -> lib/fetch/request-gate.ts (lib/fetch/request-gate.ts -> lib/fetch/fetcher.ts)',
-        'records-imports-down: lib/crawl/config.ts -> lib/strategies/registry.ts',
-        'records-imports-down: lib/url.ts -> lib/crawl/service.ts',
-        'store-holds-no-policy: lib/store/frontier-store.ts -> lib/classifier/link-classifier.ts',
+        'extension-runs-no-node: entrypoints/background/index.ts -> lib/app/shared-run.ts',
+        'imports-a-layer: lib/parse/tokenize.ts -> lib/queue/pool.ts',
+        'in-a-layer: lib/queue/pool.ts -> lib/records/url.ts',
+        'lib-runs-in-node: lib/net/session.ts -> wxt/browser',
+        'no-circular: lib/net/fetcher.ts -> lib/net/request-gate.ts (lib/net/request-gate.ts -> lib/net/fetcher.ts)',
+        'node-only-in-the-runner: lib/run/runner.ts -> os',
+        'records-imports-down: lib/records/config.ts -> lib/strategies/registry.ts',
+        'records-imports-down: lib/records/url.ts -> lib/app/service.ts',
+        'redis-only-in-the-runner: lib/store/queue.ts -> ioredis',
+        'store-holds-no-policy: lib/store/frontier-store.ts -> lib/learning/link-classifier.ts',
         'store-imports-down: lib/store/db.ts -> lib/export/selection.ts',
       ]);
     } finally {

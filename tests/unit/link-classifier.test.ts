@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { LinkClassifier } from '../../lib/classifier/link-classifier';
-import { DEFAULT_SCORING } from '../../lib/classifier/config';
-import { linkFeatures, makeDictionary } from '../../lib/classifier/link-features';
+import { LinkClassifier } from '../../lib/learning/link-classifier';
+import { DEFAULT_SCORING } from '../../lib/records/classifier-config';
+import { linkFeatures, makeDictionary } from '../../lib/learning/link-features';
 
 describe('linkFeatures (SPEC A.3)', () => {
   const dictionary = makeDictionary(['Stock Market', '金融']);

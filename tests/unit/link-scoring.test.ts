@@ -3,19 +3,19 @@
 // links to pages already judged (`learning.linksToJudged`). SPEC A's classifier stays available as `SPEC_A_SCORING`.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
-import { LinkClassifier, urlLogOdds } from '../../lib/classifier/link-classifier';
-import { DEFAULT_SCORING, SPEC_A_SCORING, type LinkScoring } from '../../lib/classifier/config';
-import { PARENT_OFF_FEATURE, PARENT_ON_FEATURE, anchorShape, anchorShapeByRegex, hubBucket, hubBuckets, linkFeatures, makeDictionary } from '../../lib/classifier/link-features';
-import { NaiveBayes } from '../../lib/classifier/naive-bayes';
-import { parseConfig } from '../../lib/crawl/parse-config';
-import { CrawlService } from '../../lib/crawl/service';
+import { LinkClassifier, urlLogOdds } from '../../lib/learning/link-classifier';
+import { DEFAULT_SCORING, SPEC_A_SCORING, type LinkScoring } from '../../lib/records/classifier-config';
+import { PARENT_OFF_FEATURE, PARENT_ON_FEATURE, anchorShape, anchorShapeByRegex, hubBucket, hubBuckets, linkFeatures, makeDictionary } from '../../lib/learning/link-features';
+import { NaiveBayes } from '../../lib/learning/naive-bayes';
+import { parseConfig } from '../../lib/app/parse-config';
+import { CrawlService } from '../../lib/app/service';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
-import type { CrawlRecord } from '../../lib/records';
+import type { CrawlRecord } from '../../lib/records/rows';
 import { planUpserts } from '../../lib/run/commit-plan';
 import type { Candidate } from '../../lib/ports';
-import type { FrontierEntry } from '../../lib/types';
-import { realClock } from '../../lib/fetch/fetcher';
+import type { FrontierEntry } from '../../lib/records/types';
+import { realClock } from '../../lib/net/fetcher';
 
 const BASE_RATE: LinkScoring = { smoothing: 'base-rate', parentPage: false, everyLink: false, contextDamping: 1, parentHub: false, targetAuthority: false, anchorShape: false };
 const PARENT: LinkScoring = { smoothing: 'laplace', parentPage: true, everyLink: false, contextDamping: 1, parentHub: false, targetAuthority: false, anchorShape: false };

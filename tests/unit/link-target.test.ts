@@ -2,11 +2,11 @@
 // URL and by anchor): every decision must be the one the separate readings made, on URLs at their oddest.
 import { getDomain } from 'tldts';
 import { describe, expect, it } from 'vitest';
-import type { CrawlConfig } from '../../lib/crawl/config';
-import { parseConfig } from '../../lib/crawl/parse-config';
-import { makeSafetyGuard } from '../../lib/crawl/safety';
-import { scopeReason } from '../../lib/crawl/scope';
-import { hostOf, linkTarget, normalizeUrl, requestUrl, siteOf } from '../../lib/url';
+import type { CrawlConfig } from '../../lib/records/config';
+import { parseConfig } from '../../lib/app/parse-config';
+import { makeSafetyGuard } from '../../lib/policy/safety';
+import { scopeReason } from '../../lib/policy/scope';
+import { hostOf, linkTarget, normalizeUrl, requestUrl, siteOf } from '../../lib/records/url';
 
 const BASE = 'http://Wiki.Example.org:80/dir/sub/page.html?x=1#top';
 

@@ -4,7 +4,7 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import Dexie from 'dexie';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CrawlerDB } from '../../lib/store/db';
-import type { PageRecord } from '../../lib/types';
+import type { PageRecord } from '../../lib/records/types';
 import { ALL_PAGES, keyOf, pageWindow, windowChanges, type PageCursor, type PageQuery, type PageWindow } from '../../lib/ui/page-query';
 import { watch, watchThrottled } from '../../lib/ui/queries';
 import { crawlOf, realisticPages } from '../e2e/pages-fixture';

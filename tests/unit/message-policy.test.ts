@@ -1,8 +1,8 @@
 // Which sender may ask the service worker what: the extension's own pages everything, the labeler's content
 // script (running in a web page) only what the labeler needs, anyone else nothing.
 import { describe, expect, it } from 'vitest';
-import { refusal } from '../../lib/message-policy';
-import type { MessageType } from '../../lib/protocol';
+import { refusal } from '../../lib/app/message-policy';
+import type { MessageType } from '../../lib/app/protocol';
 
 const ID = 'abcdefghijklmnopabcdefghijklmnop';
 const self = { id: ID, rootUrl: `chrome-extension://${ID}/` };

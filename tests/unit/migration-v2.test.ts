@@ -1,10 +1,10 @@
 import Dexie from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
-import { LinkClassifier } from '../../lib/classifier/link-classifier';
-import { PageJudge } from '../../lib/classifier/page-judge';
-import { parseConfig } from '../../lib/crawl/parse-config';
-import { loadModel } from '../../lib/crawl/model';
+import { LinkClassifier } from '../../lib/learning/link-classifier';
+import { PageJudge } from '../../lib/learning/page-judge';
+import { parseConfig } from '../../lib/app/parse-config';
+import { loadModel } from '../../lib/learning/model';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 

@@ -2,7 +2,7 @@
 // the crawl's time: a model that takes long to save (a large vocabulary) is saved less often.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CrawlService } from '../../lib/crawl/service';
+import { CrawlService } from '../../lib/app/service';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import { startTreeSite, type TreeSite } from '../fixtures/sites/tree-site';

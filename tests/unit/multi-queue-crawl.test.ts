@@ -4,13 +4,13 @@
 // request log is what is checked.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { seedCandidates } from '../../lib/crawl/children';
-import { parseConfig } from '../../lib/crawl/parse-config';
-import { CrawlRunner } from '../../lib/crawl/crawler';
+import { seedCandidates } from '../../lib/learning/children';
+import { parseConfig } from '../../lib/app/parse-config';
+import { CrawlRunner } from '../../lib/run/runner';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import { buildCounts } from '../../lib/store/fifo-queues';
-import { realClock } from '../../lib/fetch/fetcher';
+import { realClock } from '../../lib/net/fetcher';
 import { forumConfig, startForumSite, type ForumSite } from '../fixtures/sites/forum-site';
 import { loopbackFetch } from '../support/loopback-fetch';
 import { VirtualClock } from '../support/virtual-clock';

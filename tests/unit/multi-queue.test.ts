@@ -2,8 +2,8 @@
 // the frontier's take by FIFO queues (heaviest first, a busy host passed over, lengths counted not scanned).
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../lib/crawl/parse-config';
-import { compilePatterns } from '../../lib/crawl/patterns';
+import { parseConfig } from '../../lib/app/parse-config';
+import { compilePatterns } from '../../lib/records/patterns';
 import { parseHtml } from '../../lib/parse/html';
 import { createStrategy as strategyOf, strategyProblem } from '../../lib/strategies/registry';
 import { linkClass, linkPriority, pageClass } from '../../lib/strategies/multi-queue/classes';
@@ -14,7 +14,7 @@ import { CrawlStore } from '../../lib/store/crawl-store';
 import type { Candidate } from '../../lib/ports';
 import { CrawlerDB } from '../../lib/store/db';
 import { buildCounts } from '../../lib/store/fifo-queues';
-import type { FrontierEntry } from '../../lib/types';
+import type { FrontierEntry } from '../../lib/records/types';
 
 const patterns = { listPages: compilePatterns(['https://f.example/board/*']), contentPages: compilePatterns(['https://f.example/thread/*']) };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NaiveBayes, logistic } from '../../lib/classifier/naive-bayes';
+import { NaiveBayes, logistic } from '../../lib/learning/naive-bayes';
 
 // Toy training set, alpha = 1 (Laplace):
 //   +  {stock, market}   +  {stock, price}   +  {bank}

@@ -1,11 +1,11 @@
 // What a request that met a passing fault, a block or a stopped worker leaves behind.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../lib/crawl/parse-config';
+import { parseConfig } from '../../lib/app/parse-config';
 import { commitForNonPage, RETRY_AFTER_CAP_MS } from '../../lib/run/outcome';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
-import type { FrontierEntry } from '../../lib/types';
+import type { FrontierEntry } from '../../lib/records/types';
 
 const entry: FrontierEntry = {
   crawlId: 1, url: 'http://a.test/x', host: 'a.test', state: 'inflight', score: 0.5, priority: 0, order: -1, depth: 1,

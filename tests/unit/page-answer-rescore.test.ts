@@ -2,7 +2,7 @@
 // rebuild, no whole-frontier re-score): its queued children are re-ranked with the verdict as their parent's, to the
 // scores a full re-score gives, and the links found elsewhere keep theirs.
 import { describe, expect, it } from 'vitest';
-import type { FrontierEntry } from '../../lib/types';
+import type { FrontierEntry } from '../../lib/records/types';
 import { heldService, queuedEntries } from '../support/held-crawl';
 
 const O = 'http://tudor.test';

@@ -4,11 +4,11 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
-import { parseConfig } from '../../lib/crawl/parse-config';
+import { parseConfig } from '../../lib/app/parse-config';
 import { createStrategy } from '../../lib/strategies/registry';
-import { CrawlLearner } from '../../lib/crawl/learner';
-import { buildModel } from '../../lib/crawl/model';
-import type { FrontierEntry } from '../../lib/types';
+import { CrawlLearner } from '../../lib/learning/learner';
+import { buildModel } from '../../lib/learning/model';
+import type { FrontierEntry } from '../../lib/records/types';
 
 const clock = { now: () => 1_700_000_000_000, sleep: async () => {} };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { PageJudge } from '../../lib/classifier/page-judge';
-import { logistic } from '../../lib/classifier/naive-bayes';
-import { tokenize } from '../../lib/text/tokenize';
+import { PageJudge } from '../../lib/learning/page-judge';
+import { logistic } from '../../lib/learning/naive-bayes';
+import { tokenize } from '../../lib/parse/tokenize';
 
 const filler = 'people walked along the river and talked about the weather and their plans for summer holidays';
 
@@ -139,7 +139,7 @@ describe('PageJudge: smoothing when the topic is a few percent of the labeled pa
   });
 
   it('is the crawl config\'s judge.smoothing, 0.1 unless set', async () => {
-    const { parseConfig } = await import('../../lib/crawl/parse-config');
+    const { parseConfig } = await import('../../lib/app/parse-config');
     const base = { seeds: ['https://example.org/'], topic: { keywords: ['music'] } };
     expect(parseConfig(base).judge).toEqual({ threshold: 0.5, smoothing: 0.1 });
     expect(parseConfig({ ...base, judge: { smoothing: 1 } }).judge.smoothing).toBe(1);

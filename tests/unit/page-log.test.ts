@@ -3,7 +3,7 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { CrawlerDB } from '../../lib/store/db';
 import { PageLog } from '../../lib/store/page-log';
-import type { PageRecord } from '../../lib/types';
+import type { PageRecord } from '../../lib/records/types';
 
 function row(seq: number, phase: PageRecord['phase'], outcome: PageRecord['outcome'] = 'done'): PageRecord {
   const url = `https://example.org/${phase}/${seq}`;

@@ -3,7 +3,7 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CrawlerDB } from '../../lib/store/db';
-import type { PageRecord } from '../../lib/types';
+import type { PageRecord } from '../../lib/records/types';
 import { ALL_PAGES, busiestSites, keyOf, matchingCount, pageSites, pageWindow, type PageCursor, type PageQuery } from '../../lib/ui/page-query';
 import { crawlOf, realisticPages, sitesOf } from '../e2e/pages-fixture';
 import { sampleFixture } from '../e2e/ui-fixtures';

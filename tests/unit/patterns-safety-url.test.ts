@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../lib/crawl/config';
-import { parseConfig } from '../../lib/crawl/parse-config';
-import { compilePatterns } from '../../lib/crawl/patterns';
-import { normalizeUrl, siteOf } from '../../lib/url';
+import { ConfigError } from '../../lib/records/config';
+import { parseConfig } from '../../lib/app/parse-config';
+import { compilePatterns } from '../../lib/records/patterns';
+import { normalizeUrl, siteOf } from '../../lib/records/url';
 
 describe('normalizeUrl', () => {
   it('drops fragments and default ports, lowercases hosts, resolves dot segments', () => {

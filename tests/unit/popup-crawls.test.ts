@@ -1,6 +1,6 @@
 // Which crawls the popup lists, in which order.
 import { expect, it } from 'vitest';
-import type { CrawlRecord, CrawlState } from '../../lib/records';
+import type { CrawlRecord, CrawlState } from '../../lib/records/rows';
 import { popupOrder } from '../../lib/ui/popup-crawls';
 
 const row = (id: number, state: CrawlState) => ({ id, state }) as CrawlRecord;

@@ -1,8 +1,8 @@
-// The labeling queue's questions ranked by their effect on the crawl (lib/classifier/question-value.ts), on a
+// The labeling queue's questions ranked by their effect on the crawl (lib/learning/question-value.ts), on a
 // small hand-made frontier where the right question is known.
 import { describe, expect, it } from 'vitest';
-import { LinkClassifier } from '../../lib/classifier/link-classifier';
-import { rankQuestions, type LinkQuestionCandidate } from '../../lib/classifier/question-value';
+import { LinkClassifier } from '../../lib/learning/link-classifier';
+import { rankQuestions, type LinkQuestionCandidate } from '../../lib/learning/question-value';
 
 const scorer = new LinkClassifier(['history']);
 const link = (url: string, anchor: string, score: number, rank: number): LinkQuestionCandidate => ({ url, anchor, context: '', score, rank });

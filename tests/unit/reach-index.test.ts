@@ -1,7 +1,7 @@
-// The learner's reach index (lib/crawl/reach-index.ts): the queued links an answer reaches, found without reading
+// The learner's reach index (lib/learning/reach-index.ts): the queued links an answer reaches, found without reading
 // the queue's rows, the same as reading every queued link and keeping those with a moved feature.
 import { describe, expect, it } from 'vitest';
-import { ReachIndex, type QueuedLinks } from '../../lib/crawl/reach-index';
+import { ReachIndex, type QueuedLinks } from '../../lib/learning/reach-index';
 
 type Row = { url: string; state: string; anchor: string };
 const words = (e: Row) => e.anchor.split(' ').map((w) => `a:${w}`);

@@ -2,7 +2,7 @@
 // newest cycle set, registered again from the database after an update cleared them; a firing alarm recrawls.
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CrawlService } from '../../lib/crawl/service';
+import type { CrawlService } from '../../lib/app/service';
 
 vi.mock('wxt/browser', () => ({ browser: fakeBrowser }));
 const { registerRecrawls, setupRecrawlAlarms } = await import('../../lib/platform/recrawl-alarms');

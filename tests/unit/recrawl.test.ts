@@ -4,11 +4,11 @@
 // unchanged by the same bytes), and the cache mode every request states.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CrawlService } from '../../lib/crawl/service';
+import { CrawlService } from '../../lib/app/service';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import { exportCrawl } from '../../lib/export/export-crawl';
-import { fetchOnce, realClock, type FetchPort } from '../../lib/fetch/fetcher';
+import { fetchOnce, realClock, type FetchPort } from '../../lib/net/fetcher';
 import { companies, companyConfig, contactUrl, startCompanyWorld, type CompanyWorld } from '../fixtures/sites/company-sites';
 import { loopbackFetch } from '../support/loopback-fetch';
 import { httpPayload, parseWarc } from '../support/archive-readers';

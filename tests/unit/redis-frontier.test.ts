@@ -3,8 +3,8 @@
 // slow worker's late result kept once, and the one-line errors a user sees for a bad Redis.
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { connectRedis, FrontierError, RedisFrontier, type CrawlParams } from '../../scripts/lib/redis-frontier';
-import type { SharedAck, SharedEntry } from '../../lib/store/shared-store';
+import { connectRedis, FrontierError, RedisFrontier, type CrawlParams } from '../../lib/store/shared/redis-frontier';
+import type { SharedAck, SharedEntry } from '../../lib/store/shared/shared-store';
 import { hasRedis, NO_REDIS, startRedis, type RedisProcess } from '../support/redis-server';
 
 const entry = (url: string, priority: number, depth = 1): SharedEntry => ({

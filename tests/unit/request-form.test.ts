@@ -3,11 +3,11 @@
 import { createServer } from 'node:http';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CrawlService } from '../../lib/crawl/service';
+import { CrawlService } from '../../lib/app/service';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
-import { normalizeUrl, requestUrl } from '../../lib/url';
-import { realClock } from '../../lib/fetch/fetcher';
+import { normalizeUrl, requestUrl } from '../../lib/records/url';
+import { realClock } from '../../lib/net/fetcher';
 import { listenOnLoopback } from '../fixtures/sites/loopback';
 import { loopbackFetch } from '../support/loopback-fetch';
 

@@ -1,9 +1,9 @@
 // A page whose host's robots.txt is still being read when the crawl halts (the session ended, the user paused) is
 // not requested once the read is in: the gate gives it back, and its host's slot is free again.
 import { expect, it } from 'vitest';
-import { RequestGate, type GatePolicy } from '../../lib/fetch/request-gate';
-import { Politeness } from '../../lib/fetch/politeness';
-import { RobotsCache } from '../../lib/fetch/robots';
+import { RequestGate, type GatePolicy } from '../../lib/net/request-gate';
+import { Politeness } from '../../lib/net/politeness';
+import { RobotsCache } from '../../lib/net/robots';
 
 const clock = { now: () => 0, sleep: async () => {} };
 

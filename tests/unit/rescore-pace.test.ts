@@ -2,7 +2,7 @@
 // one that took long (a large queue) is followed by the next only twice its time after it ended.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CrawlService } from '../../lib/crawl/service';
+import { CrawlService } from '../../lib/app/service';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import { startTreeSite, type TreeSite } from '../fixtures/sites/tree-site';

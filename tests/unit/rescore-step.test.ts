@@ -3,9 +3,9 @@
 // fetched next (docs/benchmarks.md, "A re-score's writes").
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
-import { CrawlLearner, RESCORE_STEP } from '../../lib/crawl/learner';
-import { buildModel } from '../../lib/crawl/model';
-import { parseConfig } from '../../lib/crawl/parse-config';
+import { CrawlLearner, RESCORE_STEP } from '../../lib/learning/learner';
+import { buildModel } from '../../lib/learning/model';
+import { parseConfig } from '../../lib/app/parse-config';
 import type { Candidate } from '../../lib/ports';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';

@@ -12,8 +12,8 @@
 // always asks with a full URL and a one-word token); its parser-statistics tests (line counting, byte order
 // marks, sitemaps), whose behaviour the probes below check through decisions instead.
 
-import { requestUrl } from '../../lib/url';
-import { ROBOTS_AGENT } from '../../lib/fetch/robots';
+import { requestUrl } from '../../lib/records/url';
+import { ROBOTS_AGENT } from '../../lib/net/robots';
 
 export interface RobotsCase {
   from: 'rfc' | 'google' | 'probe';

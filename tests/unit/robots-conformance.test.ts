@@ -1,10 +1,10 @@
 // robots.txt as the crawl decides it: every case of robots-cases.ts through RobotsCache.check, and the reads of
 // robots.txt through the request gate (RFC 9309 2.3.1.2: redirects, to other hosts too, never with cookies).
 import { describe, expect, it } from 'vitest';
-import { RequestGate, type GatePolicy } from '../../lib/fetch/request-gate';
-import { Politeness } from '../../lib/fetch/politeness';
-import { RobotsCache, type RobotsLoader } from '../../lib/fetch/robots';
-import { isPrivateHost } from '../../lib/fetch/private-host';
+import { RequestGate, type GatePolicy } from '../../lib/net/request-gate';
+import { Politeness } from '../../lib/net/politeness';
+import { RobotsCache, type RobotsLoader } from '../../lib/net/robots';
+import { isPrivateHost } from '../../lib/net/private-host';
 import { ROBOTS_CASES, asGateGives, asUs, type RobotsCase } from './robots-cases';
 
 const clock = { now: () => 0, sleep: async () => {} };

@@ -4,14 +4,14 @@
 // at once) both databases hold the same rows, and the rows the copy answers are the database's.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../lib/crawl/parse-config';
+import { parseConfig } from '../../lib/app/parse-config';
 import type { Candidate, PageCommit } from '../../lib/ports';
-import { mulberry32 } from '../../lib/random';
+import { mulberry32 } from '../../lib/records/random';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import { readEntries } from '../../lib/store/frontier-store';
 import { heldRowCount, setRowCacheRows } from '../../lib/store/row-cache';
-import type { FrontierEntry } from '../../lib/types';
+import type { FrontierEntry } from '../../lib/records/types';
 import { frontierRows } from '../support/reopenable-store';
 
 const config = parseConfig({ seeds: ['http://h0.s0.test/'], topic: { keywords: ['x'] } });

@@ -2,7 +2,7 @@
 // the extension for pages over and over while a fast crawl keeps committing a few at a time.
 import { describe, expect, it } from 'vitest';
 import { PAGES_A_READ, readNewPages } from '../../scripts/crawl';
-import type { PageRecord } from '../../lib/types';
+import type { PageRecord } from '../../lib/records/types';
 
 const row = (seq: number) => ({ crawlId: 1, seq, url: `http://w.test/${seq}` }) as PageRecord;
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULTS } from '../../lib/crawl/config';
-import { makeSafetyGuard } from '../../lib/crawl/safety';
-import { LEXICON } from '../../lib/crawl/safety-lexicon';
-import { fold, wordsOf } from '../../lib/crawl/safety-words';
-import { normalizeUrl } from '../../lib/url';
+import { DEFAULTS } from '../../lib/records/config';
+import { makeSafetyGuard } from '../../lib/policy/safety';
+import { LEXICON } from '../../lib/policy/safety-lexicon';
+import { fold, wordsOf } from '../../lib/policy/safety-words';
+import { normalizeUrl } from '../../lib/records/url';
 
 const guard = makeSafetyGuard(DEFAULTS.safety);
 /** As the crawler hands links over: absolute and normalized (non-ASCII paths %-escaped as UTF-8). */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULTS } from '../../lib/crawl/config';
-import { parseConfig } from '../../lib/crawl/parse-config';
-import { blockOfReason, describeBlock, makeSafetyGuard, type SafetyBlock } from '../../lib/crawl/safety';
-import { DEFAULT_SAFETY_RULES } from '../../lib/crawl/safety-rules';
-import { normalizeUrl } from '../../lib/url';
+import { ConfigError, DEFAULTS } from '../../lib/records/config';
+import { parseConfig } from '../../lib/app/parse-config';
+import { blockOfReason, describeBlock, makeSafetyGuard, type SafetyBlock } from '../../lib/policy/safety';
+import { DEFAULT_SAFETY_RULES } from '../../lib/records/safety-rules';
+import { normalizeUrl } from '../../lib/records/url';
 
 const guard = makeSafetyGuard(DEFAULTS.safety);
 /** The guard sees URLs as the crawler hands them over: normalized. */

@@ -1,12 +1,12 @@
 // Scope decides which sites receive the user's cookies: it must mean what the form says.
 import { describe, expect, it } from 'vitest';
-import { ConfigError, type CrawlConfig } from '../../lib/crawl/config';
-import { parseConfig } from '../../lib/crawl/parse-config';
-import { planChildren } from '../../lib/crawl/children';
-import { makeScope, scopeReason } from '../../lib/crawl/scope';
-import { isPrivateHost } from '../../lib/fetch/private-host';
-import type { LinkClassifier } from '../../lib/classifier/link-classifier';
-import type { FrontierEntry, ParsedPage } from '../../lib/types';
+import { ConfigError, type CrawlConfig } from '../../lib/records/config';
+import { parseConfig } from '../../lib/app/parse-config';
+import { planChildren } from '../../lib/learning/children';
+import { makeScope, scopeReason } from '../../lib/policy/scope';
+import { isPrivateHost } from '../../lib/net/private-host';
+import type { LinkClassifier } from '../../lib/learning/link-classifier';
+import type { FrontierEntry, ParsedPage } from '../../lib/records/types';
 
 const topic = { keywords: ['orbit'] };
 const config = (seeds: string[], scope?: Record<string, unknown>): CrawlConfig =>

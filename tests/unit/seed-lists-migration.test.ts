@@ -2,7 +2,7 @@
 // under v11 resumes as it was, its frontier size is its queued URLs, and a big seed list given after the upgrade packs.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
-import { frontierSize } from '../../lib/records';
+import { frontierSize } from '../../lib/records/rows';
 import { CrawlerDB } from '../../lib/store/db';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { PACK_ABOVE } from '../../lib/store/seed-lists';

@@ -6,11 +6,11 @@
 import Dexie from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
-import { seedCandidates } from '../../lib/crawl/children';
-import { parseConfig } from '../../lib/crawl/parse-config';
-import { CrawlService, seedsKept } from '../../lib/crawl/service';
-import { realClock, type FetchPort } from '../../lib/fetch/fetcher';
-import { frontierSize } from '../../lib/records';
+import { seedCandidates } from '../../lib/learning/children';
+import { parseConfig } from '../../lib/app/parse-config';
+import { CrawlService, seedsKept } from '../../lib/app/service';
+import { realClock, type FetchPort } from '../../lib/net/fetcher';
+import { frontierSize } from '../../lib/records/rows';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import { PACK_ABOVE } from '../../lib/store/seed-lists';

@@ -2,12 +2,12 @@
 // cookie it carried pauses the crawl at once, is named, and is never requested again. What counts is the server's log.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CrawlService } from '../../lib/crawl/service';
-import { clearedCookies, cookieNames, isLoginUrl, sessionLoss } from '../../lib/fetch/session';
+import { CrawlService } from '../../lib/app/service';
+import { clearedCookies, cookieNames, isLoginUrl, sessionLoss } from '../../lib/net/session';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import { keptFromRequesting } from '../../lib/ui/queries';
-import { realClock, type FetchPort } from '../../lib/fetch/fetcher';
+import { realClock, type FetchPort } from '../../lib/net/fetcher';
 import { loopbackFetch } from '../support/loopback-fetch';
 import { SHOP_COOKIE, startSessionSite, type SessionSite } from '../fixtures/sites/session-site';
 

@@ -3,11 +3,11 @@
 // its local queue; a local crawl keeps the local store.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../lib/crawl/parse-config';
+import { parseConfig } from '../../lib/app/parse-config';
 import { SharedCrawls } from '../../lib/platform/shared-bridge';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
-import { SharedRunStore } from '../../lib/store/shared-store';
+import { SharedRunStore } from '../../lib/store/shared/shared-store';
 
 const config = parseConfig({ name: 'telescopes', seeds: ['http://a.test/'], topic: { keywords: ['telescope'] } });
 const local = () => new CrawlStore(new CrawlerDB('shared-crawls', { indexedDB: new IDBFactory(), IDBKeyRange }));

@@ -2,8 +2,8 @@
 // answer; a passing failure is not shared (each worker asks again later), and a claim left by a worker that
 // died is waited out, not forever.
 import { describe, expect, it } from 'vitest';
-import { sharedRobotsLoader, ROBOTS_WAIT_MS, type RobotsAnswer, type RobotsShare } from '../../lib/fetch/shared-robots';
-import type { RobotsLoader } from '../../lib/fetch/robots';
+import { sharedRobotsLoader, ROBOTS_WAIT_MS, type RobotsAnswer, type RobotsShare } from '../../lib/net/shared-robots';
+import type { RobotsLoader } from '../../lib/net/robots';
 
 function memoryShare(): RobotsShare & { answers: Map<string, RobotsAnswer>; claims: Set<string> } {
   const answers = new Map<string, RobotsAnswer>();

@@ -4,16 +4,16 @@
 // whose model learns them at its next catch-up.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../lib/crawl/parse-config';
+import { parseConfig } from '../../lib/app/parse-config';
 import type { Candidate, PageCommit } from '../../lib/ports';
 import { httpBridge } from '../../lib/platform/shared-bridge';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
-import { SharedRunStore } from '../../lib/store/shared-store';
-import type { FrontierEntry } from '../../lib/types';
-import { openBridge } from '../../scripts/lib/frontier-bridge';
-import { RedisFrontier, type CrawlParams } from '../../scripts/lib/redis-frontier';
-import { seedEntries } from '../../scripts/lib/shared-run';
+import { SharedRunStore } from '../../lib/store/shared/shared-store';
+import type { FrontierEntry } from '../../lib/records/types';
+import { openBridge } from '../../lib/store/shared/bridge-server';
+import { RedisFrontier, type CrawlParams } from '../../lib/store/shared/redis-frontier';
+import { seedEntries } from '../../lib/app/shared-run';
 import { hasRedis } from '../support/redis-server';
 import { useSharedRedis } from '../support/shared-redis';
 

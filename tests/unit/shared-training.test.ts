@@ -3,16 +3,16 @@
 // before training is over, and a worker that joins after training learns the labeled links without reading any.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
-import { CrawlRunner } from '../../lib/crawl/crawler';
-import { parseConfig } from '../../lib/crawl/parse-config';
-import { realClock } from '../../lib/fetch/fetcher';
+import { CrawlRunner } from '../../lib/run/runner';
+import { parseConfig } from '../../lib/app/parse-config';
+import { realClock } from '../../lib/net/fetcher';
 import { httpBridge } from '../../lib/platform/shared-bridge';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
-import { SharedRunStore } from '../../lib/store/shared-store';
-import { openBridge } from '../../scripts/lib/frontier-bridge';
-import { RedisFrontier, type CrawlParams } from '../../scripts/lib/redis-frontier';
-import { seedEntries } from '../../scripts/lib/shared-run';
+import { SharedRunStore } from '../../lib/store/shared/shared-store';
+import { openBridge } from '../../lib/store/shared/bridge-server';
+import { RedisFrontier, type CrawlParams } from '../../lib/store/shared/redis-frontier';
+import { seedEntries } from '../../lib/app/shared-run';
 import { hasRedis } from '../support/redis-server';
 import { useSharedRedis } from '../support/shared-redis';
 

@@ -1,6 +1,6 @@
 // "Crawl this site": the keywords a page suggests, the config it starts, and the tabs it refuses.
 import { expect, it } from 'vitest';
-import { parseConfig } from '../../lib/crawl/parse-config';
+import { parseConfig } from '../../lib/app/parse-config';
 import { keywordsFromPage, siteStartConfig, siteStartLimits, siteStartProblem } from '../../lib/ui/site-start';
 
 it('suggests keywords from the title\'s own part and the headings, not the site\'s name', () => {

@@ -3,12 +3,12 @@
 // dropped link is counted by reason.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../lib/crawl/config';
-import { parseConfig } from '../../lib/crawl/parse-config';
-import { CrawlService } from '../../lib/crawl/service';
+import { ConfigError } from '../../lib/records/config';
+import { parseConfig } from '../../lib/app/parse-config';
+import { CrawlService } from '../../lib/app/service';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
-import { realClock } from '../../lib/fetch/fetcher';
+import { realClock } from '../../lib/net/fetcher';
 import { startTrapSite, type TrapSite } from '../fixtures/sites/trap-site';
 import { loopbackFetch } from '../support/loopback-fetch';
 

@@ -2,10 +2,10 @@
 // layers, extraction into records, then a recrawl after the sites changed (SPEC E.2-E.6).
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CrawlService } from '../../lib/crawl/service';
+import { CrawlService } from '../../lib/app/service';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
-import { realClock } from '../../lib/fetch/fetcher';
+import { realClock } from '../../lib/net/fetcher';
 import { companies, companyAt, companyConfig, contactUrl, expectedRecords, startCompanyWorld, type CompanyWorld } from '../fixtures/sites/company-sites';
 import { loopbackFetch } from '../support/loopback-fetch';
 

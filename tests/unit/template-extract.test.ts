@@ -1,8 +1,8 @@
 // Template crawling (SPEC E.1, E.5): tolerant keyword patterns, and fields found near their keywords with the
 // surrounding tags weighed and each value checked by its kind's validator.
 import { describe, expect, it } from 'vitest';
-import { extractFields, fieldKind, fieldSpecs, validate } from '../../lib/template/extract';
-import { keywordMatcher } from '../../lib/template/keywords';
+import { extractFields, fieldKind, fieldSpecs, validate } from '../../lib/strategies/template/extract';
+import { keywordMatcher } from '../../lib/strategies/template/keywords';
 
 describe('tolerant keyword patterns', () => {
   it('find a keyword through case, width, dashes and spaces, and Chinese with spaces between characters', () => {

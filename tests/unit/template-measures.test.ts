@@ -1,7 +1,7 @@
 // What a template crawl's detail shows in place of a harvest rate (SPEC E): records per page fetched and per site.
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../lib/crawl/parse-config';
-import type { CrawlRecord } from '../../lib/records';
+import { parseConfig } from '../../lib/app/parse-config';
+import type { CrawlRecord } from '../../lib/records/rows';
 import { templateMeasures } from '../../lib/ui/template-measures';
 
 const template = { search: { url: 'http://engine.test/search?q={query}&first={offset}', keywords: ['telescope shop'] }, fields: { email: ['e-mail'] } };

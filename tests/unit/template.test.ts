@@ -1,20 +1,20 @@
 // The parts of template crawling one by one (SPEC E): the template block of a config, result links of a search
 // page, seed sampling, filter layers and the adaptive recrawl interval.
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../lib/crawl/config';
-import { parseConfig } from '../../lib/crawl/parse-config';
-import { scopeReason } from '../../lib/crawl/scope';
-import { decodeHtml } from '../../lib/fetch/decode';
-import { mulberry32 } from '../../lib/random';
+import { ConfigError } from '../../lib/records/config';
+import { parseConfig } from '../../lib/app/parse-config';
+import { scopeReason } from '../../lib/policy/scope';
+import { decodeHtml } from '../../lib/net/decode';
+import { mulberry32 } from '../../lib/records/random';
 import { createStrategy as strategyOf } from '../../lib/strategies/registry';
 import { isFinalPage, isNextPage } from '../../lib/strategies/template';
-import { searchUrl } from '../../lib/template/config';
-import { extractFields, fieldSpecs } from '../../lib/template/extract';
-import { sampleSeeds, takeChance } from '../../lib/template/sampling';
-import { nextInterval, nextRecrawlAt } from '../../lib/template/schedule';
-import { resultLinks } from '../../lib/template/search';
-import type { FrontierEntry } from '../../lib/types';
-import type { FieldRecord } from '../../lib/records';
+import { searchUrl } from '../../lib/records/template-config';
+import { extractFields, fieldSpecs } from '../../lib/strategies/template/extract';
+import { sampleSeeds, takeChance } from '../../lib/strategies/template/sampling';
+import { nextInterval, nextRecrawlAt } from '../../lib/strategies/template/schedule';
+import { resultLinks } from '../../lib/strategies/template/search';
+import type { FrontierEntry } from '../../lib/records/types';
+import type { FieldRecord } from '../../lib/records/rows';
 import { companyTemplate } from '../fixtures/sites/company-sites';
 
 const refusal = (config: unknown): string => {

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { parseHtml } from '../../lib/parse/html';
-import { tokenize, uniqueTokens } from '../../lib/text/tokenize';
+import { tokenize, uniqueTokens } from '../../lib/parse/tokenize';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const FIXTURES = join(ROOT, 'tests', 'fixtures');

@@ -1,11 +1,11 @@
 // Topics, labels and models through the service's protocol handlers, on the demo site over real HTTP.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CrawlService } from '../../lib/crawl/service';
+import { CrawlService } from '../../lib/app/service';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import { nextUp } from '../../lib/ui/queries';
-import { realClock } from '../../lib/fetch/fetcher';
+import { realClock } from '../../lib/net/fetcher';
 import { demoConfig, startDemoServer, type DemoServer } from '../fixtures/sites/demo-site';
 
 let site: DemoServer;

@@ -2,7 +2,7 @@
 // none, started when it has any (a crawl's packed labels count as much as the user's).
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { expect, it } from 'vitest';
-import { CrawlService } from '../../lib/crawl/service';
+import { CrawlService } from '../../lib/app/service';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import { packLabels } from '../../lib/store/label-packs';

@@ -2,13 +2,13 @@
 // id leads to the page a pattern names, during training as when the crawl meets it.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { expect, it } from 'vitest';
-import { seedCandidates } from '../../lib/crawl/children';
-import { parseConfig } from '../../lib/crawl/parse-config';
-import { CrawlRunner } from '../../lib/crawl/crawler';
-import { PageJudge } from '../../lib/classifier/page-judge';
+import { seedCandidates } from '../../lib/learning/children';
+import { parseConfig } from '../../lib/app/parse-config';
+import { CrawlRunner } from '../../lib/run/runner';
+import { PageJudge } from '../../lib/learning/page-judge';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
-import { realClock } from '../../lib/fetch/fetcher';
+import { realClock } from '../../lib/net/fetcher';
 
 const o = 'http://sky.test';
 const page = (title: string, links: [string, string][]) =>

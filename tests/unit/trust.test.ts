@@ -2,7 +2,7 @@
 // is what the server saw: which URLs were requested, with the session or not, and whether it still holds.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CrawlService } from '../../lib/crawl/service';
+import { CrawlService } from '../../lib/app/service';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import { NEVER_REQUESTED, NOT_WEB, SESSION_COOKIE, startHostileSite, type HostileSite } from '../fixtures/sites/hostile-site';

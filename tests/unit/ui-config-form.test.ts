@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import { DEFAULTS } from '../../lib/crawl/config';
-import { parseConfig } from '../../lib/crawl/parse-config';
-import { compilePatterns, readPattern } from '../../lib/crawl/patterns';
-import { DEFAULT_SAFETY_RULES } from '../../lib/crawl/safety-rules';
+import { DEFAULTS } from '../../lib/records/config';
+import { parseConfig } from '../../lib/app/parse-config';
+import { compilePatterns, readPattern } from '../../lib/records/patterns';
+import { DEFAULT_SAFETY_RULES } from '../../lib/records/safety-rules';
 import {
   configToForm, defaultFormValues, formErrorOf, FORM_FIELDS, formProblems, formToConfig, keywordList, keywordsText, safetyRuleChoices, SCOPE_CHOICES, scopeText, scopeWarning, strategyChoices, topicChoices,
 } from '../../lib/ui/config-form';

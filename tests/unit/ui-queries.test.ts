@@ -1,7 +1,7 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CrawlerDB } from '../../lib/store/db';
-import type { FrontierEntry, LabeledLink, PageRecord } from '../../lib/types';
+import type { FrontierEntry, LabeledLink, PageRecord } from '../../lib/records/types';
 import {
   evaluationExamples,
   forEachPageChunk,
@@ -15,7 +15,7 @@ import {
   sampleCurves,
 } from '../../lib/ui/queries';
 import { sampleFixture } from '../e2e/ui-fixtures';
-import { describeBlock } from '../../lib/crawl/safety';
+import { describeBlock } from '../../lib/policy/safety';
 
 const seqs = (rows: PageRecord[]) => rows.map((p) => p.seq);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LinkClassifier } from '../../lib/classifier/link-classifier';
-import { labelingQueue, type FrontierLink, type LinkScorer } from '../../lib/classifier/uncertainty';
+import { LinkClassifier } from '../../lib/learning/link-classifier';
+import { labelingQueue, type FrontierLink, type LinkScorer } from '../../lib/learning/uncertainty';
 
 /**
  * A stand-in model whose scores and features are written in the anchor, "name score f1 f2 ...", so each

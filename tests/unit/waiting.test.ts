@@ -3,7 +3,7 @@
 import { createServer, type Server } from 'node:http';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CrawlService } from '../../lib/crawl/service';
+import { CrawlService } from '../../lib/app/service';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
 import { waitingText } from '../../lib/ui/format';

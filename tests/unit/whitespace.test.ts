@@ -1,6 +1,6 @@
 // A page's text is collapsed node by node (lib/parse/link-context.ts): the scan must give what the regex gave.
 import { describe, expect, it } from 'vitest';
-import { collapseSpaces, isSpaceCode } from '../../lib/text/whitespace';
+import { collapseSpaces, isSpaceCode } from '../../lib/parse/whitespace';
 
 describe('collapseSpaces', () => {
   it('is /\\s+/g replaced by one space, on text with every kind of whitespace', () => {

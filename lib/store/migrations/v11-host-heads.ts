@@ -1,8 +1,8 @@
 // Schema v11: each host's best queued position (lib/store/host-heads.ts), built from the queued frontier rows of
 // every crawl in one pass over the table.
 import type { Transaction } from 'dexie';
-import type { FrontierEntry } from '../../types';
-import type { HostHead } from '../../records';
+import type { FrontierEntry } from '../../records/types';
+import type { HostHead } from '../../records/rows';
 
 export async function addHostHeads(tx: Transaction): Promise<void> {
   const heads = new Map<string, HostHead>();

@@ -3,7 +3,7 @@
 // frequencies are learned from the pages the crawl fetches, so IDF fits the web being crawled; the topic vector
 // is the sum of the on-topic pages' vectors and the keywords, with words seen in fewer than `minDf` documents
 // left out (rare words say more about one page than about the topic).
-import { tokenize } from '../../text/tokenize';
+import { tokenize } from '../../parse/tokenize';
 
 /** Function words the tokenizer keeps (its list is short on purpose) that say nothing about a topic. */
 const MORE_STOP_WORDS = new Set([

@@ -1,9 +1,9 @@
 // SPEC D.1-D.2: the class of a URL on a targeted site and the priority it is queued with. Pure functions of the
 // link (what the parser saw of it), the page it was found on, and the user's list and content patterns.
-import type { UrlMatcher } from '../../crawl/patterns';
-import type { FrontierEntry } from '../../types';
+import type { UrlMatcher } from '../../records/patterns';
+import type { FrontierEntry } from '../../records/types';
 import type { PlannedLink } from '../types';
-import type { UrlClass } from '../../types';
+import type { UrlClass } from '../../records/types';
 
 export interface ClassPatterns {
   listPages: UrlMatcher;

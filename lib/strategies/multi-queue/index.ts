@@ -3,7 +3,7 @@
 // links them, and taken from one FIFO queue per priority, the heaviest queue first (weights.ts). List pages
 // are mined for links, not judged, and refreshed on a schedule; a thread seen before is queued again only
 // when the reply count next to its link changed (the parser reads it, lib/parse/listing.ts).
-import { compilePatterns } from '../../crawl/patterns';
+import { compilePatterns } from '../../records/patterns';
 import type { QueueLoad, Strategy, StrategyModule } from '../types';
 import { isListing, linkClass, linkPriority, pageClass, type ClassPatterns } from './classes';
 import { rankQueues, type WeighedQueue } from './weights';

@@ -1,0 +1,82 @@
+// The command-line runner's part in a shared crawl (docs/scale-out.md): check the crawl can be shared, connect to
+// Redis and join the crawl of the config's name before the browser starts (so a bad URL, a refused password or
+// another config is one line and exit 2 before any request to a site), then serve the bridge the extension uses.
+import { hostname } from 'node:os';
+import type { Redis } from 'ioredis';
+import { seedCandidates } from '../learning/children';
+import type { CrawlConfig } from '../records/config';
+import type { SharedEntry } from '../store/shared/shared-store';
+import { openBridge, type Bridge } from '../store/shared/bridge-server';
+import { connectRedis, FrontierError, RedisFrontier, type CrawlParams, type SharedStatus } from '../store/shared/redis-frontier';
+
+/** Strategies whose order is one score per URL, which one sorted set in Redis keeps. */
+export const SHARED_STRATEGIES = ['best-first', 'breadth-first'];
+
+export interface SharedOptions {
+  /** redis://HOST:PORT[/DB] (a password as redis://:PASSWORD@HOST:PORT). */
+  url: string;
+  /** How long a lease lasts without its worker's heartbeat (default 30 s). */
+  leaseMs?: number;
+  /** This worker's name in the crawl (default: host name and process id). */
+  worker?: string;
+}
+
+export interface SharedJoin {
+  frontier: RedisFrontier;
+  worker: string;
+  params: CrawlParams;
+  /** Set when the crawl had already ended when this worker came: it crawls nothing. */
+  ended: string | null;
+  redis: Redis;
+}
+
+/** Why a config cannot run on a shared frontier yet, or null. */
+export function sharedProblem(config: CrawlConfig): string | null {
+  if (!SHARED_STRATEGIES.includes(config.strategy.name)) {
+    return `strategy "${config.strategy.name}" cannot run on a shared frontier yet (the shared frontier runs ${SHARED_STRATEGIES.join(' and ')})`;
+  }
+  if (config.template) return 'a template crawl cannot run on a shared frontier yet';
+  return null;
+}
+
+/** The seeds as the frontier's first entries (what a local crawl's store would queue). */
+export function seedEntries(config: CrawlConfig, now: number): SharedEntry[] {
+  return seedCandidates(config).map((c, i) => ({
+    url: c.url, ...(c.href === undefined ? {} : { href: c.href }), host: c.host, site: c.site, score: c.score, priority: c.priority,
+    order: -i, depth: 0, parentUrl: null, anchor: '', context: '', attempts: 0, discoveredAt: now, updatedAt: now,
+    ...(c.strategy ? { strategy: c.strategy } : {}),
+  }));
+}
+
+export async function joinShared(config: CrawlConfig, opts: SharedOptions): Promise<SharedJoin> {
+  const problem = sharedProblem(config);
+  if (problem) throw new FrontierError(problem);
+  const redis = await connectRedis(opts.url);
+  try {
+    const frontier = new RedisFrontier(redis, config.name);
+    const joined = await frontier.join(JSON.stringify(config), seedEntries(config, Date.now()), config.training.linkSources);
+    const params: CrawlParams = {
+      maxPages: config.budget.maxPages, perHost: config.politeness.perHost, delayMs: config.politeness.delayMs, leaseMs: opts.leaseMs ?? 30_000,
+    };
+    return { frontier, worker: opts.worker ?? `${hostname()}-${process.pid}`, params, ended: joined.ended ?? null, redis };
+  } catch (err) {
+    redis.disconnect();
+    throw err;
+  }
+}
+
+export function serveBridge(j: SharedJoin, log: (line: string) => void): Promise<Bridge> {
+  return openBridge(j.frontier, j.worker, j.params, log);
+}
+
+/** `--status NAME`: the shared crawl's progress, without crawling. */
+export async function sharedStatus(url: string, name: string): Promise<SharedStatus> {
+  const redis = await connectRedis(url);
+  try {
+    const frontier = new RedisFrontier(redis, name);
+    if (!(await frontier.exists())) throw new FrontierError(`there is no crawl named "${name}" on this Redis`);
+    return await frontier.status();
+  } finally {
+    redis.disconnect();
+  }
+}

@@ -1,0 +1,148 @@
+// From a fetched page's links to frontier candidates: normalize, keep in scope, keep the user's session
+// safe, score with the link classifier (SPEC A.1: priority = P(+|anchor, context)).
+import type { TargetAuthority } from './authority';
+import type { LinkClassifier, LinkText } from './link-classifier';
+import type { LinkScoring } from '../records/classifier-config';
+import { logistic } from './naive-bayes';
+import { hubBuckets } from './link-features';
+import type { Candidate } from '../ports';
+import type { FrontierEntry, ParsedPage } from '../records/types';
+import { createStrategy } from '../strategies/registry';
+import type { PlannedLink, Strategy } from '../strategies/types';
+import { hostOf, linkTarget, normalizeUrl, requestUrl, siteOf, type LinkTarget } from '../records/url';
+import type { CrawlConfig } from '../records/config';
+import { compilePatterns, type UrlMatcher } from '../records/patterns';
+import { describeBlock, makeSafetyGuard, type SafetyGuard } from '../policy/safety';
+import { scopeReason, type ReadHost, type ScopeReason } from '../policy/scope';
+
+/** A crawl's scope and safety rules and its labeled pages, compiled from its config (compileRules). */
+export interface CrawlRules {
+  outOfScope: ScopeReason;
+  inScope: (url: string, read?: ReadHost) => boolean;
+  safety: SafetyGuard;
+  labeled: LabeledPages;
+}
+
+/** Compiles the rules of a config; a run compiles them once, and again only when its seeds change (template seeding). */
+export function compileRules(config: CrawlConfig): CrawlRules {
+  const outOfScope = scopeReason(config);
+  return { outOfScope, inScope: (url, read) => outOfScope(url, read) === null, safety: makeSafetyGuard(config.safety), labeled: labeledPages(config) };
+}
+
+/**
+ * The pages the user labeled (`training.positive` and `training.negative`), compiled: what training reads labels
+ * with, and what a hub bucket counts. `base` is the share of positives among the listed pages, which a hub bucket
+ * is measured against; null unless both lists are given (a page linking only to known positives says nothing).
+ */
+export interface LabeledPages {
+  positive: UrlMatcher;
+  negative: UrlMatcher;
+  /** The label of a URL normalized with the crawl's `canonical` rules (as the frontier keys it). */
+  label(url: string): 0 | 1 | undefined;
+  base: number | null;
+}
+
+function labeledPages(config: CrawlConfig): LabeledPages {
+  const { positive, negative } = config.training;
+  const pos = compilePatterns(positive, config.canonical), neg = compilePatterns(negative, config.canonical);
+  return {
+    positive: pos, negative: neg,
+    label: (url) => (pos.matches(url) ? 1 : neg.matches(url) ? 0 : undefined),
+    base: positive.length > 0 && negative.length > 0 ? positive.length / (positive.length + negative.length) : null,
+  };
+}
+
+/** What a run holds that plans links: its strategy instance and its compiled rules. */
+export interface LinkPlanner {
+  strategy: Strategy;
+  rules: CrawlRules;
+}
+
+/**
+ * A fetched page's links as frontier candidates, planned by the crawl's strategy (lib/strategies): unsafe links
+ * are recorded as skipped; links the strategy drops are counted by reason in `dropped`, never queued. A run passes
+ * its own `planner`; without one, a strategy and rules are made from `config` for this page alone.
+ */
+export function planChildren(
+  page: ParsedPage,
+  parent: FrontierEntry,
+  pageUrl: string,
+  config: CrawlConfig,
+  classifier: LinkClassifier,
+  relevant: boolean,
+  dropped: Record<string, number> = {},
+  authority: TargetAuthority | null = null,
+  planner?: LinkPlanner,
+): Candidate[] {
+  const depth = parent.depth + 1;
+  // meta robots nofollow is part of obeying robots; a page's links are still read for nothing else.
+  if (depth > config.budget.maxDepth || (page.nofollow && config.politeness.robots)) return [];
+  const { strategy, rules } = planner ?? { strategy: createStrategy(config), rules: compileRules(config) };
+  const { inScope, safety, labeled } = rules;
+  const out: Candidate[] = [];
+  // Each link's URL is read once here, in every form planning asks for (url.ts linkTarget).
+  const targets: (LinkTarget | null)[] = page.links.map((link) => linkTarget(link.url, config.canonical));
+  // The page as a hub: its links to labeled pages (the page's own URL is not one of its links).
+  const { base } = labeled;
+  const hubs = base === null ? [] : hubBuckets(targets.map((t) => ({ url: t?.url ?? '', label: t && t.url !== pageUrl ? labeled.label(t.url) : undefined })), base);
+  page.links.forEach((link, i) => {
+    const target = targets[i];
+    if (!target) return;
+    const { url, href, host, site } = target;
+    if (url === pageUrl || url === parent.url || !inScope(url, target)) return;
+    // What would be requested is what the guard reads.
+    const unsafe = safety.check(href, { anchor: link.anchor, rel: link.rel }, target.requested);
+    // The candidate is built once and completed in place, its fields in the order the row has always had (object
+    // spreads copied it two or three times a link, a share of planning's time and of its garbage).
+    const candidate: Candidate = href === url
+      ? { url, host, site, depth, parentUrl: parent.url, anchor: link.anchor, context: link.context, parentOnTopic: relevant } as Candidate
+      : { url, href, host, site, depth, parentUrl: parent.url, anchor: link.anchor, context: link.context, parentOnTopic: relevant } as Candidate;
+    const parentHub = hubs[i];
+    if (parentHub !== undefined) candidate.parentHub = parentHub;
+    if (unsafe) {
+      candidate.score = 0;
+      candidate.priority = -Number.MAX_VALUE;
+      candidate.skip = describeBlock(unsafe);
+      out.push(candidate);
+      return;
+    }
+    const { logOdds, score } = rankLink(classifier, authority, candidate, config.classifier);
+    const planned: PlannedLink = { url, anchor: link.anchor, logOdds, score, depth };
+    if (link.pagination) planned.pagination = link.pagination;
+    if (link.replies !== undefined) planned.replies = link.replies;
+    const plan = strategy.plan(planned, { entry: parent, relevant, url: pageUrl, text: page.text });
+    if ('drop' in plan) {
+      dropped[plan.drop] = (dropped[plan.drop] ?? 0) + 1;
+      return;
+    }
+    candidate.score = score;
+    candidate.logOdds = logOdds;
+    candidate.priority = plan.priority;
+    if (plan.state) candidate.strategy = plan.state;
+    if (plan.revisit !== undefined) candidate.revisit = plan.revisit;
+    out.push(candidate);
+  });
+  return out;
+}
+
+/**
+ * A link's rank: the link classifier's log-odds for it, plus the authority of the URL it leads to (the crawl has
+ * one only with `classifier.targetAuthority`; every link to a URL gets the same). What planChildren queues and
+ * re-scoring recomputes.
+ */
+export function rankLink(classifier: LinkClassifier, authority: TargetAuthority | null, link: LinkText & { url: string }, scoring: LinkScoring) {
+  const ranked = classifier.rank(link, scoring);
+  if (!authority) return ranked;
+  const logOdds = ranked.logOdds + authority.logOdds(link.url);
+  return { logOdds, score: logistic(logOdds) };
+}
+
+/** Seeds enter with the top score, at the priority the strategy gives seeds. */
+export function seedCandidates(config: CrawlConfig, strategy: Strategy = createStrategy(config)): Candidate[] {
+  const priority = strategy.seedPriority();
+  return config.seeds.flatMap((s) => {
+    const url = normalizeUrl(s, undefined, config.canonical);
+    const href = requestUrl(s);
+    return url ? [{ url, ...(href === null || href === url ? {} : { href }), host: hostOf(url), site: siteOf(url), score: 1, priority, depth: 0, parentUrl: null, anchor: '', context: '', strategy: { tunnel: 0 } }] : [];
+  });
+}

@@ -1,0 +1,196 @@
+// The storage ports: the decisions the store applies (a page's commit, the links it queues, how they are
+// admitted, a template's record) and what the run and learning read and write through the store. They are
+// declared here, above the policy that makes the decisions and below the run, learning and the store, so
+// those depend on this file and not on Dexie; lib/store/ implements them (CrawlStore, TopicStore, RecordStore).
+import type { RobotsShare } from '../net/shared-robots';
+import type { CrawlRecord, CrawlStats, FieldRecord, ModelRecord, RecordChange, RecordChangeKind } from '../records/rows';
+import type { NextOrder, Strategy } from '../strategies/types';
+import type { EntryState, EntryStrategyState, FrontierEntry, LabeledLink, LabelValue, PageBody, PageLabel, PageRecord, Topic } from '../records/types';
+
+/** A link to add to the frontier (or to raise, SPEC A.7). */
+export interface Candidate {
+  url: string;
+  /** The URL as the link spelled it, when that differs from `url` (FrontierEntry.href). */
+  href?: string;
+  host: string;
+  score: number;
+  priority: number;
+  depth: number;
+  parentUrl: string | null;
+  anchor: string;
+  context: string;
+  /** Set for links that are recorded but never fetched (e.g. unsafe links), with the reason. */
+  skip?: string;
+  /** Its site (registrable domain); computed from the URL when absent. */
+  site?: string;
+  /** The strategy's state for the entry (lib/records/types.ts, EntryStrategyState). */
+  strategy?: EntryStrategyState;
+  /** What the link shows of its target's version (LinkPlan.revisit): a fetched URL showing another is queued again. */
+  revisit?: string;
+  /** Whether the page the link was found on was judged on topic (the link classifier's parent-page feature). */
+  parentOnTopic?: boolean;
+  /** That page's hub bucket for this link (the parent-hub feature), when the page links to labeled pages. */
+  parentHub?: number;
+  /** The link's log-odds by the link classifier (absent for seeds). */
+  logOdds?: number;
+}
+
+/** A strategy's priority for an entry whose text log-odds is `logOdds` (StrategyInstance.rerank); null: keep it. */
+export type Rerank = (entry: FrontierEntry, logOdds: number) => number | null;
+
+/** How a commit's new URLs are admitted: the crawl's strategy and its config's blacklist. */
+export interface Admission {
+  strategy: Pick<Strategy, 'admit' | 'judgeSite'>;
+  siteBlacklist: readonly string[];
+}
+
+/** What a final page (or the end of a cycle) does to one record: the record to write (null: delete) and the change. */
+export interface RecordWrite {
+  crawlName: string;
+  url: string;
+  record: FieldRecord | null;
+  change: RecordChange;
+}
+
+/** Everything one fetch attempt changes, committed atomically. */
+export interface PageCommit {
+  crawlId: number;
+  /** The frontier entry fetched; absent for training reads, which are not frontier entries. */
+  entry?: FrontierEntry;
+  /** `retry`: the entry goes back to the queue (its `notBefore` says when), and no page row is written. */
+  outcome: 'done' | 'failed' | 'skipped' | 'retry';
+  page?: Omit<PageRecord, 'seq' | 'crawlId'>;
+  body?: Omit<PageBody, 'seq' | 'crawlId'>;
+  children: Candidate[];
+  /** Other URLs now known to be this page (the final URL of a redirect). */
+  aliases: string[];
+  labels: Omit<LabeledLink, 'id' | 'crawlId' | 'topicId'>[];
+  /** A training read whose URL patterns say it is on or off topic: the page judge learns it. */
+  pageLabel?: LabelValue;
+  /** The fetched page's verdict, kept on its entry: links to it found later are learned with it. */
+  verdict?: LabelValue;
+  /** Set when the crawl ranks a URL by every link found to it (`classifier.everyLink`): the strategy's rerank. */
+  everyLink?: Rerank;
+  /**
+   * A found link to a page with a kept verdict becomes a labeled link with that verdict (`learning.linksToJudged`),
+   * until links have taught this many labels of that page (`learning.linksPerJudgedPage`).
+   */
+  learnLinksToJudged?: number;
+  site: string;
+  /** Counter deltas besides those derived here (attempts, fetched, relevant, failed, bytes, trainPages). */
+  stats: Partial<CrawlStats>;
+  /** The crawl's running time so far. */
+  activeMs: number;
+  /** How new URLs are admitted (the strategy and the blacklist); absent: every new URL is queued. */
+  admission?: Admission;
+  /** Links the strategy dropped while planning, by reason. */
+  dropped?: Record<string, number>;
+  /**
+   * A relevant page's out-links, for a strategy that keeps the crawled graph (SPEC C.2); a labeled training
+   * page's (with `pageLabel`), for the authority of the URLs it links to.
+   */
+  outlinks?: string[];
+  /** A template's final page: its record, written with the page (SPEC E.5). */
+  record?: RecordWrite;
+  /** The fetched entry is queued again for this time instead of done (a list page's refresh, SPEC D.5). */
+  requeueAt?: number;
+  /** The strategy's report as of this page, for a strategy whose report follows every take (its queues). */
+  strategyReport?: Record<string, unknown>;
+}
+
+/** A topic's labels and its saved model, as learning reads and saves them. */
+export interface TopicPort {
+  mustGetTopic(id: number): Promise<Topic>;
+  /** Labels after `afterId` of a topic, oldest first: what a model saved at `afterId` has not learned yet. */
+  labelsAfter(topicId: number, afterId: number): Promise<LabeledLink[]>;
+  /** Whether the topic has any labeled link (one row read). */
+  hasLabels(topicId: number): Promise<boolean>;
+  changesSince(topicId: number, afterId: number): Promise<{ topic: Topic; labels: LabeledLink[] }>;
+  pageLabels(topicId: number): Promise<PageLabel[]>;
+  /** Page labels stored after `afterId`, oldest first (a page answer learned incrementally). */
+  pageLabelsAfter(topicId: number, afterId: number): Promise<PageLabel[]>;
+  getModel(topicId: number): Promise<ModelRecord | undefined>;
+  saveModel(m: ModelRecord): Promise<void>;
+}
+
+/** A template's records (SPEC E.5) and what a cycle changed (SPEC E.6), keyed by the crawl's name and the URL. */
+export interface RecordPort {
+  get(crawlName: string, url: string): Promise<FieldRecord | undefined>;
+  list(crawlName: string): Promise<FieldRecord[]>;
+  apply(w: RecordWrite): Promise<void>;
+  countChanges(crawlId: number): Promise<Record<RecordChangeKind, number>>;
+}
+
+/** What the run and learning ask of the crawl's storage. */
+export interface CrawlStorePort {
+  readonly topics: TopicPort;
+  readonly records: RecordPort;
+  readonly pages: { bodies(keys: { crawlId: number; seq: number }[]): Promise<(PageBody | undefined)[]> };
+  readonly frontier: {
+    enqueue(crawlId: number, candidates: Candidate[], now: number): Promise<void>;
+    rescoreQueued(
+      crawlId: number,
+      rank: (e: FrontierEntry) => { score: number; priority: number; inlinks?: FrontierEntry['inlinks'] } | null,
+      now: number,
+      opts?: { chunk?: number; epsilon?: number; pause?: (chunkMs: number) => Promise<boolean> },
+    ): Promise<{ scanned: number; changed: number; complete: boolean }>;
+    /** Re-scores only the queued entries an answer reaches (FrontierStore.rescoreReached); a store without it re-scores all at the next full pass. */
+    rescoreReached?(
+      crawlId: number,
+      reach: { urls: readonly string[]; where?: (e: FrontierEntry) => boolean },
+      rank: (e: FrontierEntry) => { score: number; priority: number; inlinks?: FrontierEntry['inlinks']; skip?: string } | null,
+      now: number,
+      opts?: { epsilon?: number; top?: number },
+    ): Promise<{ reached: number; changed: number; skipped: number; enteredTop: number }>;
+    /** The queued URLs, keys only, and entries by URL: what the learner's reach index reads (lib/learning/reach-index.ts). */
+    queuedUrls?(crawlId: number): Promise<string[]>;
+    entries?(crawlId: number, urls: readonly string[]): Promise<(FrontierEntry | undefined)[]>;
+  };
+  updateCrawl(id: number, patch: Partial<CrawlRecord>): Promise<CrawlRecord>;
+  /** Each commit in one transaction with the others; the seqs of their page rows. */
+  commitPages(commits: PageCommit[], now: number): Promise<number[]>;
+}
+
+/**
+ * What a crawl's run asks of the store beyond the commits it makes: its row, taking from the frontier, the pages
+ * training read, and the strategy's saved memory. The Dexie store implements it; a shared store would too.
+ */
+export interface RunStorePort extends CrawlStorePort {
+  readonly pages: CrawlStorePort['pages'] & {
+    getPage(crawlId: number, seq: number): Promise<PageRecord | undefined>;
+    storedCopy(crawlIds: number[], url: string): Promise<PageRecord | undefined>;
+    pagesAfter(crawlId: number, afterSeq: number, limit: number): Promise<PageRecord[]>;
+    trainedUrls(crawlId: number): Promise<Set<string>>;
+    trainingCopies(crawlId: number): Promise<{ url: string; finalUrl: string; seq: number }[]>;
+  };
+  readonly frontier: CrawlStorePort['frontier'] & {
+    /** `max` may be a function, read when the take's transaction runs: the crawl's free slots then. */
+    take(
+      crawlId: number, reserve: (entry: FrontierEntry) => number, now: number, max: number | (() => number), scanLimit?: number, next?: NextOrder,
+    ): Promise<{ entries: FrontierEntry[]; waitMs: number; waitingOn?: FrontierEntry }>;
+    forgetBound(crawlId: number): void;
+    reclaimInFlight(crawlId: number, now: number, maxReclaims?: number): Promise<{ requeued: number; failed: number }>;
+    countByState(crawlId: number, state: EntryState): Promise<number>;
+    getEntry(crawlId: number, url: string): Promise<FrontierEntry | undefined>;
+  };
+  getCrawl(id: number): Promise<CrawlRecord | undefined>;
+  strategyMemory(crawlId: number): Promise<{ graph: { url: string; links: string[] }[]; saved: unknown }>;
+  labeledOutlinks(crawlId: number): Promise<{ label: 0 | 1; links: string[] }[]>;
+  saveStrategyState(crawlId: number, state: unknown, now: number): Promise<unknown>;
+  /** Set by a store shared by several browsers: robots.txt answers are read once per crawl, not once per browser. */
+  readonly robots?: RobotsShare;
+  /** Set by a store shared by several browsers: each link source is read once per crawl, by the worker that claims it. */
+  readonly training?: TrainingShare;
+}
+
+/**
+ * Training on a crawl shared by several browsers: a worker claims a link source (with a lease, so a dead worker's
+ * claim is retaken), reads it, and its commit publishes the labeled links it learned; the others learn them
+ * without reading it.
+ */
+export interface TrainingShare {
+  /** Claims one of `urls` not read yet for this worker, or none (`url` null); `done` once every one of them is read. */
+  claim(urls: string[]): Promise<{ url: string | null; done: boolean }>;
+  /** Brings the labeled links the other workers learned into this browser's store. */
+  catchUp(crawlId: number, now: number): Promise<void>;
+}

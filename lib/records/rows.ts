@@ -1,0 +1,272 @@
+// The crawl's records: the rows a crawl, its counters, its models, its sites and a template's records are kept
+// as. They are the bottom layer: the store keeps them (lib/store/db.ts), the run and the pages read them.
+import type { CrawlConfig } from './config';
+
+/** Per priority value (as a string key), its queued URLs and those in flight. */
+export type QueueCounts = Record<string, { queued: number; inFlight: number }>;
+
+export type CrawlState = 'training' | 'running' | 'paused' | 'stopped' | 'finished' | 'failed';
+
+/** Counters kept on the crawl row, updated in the same transaction as the page that changes them. */
+export interface CrawlStats {
+  /** Crawl-phase requests made (the budget counts these). */
+  attempts: number;
+  /** Crawl-phase HTML pages obtained and judged. */
+  fetched: number;
+  relevant: number;
+  failed: number;
+  /** URLs dropped before fetching (unsafe, robots, too deep, ...). */
+  skipped: number;
+  /** URLs queued in the frontier table (packed seeds not among them: `packedSeeds`). */
+  queued: number;
+  /**
+   * Seeds given but not yet in the frontier: a big seed list is stored packed and fed to the frontier as the crawl
+   * needs them (lib/store/seed-lists.ts). Absent in older rows and in crawls that never packed any.
+   */
+  packedSeeds?: number;
+  /** Training-phase pages read (not counted in the budget). */
+  trainPages: number;
+  labels: number;
+  bytes: number;
+  /** Crawl-phase pages judged by the keyword judge (the rest by the judge trained on labeled pages); absent in older rows. */
+  keywordVerdicts?: number;
+  /** Crawl-phase list pages (SPEC D.1) fetched and mined for links: not content, so not in `fetched`; absent in older rows. */
+  listPages?: number;
+  /**
+   * Crawl-phase pages judged from the copy a training read kept, with no request (in `fetched`, not in `attempts`);
+   * absent in older rows.
+   */
+  copies?: number;
+  /** Requests made with a stored copy's validators, and those answered 304 (no body); absent in older rows. */
+  conditional?: number;
+  notModified?: number;
+  /** Pages the crawl had a stored copy of, found changed or unchanged (by a 304 or the same bytes). */
+  changed?: number;
+  unchanged?: number;
+  /** The stored copies' sizes for the pages answered 304: what was not downloaded again. */
+  bytesSaved?: number;
+}
+
+export interface CrawlRecord {
+  id?: number;
+  /** The topic the crawl runs for: it learns from, and adds to, that topic's labels. */
+  topicId: number;
+  name: string;
+  config: CrawlConfig;
+  /**
+   * Set when the seed list was too big to keep whole in this row (it is written on every page): how many seeds were
+   * given. `config.seeds` then keeps the first seed of each host, all that scope and identity read of them
+   * (lib/app/service.ts); the seeds themselves are in the frontier and packed (lib/store/seed-lists.ts).
+   */
+  seedsGiven?: number;
+  state: CrawlState;
+  stats: CrawlStats;
+  /** Set for a crawl run on a shared frontier (docs/scale-out.md): this worker's name there. */
+  shared?: { worker: string };
+  /** Next page sequence number and next discovery order. */
+  nextSeq: number;
+  /** While nothing is in flight: what the crawl waits for (a host's politeness delay, Retry-After, robots.txt) and until when. */
+  waiting?: { text: string; until: number };
+  nextOrder: number;
+  createdAt: number;
+  updatedAt: number;
+  /** Milliseconds spent running (excludes pauses and time the worker was stopped). */
+  activeMs: number;
+  finishedAt?: number;
+  /** Why it stopped, failed or paused, in a sentence. */
+  message?: string;
+  /**
+   * Set when a request ended the user's session and the crawl paused for it (fetch/session.ts): the URL, how (a
+   * cookie it sent was cleared, or a page that opened logged in was sent to log in) and when. Cleared on resume.
+   */
+  sessionLost?: { url: string; by: 'cookie' | 'login'; what: string; at: number };
+  /**
+   * The URL authority among its labeled pages (classifier/authority.ts) as fitted when training ended: URLs the
+   * labeled pages link to, how many of those are labeled pages themselves, and each bucket's log-odds.
+   */
+  authority?: { urls: number; labeled: number; logOdds: number[] };
+  /** The newest re-scoring of its queued links after the model learned. */
+  lastRescore?: RescoreReport;
+  /** What the strategy reports of its own state, e.g. HITS's top hubs and authorities (SPEC C). */
+  strategyReport?: Record<string, unknown>;
+  /** Links the strategy kept out of the frontier, by reason (tunnel too long, unknown site full, site blacklisted). */
+  dropped?: Record<string, number>;
+  /** For a crawl taken by FIFO queues (SPEC D.3): each queue's length and fetches in flight (fifo-queues.ts). */
+  queues?: QueueCounts;
+  /** A template crawl's cycle (SPEC E.2, E.3, E.6): absent for other crawls. */
+  templateRun?: TemplateRun;
+}
+
+/** One cycle of a template crawl: its search, its sample of seeds, and when it is due again. */
+export interface TemplateRun {
+  /** 1 for the first crawl of a template, +1 for each recrawl of the same name. */
+  cycle: number;
+  /** True once the search ran and the sampled seeds were queued. */
+  seeded: boolean;
+  /** The search's result list N, in order. */
+  results: string[];
+  /** Seeds skipped by the sampling (taken for sure by the next cycle) and seeds this cycle owes from the last. */
+  skipped: string[];
+  owed: string[];
+  /** Seeds the previous cycle crawled: those that yielded no record count as barren (f in SPEC E.3). */
+  tried: string[];
+  searchPages: number;
+  searchErrors: string[];
+  /** The cycle before, whose stored pages this one asks for again with their validators. */
+  previousCrawlId?: number;
+  /** What this cycle did to the records (counts of changes.jsonl), once it finished. */
+  changes?: Record<RecordChangeKind, number>;
+  /** When the template is due again (SPEC E.6 with the adaptive interval), once this cycle finished. */
+  nextAt?: number;
+}
+
+/** A template's record (SPEC E.5): the fields found on one final page. Keyed by the crawl's name and the URL. */
+export interface FieldRecord {
+  /** The crawl (template) name: a recrawl of the same name keeps these records current. */
+  crawlName: string;
+  url: string;
+  site: string;
+  fields: Record<string, string>;
+  /** SHA-256 (WebCrypto) of the page's visible text, hex. */
+  hash: string;
+  firstSeen: number;
+  lastChanged: number;
+  lastChecked: number;
+  /** The crawl (cycle) that saw it last. */
+  lastCrawlId: number;
+  /** Its own recrawl interval, adapted to how often it changes (lib/strategies/template/schedule.ts). */
+  intervalMs: number;
+}
+
+export type RecordChangeKind = 'new' | 'changed' | 'unchanged' | 'deleted';
+
+/** What one cycle did to one record: the lines of changes.jsonl. */
+export interface RecordChange {
+  crawlId: number;
+  url: string;
+  change: RecordChangeKind;
+  at: number;
+  fields?: Record<string, string>;
+}
+
+export interface RescoreReport {
+  at: number;
+  /** What prompted it, in a few words. */
+  why: string;
+  /** Frontier entries read, and queued ones whose score changed. */
+  scanned: number;
+  changed: number;
+  /** False when the crawl paused or ended before every queued link was read (absent in older rows: true). */
+  complete?: boolean;
+  ms: number;
+  /** The model it scored with: topic revision and newest label learned. */
+  revision: number;
+  lastLabelId: number;
+}
+
+/** What the user's newest answers changed in a crawl's frontier (the partial re-score after them; issue 34). */
+export interface AnswerEffect {
+  at: number;
+  /** Answers it covered, queued links they reached, and of those the ones re-scored and taken out (said off topic). */
+  labels: number;
+  reached: number;
+  changed: number;
+  skipped: number;
+  /** URLs now among the next `NEXT_LINKS` to fetch that were not before. */
+  enteredTop: number;
+  ms: number;
+}
+
+/** Serialized classifiers of a topic. */
+export interface ModelRecord {
+  topicId: number;
+  link: unknown;
+  judge: unknown;
+  /** Id of the newest labeled link the link classifier has learned; newer ones are replayed on load. */
+  lastLabelId: number;
+  /** Id of the newest page label the judge has seen; a model saved without it is rebuilt on load. */
+  lastPageLabelId?: number;
+  /** The topic's revision the model was built at (see Topic.revision). */
+  revision: number;
+  updatedAt: number;
+}
+
+/** A small named value the service keeps (e.g. the topic the labeler labels for). */
+export interface Setting {
+  key: string;
+  value: unknown;
+}
+
+/**
+ * A relevant page's out-links, kept for strategies that reason over the crawled graph (SPEC C.2); or, with
+ * `label`, a labeled training page's out-links, which a URL's authority counts (classifier/authority.ts).
+ */
+export interface GraphRow {
+  crawlId: number;
+  /** The page's seq in the page log. */
+  seq: number;
+  url: string;
+  links: string[];
+  /** A training page's label (absent for crawled pages): its links are not part of the crawled graph. */
+  label?: 0 | 1;
+}
+
+/** What a strategy saved of its own state beyond the graph (e.g. its text model), to resume after a restart. */
+export interface StrategyStateRow {
+  crawlId: number;
+  state: unknown;
+  savedAt: number;
+}
+
+/** Per-site counters (SPEC B.5 blacklisting reads these). */
+export interface SiteStats {
+  crawlId: number;
+  site: string;
+  fetched: number;
+  relevant: number;
+  failed: number;
+  /** Why the site is never entered again (SPEC B.5, or the user's Blacklist); absent while it is open. */
+  blacklisted?: string;
+}
+
+/** A host's best queued position in a crawl (lib/store/host-heads.ts): the take walks hosts by it. */
+export interface HostHead {
+  crawlId: number;
+  site: string;
+  host: string;
+  priority: number;
+  order: number;
+}
+
+/**
+ * A run of a big seed list, stored packed (lib/store/seed-lists.ts): a few thousand seeds in the order given, in
+ * columns, with what they share (their priority, score, depth...) once. `Shared` is the candidate without its URL.
+ */
+export interface SeedBatch<Shared = Record<string, unknown>> {
+  crawlId: number;
+  /** Batches are fed to the frontier in this order. */
+  batch: number;
+  urls: string[];
+  hosts: string[];
+  sites: string[];
+  /** The URL as given, by index, where it differs from `urls[i]` (FrontierEntry.href). */
+  hrefs?: Record<number, string>;
+  shared: Shared;
+}
+
+/** The URLs a crawl has left to fetch, as the popup and dashboard show them: queued in the frontier, or packed. */
+export const frontierSize = (stats: Pick<CrawlStats, 'queued' | 'packedSeeds'>): number => stats.queued + (stats.packedSeeds ?? 0);
+
+export const emptyStats = (): CrawlStats => ({
+  attempts: 0, fetched: 0, relevant: 0, failed: 0, skipped: 0, queued: 0, trainPages: 0, labels: 0, bytes: 0, keywordVerdicts: 0,
+});
+
+/** The formats a crawl exports to (lib/export/formats.ts writes each). */
+export const EXPORT_FORMATS = ['jsonl', 'csv', 'warc', 'wacz', 'zip'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** The settings key under which the last exported seq of a crawl in a format is kept. */
+export const exportMarkKey = (crawlId: number, format: ExportFormat): string => `export:${crawlId}:${format}`;
+
+/** The settings key prefix of every export mark of a crawl (deleted with the crawl). */
+export const exportMarkPrefix = (crawlId: number): string => `export:${crawlId}:`;

@@ -1,0 +1,70 @@
+// The loopback bridge between the extension's service worker and Redis: an HTTP server on 127.0.0.1 (a random
+// port), answering POST /<token>/<call> with JSON, for the one worker this runner drives. It also renews the
+// worker's leases while the runner lives: the heartbeat that tells the other workers this one is not dead.
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { RobotsAnswer } from '../../net/shared-robots';
+import type { SharedAck, SharedLabel } from './shared-store';
+import type { CrawlParams, RedisFrontier } from './redis-frontier';
+
+export interface Bridge {
+  url: string;
+  token: string;
+  worker: string;
+  close(): Promise<void>;
+}
+
+export async function openBridge(frontier: RedisFrontier, worker: string, params: CrawlParams, log: (line: string) => void): Promise<Bridge> {
+  const token = randomBytes(18).toString('base64url');
+  const calls: Record<string, (body: Record<string, unknown>) => Promise<unknown>> = {
+    take: async (b) => frontier.take(worker, Math.max(1, Math.min(64, Number(b.max) || 1)), params),
+    ack: async (b) => ({ results: await frontier.ack(worker, b.acks as SharedAck[], params) }),
+    robots: async (b) => frontier.robots(String(b.url), b.claim === true, b.answer as RobotsAnswer | undefined),
+    labels: async (b) => frontier.labelsAfter(worker, Math.max(0, Number(b.after) || 0)),
+    trainClaim: async (b) => frontier.claimLinkSource(worker, (b.urls as string[]).map(String), params.leaseMs),
+    trained: async (b) => ({ result: await frontier.linkSourceRead(worker, String(b.url), b.labels as SharedLabel[], (b.addresses as string[] | undefined) ?? [String(b.url)]) }),
+    release: async (b) => ({ released: await frontier.release(worker, b.leases as [string, number][]) }),
+    queued: async () => {
+      const s = await frontier.status();
+      return { queued: s.queued, ended: s.ended };
+    },
+  };
+  const server: Server = createServer((req, res) => {
+    const [, tok, call] = (req.url ?? '').split('/');
+    const handler = calls[call ?? ''];
+    if (req.method !== 'POST' || tok !== token || !handler) {
+      res.writeHead(404).end();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      void (async () => {
+        try {
+          const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
+          const out = JSON.stringify(await handler(body));
+          res.writeHead(200, { 'content-type': 'application/json' }).end(out);
+        } catch (err) {
+          const msg = err instanceof Error ? err.message : String(err);
+          log(`shared frontier: ${call} failed: ${msg}`);
+          res.writeHead(500, { 'content-type': 'text/plain' }).end(msg);
+        }
+      })();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  // Renewed three times per lease: a worker's lease lapses only when its runner has been gone for a whole lease.
+  const heartbeat = setInterval(() => {
+    frontier.renew(worker, params.leaseMs).catch((err: unknown) => log(`shared frontier: renewing leases failed: ${err instanceof Error ? err.message : err}`));
+  }, Math.max(200, params.leaseMs / 3));
+  return {
+    url: `http://127.0.0.1:${port}`, token, worker,
+    close: async () => {
+      clearInterval(heartbeat);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
