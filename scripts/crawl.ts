@@ -40,7 +40,7 @@ export interface RunOptions {
   onStarted?: (launched: Launched, crawlId: number) => Promise<void> | void;
   /** Formats to export into `out` once the crawl has ended (crawl.warc.gz, crawl.wacz, pages.jsonl with content, pages.csv, pages.zip). */
   exports?: ExportFormat[];
-  /** Runs the next cycle of the template crawl of the config's name in the same profile (SPEC E.6). */
+  /** Runs the next cycle of the template crawl of the config's name in the same profile (design E.6). */
   recrawl?: boolean;
   /** Called once the crawl has ended, before the browser closes (tests look at the dashboard then). Chromium only. */
   onFinished?: (launched: Launched, crawlId: number) => Promise<void> | void;
@@ -59,7 +59,7 @@ export interface Summary {
   failed: number;
   skipped: number;
   trainPages: number;
-  /** List pages fetched and mined for links (multi-queue, SPEC D.1): not content, so not in `fetched`. */
+  /** List pages fetched and mined for links (multi-queue, design D.1): not content, so not in `fetched`. */
   listPages?: number;
   frontierLeft: number;
   /** Sites the crawl would not enter (closed by its strategy, by the user, or in the config's siteBlacklist). */

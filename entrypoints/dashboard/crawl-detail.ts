@@ -57,10 +57,10 @@ interface Counter {
   shows?: (c: CrawlRecord) => boolean;
 }
 
-/** A template crawl (SPEC E): measured by its records, not by a harvest rate. */
+/** A template crawl (design E): measured by its records, not by a harvest rate. */
 const isTemplate = (c: CrawlRecord): boolean => !!c.config.template;
 const notTemplate = (c: CrawlRecord): boolean => !c.config.template;
-/** A crawl that takes by FIFO queues and refreshes its list pages (SPEC D). */
+/** A crawl that takes by FIFO queues and refreshes its list pages (design D). */
 const isMultiQueue = (c: CrawlRecord): boolean => c.config.strategy.name === 'multi-queue';
 const listReads = (c: CrawlRecord): number => c.stats.listPages ?? 0;
 const rechecked = (c: CrawlRecord): number => (c.stats.changed ?? 0) + (c.stats.unchanged ?? 0);
@@ -412,7 +412,7 @@ function strategyText(strategy: CrawlRecord['config']['strategy']): string {
   return set.length ? `${strategy.name} (${set.join(', ')})` : strategy.name;
 }
 
-/** A template in a few lines: where it searches, what it follows, what it extracts, how often (SPEC E). */
+/** A template in a few lines: where it searches, what it follows, what it extracts, how often (design E). */
 function templateText(t: NonNullable<CrawlRecord['config']['template']>): string {
   return [
     `search ${t.search.keywords.map((k) => `"${k}"`).join(', ')} on ${new URL(engineUrl(t)).host}, ${t.search.pages} page(s) of ${t.search.perPage}${t.sampling ? ', sampled' : ''}`,
@@ -423,7 +423,7 @@ function templateText(t: NonNullable<CrawlRecord['config']['template']>): string
 }
 
 /**
- * SPEC D.3, when the crawl takes by FIFO queues: each queue's length and fetches in flight as the crawl row
+ * Design D.3, when the crawl takes by FIFO queues: each queue's length and fetches in flight as the crawl row
  * counts them (live), and its weight with the iFactor the strategy reported last.
  */
 function queueRows(crawl: CrawlRecord): [string, Child][] {
@@ -443,7 +443,7 @@ function queueRows(crawl: CrawlRecord): [string, Child][] {
   ];
 }
 
-/** HITS's best authorities and hubs (SPEC C), when the crawl's strategy keeps a link graph. */
+/** HITS's best authorities and hubs (design C), when the crawl's strategy keeps a link graph. */
 function linkGraphRows(report: CrawlRecord['strategyReport']): [string, Child][] {
   const list = (items: unknown, testid: string): Child => {
     const rows = Array.isArray(items) ? (items as { url: string; score: number }[]).slice(0, 5) : [];

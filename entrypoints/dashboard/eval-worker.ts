@@ -1,4 +1,4 @@
-// A module Web Worker of the dashboard that evaluates a topic's link classifier (SPEC A.8): it reads the
+// A module Web Worker of the dashboard that evaluates a topic's link classifier (design A.8): it reads the
 // labeled links itself and runs lib/learning/evaluate, so that 70,000 labels (several seconds of work) never
 // hold up the page. It only reads the database, like the page that starts it.
 import { evaluateLinks, type EvaluationReport } from '@/lib/learning/evaluate.ts';

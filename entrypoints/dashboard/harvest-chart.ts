@@ -1,4 +1,4 @@
-// Harvest rate against pages fetched (SPEC, metrics) for the selected crawl, live, and for the crawls it is
+// Harvest rate against pages fetched (design, metrics) for the selected crawl, live, and for the crawls it is
 // compared with (by default the other crawls of its topic). Drawn with uPlot: canvas, no eval, so it runs
 // under the extension pages' content security policy, and fast with thousands of points.
 import uPlot from 'uplot';

@@ -327,7 +327,7 @@ function pageRow(p: PageRecord): HTMLTableRowElement {
       h('div', { class: p.title ? 'page-title' : 'page-title none', 'data-testid': 'page-title' }, p.title || '(no title)'),
       urlLine(p.url, 'page-url'),
       p.finalUrl && p.finalUrl !== p.url ? h('div', { class: 'redirect' }, '→ ', urlLine(p.finalUrl, 'page-final-url')) : null,
-      // SPEC D.1-D.2: what a multi-queue crawl took the URL for, and the queue it came from.
+      // Design D.1-D.2: what a multi-queue crawl took the URL for, and the queue it came from.
       p.urlClass ? h('div', { class: 'page-class', title: 'What the strategy took the URL for, and the priority (queue) it was taken from' },
         h('span', { 'data-testid': 'page-class' }, p.urlClass), ' · ', h('span', { 'data-testid': 'page-priority' }, priorityText(p.priority))) : null),
     h('td', { class: 'num', 'data-testid': 'page-score' }, formatScore(p.score)),

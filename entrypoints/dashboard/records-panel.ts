@@ -1,6 +1,6 @@
-// The Records view of a template crawl (SPEC E.5): one row per final page with its fields, what this cycle
+// The Records view of a template crawl (design E.5): one row per final page with its fields, what this cycle
 // did to it (new, changed, unchanged), when it was first seen and last changed; the cycle's counts and when
-// the template is due again; export as CSV or JSON Lines; "Recrawl now" (SPEC E.6). Live: it re-reads when
+// the template is due again; export as CSV or JSON Lines; "Recrawl now" (design E.6). Live: it re-reads when
 // the worker writes a record.
 import { downloadFile } from '@/lib/platform/actions';
 import { byId, errorText, fill, h } from '@/lib/platform/dom';

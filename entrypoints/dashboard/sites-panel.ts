@@ -1,7 +1,7 @@
 // The Sites panel of a crawl: each site's fetched, relevant and off-topic pages, its queued URLs and its state
 // (on topic / unknown / blacklisted and why), with Blacklist and Unblock, which a running crawl obeys at its
-// next page (SPEC B.4, B.5). Live: it re-reads as the crawl goes, at most every REREAD_MS (lib/ui/queries.ts).
-// A template crawl's sites show their records instead of relevant and off-topic pages (SPEC E: its keyword judge
+// next page (design B.4, B.5). Live: it re-reads as the crawl goes, at most every REREAD_MS (lib/ui/queries.ts).
+// A template crawl's sites show their records instead of relevant and off-topic pages (design E: its keyword judge
 // calls every page relevant).
 import Dexie from 'dexie';
 import { sendMessage } from '@/lib/platform/messaging';

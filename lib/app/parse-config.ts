@@ -103,7 +103,7 @@ export function parseConfig(input: unknown): CrawlConfig {
     name: name.trim(),
     seeds,
     topic: {
-      // SPEC E.1: a template's search keywords say what the topic is when the user gives none.
+      // Design E.1: a template's search keywords say what the topic is when the user gives none.
       keywords: strings(topic.keywords, 'topic.keywords').length ? strings(topic.keywords, 'topic.keywords') : template?.search.keywords ?? [],
       ...(topic.id === undefined ? {} : { id: num(topic.id, 'topic.id', 0, 1, Number.MAX_SAFE_INTEGER) }),
     },

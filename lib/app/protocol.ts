@@ -26,12 +26,12 @@ export interface ProtocolMap {
   /** Remembers that a crawl's pages up to `seq` were exported in a format ("new since the last export"). */
   markExported(req: { crawlId: number; format: string; seq: number }): { seq: number };
   /**
-   * SPEC E.6: runs the next cycle of the newest template crawl of that name (same topic, same records): the
+   * Design E.6: runs the next cycle of the newest template crawl of that name (same topic, same records): the
    * search again, new pages extracted, changed ones re-extracted, vanished ones deleted. `config` replaces the
    * template's config (the command-line runner passes its file); its name must be the same.
    */
   recrawl(req: { name: string; config?: unknown }): { crawlId: number };
-  /** A template's records (SPEC E.5), by crawl name. */
+  /** A template's records (design E.5), by crawl name. */
   records(req: { name: string }): FieldRecord[];
   /** What a template crawl's cycle did to the records: the lines of changes.jsonl. */
   recordChanges(req: { crawlId: number }): RecordChange[];

@@ -281,7 +281,7 @@ export class CrawlService {
   }
 
   /**
-   * SPEC E.6: the next cycle of a template, as a new crawl of the same name and topic (its frontier starts
+   * Design E.6: the next cycle of a template, as a new crawl of the same name and topic (its frontier starts
    * empty, so every page is requested again); records are kept by name, so they carry over.
    */
   async recrawl(name: string, raw?: unknown): Promise<{ crawlId: number }> {

@@ -35,7 +35,7 @@ export function pageLine(p: PageRecord, content?: PageContent): string {
     fetchedAt: new Date(p.fetchedAt).toISOString(),
   };
   // The frontier priority it was taken with (seeds of best-first take the largest number there is) and, for a
-  // strategy that classes URLs, its class (SPEC D.1).
+  // strategy that classes URLs, its class (design D.1).
   if (p.priority !== undefined) line.priority = p.priority === Number.MAX_VALUE ? 'seed' : round(p.priority);
   if (p.urlClass) line.urlClass = p.urlClass;
   if (p.outcome) line.outcome = p.outcome;

@@ -1,4 +1,4 @@
-// How a user's answers (issue 34: the labeling queue, the labeler, a page they judged) enter the link model's
+// How a user's answers (the labeling queue, the labeler, a page they judged) enter the link model's
 // counts. A crawl's model holds thousands of automatic labels, and the queue asks about links whose words are
 // rare, so one answer can set a rare word's evidence on its own: 20 "off topic" answers about People links
 // looked to teach the model that words they shared with other queued People links were off topic, and the crawl

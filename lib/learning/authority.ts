@@ -1,5 +1,5 @@
 // A URL's authority among the pages the user labeled: how many of the labeled pages that link to it are on
-// topic (SPEC C's authority score, read from labels instead of the link graph). The mirror of the parent-hub
+// topic (design C's authority score, read from labels instead of the link graph). The mirror of the parent-hub
 // feature (link-features.ts): a hub is a page whose links lead on topic, an authority a page that on-topic
 // pages link to.
 import { hubBucket } from './link-features';

@@ -1,5 +1,5 @@
 // From a fetched page's links to frontier candidates: normalize, keep in scope, keep the user's session
-// safe, score with the link classifier (SPEC A.1: priority = P(+|anchor, context)).
+// safe, score with the link classifier (design A.1: priority = P(+|anchor, context)).
 import type { TargetAuthority } from './authority';
 import type { LinkClassifier, LinkText } from './link-classifier';
 import type { LinkScoring } from '../records/classifier-config';

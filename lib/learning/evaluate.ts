@@ -1,6 +1,6 @@
-// Offline evaluation of the link classifier on labeled links (SPEC A.8): precision, recall, F1, accuracy and
-// ROC AUC of the two feature groups of SPEC A.3 side by side, on a seeded stratified hold-out split (7:3, as
-// the paper splits its labeled links, SPEC A.6) and by seeded stratified k-fold cross-validation; and the
+// Offline evaluation of the link classifier on labeled links (design A.8): precision, recall, F1, accuracy and
+// ROC AUC of the two feature groups of design A.3 side by side, on a seeded stratified hold-out split (7:3, as
+// the paper splits its labeled links, design A.6) and by seeded stratified k-fold cross-validation; and the
 // strongest features of a model trained on all the labels.
 //
 // Runs in the dashboard page on up to ~70,000 labels, so it is asynchronous and gives the event loop a turn
@@ -84,7 +84,7 @@ export interface TopFeatures {
 }
 
 export interface EvaluationOptions<T extends LabeledLinkText = LabeledLinkText> {
-  /** The topic keywords: the classifier's domain dictionary (SPEC A.3) and its cold-start pseudo-examples. */
+  /** The topic keywords: the classifier's domain dictionary (design A.3) and its cold-start pseudo-examples. */
   keywords: readonly string[];
   /**
    * The page a link points to (its URL). When given, all links to one page stay on the same side of the
@@ -97,7 +97,7 @@ export interface EvaluationOptions<T extends LabeledLinkText = LabeledLinkText> 
   alpha?: number;
   /** Seed of the split and of the fold assignment; the same seed gives the same figures. Default 1. */
   seed?: number;
-  /** Training share of the hold-out split. Default 0.7 (SPEC A.6). */
+  /** Training share of the hold-out split. Default 0.7 (design A.6). */
   trainFraction?: number;
   /** k of k-fold cross-validation. Default 5. */
   folds?: number;
@@ -279,7 +279,7 @@ const HUB_SHARES = ['never', 'under half as often as the labeled pages do', 'und
 /** The anchor-shape codes of link-features.ts (`anchorShape`) as the shape of a word. */
 const SHAPE_WORDS: Record<string, string> = { Aa: 'Xxx', a: 'xxx', A: 'XXX', '0': '123', '+': '…' };
 
-/** `a:word` -> anchor "word", `c:word` -> context "word", the two dictionary flags of SPEC A.3, and the others Focus adds. */
+/** `a:word` -> anchor "word", `c:word` -> context "word", the two dictionary flags of design A.3, and the others Focus adds. */
 export function describeFeature(feature: string): string {
   if (feature === ANCHOR_DICT_FEATURE) return 'anchor has a keyword word';
   if (feature === CONTEXT_DICT_FEATURE) return 'context has a keyword word';

@@ -148,7 +148,7 @@ export class CrawlLearner {
       return;
     }
     const answered = this.noteAnswers(r.learned);
-    // A page the user judged (issue 34): its children are ranked with the verdict as their parent's, and the links
+    // A page the user judged: its children are ranked with the verdict as their parent's, and the links
     // to it, stored with its label, teach their words as a link answer's do; both re-score where they reach.
     const judged = r.pages.map((p) => p.url);
     for (const p of r.pages) this.pageAnswers.set(p.url, p.label === 1);
@@ -223,7 +223,7 @@ export class CrawlLearner {
 
   /**
    * Re-scores the queued links with the current model, in the background: the store walks the frontier in
-   * small transactions, so takes and commits go on between them (SPEC A.7 re-sorts one URL at a time; a new
+   * small transactions, so takes and commits go on between them (design A.7 re-sorts one URL at a time; a new
    * model changes them all).
    */
   scheduleRescore(why: string): void {
@@ -290,7 +290,7 @@ export class CrawlLearner {
   }
 
   /**
-   * Issue 34: an answer acts before the next question. Re-scores the queued links the answers reach and no
+   * An answer acts before the next question. Re-scores the queued links the answers reach and no
    * others: the URLs answered, and the links that share a feature whose evidence the answers moved by more
    * than a quarter of the epsilon under which a full re-score leaves a link where it is. The rest move only
    * by the class counts' share of one label in thousands (none under a `wordsOnly` answer policy), which the next

@@ -1,4 +1,4 @@
-// The link classifier that orders the frontier: P(+|F) of the link's features (SPEC A.1-A.3, A.7).
+// The link classifier that orders the frontier: P(+|F) of the link's features (design A.1-A.3, A.7).
 import {
   ANCHOR_DICT_FEATURE, ANCHOR_PREFIX, anchorShape, CONTEXT_DICT_FEATURE, CONTEXT_PREFIX, HUB_PREFIX, isHubFeature, isParentFeature, isShapeFeature,
   linkFeatures, makeDictionary, PARENT_OFF_FEATURE, PARENT_ON_FEATURE, type FeatureGroup,
@@ -42,7 +42,7 @@ const SHRINK_M = 4;
 
 /**
  * How the evidence of the two feature groups is combined into log-odds:
- * - `independent`: textbook Naive Bayes (SPEC A.1), every feature counted as independent evidence;
+ * - `independent`: textbook Naive Bayes (design A.1), every feature counted as independent evidence;
  * - `context-mean`: the anchor's features count in full, the context's are damped by their number
  *   (`LinkScoring.contextDamping`; 1, their mean, is how this was first measured).
  *   A link has 1-3 anchor words but 15-25 context words within the A.4 window, and those are strongly
@@ -82,7 +82,7 @@ export class LinkClassifier {
 
   /**
    * With keywords but no labeled links yet the crawl must still be guided, so the model starts from two
-   * pseudo-examples (a choice SPEC A leaves open; the paper starts from 67,600 labeled links instead):
+   * pseudo-examples (a choice design A leaves open; the paper starts from 67,600 labeled links instead):
    * - one positive link whose anchor and context are the keywords: every keyword feature (a:w, c:w,
    *   A:dict, C:dict) gets Count(F,+) = 1, Count(F,-) = 0;
    * - one negative link with no features, which only balances the class prior at 1:1.
@@ -107,7 +107,7 @@ export class LinkClassifier {
     }
   }
 
-  /** The features the model sees for a link (SPEC A.3); exposed for inspection and evaluation. */
+  /** The features the model sees for a link (design A.3); exposed for inspection and evaluation. */
   features(link: LinkText): string[] {
     return linkFeatures(link, this.dictionary, this.group);
   }
@@ -254,7 +254,7 @@ export class LinkClassifier {
   }
 
   /**
-   * What the answers learned since the last call moved (issue 34's partial re-score): the features whose evidence
+   * What the answers learned since the last call moved (partial re-score): the features whose evidence
    * moved by more than `tolerance` in log-odds (the links that share one are the ones the answers re-rank), and
    * `drift`, a bound on how far it moved every other link through the class counts alone (the prior, and each
    * present feature's denominator). A feature seen thousands of times hardly moves; a name seen twice moves a
@@ -338,7 +338,7 @@ export class LinkClassifier {
 const WORD_PREFIXES = [ANCHOR_PREFIX, CONTEXT_PREFIX];
 
 /**
- * Features counted in full: anchor words, the "anchor has a dictionary word" flag (SPEC A.3), the parent page's.
+ * Features counted in full: anchor words, the "anchor has a dictionary word" flag (design A.3), the parent page's.
  * The rest (context words and flag, the anchor's shape) are damped together.
  */
 const isAnchorFeature = (f: string): boolean => f.startsWith('a:') || f === ANCHOR_DICT_FEATURE || isParentFeature(f) || isHubFeature(f);

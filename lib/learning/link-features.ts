@@ -1,8 +1,8 @@
-// Features of a link for the Naive Bayes link classifier, SPEC A.3.
+// Features of a link for the Naive Bayes link classifier, design A.3.
 import { tokenize } from '../parse/tokenize';
 
 /**
- * SPEC A.3: group 1 = anchor words only; group 2 = anchor words, context words and dictionary flags (and here the
+ * Design A.3: group 1 = anchor words only; group 2 = anchor words, context words and dictionary flags (and here the
  * anchor's shape, `anchorShape`).
  */
 export type FeatureGroup = 1 | 2;
@@ -10,18 +10,18 @@ export type FeatureGroup = 1 | 2;
 /** Prefixes keep the groups apart: "stock" in the anchor and "stock" in the context are different features. */
 export const ANCHOR_PREFIX = 'a:';
 export const CONTEXT_PREFIX = 'c:';
-/** SPEC A.3 group 2: "anchor contains a domain-dictionary word", "context contains a domain-dictionary word". */
+/** design A.3 group 2: "anchor contains a domain-dictionary word", "context contains a domain-dictionary word". */
 export const ANCHOR_DICT_FEATURE = 'A:dict';
 export const CONTEXT_DICT_FEATURE = 'C:dict';
 /**
- * Topical locality (SPEC C's SimPage, Chakrabarti's focused crawler): whether the page the link sits on is on
+ * Topical locality (design C's SimPage, Chakrabarti's focused crawler): whether the page the link sits on is on
  * topic. Training links take their source page's label; crawl links the judge's verdict on their page.
  */
 export const PARENT_ON_FEATURE = 'P:on';
 export const PARENT_OFF_FEATURE = 'P:off';
 export const isParentFeature = (f: string): boolean => f === PARENT_ON_FEATURE || f === PARENT_OFF_FEATURE;
 /**
- * The parent page as a hub (SPEC C's hub score, read from labels instead of the link graph): of its links to
+ * The parent page as a hub (design C's hub score, read from labels instead of the link graph): of its links to
  * pages the user labeled (the crawl's `training.positive` and `training.negative`), the share that lead on topic,
  * as a `hubBucket`. It is one feature joined with the parent-page feature (`H:on3`, `H:off0`; `H:3` when the page
  * itself is not known): the two say much the same, and counted side by side Naive Bayes would count it twice.
@@ -162,7 +162,7 @@ function englishPlurals(word: string): string[] {
 // deduplicated list in one scratch Set avoids a Set allocation per link.
 const scratch = new Set<string>();
 
-/** The deduplicated binary features of a link (SPEC A.2 counts presence, not repeats). */
+/** The deduplicated binary features of a link (design A.2 counts presence, not repeats). */
 export function linkFeatures(
   link: { anchor: string; context: string; parentOnTopic?: boolean; parentHub?: number },
   dictionary: ReadonlySet<string>,

@@ -1,4 +1,4 @@
-// A topic's two classifiers and their persistence: the link classifier (SPEC A) and the page judge.
+// A topic's two classifiers and their persistence: the link classifier (design A) and the page judge.
 // A model is a function of the topic's keywords, labeled links and labeled pages. Adding labels is learned
 // incrementally (labels newer than the model's `lastLabelId` are replayed, and the user's page labels newer than
 // its `lastPageLabelId` taught to the judge); anything else that changes them

@@ -1,12 +1,12 @@
-// Binary Naive Bayes over binary (present/absent) features, SPEC A.1-A.2.
+// Binary Naive Bayes over binary (present/absent) features, design A.1-A.2.
 //
 //   P(+|F) = P(+) prod_j P(Fj|+) / sum_c P(c) prod_j P(Fj|c), over the features Fj present in F
 //   P(Fj|c) = (Count(Fj,c) + alpha) / (Count_c + 2 alpha)    Count(Fj,c): class-c examples with Fj
 //   P(c)    = (Count_c + 1) / (N + 2)                        Count_c: class-c examples, N = all examples
 //
 // Counts are document frequencies: a feature repeated within one example counts once. The smoothing
-// (SPEC A.2 leaves it open) is Laplace with a Bernoulli denominator: each feature is a coin per class,
-// seen or not, hence the "2 alpha". Only features present in the link enter the product (the SPEC's
+// (design A.2 leaves it open) is Laplace with a Bernoulli denominator: each feature is a coin per class,
+// seen or not, hence the "2 alpha". Only features present in the link enter the product (the design's
 // formula), and a feature never seen in either class is skipped: its smoothed likelihood would be
 // alpha / (Count_c + 2 alpha) in both classes, which favours the *smaller* class without any evidence.
 import { isCount, SavedModel } from './saved-model';

@@ -1,5 +1,5 @@
-// The page judge: is a *fetched* page on topic? It gives the harvest rate (SPEC A.8, "Metrics") and the
-// verdicts the link classifier can learn from. SPEC A.5 warns that page text and link contexts have
+// The page judge: is a *fetched* page on topic? It gives the harvest rate (design A.8, "Metrics") and the
+// verdicts the link classifier can learn from. Design A.5 warns that page text and link contexts have
 // different word distributions, so this is a separate model over page words, not the link classifier.
 import { logistic, type Label } from './naive-bayes';
 import { DEFAULT_JUDGE_SMOOTHING } from '../records/classifier-config';

@@ -1,4 +1,4 @@
-// What to ask the user next (issue 34): questions ranked by their expected effect on the crawl, not only by the
+// What to ask the user next: questions ranked by their expected effect on the crawl, not only by the
 // model's doubt. A question is about a link ("is the page this link leads to on topic?", answered for a queued
 // URL) or about a page ("is this page on topic?", a fetched page). The effect counted:
 //

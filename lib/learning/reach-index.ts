@@ -1,4 +1,4 @@
-// Which queued links an answer reaches (issue 34), without reading the whole queue: an inverted index from a
+// Which queued links an answer reaches, without reading the whole queue: an inverted index from a
 // link feature to the queued URLs whose link has it, held in memory by the crawl's learner. URLs are numbered
 // and postings are arrays of numbers, so 100,000 queued links of some 25 features each cost a few megabytes.
 //

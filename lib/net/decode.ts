@@ -1,4 +1,4 @@
-// Turns fetched bytes into text with the right charset (SPEC E.7: header charset, else the <meta> charset;
+// Turns fetched bytes into text with the right charset (design E.7: header charset, else the <meta> charset;
 // GBK and UTF-8 both occur). TextDecoder knows every WHATWG label in Node (full ICU) and in Chrome.
 
 /** How much of the page the <meta> prescan reads (WHATWG reads 1024; some pages put a long comment first). */

@@ -1,4 +1,4 @@
-// Link extraction with link context (SPEC A.4), over any standard DOM: linkedom's in the service worker
+// Link extraction with link context (design A.4), over any standard DOM: linkedom's in the service worker
 // and in Node, the live page's in a content script. Both must give the same answer, so this file uses only
 // childNodes, firstChild/nextSibling/parentNode, nodeType, nodeValue, localName, getAttribute(Names) and
 // textContent, and walks the tree itself (no TreeWalker, no innerText: linkedom lacks the first and cannot
@@ -11,7 +11,7 @@ import { pagerRoles, replyCount } from './listing';
 export type DomRoot = Document | Element | DocumentFragment;
 
 export interface LinkContextOptions {
-  /** Characters looked at before and after each anchor (SPEC A.4 "window of fixed size"). */
+  /** Characters looked at before and after each anchor (design A.4 "window of fixed size"). */
   windowChars?: number;
 }
 
@@ -266,7 +266,7 @@ class PageWalker {
   }
 }
 
-/** The links of a page with anchor text and SPEC A.4 context, in document order. */
+/** The links of a page with anchor text and design A.4 context, in document order. */
 export function extractLinks(root: DomRoot, baseUrl: string, opts: LinkContextOptions = {}): ExtractedLink[] {
   return scanPage(root, baseUrl, opts).links;
 }
@@ -325,7 +325,7 @@ function resolveHref(href: string, base: string | null): string | null {
 }
 
 /**
- * SPEC A.4. Spans are disjoint and in document order, so the nearest preceding and following links are
+ * Design A.4. Spans are disjoint and in document order, so the nearest preceding and following links are
  * the neighbours in the array: one look each, O(1) per link. Every `<a href>` counts as a neighbour, also
  * the ones not crawled (mailto:, javascript:): on the page they are links among links all the same.
  */

@@ -1,4 +1,4 @@
-// What a link says about a listing, read without configuration (SPEC D.1, D.5): whether it is a "next page"
+// What a link says about a listing, read without configuration (design D.1, D.5): whether it is a "next page"
 // link or a numbered page next to one, and the reply count shown next to a thread's link. Uses only the DOM
 // calls link-context.ts allows (parentNode, localName, textContent), so linkedom and a live page agree.
 
@@ -45,7 +45,7 @@ const ROW_TAGS = new Set(['tr', 'li', 'dd', 'article']);
 const MAX_ROW_DEPTH = 6;
 
 /**
- * SPEC D.5: the reply count shown next to a link, read from the link's row (its nearest `tr`, `li`, `dd` or
+ * Design D.5: the reply count shown next to a link, read from the link's row (its nearest `tr`, `li`, `dd` or
  * `article`): the one number labelled as replies or comments there, or undefined when the row shows none or
  * several. Rows are read once per page (`rows` caches their counts).
  */

@@ -1,6 +1,6 @@
 // Word tokenizer shared by the link classifier and the page judge.
 //
-// SPEC A.4 (open): Chinese text must be word-segmented; the platform's `Intl.Segmenter` with word
+// Design A.4 (open): Chinese text must be word-segmented; the platform's `Intl.Segmenter` with word
 // granularity does that by dictionary for Chinese and Japanese and by spaces/punctuation elsewhere, so
 // one code path serves every language and nothing has to ship a dictionary. It exists in Node (full ICU)
 // and in the service workers of Chromium and Firefox (125+).
@@ -167,7 +167,7 @@ const ASCII_STOP_WORDS = [...STOP_WORDS].filter((w) => /^[a-z]+$/.test(w));
 const MAX_ASCII_STOP_LENGTH = Math.max(...ASCII_STOP_WORDS.map((w) => w.length));
 const ASCII_STOP_KEYS: ReadonlySet<number> = new Set(ASCII_STOP_WORDS.map((w) => letterKey(w, 0, w.length)));
 
-/** The distinct words of `text`, in order of first appearance (binary features, SPEC A.2). */
+/** The distinct words of `text`, in order of first appearance (binary features, design A.2). */
 export function uniqueTokens(text: string): string[] {
   return [...new Set(tokenize(text))];
 }

@@ -1,4 +1,4 @@
-// SPEC E.6 on a schedule: one alarm per template with a recrawl period, at the time its newest cycle set
+// Design E.6 on a schedule: one alarm per template with a recrawl period, at the time its newest cycle set
 // (lib/strategies/template/schedule.ts). Chrome clears alarms when the extension is updated and they may be lost when the
 // browser restarts, so they are registered again from the database at every worker start-up, after an install
 // or update, and whenever a template crawl ends.

@@ -44,7 +44,7 @@ export interface ReadHost {
 
 export function scopeReason(config: CrawlConfig): ScopeReason {
   const { mode, sites } = config.scope;
-  // SPEC E.2: a template's search engine is named by the user as surely as a seed is.
+  // Design E.2: a template's search engine is named by the user as surely as a seed is.
   const seedUrls = config.template ? [...config.seeds, engineUrl(config.template)] : config.seeds;
   const seedHosts = seedUrls.map(hostnameOf).filter((h): h is string => h !== null);
   const listedHosts = mode === 'listed-sites' ? sites.map((s) => hostnameOf(urlOfHostOrUrl(s))).filter((h): h is string => h !== null) : [];

@@ -7,7 +7,7 @@ import type { CrawlRecord, CrawlStats, FieldRecord, ModelRecord, RecordChange, R
 import type { NextOrder, Strategy } from '../strategies/types';
 import type { EntryState, EntryStrategyState, FrontierEntry, LabeledLink, LabelValue, PageBody, PageLabel, PageRecord, Topic } from '../records/types';
 
-/** A link to add to the frontier (or to raise, SPEC A.7). */
+/** A link to add to the frontier (or to raise, design A.7). */
 export interface Candidate {
   url: string;
   /** The URL as the link spelled it, when that differs from `url` (FrontierEntry.href). */
@@ -86,13 +86,13 @@ export interface PageCommit {
   /** Links the strategy dropped while planning, by reason. */
   dropped?: Record<string, number>;
   /**
-   * A relevant page's out-links, for a strategy that keeps the crawled graph (SPEC C.2); a labeled training
+   * A relevant page's out-links, for a strategy that keeps the crawled graph (design C.2); a labeled training
    * page's (with `pageLabel`), for the authority of the URLs it links to.
    */
   outlinks?: string[];
-  /** A template's final page: its record, written with the page (SPEC E.5). */
+  /** A template's final page: its record, written with the page (design E.5). */
   record?: RecordWrite;
-  /** The fetched entry is queued again for this time instead of done (a list page's refresh, SPEC D.5). */
+  /** The fetched entry is queued again for this time instead of done (a list page's refresh, design D.5). */
   requeueAt?: number;
   /** The strategy's report as of this page, for a strategy whose report follows every take (its queues). */
   strategyReport?: Record<string, unknown>;
@@ -113,7 +113,7 @@ export interface TopicPort {
   saveModel(m: ModelRecord): Promise<void>;
 }
 
-/** A template's records (SPEC E.5) and what a cycle changed (SPEC E.6), keyed by the crawl's name and the URL. */
+/** A template's records (design E.5) and what a cycle changed (design E.6), keyed by the crawl's name and the URL. */
 export interface RecordPort {
   get(crawlName: string, url: string): Promise<FieldRecord | undefined>;
   list(crawlName: string): Promise<FieldRecord[]>;

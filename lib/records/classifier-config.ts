@@ -4,7 +4,7 @@
 /**
  * How a link's features are turned into a score; the counts learned are the same whichever is chosen, so a
  * crawl can switch without relearning (the crawl config's `classifier`).
- * - `smoothing`: `laplace` is SPEC A.2's P(F|c) = (Count(F,c) + 1) / (Count_c + 2); `base-rate` shrinks each
+ * - `smoothing`: `laplace` is design A.2's P(F|c) = (Count(F,c) + 1) / (Count_c + 2); `base-rate` shrinks each
  *   feature's P(+|F) toward the share of positives (NaiveBayes.logOddsShrunk), which keeps rare words from
  *   favouring the positive class when positives are a few percent (small topics).
  * - `parentPage`: counts the parent-page feature (P:on / P:off) in full, like the anchor's.
@@ -30,8 +30,8 @@ export interface LinkScoring {
   anchorShape: boolean;
 }
 
-/** SPEC A's classifier as specified (and as Focus scored links before the topic sweep). */
-export const SPEC_A_SCORING: LinkScoring = { smoothing: 'laplace', parentPage: false, everyLink: false, contextDamping: 1, parentHub: false, targetAuthority: false, anchorShape: false };
+/** design A's classifier as specified (and as Focus scored links before the topic sweep). */
+export const DESIGN_A_SCORING: LinkScoring = { smoothing: 'laplace', parentPage: false, everyLink: false, contextDamping: 1, parentHub: false, targetAuthority: false, anchorShape: false };
 /**
  * The parent-page feature is on by default: it raised harvest on the topic sweep (docs/benchmarks.md, "Every topic"), most
  * on small topics whose pages link to each other. Base-rate smoothing is not: combined with it, it lowered harvest there.
@@ -47,7 +47,7 @@ export const SPEC_A_SCORING: LinkScoring = { smoothing: 'laplace', parentPage: f
 export const DEFAULT_SCORING: LinkScoring = { smoothing: 'laplace', parentPage: true, everyLink: true, contextDamping: 0.75, parentHub: true, targetAuthority: true, anchorShape: true };
 
 /**
- * The judge's pseudo-count per word and class (Lidstone smoothing; 1 is Laplace, SPEC A's). Each class's word
+ * The judge's pseudo-count per word and class (Lidstone smoothing; 1 is Laplace, design A's). Each class's word
  * total is raised by this times the vocabulary: with Laplace, on a topic whose pages are a few percent of the
  * labeled ones the vocabulary swamps the positive class's few word occurrences, every word looks unlikely
  * under it, and the judge calls almost no page relevant (Business Studies: recall 0.02 on the topic sweep's

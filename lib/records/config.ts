@@ -57,7 +57,7 @@ export interface CrawlConfig {
   safety: { avoid: string[]; disabledRules: string[] };
   /**
    * The page judge. `threshold`: a page is relevant when P(on topic) >= threshold. `smoothing`: its pseudo-count
-   * per word (1 is Laplace, as SPEC A; the default 0.1 lets it recognise pages of small topics, docs/benchmarks.md "Every topic").
+   * per word (1 is Laplace, as design A; the default 0.1 lets it recognise pages of small topics, docs/benchmarks.md "Every topic").
    */
   judge: { threshold: number; smoothing: number };
   /**
@@ -72,12 +72,12 @@ export interface CrawlConfig {
   /** How links and seeds become the canonical URL (lib/records/url.ts); `sortQuery: false` for sites that read the query in order. */
   canonical: CanonicalOptions;
   /**
-   * SPEC E: template crawling. Seeds come from a search engine, links are followed by filter layers and fields
+   * Design E: template crawling. Seeds come from a search engine, links are followed by filter layers and fields
    * are extracted into records; such a crawl needs no seeds and no topic keywords (the search keywords serve).
    */
   template?: TemplateConfig;
   /**
-   * How the link classifier scores links (lib/records/classifier-config.ts, LinkScoring). SPEC A's classifier
+   * How the link classifier scores links (lib/records/classifier-config.ts, LinkScoring). Design A's classifier
    * (with the context averaged, as Focus first measured it) is
    * `{"smoothing": "laplace", "parentPage": false, "everyLink": false, "contextDamping": 1, "parentHub": false, "targetAuthority": false, "anchorShape": false}`.
    */

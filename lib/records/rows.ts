@@ -30,7 +30,7 @@ export interface CrawlStats {
   bytes: number;
   /** Crawl-phase pages judged by the keyword judge (the rest by the judge trained on labeled pages); absent in older rows. */
   keywordVerdicts?: number;
-  /** Crawl-phase list pages (SPEC D.1) fetched and mined for links: not content, so not in `fetched`; absent in older rows. */
+  /** Crawl-phase list pages (design D.1) fetched and mined for links: not content, so not in `fetched`; absent in older rows. */
   listPages?: number;
   /**
    * Crawl-phase pages judged from the copy a training read kept, with no request (in `fetched`, not in `attempts`);
@@ -87,13 +87,13 @@ export interface CrawlRecord {
   authority?: { urls: number; labeled: number; logOdds: number[] };
   /** The newest re-scoring of its queued links after the model learned. */
   lastRescore?: RescoreReport;
-  /** What the strategy reports of its own state, e.g. HITS's top hubs and authorities (SPEC C). */
+  /** What the strategy reports of its own state, e.g. HITS's top hubs and authorities (design C). */
   strategyReport?: Record<string, unknown>;
   /** Links the strategy kept out of the frontier, by reason (tunnel too long, unknown site full, site blacklisted). */
   dropped?: Record<string, number>;
-  /** For a crawl taken by FIFO queues (SPEC D.3): each queue's length and fetches in flight (fifo-queues.ts). */
+  /** For a crawl taken by FIFO queues (design D.3): each queue's length and fetches in flight (fifo-queues.ts). */
   queues?: QueueCounts;
-  /** A template crawl's cycle (SPEC E.2, E.3, E.6): absent for other crawls. */
+  /** A template crawl's cycle (design E.2, E.3, E.6): absent for other crawls. */
   templateRun?: TemplateRun;
 }
 
@@ -108,7 +108,7 @@ export interface TemplateRun {
   /** Seeds skipped by the sampling (taken for sure by the next cycle) and seeds this cycle owes from the last. */
   skipped: string[];
   owed: string[];
-  /** Seeds the previous cycle crawled: those that yielded no record count as barren (f in SPEC E.3). */
+  /** Seeds the previous cycle crawled: those that yielded no record count as barren (f in design E.3). */
   tried: string[];
   searchPages: number;
   searchErrors: string[];
@@ -116,11 +116,11 @@ export interface TemplateRun {
   previousCrawlId?: number;
   /** What this cycle did to the records (counts of changes.jsonl), once it finished. */
   changes?: Record<RecordChangeKind, number>;
-  /** When the template is due again (SPEC E.6 with the adaptive interval), once this cycle finished. */
+  /** When the template is due again (design E.6 with the adaptive interval), once this cycle finished. */
   nextAt?: number;
 }
 
-/** A template's record (SPEC E.5): the fields found on one final page. Keyed by the crawl's name and the URL. */
+/** A template's record (design E.5): the fields found on one final page. Keyed by the crawl's name and the URL. */
 export interface FieldRecord {
   /** The crawl (template) name: a recrawl of the same name keeps these records current. */
   crawlName: string;
@@ -164,7 +164,7 @@ export interface RescoreReport {
   lastLabelId: number;
 }
 
-/** What the user's newest answers changed in a crawl's frontier (the partial re-score after them; issue 34). */
+/** What the user's newest answers changed in a crawl's frontier (the partial re-score after them). */
 export interface AnswerEffect {
   at: number;
   /** Answers it covered, queued links they reached, and of those the ones re-scored and taken out (said off topic). */
@@ -198,7 +198,7 @@ export interface Setting {
 }
 
 /**
- * A relevant page's out-links, kept for strategies that reason over the crawled graph (SPEC C.2); or, with
+ * A relevant page's out-links, kept for strategies that reason over the crawled graph (design C.2); or, with
  * `label`, a labeled training page's out-links, which a URL's authority counts (classifier/authority.ts).
  */
 export interface GraphRow {
@@ -218,14 +218,14 @@ export interface StrategyStateRow {
   savedAt: number;
 }
 
-/** Per-site counters (SPEC B.5 blacklisting reads these). */
+/** Per-site counters (design B.5 blacklisting reads these). */
 export interface SiteStats {
   crawlId: number;
   site: string;
   fetched: number;
   relevant: number;
   failed: number;
-  /** Why the site is never entered again (SPEC B.5, or the user's Blacklist); absent while it is open. */
+  /** Why the site is never entered again (design B.5, or the user's Blacklist); absent while it is open. */
   blacklisted?: string;
 }
 

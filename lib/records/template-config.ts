@@ -1,4 +1,4 @@
-// SPEC E.1: a crawl template, the part of a crawl's config that turns a topic into records. Three keyword
+// Design E.1: a crawl template, the part of a crawl's config that turns a topic into records. Three keyword
 // levels: search keywords (sent to a search engine), filter layers (which links to follow from a result, layer
 // by layer, each a list of synonyms), and fields (what to extract, each with its synonyms). Validated here with
 // one sentence per bad field, as the rest of the config is (lib/app/parse-config.ts).
@@ -18,15 +18,15 @@ export interface TemplateSearch {
 
 export interface TemplateConfig {
   search: TemplateSearch;
-  /** Filter layers (SPEC E.4): layer i's synonyms choose the links followed from pages of layer i. */
+  /** Filter layers (design E.4): layer i's synonyms choose the links followed from pages of layer i. */
   filters: string[][];
-  /** Field name -> its synonyms (SPEC E.5); the name is a synonym too and says the kind (email, phone...). */
+  /** Field name -> its synonyms (design E.5); the name is a synonym too and says the kind (email, phone...). */
   fields: Record<string, string[]>;
-  /** SPEC E.3 seed sampling; false crawls every result in order. */
+  /** design E.3 seed sampling; false crawls every result in order. */
   sampling: boolean;
   /** Seed for the sampling's randomness (the same seed samples the same seeds). */
   randomSeed: number;
-  /** SPEC E.6: the base recrawl period ("12h", "1d", "2w"); absent: recrawled only when asked. */
+  /** design E.6: the base recrawl period ("12h", "1d", "2w"); absent: recrawled only when asked. */
   recrawl?: { every: string };
 }
 

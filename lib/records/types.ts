@@ -1,7 +1,7 @@
 // Types shared by the crawl core, the storage layer and the extension's pages.
 
 /**
- * What a URL is on a targeted site (SPEC D.1): a list page (a board: mined for links and refreshed, not
+ * What a URL is on a targeted site (design D.1): a list page (a board: mined for links and refreshed, not
  * content), a content page, the pagination of a list page, a content-return link (a content page's own next
  * pages and attachments), or other.
  */
@@ -9,24 +9,24 @@ export type UrlClass = 'list' | 'content' | 'pagination' | 'content-return' | 'o
 
 /** State a strategy keeps on a frontier entry (stored with it). */
 export interface EntryStrategyState {
-  /** SPEC B.3: irrelevant pages in a row on the path that found this URL, up to and including its parent. */
+  /** design B.3: irrelevant pages in a row on the path that found this URL, up to and including its parent. */
   tunnel?: number;
-  /** SPEC C.1: the text similarities the link was planned with (its parent page's and its anchor's). */
+  /** design C.1: the text similarities the link was planned with (its parent page's and its anchor's). */
   simPage?: number;
   simAnchor?: number;
-  /** SPEC E.4: the filter layer the page is on (0: a seed; the template's last layer: a final page). */
+  /** design E.4: the filter layer the page is on (0: a seed; the template's last layer: a final page). */
   layer?: number;
-  /** SPEC D.1: the class of the link the URL was queued by. */
+  /** design D.1: the class of the link the URL was queued by. */
   urlClass?: UrlClass;
 }
 
-/** A link found on a page, with the text the classifier reads (SPEC A.3, A.4). */
+/** A link found on a page, with the text the classifier reads (design A.3, A.4). */
 export interface ExtractedLink {
   /** Absolute URL, resolved against `<base href>` or the page URL, not yet normalized. */
   url: string;
   /** Visible text of the `<a>` element (or its image alt/title), whitespace collapsed. */
   anchor: string;
-  /** Link context per SPEC A.4: neighbouring anchors when other links are close, else nearby text. */
+  /** Link context per design A.4: neighbouring anchors when other links are close, else nearby text. */
   context: string;
   /** rel attribute values, lowercased (e.g. "nofollow"). */
   rel: string[];
@@ -59,7 +59,7 @@ export interface FrontierEntry {
    */
   href?: string;
   host: string;
-  /** Its site (registrable domain): strategies count and judge sites (SPEC B). Absent only in rows older than schema v4. */
+  /** Its site (registrable domain): strategies count and judge sites (design B). Absent only in rows older than schema v4. */
   site?: string;
   state: EntryState;
   /** Predicted relevance P(+|F) in [0,1] of the link it was found by (1 for seeds; with `classifier.everyLink`, of every link found to it). */
@@ -85,7 +85,7 @@ export interface FrontierEntry {
   reclaims?: number;
   /** What the crawl's strategy keeps on the entry (lib/strategies/types.ts), e.g. a tunnel distance. */
   strategy?: EntryStrategyState;
-  /** What the link to it last showed of its version (SPEC D.5: a thread's reply count); another value queues it again. */
+  /** What the link to it last showed of its version (design D.5: a thread's reply count); another value queues it again. */
   revisit?: string;
   /** Whether the page it was (best) found on was judged on topic: the link classifier's parent-page feature. */
   parentOnTopic?: boolean;
@@ -121,7 +121,7 @@ export interface PageRecord {
   score: number;
   /** The frontier priority it was taken with (absent in rows older than it, and for training reads). */
   priority?: number;
-  /** What the strategy said the URL is (SPEC D.1: list, content, pagination, content-return, other), when it tells. */
+  /** What the strategy said the URL is (design D.1: list, content, pagination, content-return, other), when it tells. */
   urlClass?: UrlClass;
   relevant: boolean | null;
   /** The page judge's probability that the page is on topic. */
@@ -233,14 +233,14 @@ export interface RenderNote {
 export type LabelValue = 1 | 0; // 1 on topic, 0 off topic
 /**
  * Where a labeled link came from:
- * - `auto`: a training read, by the URL patterns of known on- and off-topic pages (SPEC A.6);
+ * - `auto`: a training read, by the URL patterns of known on- and off-topic pages (design A.6);
  * - `verdict`: the trained page judge's verdict on the page the link led to (online learning);
  * - `user`: the user, on the page (the labeler) or in the dashboard, or imported;
  * - `page`: a link to a page the user labeled on or off topic.
  */
 export type LabelSource = 'auto' | 'verdict' | 'user' | 'page';
 
-/** A labeled link: the classifier's training example (SPEC A.5). Labels belong to a topic. */
+/** A labeled link: the classifier's training example (design A.5). Labels belong to a topic. */
 export interface LabeledLink {
   id?: number;
   topicId: number;

@@ -1,4 +1,4 @@
-// What one page's commit does to the crawl's rows (SPEC A.7, B.5, D.5): the frontier's upserts (dedup, a URL found
+// What one page's commit does to the crawl's rows (design A.7, B.5, D.5): the frontier's upserts (dedup, a URL found
 // again by a better link raised, every link counted), admission by site, a site closed by its strategy, labels
 // from links to judged pages, the counters. Pure: a function of the rows the store read in its transaction, which
 // returns the rows to write. The store reads, calls it and writes, all in one transaction, and holds no crawl
@@ -100,7 +100,7 @@ function siteAfter(c: PageCommit, site: SiteStats | undefined): SiteStats {
   return row;
 }
 
-/** SPEC B.5: why the strategy closes the page's site now that this page is counted, or null. */
+/** design B.5: why the strategy closes the page's site now that this page is counted, or null. */
 function closingReason(row: SiteStats, admission: Admission | undefined): string | null {
   if (!admission?.strategy.judgeSite || row.blacklisted) return null;
   return admission.strategy.judgeSite({ site: row.site, fetched: row.fetched, relevant: row.relevant, queued: 0 }) || null;
@@ -167,7 +167,7 @@ export function planCommit(c: PageCommit, read: CommitRead, now: number): Commit
   const site = siteAfter(c, read.site);
   const dropped = crawl.dropped!;
   for (const [why, n] of Object.entries(c.dropped ?? {})) dropped[why] = (dropped[why] ?? 0) + n;
-  // SPEC B.5 first: a site this page tips over is closed before its new links are admitted.
+  // Design B.5 first: a site this page tips over is closed before its new links are admitted.
   const why = closingReason(site, c.admission);
   if (why) site.blacklisted = why;
   const closed = why ? (read.siteQueue ?? []).map((e) => blacklistedEntry(e, why, now)) : [];
@@ -206,7 +206,7 @@ export function planCommit(c: PageCommit, read: CommitRead, now: number): Commit
 }
 
 /**
- * SPEC B.4, B.5: the new links whose site is blacklisted (by the strategy, the user or the config) or whose
+ * Design B.4, B.5: the new links whose site is blacklisted (by the strategy, the user or the config) or whose
  * strategy refuses them, each counted by reason into `dropped`. `site` is the committing page's site row as this
  * commit leaves it (it may have just been closed), ahead of the row read for it.
  */
@@ -277,7 +277,7 @@ function foundBy(c: Candidate): Pick<FrontierEntry, 'href' | 'parentUrl' | 'anch
 
 /**
  * New URLs are queued (or recorded as skipped); a queued URL found again by a better link is raised
- * (SPEC A.7); others stay. With `everyLink` (the strategy's rerank, when the crawl ranks a URL by all the links
+ * (design A.7); others stay. With `everyLink` (the strategy's rerank, when the crawl ranks a URL by all the links
  * found to it), every link found again counts: the entry keeps their count, sum and best log-odds, and its
  * priority is the strategy's for `urlLogOdds` of them. Appends the rows to write to `puts` and returns the
  * counter changes. With `hold` (a store that keeps links in memory), a link found again that would move its URL, with
@@ -306,7 +306,7 @@ export function planUpserts(
     if (old) {
       const shownAnew = !c.skip && c.revisit !== undefined && c.revisit !== old.revisit;
       if (shownAnew && old.state === 'done' && old.revisit !== undefined) {
-        // SPEC D.5: a page fetched before whose link now shows another version (a thread's new replies) is
+        // Design D.5: a page fetched before whose link now shows another version (a thread's new replies) is
         // queued again, at the back of its queue.
         delta.queued++;
         puts.push({ ...old, state: 'queued', score: c.score, priority: c.priority, order: -crawl.nextOrder++, revisit: c.revisit,

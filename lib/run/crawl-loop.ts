@@ -1,4 +1,4 @@
-// The crawl loop (SPEC A.7): while the budget allows, take the best ready URLs (the strategy's order, politeness
+// The crawl loop (design A.7): while the budget allows, take the best ready URLs (the strategy's order, politeness
 // slots reserved in the same transaction) so that `concurrency` requests are in flight, hand each to the page
 // pipeline, and end when the frontier is empty, the budget spent, or the run was asked to halt.
 //

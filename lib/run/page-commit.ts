@@ -28,7 +28,7 @@ export interface PageOutcome {
   out: FetchOutcome;
   chain: Hop[];
   parsed: ParsedPage;
-  /** What the strategy said the page is (SPEC D.1), when it tells pages apart. */
+  /** What the strategy said the page is (design D.1), when it tells pages apart. */
   role?: PageRole;
   /** Null for a list page, which is mined for links, neither judged nor counted as content. */
   verdict: Verdict | null;
@@ -127,7 +127,7 @@ export function copyGoneCommit(crawlId: number, entry: FrontierEntry, activeMs: 
 }
 
 /**
- * The commit of a training read (SPEC A.6): the link source's row and body, the labeled links it yielded, its own
+ * The commit of a training read (design A.6): the link source's row and body, the labeled links it yielded, its own
  * label when it is a labeled page, and its out-links for the authority; `parsed` null when it could not be read.
  */
 export function trainingReadCommit(read: {

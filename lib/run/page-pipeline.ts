@@ -207,7 +207,7 @@ async function recordResponse(ctx: RunContext, entry: FrontierEntry, result: Res
   }
 }
 
-/** SPEC D.1: a list page is mined for links, neither judged nor counted as content; any other page gets the judge's verdict. */
+/** design D.1: a list page is mined for links, neither judged nor counted as content; any other page gets the judge's verdict. */
 function judgeAndPlan(ctx: RunContext, entry: FrontierEntry, { out, chain }: Response, parsed: ParsedPage, copy?: PageOutcome['copy']): PageOutcome {
   const { strategy, config } = ctx;
   const { judge, link } = ctx.learner.model;
@@ -247,7 +247,7 @@ function keptFromRendering(ctx: RunContext, entry: FrontierEntry, blocked: Block
   return kept;
 }
 
-/** SPEC E.5: a template's final page: its fields become a record, committed with the page. */
+/** design E.5: a template's final page: its fields become a record, committed with the page. */
 async function withRecord(ctx: RunContext, commit: PageCommit, page: PageOutcome): Promise<void> {
   const { entry, out, parsed, children } = page;
   const { template } = ctx.config;
@@ -258,7 +258,7 @@ async function withRecord(ctx: RunContext, commit: PageCommit, page: PageOutcome
   if (record) commit.record = record;
 }
 
-/** The strategy sees each judged page after its commit; a HITS round (SPEC C) asks for the queue to be re-ranked. */
+/** The strategy sees each judged page after its commit; a HITS round (design C) asks for the queue to be re-ranked. */
 function tellStrategy(ctx: RunContext, url: string, text: string, relevant: boolean, children: Candidate[], role?: PageRole): void {
   const { strategy } = ctx;
   const { store, clock } = ctx.ports;

@@ -1,4 +1,4 @@
-// One crawl's run: template seeding (SPEC E.2, E.3), training reads (SPEC A.6), then the crawl loop (SPEC A.7)
+// One crawl's run: template seeding (design E.2, E.3), training reads (design A.6), then the crawl loop (design A.7)
 // under politeness, each in its own module around the run's context (context.ts). The runner holds no state that
 // matters across a stopped service worker: everything is in the store, and `run()` picks up wherever the crawl row
 // and the frontier say it is.
@@ -78,7 +78,7 @@ export class CrawlRunner {
       const final: { state: CrawlState; message: string } = this.halt.reason
         ? { state: this.halt.reason.as, message: this.halt.reason.message }
         : end!;
-      // SPEC E.6: only a cycle that reached everything it could may say which records vanished; one that
+      // Design E.6: only a cycle that reached everything it could may say which records vanished; one that
       // ran out of budget or failed is still due again after the template's period.
       if (ctx.config.template && (final.state === 'finished' || final.state === 'failed')) {
         const ended = await ctx.mustGet();

@@ -1,6 +1,6 @@
 // One cycle of a template crawl, around the crawl loop: before it, the search and the sample of seeds
-// (SPEC E.2, E.3), queued as the crawl's seeds; after it, the records of pages no longer reached are deleted and the next recrawl is
-// scheduled (SPEC E.6). The crawl runner calls these; the requests themselves go through its request gate.
+// (design E.2, E.3), queued as the crawl's seeds; after it, the records of pages no longer reached are deleted and the next recrawl is
+// scheduled (design E.6). The crawl runner calls these; the requests themselves go through its request gate.
 import { seedCandidates } from '../learning/children';
 import type { CrawlConfig } from '../records/config';
 import { mulberry32 } from '../records/random';
@@ -32,7 +32,7 @@ export function nextCycle(previous: CrawlRecord): TemplateRun {
 }
 
 /**
- * SPEC E.2 and E.3 before the crawl loop: the search (its pages read by `read`, through the crawl's gate), the
+ * Design E.2 and E.3 before the crawl loop: the search (its pages read by `read`, through the crawl's gate), the
  * sample, and the sampled seeds queued; the crawl's row gets the new config (its seeds: what its scope follows)
  * and the cycle's search. Returns that config, or null when the crawl halted during the search.
  */
@@ -43,7 +43,7 @@ export async function seedCycle(d: {
   const report = await searchSeeds(template.search, d.read, d.halted);
   if (d.halted()) return null;
   const run = d.crawl.templateRun ?? firstRun();
-  // Seeds the user gave come first, then the search's results (SPEC E.2's list N).
+  // Seeds the user gave come first, then the search's results (design E.2's list N).
   const results = [...new Set([...d.config.seeds, ...report.seeds])];
   const sample = await sampleCycle(d.store.records, d.crawl.name, template, run, results);
   d.log?.(`search: ${results.length} seed(s), ${report.seeds.length} from ${report.pages} page(s); crawling ${sample.taken.length}, skipping ${sample.skipped.length}`);
@@ -55,7 +55,7 @@ export async function seedCycle(d: {
   return config;
 }
 
-/** SPEC E.3 over the search's results: which seeds this cycle crawls. */
+/** design E.3 over the search's results: which seeds this cycle crawls. */
 export async function sampleCycle(records: RecordPort, crawlName: string, template: TemplateConfig, run: TemplateRun, results: string[]): Promise<Sample> {
   if (!template.sampling) return { taken: results, skipped: [] };
   const yielded = new Set((await records.list(crawlName)).map((r) => r.site));

@@ -1,4 +1,4 @@
-// SPEC E.5 and E.6 on the final pages of a template crawl: a page's fields become its record; on a recrawl a
+// Design E.5 and E.6 on the final pages of a template crawl: a page's fields become its record; on a recrawl a
 // known page is re-extracted only when its content hash changed; when a cycle finishes, the records of pages it
 // no longer reached are deleted. The content hash is a WebCrypto SHA-256 digest of the page's visible text
 // (not of its HTML, so a rotating token in a script or an ad slot does not count as a change); WebCrypto is in

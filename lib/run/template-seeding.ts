@@ -1,4 +1,4 @@
-// Template seeding (SPEC E.2, E.3), before the crawl loop: the search engine's result pages are read through the
+// Template seeding (design E.2, E.3), before the crawl loop: the search engine's result pages are read through the
 // crawl's gate, sampled, and queued as the crawl's seeds, which its scope then follows.
 import type { ReadPage } from '../strategies/template/search';
 import { seedCycle } from './template-cycle';

@@ -1,4 +1,4 @@
-// Training (SPEC A.6), before the crawl loop: the link-source pages are read through the gate and their links to
+// Training (design A.6), before the crawl loop: the link-source pages are read through the gate and their links to
 // the user's labeled pages become labeled links; a link source that is itself a labeled page teaches the page
 // judge. With both training lists, the links of labeled pages fit the URL authority. The pages read are kept:
 // the crawl judges its stored copy when it reaches one, without a request.

@@ -1,4 +1,4 @@
-// The bodies a batch of page commits stores, two or three to a row (issue 36).
+// The bodies a batch of page commits stores, two or three to a row.
 //
 // Every page's body went into IndexedDB as a row of its own, about 21 KiB of a Wikispeedia page. LevelDB writes each
 // value into its log and again at its compactions, and many mid-sized rows cost the browser more than fewer larger

@@ -36,7 +36,7 @@ export class CrawlStore implements CrawlStorePort {
   readonly topics: TopicStore;
   readonly frontier: FrontierStore;
   readonly pages: PageLog;
-  /** Template records (SPEC E.5), kept across the cycles of a template: deleting one crawl keeps them. */
+  /** Template records (design E.5), kept across the cycles of a template: deleting one crawl keeps them. */
   readonly records: RecordStore;
   /** Links found again to queued URLs, not yet written into their rows (held-links.ts). */
   readonly held = new HeldLinkBook();
@@ -116,7 +116,7 @@ export class CrawlStore implements CrawlStorePort {
    * reads are issued at once, before any page is planned (IndexedDB pipelines them; one round trip to the browser's
    * storage a step costs the crawl more than the requests do), and every page's writes at once after the last is
    * planned. A page is planned from the rows as the pages before it leave them: those are held here, not read back.
-   * Only admission by counts of queued URLs (SPEC B.4) and a site closing (SPEC B.5) read what the pages before
+   * Only admission by counts of queued URLs (design B.4) and a site closing (design B.5) read what the pages before
    * wrote: the writes planned so far are issued first.
    */
   private async applyCommits(

@@ -61,13 +61,13 @@ export class CrawlerDB extends Dexie {
       .upgrade((tx) => upgradeToTopics(tx));
     // Dexie reads a table in an upgrade only if it is dropped in a later version than the one reading it.
     this.version(3).stores({ models: null });
-    // v4: frontier entries carry their site, counted per site through [crawlId+site+state] (SPEC B.4), and
+    // v4: frontier entries carry their site, counted per site through [crawlId+site+state] (design B.4), and
     // room for strategy state.
     this.version(4)
       .stores({ frontier: '[crawlId+url], [crawlId+state+priority+order], [crawlId+state], [crawlId+site+state]' })
       .upgrade((tx) => addEntrySites(tx));
     // v5: the crawled link graph (relevant pages' out-links) and strategies' saved state, so a restarted
-    // worker resumes HITS where it was (SPEC C.2).
+    // worker resumes HITS where it was (design C.2).
     this.version(5).stores({ graph: '[crawlId+seq]', strategyStates: 'crawlId' });
     // v7: the Pages table pages through a crawl by time or score, narrowed to one kind of page (verdict or
     // outcome) or one site, a window at a time from these indexes (lib/ui/page-query.ts).
@@ -77,7 +77,7 @@ export class CrawlerDB extends Dexie {
           '[crawlId+seq], [crawlId+url], [crawlId+score+seq], [crawlId+kind+seq], [crawlId+kind+score+seq], [crawlId+site+seq], [crawlId+site+score+seq]',
       })
       .upgrade((tx) => addPageListKeys(tx));
-    // v8: a template's records (SPEC E.5) by crawl name and URL, and what each cycle changed (SPEC E.6).
+    // v8: a template's records (design E.5) by crawl name and URL, and what each cycle changed (design E.6).
     this.version(8).stores({ records: '[crawlName+url], crawlName', recordChanges: '[crawlId+url]' });
     // v9: the Pages table finds a search's pages through the words of their URL and title (*terms, "crawlId word"
     // strings), and narrows to one site and one kind of page at once through an index of both.

@@ -1,4 +1,4 @@
-// The frontier as one FIFO queue per priority value (SPEC D.3), for a strategy whose `next` is `queues`. A queue
+// The frontier as one FIFO queue per priority value (design D.3), for a strategy whose `next` is `queues`. A queue
 // is the frontier's queued URLs of one priority, first in, first out (`order` is -(discovery sequence)), walked by
 // its hosts' heads (queue-heads.ts) and each host's URLs through the host index. Each queue's length is a counter
 // on the crawl row, kept by every transaction that moves an entry in or out of `queued` or `inflight`, so choosing a
@@ -117,7 +117,7 @@ interface QueueWalk {
  * Inside a read-write transaction over frontier and crawls: takes up to `max` ready URLs, each from the first
  * queue in `rank`'s order that has one, re-ranking after each (lengths and fetches in flight change). A queue is
  * walked first in, first out by its hosts' heads (queue-heads.ts): a host that is not ready is passed at its head in
- * one step, its other URLs in the queue waiting with it (SPEC D.4), and a ready one gives its URLs while they come
+ * one step, its other URLs in the queue waiting with it (design D.4), and a ready one gives its URLs while they come
  * before the next host's head. A URL due later (`notBefore`) is passed alone. `scanLimit` bounds the URLs asked
  * about per queue, a passed host counting as one; a queue with nothing ready gives way to the next. What is taken is
  * what walking every queued URL of each queue in order would take, asking `reserve` of each in turn, when `reserve`

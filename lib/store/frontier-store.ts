@@ -479,7 +479,7 @@ export class FrontierStore {
   }
 
   /**
-   * Re-scores only the queued entries an answer reaches, at once (issue 34: a label acts before the next
+   * Re-scores only the queued entries an answer reaches, at once (a label acts before the next
    * question): `urls` by key, and, with `where`, every queued entry it accepts (one read of the queue; only the
    * entries it accepts are ranked). `rank` is the one a full re-score uses, so a reached entry ends where
    * `rescoreQueued` would put it; it may return `skip` to take the entry out of the queue (a page the user said

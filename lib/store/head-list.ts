@@ -1,4 +1,4 @@
-// Heads in memory (issue 36): a list of keyed frontier positions, best first, that the worker keeps in step with its
+// Heads in memory: a list of keyed frontier positions, best first, that the worker keeps in step with its
 // own frontier writes, inside their transactions. Host heads (host-heads.ts) and the FIFO queues' heads by host
 // (queue-heads.ts) are both such lists.
 import Dexie from 'dexie';

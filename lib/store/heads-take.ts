@@ -1,4 +1,4 @@
-// The best-first take by host heads (issue 36). Hosts are walked best head first; a host that is not ready is
+// The best-first take by host heads. Hosts are walked best head first; a host that is not ready is
 // passed at its head, in one step, and a ready one gives its queued URLs in order through the host index while they
 // rank above the next host's head, so a host allowed two fetches gives its second-best URL before a worse host's
 // best. What is taken is what a walk of every queued URL best first would take, asking `reserve` of each in turn,

@@ -1,4 +1,4 @@
-// Per-host queue heads (issue 36): for each crawl and host, the best position [priority, order] among its queued
+// Per-host queue heads: for each crawl and host, the best position [priority, order] among its queued
 // URLs, one row per host in the hostHeads table (schema v11), written in the same transaction as every frontier
 // write. A best-first take walks hosts by their heads and reads a host's own queued URLs, best first, through
 // [crawlId+site+state+host+priority+order]: a busy host is passed in one step, however many URLs it holds, where

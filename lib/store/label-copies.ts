@@ -1,4 +1,4 @@
-// The labeled links this context's page commits wrote, kept until its learner reads them (issue 36).
+// The labeled links this context's page commits wrote, kept until its learner reads them.
 //
 // A crawl that learns from links to judged pages writes about six labeled links a page, packed a commit's worth to a
 // row (label-packs.ts), and its learner's catch-up (model.ts) read each of them back from the database right after.

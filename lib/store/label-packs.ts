@@ -1,4 +1,4 @@
-// The labels a crawl's page commits make, stored a batch of commits' worth to a row (issue 36).
+// The labels a crawl's page commits make, stored a batch of commits' worth to a row.
 //
 // A crawl that learns from its judge's verdicts and from links to judged pages makes about six labeled links a page,
 // and a training read one per link of the page. Written one row each (with their `[topicId+id]` and `[topicId+url]`

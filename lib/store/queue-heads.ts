@@ -1,4 +1,4 @@
-// The FIFO queues' heads by host (issue 36): for a crawl taken by queues (fifo-queues.ts), each host's first queued
+// The FIFO queues' heads by host: for a crawl taken by queues (fifo-queues.ts), each host's first queued
 // URL in each queue, held in memory as one HeadList keyed by queue and host, at the URL's [priority, order]. Sorted
 // best first, a queue's heads lie together, first in first (`order` is -(discovery sequence)), so a take walks a
 // queue by its hosts and passes a busy host in one step, however many of its URLs the queue holds.

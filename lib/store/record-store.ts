@@ -1,4 +1,4 @@
-// A template's records (SPEC E.5) and what each cycle changed (SPEC E.6). Records are keyed by the crawl's
+// A template's records (design E.5) and what each cycle changed (design E.6). Records are keyed by the crawl's
 // name and the URL, so every cycle of a template keeps the same records current.
 import Dexie from 'dexie';
 import type { FieldRecord, RecordChange, RecordChangeKind } from '../records/rows';

@@ -1,4 +1,4 @@
-// A worker-held copy of the frontier rows it read or wrote last (issue 36): a page's commit reads the row of every
+// A worker-held copy of the frontier rows it read or wrote last: a page's commit reads the row of every
 // link it found, to dedup and re-rank, and most of those rows were read or written by a commit a few pages before
 // (docs/benchmarks.md, "The commit's reads of known rows"). readEntries answers them from here and reads only the rest.
 //

@@ -1,4 +1,4 @@
-// Seed lists stored packed (issue 36). One frontier row per URL is one IndexedDB request per URL, and Chromium writes
+// Seed lists stored packed. One frontier row per URL is one IndexedDB request per URL, and Chromium writes
 // 2,000-4,000 such rows a second into a frontier of 1,000,000: a million seeds took minutes before the first fetch.
 // Past PACK_ABOVE seeds, the first ones go to the frontier as before and the rest are written a few thousand to a row
 // (the seedLists table, schema v12), in the order given; FrontierStore.feed moves them into the frontier through its

@@ -1,6 +1,6 @@
 // Sites (registrable domains) as a crawl sees them: the reads a page commit's admission needs (a site's queued
 // URLs and their count), the Sites panel's reads, and the user's Blacklist / Unblock. What a commit does to a
-// site (SPEC B.4, B.5) is decided by lib/run/commit-plan.ts.
+// site (design B.4, B.5) is decided by lib/run/commit-plan.ts.
 import Dexie from 'dexie';
 import type { FrontierEntry } from '../records/types';
 import type { CrawlerDB } from './db';

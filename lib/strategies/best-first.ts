@@ -1,4 +1,4 @@
-// SPEC A.7: best-first by the link classifier. Priority is the log-odds of P(+ | anchor, context): monotone in
+// Design A.7: best-first by the link classifier. Priority is the log-odds of P(+ | anchor, context): monotone in
 // the posterior, but not saturated near 0 and 1 as the posterior is.
 import { SEED_PRIORITY, type StrategyModule } from './types';
 

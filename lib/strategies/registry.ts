@@ -15,7 +15,7 @@ export const STRATEGY_NAMES = STRATEGY_MODULES.map((m) => m.name);
 
 /**
  * The crawl strategies a topic crawl may choose; the benchmark runs each of them. "template" is not among them: a
- * crawl runs it exactly when its config has a template (SPEC E).
+ * crawl runs it exactly when its config has a template (design E).
  */
 export const STRATEGIES: readonly string[] = STRATEGY_NAMES.filter((n) => n !== 'template');
 

@@ -1,4 +1,4 @@
-// SPEC B, sparse tunneling (patent CN101872357): best-first that may cross a few irrelevant pages to reach
+// Design B, sparse tunneling (patent CN101872357): best-first that may cross a few irrelevant pages to reach
 // other on-topic communities, without the exponential growth of plain tunneling. Per entry, the tunnel
 // distance; per site, one of three kinds: on-topic (a relevant page was fetched there: no cap), unknown (at
 // most R URLs queued), blacklisted (more than P irrelevant pages fetched, or listed by the user: never entered
@@ -32,15 +32,15 @@ const sparse = ({ maxTunnel, unknownSiteQueue, blacklistAfter }: Record<string, 
     followsModel: true,
     seedPriority: () => SEED_PRIORITY,
     plan(link, parent) {
-      // SPEC B.3: d(page) = 0 when the page is relevant, else d(parent) + 1; its links inherit d(page), and a
+      // Design B.3: d(page) = 0 when the page is relevant, else d(parent) + 1; its links inherit d(page), and a
       // path that crossed more than K irrelevant pages ends there.
       const tunnel = parent.relevant ? 0 : (parent.entry.strategy?.tunnel ?? 0) + 1;
       if (tunnel > maxTunnel) return { drop: 'tunnel too long' };
       return { priority: link.logOdds, state: { tunnel } };
     },
-    // SPEC B.4: an unknown site gets at most R queued paths; an on-topic one is not capped.
+    // Design B.4: an unknown site gets at most R queued paths; an on-topic one is not capped.
     admit: (site) => (site.relevant === 0 && site.queued >= unknownSiteQueue ? 'unknown site full' : null),
-    // SPEC B.5: more than P irrelevant pages from a site blacklist it.
+    // Design B.5: more than P irrelevant pages from a site blacklist it.
     judgeSite: (site) => {
       const irrelevant = site.fetched - site.relevant;
       return irrelevant > blacklistAfter ? `more than ${blacklistAfter} off-topic pages fetched (${irrelevant})` : null;

@@ -1,4 +1,4 @@
-// The seam every crawl strategy sits behind (SPEC A-E). A strategy plans and scores links and may keep state
+// The seam every crawl strategy sits behind (design A-E). A strategy plans and scores links and may keep state
 // per frontier entry and judge sites; the frontier, politeness and the request gate are shared and know no
 // strategy (Frontera's crawling strategy apart from its backend; Heritrix's precedence policy apart from its
 // frontier). Adding a strategy is one module and one line in registry.ts.
@@ -23,7 +23,7 @@ export type ParamSpec = {
 
 export type StrategyParams = Record<string, number | string | readonly string[]>;
 
-/** How the crawler treats a fetched page, for a strategy that tells pages apart (SPEC D.1, D.5). */
+/** How the crawler treats a fetched page, for a strategy that tells pages apart (design D.1, D.5). */
 export interface PageRole {
   urlClass: UrlClass;
   /** A listing is mined for links but neither judged nor counted as content. */
@@ -85,17 +85,17 @@ export interface FetchedPage {
 
 /**
  * A link's priority and state, or why it is dropped. `revisit`: what the link shows of its target's version
- * (SPEC D.5: a thread's reply count); a fetched URL found again showing another value is queued again.
+ * (design D.5: a thread's reply count); a fetched URL found again showing another value is queued again.
  */
 export type LinkPlan = { priority: number; state?: EntryStrategyState; revisit?: string } | { drop: string };
 
 /**
  * How the next URL is chosen:
  * - `priority`: the frontier's best entry whose host is ready;
- * - `queues`: one FIFO queue per priority value; `rank` orders the non-empty queues, first tried first (SPEC
+ * - `queues`: one FIFO queue per priority value; `rank` orders the non-empty queues, first tried first (design
  *   D.3). The frontier keeps each queue's length as a counter and reads a queue's head through its index, so
  *   the choice costs the same at any frontier size; a busy host's URL is passed over for the next one in the
- *   queue, then for the next queue (SPEC D.4).
+ *   queue, then for the next queue (design D.4).
  */
 export type NextOrder = 'priority' | { kind: 'queues'; rank(queues: QueueLoad[]): QueueLoad[] };
 
@@ -113,7 +113,7 @@ export interface Strategy {
    * `'report'` for its report to be shown anew.
    */
   afterPage?(page: FetchedPage): 'rerank' | 'report' | void;
-  /** What a fetched page is (SPEC D.1); absent: every page is content, fetched once. */
+  /** What a fetched page is (design D.1); absent: every page is content, fetched once. */
   pageRole?(entry: FrontierEntry, url: string): PageRole;
   /** Keeps the crawled graph: each relevant page's out-links are written to the store with its commit. */
   readonly keepsGraph?: boolean;

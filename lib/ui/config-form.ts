@@ -43,7 +43,7 @@ export interface CrawlFormValues {
   safetyAvoid: string;
   /** Default safety rules turned off, by name. */
   safetyOff: string[];
-  /** A crawl template (SPEC E) as JSON; empty for a topic crawl. */
+  /** A crawl template (design E) as JSON; empty for a topic crawl. */
   template: string;
 }
 

@@ -264,7 +264,7 @@ export async function userLabeledUrls(db: CrawlerDB, topicId: number, urls: stri
   return new Set(urlRows(rows.flat()).filter((r) => r.source === 'user').map((r) => r.url));
 }
 
-// ---- the labeling queue's questions (issue 34) ----
+// ---- the labeling queue's questions ----
 
 /** A queued link the queue may ask about, with its place in its crawl's frontier (`rank`, 0 the next to fetch). */
 export interface LinkAsked extends LinkQuestionCandidate {

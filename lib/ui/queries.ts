@@ -199,7 +199,7 @@ export async function harvestStepAfter(
 }
 
 /**
- * Harvest rate after n fetches (SPEC, metrics: relevant fetched pages / n, plotted against n), kept as the
+ * Harvest rate after n fetches (design, metrics: relevant fetched pages / n, plotted against n), kept as the
  * count of relevant pages after each fetch and extended with each new step.
  */
 export class HarvestCurve {

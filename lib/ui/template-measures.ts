@@ -1,4 +1,4 @@
-// What measures a template crawl (SPEC E): the records it found, per page it fetched, and the sites that gave a
+// What measures a template crawl (design E): the records it found, per page it fetched, and the sites that gave a
 // record and those that gave none. A template crawl fetches only the pages its filter layers lead to and keeps
 // no topic judge's verdicts worth a harvest rate: the keyword judge calls every page of it relevant.
 import Dexie from 'dexie';

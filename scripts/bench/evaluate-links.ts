@@ -1,6 +1,6 @@
-// Offline evaluation of the link classifier (SPEC A.8): precision, recall, F1, accuracy and AUC of the two
-// feature groups of SPEC A.3, under both evidence rules, on labeled links collected from the Wikispeedia
-// corpus the way SPEC A.6 collects them: every link that the crawler's own extractor (parseHtml) finds on a
+// Offline evaluation of the link classifier (design A.8): precision, recall, F1, accuracy and AUC of the two
+// feature groups of design A.3, under both evidence rules, on labeled links collected from the Wikispeedia
+// corpus the way design A.6 collects them: every link that the crawler's own extractor (parseHtml) finds on a
 // source page and that points to a known page is labeled 1 if the target is in the topic, else 0. Ground
 // truth is the corpus's labels.tsv.
 //   npm run evaluate -- [--corpus DIR] [--topics Science,Geography] [--sources all|train] [--seed 1]
@@ -30,7 +30,7 @@ import { caseGroundTruth, DEFAULT_CORPUS, TOPIC_KEYWORDS } from './wikispeedia';
 const EVIDENCE: readonly Evidence[] = ['context-mean', 'independent'];
 /**
  * How labeled links are split into training and test: `link` splits the links (as the paper splits its
- * labeled links 7:3, SPEC A.6); `page` keeps all links to one target page on one side, so the test asks about
+ * labeled links 7:3, design A.6); `page` keeps all links to one target page on one side, so the test asks about
  * pages no training link pointed to, as a crawl's frontier mostly does.
  */
 const SPLITS = ['link', 'page'] as const;
@@ -71,7 +71,7 @@ function extractLinks(corpus: string): { links: CorpusLink[]; pages: number; unk
 }
 
 /**
- * SPEC A.6 on the corpus: a link is a positive example when its target page is in the topic (labels.tsv),
+ * Design A.6 on the corpus: a link is a positive example when its target page is in the topic (labels.tsv),
  * else a negative one. With sources `train`, only links from and to the benchmark's 30% training split.
  */
 function labelLinks(links: readonly CorpusLink[], topic: string, o: Options): { labeled: TargetedLink[]; sources: number } {
@@ -310,11 +310,11 @@ async function main(): Promise<void> {
     `total ${seconds.toFixed(1)} s (CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s)`);
   if (v.out) {
     const md = [
-      '# Link classifier: offline precision and recall (SPEC A.8) on Wikispeedia',
+      '# Link classifier: offline precision and recall (design A.8) on Wikispeedia',
       '',
       `\`npm run evaluate -- ${process.argv.slice(2).join(' ')}\` on ${new Date().toISOString().slice(0, 10)}. ` +
         `Sources: ${o.sources === 'all' ? 'every corpus page' : 'the 30% training split'}; a link is on topic when its target page is (labels.tsv). ` +
-        'Split by link: labeled links split at random, as SPEC A.6 splits them. Split by page: all links to one target page on the same side.',
+        'Split by link: labeled links split at random, as design A.6 splits them. Split by page: all links to one target page on the same side.',
       '',
       ...results.flatMap((r) => topicReport(r, true)),
     ];

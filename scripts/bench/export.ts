@@ -41,7 +41,7 @@ export interface ExportRun {
   conditions: { date: string; cpus: number; cpuModel: string; memoryGiB: number; loadStart: number; loadEnd: number };
 }
 
-/** Issue 36's goals for an export of 100,000 pages. */
+/** The goals for an export of 100,000 pages. */
 export const EXPORT_GOALS = { seconds: 120, peakRatio: 1.2 };
 
 type Hook = { focusExport: { open(c: number, r: { format: string }): Promise<{ id: number }>; next(id: number): Promise<string | null> } };
@@ -208,7 +208,7 @@ export async function measureExport(o: { pages: number; smaller?: number; before
 }
 
 /**
- * One line per goal of issue 36 at the largest size, this build: the seconds an export took, and its peak heap over
+ * One line per goal at the largest size, this build: the seconds an export took, and its peak heap over
  * the peak at the smaller size, each against its goal, with the run's conditions.
  */
 export function exportGoals(r: ExportRun): string[] {

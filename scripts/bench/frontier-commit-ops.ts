@@ -1,4 +1,4 @@
-// How many frontier rows a crawl reads and writes per page it commits, on the Wikispeedia corpus (issue 36): the
+// How many frontier rows a crawl reads and writes per page it commits, on the Wikispeedia corpus: the
 // page commit reads the frontier row of every link it found, to dedup and raise, and writes the rows that change.
 // Counted here, in the benchmark, by a Dexie middleware on the store's own database: the crawl core runs in Node on
 // fake-indexeddb (node-crawl.ts's recipe), so the counts are the extension's, and the time is not reported. Also

@@ -1,4 +1,4 @@
-// What the host heads cost the page commit on the Wikispeedia crawl (issue 36): head rows read, written and deleted
+// What the host heads cost the page commit on the Wikispeedia crawl: head rows read, written and deleted
 // per crawled page, the writes that changed nothing, and the heads read again after they left the queue, counted by
 // heads-meter.ts's middleware; the crawl core in Node on fake-indexeddb (node-crawl.ts's recipe), so the counts are
 // the extension's (its time is not: see frontier-take-fifo.ts and frontier-scale.ts for Chromium's).

@@ -459,7 +459,7 @@ async function rescore(name: string, chunk: number, duringCrawlPages = 0, paced 
 }
 
 /**
- * A seed list a user gives (issue 36): `count` seeds to a new crawl in this database, in one enqueue, which packs all
+ * A seed list a user gives: `count` seeds to a new crawl in this database, in one enqueue, which packs all
  * but the first PACK_ABOVE (lib/store/seed-lists.ts); then `feeds` feeds of packed seeds into the frontier, as the
  * crawl asks for them. The seeds' frontier rows share the table with the URLs already filled.
  */

@@ -1,4 +1,4 @@
-// What a take asks of Chromium's IndexedDB as the frontier grows (issue 36): fills the frontier of
+// What a take asks of Chromium's IndexedDB as the frontier grows: fills the frontier of
 // frontier-scale-page.ts to each size and takes `--samples` URLs with every host ready, logging each IndexedDB request
 // (Dexie middleware in the page): requests and round trips per take, and where the slowest takes spent their time.
 //   npx tsx scripts/bench/frontier-scale-takes.ts [--sizes 10000,100000] [--samples 500] [--max 1] [--before DIR]

@@ -1,4 +1,4 @@
-// The Dexie frontier at scale in Chromium's IndexedDB (issue 4, item 4): enqueue N URLs, takeNext and
+// The Dexie frontier at scale in Chromium's IndexedDB: enqueue N URLs, takeNext and
 // raise latencies at that size, the size on disk, and whether the real crawl loop keeps its pace.
 // The store runs in a page (frontier-scale-page.ts, bundled with esbuild) of headless Chromium.
 //   npx tsx scripts/bench/frontier-scale.ts [--urls 1000000] [--samples 1000] [--pages 500] [--seeds N] [--feeds 20] [--skip-rescore] [--json] [--before DIR]

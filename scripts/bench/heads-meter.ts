@@ -1,4 +1,4 @@
-// What the host heads (lib/store/host-heads.ts) cost the page commit (issue 36), counted by a Dexie middleware on the
+// What the host heads (lib/store/host-heads.ts) cost the page commit, counted by a Dexie middleware on the
 // store's database (in the benchmark, not in shipped code): per commit transaction (one that writes the pages table),
 // the head rows it reads by key, puts and deletes, the puts that wrote what the row already held, and its reads of a
 // host's best URL through the host index after its head left the queue; and the time those reads add at the end of

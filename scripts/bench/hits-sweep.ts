@@ -1,4 +1,4 @@
-// HITS fusion (SPEC C) against best-first on the web of sites, over several topics and seeds: the sweep its
+// HITS fusion (design C) against best-first on the web of sites, over several topics and seeds: the sweep its
 // defaults come from. Each case is crawled by best-first and by each setting of hits-fusion, one after the other
 // in this process (the crawl core of lib/ in Node, pages answered from memory as the loopback server would, on
 // their own hosts: scripts/bench/node-crawl.ts), so wall and CPU time are compared side by side. The settings are

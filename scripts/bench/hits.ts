@@ -1,4 +1,4 @@
-// The cost of a HITS round (SPEC C) against graph size, in Node: a synthetic graph with a skewed (power-law
+// The cost of a HITS round (design C) against graph size, in Node: a synthetic graph with a skewed (power-law
 // like) in-degree, 10k, 100k and 1M edges; a round from scratch, then a warm-started round after 1% more edges,
 // whole and in the slices the crawl runs it in (one slice after each page: the longest is what a page waits).
 // Part of `npm run bench`; alone: npx tsx scripts/bench/hits.ts

@@ -1,4 +1,4 @@
-// Issue 34: the time from an answer to the next question, with N queued URLs, in headless Chromium (the
+// The time from an answer to the next question, with N queued URLs, in headless Chromium (the
 // measurement runs in a page on loopback, on Chromium's own IndexedDB: labels-latency-page.ts) or in Node on
 // fake-indexeddb (`--engine node`). See labels-latency-core.ts for what is timed. Figures, never asserted.
 //   npx tsx scripts/bench/labels-latency.ts [--urls 100000] [--answers 20] [--engine chromium|node]

@@ -1,4 +1,4 @@
-// Labels that teach (issue 34): a simulated user answers questions from the corpus's labels while a crawl runs,
+// Labels that teach: a simulated user answers questions from the corpus's labels while a crawl runs,
 // and the crawl's scored harvest at 500 fetches shows what the answers were worth. Node crawl path
 // (node-crawl.ts): the crawl core on fake-indexeddb, pages from memory. At `--at` requests the crawl's fetches
 // are held; the user answers `n` questions one at a time, each through the service's labelLink (or labelPage)

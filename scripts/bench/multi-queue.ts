@@ -1,7 +1,7 @@
-// The take cost of multi-queue's weighted choice (SPEC D.3) against frontier size, in Node with fake-indexeddb
+// The take cost of multi-queue's weighted choice (design D.3) against frontier size, in Node with fake-indexeddb
 // (not Chromium: filling Chromium's IndexedDB with 1M URLs takes 6-17 minutes here, see frontier-scale.ts).
 // N URLs queued over five priorities and 1,000 hosts; then takes of one URL each through the FIFO queues,
-// with every host ready, and with the heaviest queue's hosts busy (the take passes over them, SPEC D.4);
+// with every host ready, and with the heaviest queue's hosts busy (the take passes over them, design D.4);
 // the best-first take on the same frontier for comparison. The first queue take builds the queue counters
 // and the queue heads from the index (once per crawl and worker start): timed apart.
 //   npx tsx scripts/bench/multi-queue.ts [--sizes 1000,1000000] [--samples 500] [--json]

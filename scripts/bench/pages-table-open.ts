@@ -4,7 +4,7 @@
 // typing pause), as tests/e2e/pages-table-scale.test.ts times them. The crawl is written once into a kept profile
 // (seeding 100,000 pages takes minutes); `--before DIR` opens another build's extension (its .output/chrome-mv3-runner)
 // on the same database, in turn with this build: both are loaded from one folder, as an unpacked extension's id,
-// and so its database, follows its folder. With --json it ends with a line per goal of issue 36 ("goal ...": every
+// and so its database, follows its folder. With --json it ends with a line per goal ("goal ...": every
 // filter and search within 500 ms) and its figures as one JSON line, for `npm run bench`.
 //   npx tsx scripts/bench/pages-table-open.ts [--pages 100000] [--profile DIR] [--before DIR] [--opens 2] [--json]
 import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
@@ -95,7 +95,7 @@ if (v.json) {
   console.log(JSON.stringify(figures.json));
 }
 
-/** The goal of issue 36 for the table (every filter and search within 500 ms), from this build's opens. */
+/** The goal for the table (every filter and search within 500 ms), from this build's opens. */
 function pagesTableGoal(mine: (string | number)[][]): { lines: string[]; json: Record<string, unknown> } {
   const steps = STEPS.map(([name], i) => ({ name, ms: Math.max(...mine.map((r) => Number(r[4 + i]))) }));
   const slowest = steps.reduce((a, b) => (b.ms > a.ms ? b : a));

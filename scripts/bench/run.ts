@@ -143,7 +143,7 @@ async function main(): Promise<void> {
   // Many browsers, one crawl: 1, 2 and 4 workers on Redis (skipped where redis-server is missing).
   const scaleOut = skip.has('scale-out') || !existsSync('/usr/bin/redis-server') ? null : await measureScaleOut({ workers: [1, 2, 4], pages: 200, queued: 100_000, log });
   const exported = skip.has('export') ? null : await measureExport({ pages: Number(v['export-pages']), formats: ['wacz', 'warc', 'jsonl', 'csv', 'zip'], log });
-  for (const goal of exported ? exportGoals(exported) : []) log(`export at scale: ${goal}`); // the export goals of issue 36
+  for (const goal of exported ? exportGoals(exported) : []) log(`export at scale: ${goal}`); // the export goals
   const pagesTable = skip.has('pages-table') ? null : runPagesTable();
   const all = { date, machine, budget, concurrency, cases, pipeline, scale, hits, queues, exported, pagesTable };
   writeFileSync(join(outDir, 'bench.json'), JSON.stringify(all, null, 2) + '\n');
@@ -165,7 +165,7 @@ function runScale(): Record<string, unknown> | null {
     const out = execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'bench', 'frontier-scale.ts'), '--urls', v['scale-urls']!, '--json'],
       { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 2 ** 20 });
     const lines = out.trim().split('\n');
-    for (const goal of lines.filter((l) => l.startsWith('goal '))) log(`frontier at scale: ${goal}`); // the three ratios of issue 36
+    for (const goal of lines.filter((l) => l.startsWith('goal '))) log(`frontier at scale: ${goal}`); // the three ratios
     return JSON.parse(lines.at(-1)!) as Record<string, unknown>;
   } catch (err) {
     log(`frontier at scale failed: ${err instanceof Error ? err.message : err}`);
@@ -183,7 +183,7 @@ function runPagesTable(): { text: string; figures: Record<string, unknown> } | n
     const out = execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'bench', 'pages-table-open.ts'), '--pages', '100000', '--opens', '2', '--json'],
       { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 16 * 2 ** 20 });
     const lines = out.trim().split('\n');
-    for (const goal of lines.filter((l) => l.startsWith('goal '))) log(`pages table: ${goal}`); // the table's goal of issue 36
+    for (const goal of lines.filter((l) => l.startsWith('goal '))) log(`pages table: ${goal}`); // the table's goal
     return { text: lines.slice(0, -1).join('\n'), figures: JSON.parse(lines.at(-1)!) as Record<string, unknown> };
   } catch (err) {
     log(`the Pages table failed: ${err instanceof Error ? err.message : err}`);

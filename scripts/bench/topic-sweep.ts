@@ -139,7 +139,7 @@ export const SWEEP_VARIANTS: Record<string, Omit<SweepVariant, 'label'>> = {
   'no-authority': { classifier: { smoothing: 'laplace', parentPage: true, everyLink: true, contextDamping: 0.75, parentHub: true, targetAuthority: false, anchorShape: false } },
   // The defaults of the round before the anchor's shape.
   'no-shape': { classifier: { smoothing: 'laplace', parentPage: true, everyLink: true, contextDamping: 0.75, parentHub: true, targetAuthority: true, anchorShape: false } },
-  // SPEC B on the one-site corpus: best-first whose paths end after K off-topic pages in a row (no site blacklist:
+  // Design B on the one-site corpus: best-first whose paths end after K off-topic pages in a row (no site blacklist:
   // the corpus is one site).
   'tunnel1': { strategy: 'sparse-tunneling', strategyParams: { maxTunnel: 1, blacklistAfter: 100_000, unknownSiteQueue: 100_000 } },
   'tunnel2': { strategy: 'sparse-tunneling', strategyParams: { maxTunnel: 2, blacklistAfter: 100_000, unknownSiteQueue: 100_000 } },

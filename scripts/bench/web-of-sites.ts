@@ -1,5 +1,5 @@
 // Strategies on the web of sites (shared/corpora/wikispeedia/sites.tsv: 4,604 articles on 147 hosts): best-first,
-// breadth-first and sparse tunneling at K = 1, 3, 10, 30 (SPEC B), through the real extension. Harvest and recall
+// breadth-first and sparse tunneling at K = 1, 3, 10, 30 (design B), through the real extension. Harvest and recall
 // at 500, 1,000 and 2,000 fetches, irrelevant downloads, frontier left, blacklisted sites, links dropped by reason,
 // and the patent's own figure: irrelevant downloads against K. Part of `npm run bench`; alone:
 //   npx tsx scripts/bench/web-of-sites.ts [--budget 2000] [--cases Science:English_language,...] [--max-sources 300] [--out DIR]

@@ -102,7 +102,7 @@ export interface CaseOptions {
   rescoreEveryPages?: number;
   /** `learning.linksToJudged` (the crawler's default when absent). */
   linksToJudged?: boolean;
-  /** `judge.smoothing` (the crawler's default when absent; 1 is SPEC A's Laplace). */
+  /** `judge.smoothing` (the crawler's default when absent; 1 is design A's Laplace). */
   judgeSmoothing?: number;
   /**
    * A simulated user: once the crawl has made `labelAt` requests, label the `userLabels` queued links the model

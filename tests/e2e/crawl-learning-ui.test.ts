@@ -1,4 +1,4 @@
-// Issue 3 in the dashboard, in real Chromium: the harvest chart of a crawl and of the other crawls of its
+// the dashboard, in real Chromium: the harvest chart of a crawl and of the other crawls of its
 // topic, the links it takes next, labeling a fetched page, starting a crawl for an existing topic, and the
 // evaluation of the topic's link classifier in a Web Worker.
 import type { Locator, Page } from 'playwright-core';

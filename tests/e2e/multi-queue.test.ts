@@ -1,4 +1,4 @@
-// A multi-queue crawl (SPEC D) of a loopback forum in the real extension, through the command-line runner:
+// A multi-queue crawl (design D) of a loopback forum in the real extension, through the command-line runner:
 // boards with paged thread lists, threads of three pages, members' profiles on a second host. Checked on the
 // server's own request log: every thread page asked, each thread's next page within a few forum requests of
 // the page linking it, and with perHost 1 and a delay, no host asked twice within the delay while the other

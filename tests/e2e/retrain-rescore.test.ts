@@ -1,4 +1,4 @@
-// Issue 3, "done when": the frontier order of a running crawl changes after retraining, in the real
+// The frontier order of a running crawl changes after retraining, in the real
 // extension. Labels go in through the same messages the labeler and the dashboard send.
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// A seed list of 50,000 in the real extension (issue 36): the crawl starts on it, the dashboard's "In frontier" counts
+// A seed list of 50,000 in the real extension: the crawl starts on it, the dashboard's "In frontier" counts
 // the seeds still packed, the crawl row keeps one seed per host, and deleting the crawl deletes the packed rows.
 import { expect, it } from 'vitest';
 import { send } from '../../scripts/lib/browser';

@@ -1,4 +1,4 @@
-// A sparse-tunneling crawl through the command-line runner and the real extension: the SPEC's defaults, a
+// A sparse-tunneling crawl through the command-line runner and the real extension: design B's defaults, a
 // summary that reports blacklisted sites and dropped links, and the dashboard's Sites panel with Blacklist.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => site.close());
 
-it('runs with the SPEC defaults and reports blacklisted sites and dropped links', async () => {
+it('runs with the defaults of design B and reports blacklisted sites and dropped links', async () => {
   const out = mkdtempSync(join(tmpdir(), 'focus-sparse-'));
   let sitesShown: string[] = [];
   const summary = await runCrawl({

@@ -1,4 +1,4 @@
-// SPEC E end to end, in Chromium through the command-line runner: a search engine and a score of company sites
+// Design E end to end, in Chromium through the command-line runner: a search engine and a score of company sites
 // on loopback; the template's first crawl, then the sites change (some edited, one gone, one new) and the
 // recrawl in the same profile brings the records in line with them.
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// A template crawl is measured by its records (SPEC E), not by a harvest rate: its detail shows the records found,
+// A template crawl is measured by its records (design E), not by a harvest rate: its detail shows the records found,
 // records per page fetched and the sites with and without a record, and these agree with the records export; the
 // popup's card says the same. Crawled for real through the command-line runner, in Chromium, against a search
 // engine and a few company sites on loopback, one of which has no contact details a record could hold.

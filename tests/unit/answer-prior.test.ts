@@ -1,4 +1,4 @@
-// Issue 34, "no case gets worse than with no answers": the labeling queue asks about the links it expects off topic,
+// No case gets worse than with no answers: the labeling queue asks about the links it expects off topic,
 // so its answers are no sample of how common the topic is. Under the `wordsOnly` answer policy (the labels
 // benchmark's `/words`) they leave the class totals, and so every link they share no word with, alone.
 import { afterEach, describe, expect, it } from 'vitest';

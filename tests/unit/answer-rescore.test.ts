@@ -1,4 +1,4 @@
-// Issue 34: an answer from the labeling queue acts at once. A running crawl re-scores the queued links the
+// An answer from the labeling queue acts at once. A running crawl re-scores the queued links the
 // answer reaches (not the whole frontier), to the same scores a full re-score gives, before labelLink returns.
 import { describe, expect, it } from 'vitest';
 import type { FrontierEntry } from '../../lib/records/types';

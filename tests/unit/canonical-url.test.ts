@@ -9,7 +9,7 @@ const BASE = 'http://club.test/';
 
 // [what a page links to, canonical form]; relative links resolve against BASE.
 const CASES: [string, string][] = [
-  // the three spellings of one page from issue 8
+  // the three spellings of one page
   ['/notes?topic=orbit&year=2024&utm_source=x', 'http://club.test/notes?topic=orbit&year=2024'],
   ['/notes?year=2024&topic=orbit#top', 'http://club.test/notes?topic=orbit&year=2024'],
   ['http://CLUB.test:80/notes?topic=orbit&year=2024&fbclid=y', 'http://club.test/notes?topic=orbit&year=2024'],
@@ -78,7 +78,7 @@ describe('normalizeUrl: the canonical URL', () => {
     for (const [, canonical] of CASES) expect(normalizeUrl(canonical)).toBe(canonical);
   });
 
-  it('collapses the three spellings of one page from issue 8 to one request', () => {
+  it('collapses the three spellings of one page to one request', () => {
     const spellings = [
       '/notes?topic=orbit&year=2024&utm_source=x',
       '/notes?year=2024&topic=orbit#top',

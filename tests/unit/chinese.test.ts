@@ -1,6 +1,6 @@
-// Chinese end to end (issue 3, item 5): a GBK page and a UTF-8 page are decoded, parsed and segmented into
+// Chinese end to end: a GBK page and a UTF-8 page are decoded, parsed and segmented into
 // words, and a link classifier trained on Chinese labeled links (finance against sports and entertainment,
-// the paper's finance domain, SPEC A) ranks unseen Chinese links on the right side.
+// the paper's finance domain, design A) ranks unseen Chinese links on the right side.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { evaluateHoldout, rocAuc, type LabeledLinkText } from '../../lib/learning/evaluate';
@@ -125,7 +125,7 @@ describe('a link classifier trained on Chinese labeled links', () => {
     for (const l of gbk.links.filter((l) => l.anchor !== '首页')) expect(c.score(l)).toBeGreaterThan(0.5);
   });
 
-  it('has full precision and recall on a held-out 30% under both feature groups of SPEC A.3', async () => {
+  it('has full precision and recall on a held-out 30% under both feature groups of design A.3', async () => {
     const report = await evaluateHoldout([...TRAINING, ...UNSEEN], { keywords: KEYWORDS, seed: 1 });
     if (!report.ok) throw new Error(report.problem);
     expect(report.test).toEqual({ pos: 5, neg: 5 });

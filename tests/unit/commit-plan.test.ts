@@ -49,7 +49,7 @@ function reads(c: PageCommit, frontier: FrontierEntry[] = [], sites: SiteStats[]
 
 const written = (plan: { frontier: FrontierEntry[] }, url: string) => plan.frontier.find((e) => e.url === url);
 
-describe('planCommit: admission by site (SPEC B.4)', () => {
+describe('planCommit: admission by site (design B.4)', () => {
   // At most two queued URLs a site, as a strategy may cap them.
   const capped: Admission = { strategy: { admit: (s) => (s.queued >= 2 ? 'site has enough queued' : null) }, siteBlacklist: ['banned.test'] };
 
@@ -81,7 +81,7 @@ describe('planCommit: admission by site (SPEC B.4)', () => {
   });
 });
 
-describe('planCommit: a site closed by its strategy (SPEC B.5)', () => {
+describe('planCommit: a site closed by its strategy (design B.5)', () => {
   // A site is closed once three of its pages are fetched and none was relevant.
   const judging: Admission = { strategy: { judgeSite: (s) => (s.fetched >= 3 && s.relevant === 0 ? 'nothing relevant in 3 pages' : null) }, siteBlacklist: [] };
   const twoFetched: SiteStats = { crawlId: 1, site: 'a.test', fetched: 2, relevant: 0, failed: 0 };
@@ -148,7 +148,7 @@ describe('planCommit: links to judged pages (learning.linksToJudged)', () => {
   });
 });
 
-describe('planCommit: a URL found again (SPEC A.7)', () => {
+describe('planCommit: a URL found again (design A.7)', () => {
   it('raises a queued URL found by a better link, keeping the shallower depth and the better link', () => {
     const c = commit([link('http://a.test/x', { priority: 0.9, score: 0.9, anchor: 'better', depth: 4 })]);
     const plan = planCommit(c, reads(c, [entry('http://a.test/x', { priority: 0.2, score: 0.2, depth: 1, anchor: 'worse' })]), NOW);

@@ -1,4 +1,4 @@
-// A crawl's config is stored once, apart from the crawl row that every page commit rewrites (issue 36; schema v13,
+// A crawl's config is stored once, apart from the crawl row that every page commit rewrites (schema v13,
 // lib/store/crawl-configs.ts). What a user would notice: a crawl with a big config crawls without writing it again
 // and again, and every view still reads the crawl with its whole config, however it reads it, before and after a
 // commit, from rows written before v13, after a crawl is deleted and after the database is wiped.

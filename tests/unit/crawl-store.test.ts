@@ -30,7 +30,7 @@ describe('CrawlStore frontier', () => {
     expect((await store.getCrawl(id))!.stats.queued).toBe(0);
   });
 
-  it('raises a queued URL found again by a better link, never lowers it (SPEC A.7)', async () => {
+  it('raises a queued URL found again by a better link, never lowers it (design A.7)', async () => {
     await store.frontier.enqueue(id, [cand('http://a.test/p', 0.3), cand('http://a.test/q', 0.4)], 1);
     await store.frontier.enqueue(id, [cand('http://a.test/p', 0.8, { anchor: 'better' })], 2);
     await store.frontier.enqueue(id, [cand('http://a.test/q', 0.1)], 3);

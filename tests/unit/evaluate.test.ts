@@ -300,7 +300,7 @@ describe('evaluateLinks', () => {
 });
 
 describe('describeFeature', () => {
-  it('reads the feature prefixes of SPEC A.3', () => {
+  it('reads the feature prefixes of design A.3', () => {
     expect(describeFeature('a:stock')).toBe('anchor "stock"');
     expect(describeFeature('c:股票')).toBe('context "股票"');
     expect(describeFeature('A:dict')).toBe('anchor has a keyword word');

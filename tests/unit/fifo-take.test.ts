@@ -1,4 +1,4 @@
-// The take by FIFO queues (SPEC D.3, D.4), walked by each queue's heads by host (issue 36), against a simple model:
+// The take by FIFO queues (design D.3, D.4), walked by each queue's heads by host, against a simple model:
 // over random frontiers, random busy hosts and hosts allowed one to three fetches, each take returns exactly what
 // walking every queued URL of each queue in order would, the queues tried in the strategy's order; after every kind
 // of frontier write the heads the worker holds are each host's first queued URL in each queue, as a scan of the rows
@@ -121,7 +121,7 @@ describe('take by FIFO queues, against walking every queued URL of each queue', 
     if (weighed === 'priority') throw new Error('multi-queue takes by queues');
     for (let seed = 1; seed <= 30; seed++) {
       const r = mulberry32(seed);
-      // Odd seeds: the strategy's weights (SPEC D.3); even ones: a fixed order of the queues, highest first or not.
+      // Odd seeds: the strategy's weights (design D.3); even ones: a fixed order of the queues, highest first or not.
       const order = Array.from({ length: PRIORITIES }, () => r());
       const rank = seed % 2 ? weighed.rank : (qs: QueueLoad[]) => [...qs].sort((a, b) => order[a.priority - 1]! - order[b.priority - 1]!);
       const next = { kind: 'queues' as const, rank };

@@ -1,4 +1,4 @@
-// The best-first take by host heads (issue 36) against a simple model: over random frontiers with random busy hosts
+// The best-first take by host heads against a simple model: over random frontiers with random busy hosts
 // and hosts allowed one to three fetches, each take returns exactly what walking every queued URL best first would,
 // and after every kind of frontier write each host's head is its best queued position, as a scan of the rows says.
 import Dexie from 'dexie';

@@ -1,4 +1,4 @@
-// SPEC C in parts: HITS on a hand-computed graph, its warm start, TF-IDF cosine and the fused score.
+// Design C in parts: HITS on a hand-computed graph, its warm start, TF-IDF cosine and the fused score.
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../lib/app/parse-config';
 import { strategyProblem } from '../../lib/strategies/registry';
@@ -110,7 +110,7 @@ describe('TF-IDF similarity to the topic', () => {
   });
 });
 
-describe('the fused link score (SPEC C.3)', () => {
+describe('the fused link score (design C.3)', () => {
   const w = { textWeight: 0.5, anchorWeight: 0.2, linkWeight: 0.3, authority: 0.7, hub: 0.3 };
 
   it('is A·(SimPage + B·SimAnchor) + C·(α·Auth + β·Hub), the text part alone before HITS', () => {

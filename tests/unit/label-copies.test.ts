@@ -1,5 +1,5 @@
-// The labeled links a context's page commits wrote are not read back by its learner's catch-up (issue 36,
-// lib/store/label-copies.ts). What must hold for a user: the model learns exactly what it would have read from the
+// The labeled links a context's page commits wrote are not read back by its learner's catch-up
+// (lib/store/label-copies.ts). What must hold for a user: the model learns exactly what it would have read from the
 // database (every label of the topic after its own, from whoever wrote it, in order), a label relabeled since is
 // learned as relabeled, a deleted one not at all; and the labels a page commit wrote are not read back.
 import { type DBCore, type DBCoreTable } from 'dexie';

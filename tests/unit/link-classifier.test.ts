@@ -3,7 +3,7 @@ import { LinkClassifier } from '../../lib/learning/link-classifier';
 import { DEFAULT_SCORING } from '../../lib/records/classifier-config';
 import { linkFeatures, makeDictionary } from '../../lib/learning/link-features';
 
-describe('linkFeatures (SPEC A.3)', () => {
+describe('linkFeatures (design A.3)', () => {
   const dictionary = makeDictionary(['Stock Market', '金融']);
 
   it('builds the dictionary from the words of the keywords', () => {
@@ -29,7 +29,7 @@ describe('linkFeatures (SPEC A.3)', () => {
 describe('LinkClassifier', () => {
   const keywords = ['stock market', 'finance'];
 
-  it('with keywords only, ranks a keyword link above the others (independent evidence, SPEC A.1)', () => {
+  it('with keywords only, ranks a keyword link above the others (independent evidence, design A.1)', () => {
     const c = new LinkClassifier(keywords, { evidence: 'independent' });
     const anchorAndContext = c.score({ anchor: 'Stock prices fall', context: 'finance news' });
     const anchorOnly = c.score({ anchor: 'Stock prices fall', context: 'sports weather' });

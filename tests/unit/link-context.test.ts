@@ -14,7 +14,7 @@ const LOREM_BEFORE =
 const LOREM_AFTER =
   'which also covers currency moves, commodity prices and the outlook for corporate earnings over the coming quarters across Europe and Asia';
 
-describe('link context (SPEC A.4)', () => {
+describe('link context (design A.4)', () => {
   it('gives a link among close links the anchors of its nearest neighbours', () => {
     const out = links('<ul><li><a href="/a">Stocks</a></li><li><a href="/b">Bonds</a></li><li><a href="/c">Funds</a></li></ul>');
     expect(out.map((l) => [l.anchor, l.context])).toEqual([
@@ -161,7 +161,7 @@ describe('extractLinks on a page with 5,000 links', () => {
       anchor: 'Item 2500',
       context: 'Item 2499 Item 2501',
       rel: [],
-      // The row's "N comments" is the count a refresh compares (SPEC D.5).
+      // The row's "N comments" is the count a refresh compares (design D.5).
       replies: 2500 % 7,
     });
     // A per-link rescan of the ~150,000-character stream would take seconds; the linear walk takes tens of ms.

@@ -1,10 +1,10 @@
 // The link classifier's scoring options (config `classifier`): base-rate smoothing for small topics, the
 // parent-page feature (topical locality), the anchor's shape and ranking a URL by every link found to it; and online learning from
-// links to pages already judged (`learning.linksToJudged`). SPEC A's classifier stays available as `SPEC_A_SCORING`.
+// links to pages already judged (`learning.linksToJudged`). Design A's classifier stays available as `DESIGN_A_SCORING`.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { LinkClassifier, urlLogOdds } from '../../lib/learning/link-classifier';
-import { DEFAULT_SCORING, SPEC_A_SCORING, type LinkScoring } from '../../lib/records/classifier-config';
+import { DEFAULT_SCORING, DESIGN_A_SCORING, type LinkScoring } from '../../lib/records/classifier-config';
 import { PARENT_OFF_FEATURE, PARENT_ON_FEATURE, anchorShape, anchorShapeByRegex, hubBucket, hubBuckets, linkFeatures, makeDictionary } from '../../lib/learning/link-features';
 import { NaiveBayes } from '../../lib/learning/naive-bayes';
 import { parseConfig } from '../../lib/app/parse-config';
@@ -126,7 +126,7 @@ describe('the parent-page feature (topical locality)', () => {
     const onPage = c.score({ ...link, parentOnTopic: true }, PARENT);
     const offPage = c.score({ ...link, parentOnTopic: false }, PARENT);
     expect(onPage).toBeGreaterThan(offPage + 0.2);
-    expect(c.score({ ...link, parentOnTopic: true }, SPEC_A_SCORING)).toBe(c.score({ ...link, parentOnTopic: false }, SPEC_A_SCORING));
+    expect(c.score({ ...link, parentOnTopic: true }, DESIGN_A_SCORING)).toBe(c.score({ ...link, parentOnTopic: false }, DESIGN_A_SCORING));
   });
 });
 
@@ -174,15 +174,15 @@ describe('the parent-hub feature (the parent page\'s links to labeled pages)', (
     expect(c.score({ ...link, parentHub: 5 }, PARENT)).toBe(c.score({ ...link, parentHub: 0 }, PARENT));
     expect(c.score({ ...link, parentHub: 5 }, PARENT)).toBe(c.score(link, HUB));
     // ... and with neither page feature, by the words alone.
-    expect(c.score({ ...link, parentHub: 5 }, SPEC_A_SCORING)).toBe(c.score({ anchor: 'Page 7', context: 'see also' }, SPEC_A_SCORING));
+    expect(c.score({ ...link, parentHub: 5 }, DESIGN_A_SCORING)).toBe(c.score({ anchor: 'Page 7', context: 'see also' }, DESIGN_A_SCORING));
   });
 
 });
 
 describe('the classifier setting of a crawl config', () => {
-  it('defaults, takes SPEC A explicitly, and refuses an unknown smoothing', () => {
+  it('defaults, takes design A explicitly, and refuses an unknown smoothing', () => {
     const base = { seeds: ['https://example.org/'], topic: { keywords: ['art'] } };
-    expect(parseConfig({ ...base, classifier: SPEC_A_SCORING }).classifier).toEqual(SPEC_A_SCORING);
+    expect(parseConfig({ ...base, classifier: DESIGN_A_SCORING }).classifier).toEqual(DESIGN_A_SCORING);
     expect(parseConfig(base).classifier).toEqual(expect.objectContaining({ smoothing: expect.any(String), parentPage: expect.any(Boolean) }));
     expect(() => parseConfig({ ...base, classifier: { smoothing: 'good-turing' } })).toThrow(/classifier.smoothing/);
   });
@@ -222,15 +222,15 @@ describe('the anchor-shape feature (what kind of thing a link names)', () => {
     }
     return c;
   }
-  const SHAPE: LinkScoring = { ...SPEC_A_SCORING, anchorShape: true };
+  const SHAPE: LinkScoring = { ...DESIGN_A_SCORING, anchorShape: true };
   const name = { anchor: 'Zyxwv Qwerty', context: 'see also' };
 
   it('ranks a name never seen by what names were in training: high for a topic of people, low for one of things', () => {
     expect(trained(true).score(name, SHAPE)).toBeGreaterThan(0.8);
     expect(trained(false).score(name, SHAPE)).toBeLessThan(0.2);
     // Without it the name's words are unknown and the link sits at the prior.
-    expect(trained(true).score(name, SPEC_A_SCORING)).toBeCloseTo(0.5, 9);
-    expect(trained(false).score(name, SPEC_A_SCORING)).toBeCloseTo(0.5, 9);
+    expect(trained(true).score(name, DESIGN_A_SCORING)).toBeCloseTo(0.5, 9);
+    expect(trained(false).score(name, DESIGN_A_SCORING)).toBeCloseTo(0.5, 9);
   });
 
   it('counts with the context, damped by its size, not in full like an anchor word', () => {
@@ -337,7 +337,7 @@ describe('ranking a URL by every link found to it (classifier.everyLink)', () =>
     expect(urlLogOdds({ n: 4, sum: -2, best: 2 })).toBe((2 + -0.5) / 2);
   });
 
-  it('lowers a URL that one hopeful link found and several poor ones found again; SPEC A keeps its best link', () => {
+  it('lowers a URL that one hopeful link found and several poor ones found again; design A keeps its best link', () => {
     const first = queued(link(3, 'hub'));
     expect(first.inlinks).toEqual({ n: 1, sum: 3, best: 3 });
     expect(first.priority).toBe(3);
@@ -367,7 +367,7 @@ describe('ranking a URL by every link found to it (classifier.everyLink)', () =>
     expect(entry.priority).toBeGreaterThan(first.priority);
   });
 
-  it('is on by default and off in SPEC A', () => {
+  it('is on by default and off in design A', () => {
     const base = { seeds: ['https://example.org/'], topic: { keywords: ['art'] } };
     expect(parseConfig(base).classifier.everyLink).toBe(true);
     expect(parseConfig({ ...base, classifier: { everyLink: false } }).classifier.everyLink).toBe(false);

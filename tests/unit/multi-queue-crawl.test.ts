@@ -1,4 +1,4 @@
-// Whole multi-queue crawls of a loopback forum, in Node (SPEC D): every thread page fetched, a thread's next
+// Whole multi-queue crawls of a loopback forum, in Node (design D): every thread page fetched, a thread's next
 // page soon after the page linking it, board pages recorded as list pages, politeness that skips a waiting
 // host, and a board refresh that queues again only the thread whose reply count changed. The server's own
 // request log is what is checked.

@@ -1,4 +1,4 @@
-// SPEC D in parts: URL classes and priorities, next-page and reply-count recognition, the queues' weights, and
+// Design D in parts: URL classes and priorities, next-page and reply-count recognition, the queues' weights, and
 // the frontier's take by FIFO queues (heaviest first, a busy host passed over, lengths counted not scanned).
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ import type { FrontierEntry } from '../../lib/records/types';
 
 const patterns = { listPages: compilePatterns(['https://f.example/board/*']), contentPages: compilePatterns(['https://f.example/thread/*']) };
 
-describe('URL classes and priorities (SPEC D.1, D.2)', () => {
+describe('URL classes and priorities (design D.1, D.2)', () => {
   it('classes a page by its pattern, else by the link it was queued by', () => {
     expect(pageClass('https://f.example/board/2?page=3', {}, patterns)).toBe('list');
     expect(pageClass('https://f.example/thread/9', {}, patterns)).toBe('content');
@@ -35,7 +35,7 @@ describe('URL classes and priorities (SPEC D.1, D.2)', () => {
     expect(linkClass({ url: 'https://f.example/board/2?page=2', pagination: 'next' }, 'list', patterns)).toBe('pagination');
     expect(linkClass({ url: 'https://f.example/thread/9' }, 'list', patterns)).toBe('content');
     expect(linkClass({ url: 'https://f.example/board/3' }, 'content', patterns)).toBe('list');
-    // A pager on a page of neither kind is classed like any link (SPEC D.2 keeps the priority only on list pages).
+    // A pager on a page of neither kind is classed like any link (design D.2 keeps the priority only on list pages).
     expect(linkClass({ url: 'https://f.example/news?p=2', pagination: 'next' }, 'other', patterns)).toBe('other');
     expect(linkClass({ url: 'https://elsewhere.example/' }, 'list', patterns)).toBe('other');
   });
@@ -100,7 +100,7 @@ describe('next-page and reply-count recognition, without configuration', () => {
   });
 });
 
-describe('queue weights (SPEC D.3)', () => {
+describe('queue weights (design D.3)', () => {
   it('weighs w_i = len_i / iFactor^(max - v_i), divided by the fetches in flight plus one, heaviest first', () => {
     const ranked = rankQueues([{ priority: 5, queued: 1, inFlight: 0 }, { priority: 3, queued: 12, inFlight: 0 }, { priority: 4, queued: 2, inFlight: 1 }], 5, 2);
     expect(ranked.map((q) => [q.priority, q.weight])).toEqual([[3, 3], [5, 1], [4, 0.5]]);
@@ -214,7 +214,7 @@ describe('the frontier taken by FIFO queues', () => {
     expect(crawl.stats.queued).toBe(await s.frontier.countByState(crawlId, 'queued'));
   });
 
-  it('queues a fetched thread again only when the reply count its link shows has changed (SPEC D.5)', async () => {
+  it('queues a fetched thread again only when the reply count its link shows has changed (design D.5)', async () => {
     const s = store();
     const thread = { ...cand('https://a.example/thread/1', 3), revisit: '4' };
     const { crawlId, next } = await crawlWith(s, [thread]);

@@ -20,7 +20,7 @@ function toyModel(): NaiveBayes {
   return nb;
 }
 
-describe('NaiveBayes (SPEC A.1-A.2)', () => {
+describe('NaiveBayes (design A.1-A.2)', () => {
   it('returns 0.5 before any training', () => {
     const nb = new NaiveBayes();
     expect(nb.posterior([])).toBe(0.5);

@@ -1,4 +1,4 @@
-// Issue 34: a page answer acts like a link answer. A first verdict on a page is learned incrementally (no model
+// A page answer acts like a link answer. A first verdict on a page is learned incrementally (no model
 // rebuild, no whole-frontier re-score): its queued children are re-ranked with the verdict as their parent's, to the
 // scores a full re-score gives, and the links found elsewhere keep theirs.
 import { describe, expect, it } from 'vitest';

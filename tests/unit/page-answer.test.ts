@@ -1,4 +1,4 @@
-// Issue 34: a page the user judges gives its queued children the user's verdict as their parent page's, not the
+// A page the user judges gives its queued children the user's verdict as their parent page's, not the
 // judge's verdict they were queued with (the parent-page feature of the link classifier).
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';

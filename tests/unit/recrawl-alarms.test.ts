@@ -1,4 +1,4 @@
-// The schedule of template recrawls in the extension (SPEC E.6): one alarm per template due, at the time its
+// The schedule of template recrawls in the extension (design E.6): one alarm per template due, at the time its
 // newest cycle set, registered again from the database after an update cleared them; a firing alarm recrawls.
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { beforeEach, describe, expect, it, vi } from 'vitest';

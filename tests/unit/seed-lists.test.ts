@@ -1,4 +1,4 @@
-// Big seed lists (issue 36): past a couple of thousand seeds the list is stored packed and fed to the frontier as the
+// Big seed lists: past a couple of thousand seeds the list is stored packed and fed to the frontier as the
 // crawl needs it. What a user notices: the crawl starts at once, every seed is fetched exactly once (a seed given twice
 // or found as a link first included), the budget holds, a crawl reopened mid-list goes on with what is left, the
 // frontier size shown counts the seeds not fed yet, a blacklisted site's packed seeds are never requested, and deleting

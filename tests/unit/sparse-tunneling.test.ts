@@ -1,4 +1,4 @@
-// Sparse tunneling (SPEC B) in whole crawls, in Node: a trap of irrelevant pages costs at most K+1 fetches,
+// Sparse tunneling (design B) in whole crawls, in Node: a trap of irrelevant pages costs at most K+1 fetches,
 // unknown sites get at most R queued URLs, a site with more than P irrelevant pages is closed, and every
 // dropped link is counted by reason.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
@@ -71,7 +71,7 @@ describe('sparse tunneling', { timeout: 60_000 }, () => {
     expect(c.dropped?.['site blacklisted']).toBeGreaterThan(0);
   });
 
-  it('runs with the SPEC defaults and refuses a bad parameter in one sentence naming it', () => {
+  it('runs with the defaults of design B and refuses a bad parameter in one sentence naming it', () => {
     expect(parseConfig({ seeds: ['http://a.test/'], topic: { keywords: ['x'] }, strategy: { name: 'sparse-tunneling' } }).strategy)
       .toEqual({ name: 'sparse-tunneling', maxTunnel: 10, unknownSiteQueue: 15, blacklistAfter: 20 });
     const bad = (strategy: unknown) => () => parseConfig({ seeds: ['http://a.test/'], topic: { keywords: ['x'] }, strategy });

@@ -1,5 +1,5 @@
 // A template crawl in Node, the same core the service worker runs: search seeding through the gate, filter
-// layers, extraction into records, then a recrawl after the sites changed (SPEC E.2-E.6).
+// layers, extraction into records, then a recrawl after the sites changed (design E.2-E.6).
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CrawlService } from '../../lib/app/service';
@@ -101,7 +101,7 @@ describe('a template crawl that cannot find its seeds or is deleted', () => {
   }, 60_000);
 });
 
-describe('seed sampling across cycles (SPEC E.3)', () => {
+describe('seed sampling across cycles (design E.3)', () => {
   it('skips some later results in one cycle and crawls every one of them in the next', async () => {
     const { store, service } = await setup(20);
     const first = await service.handlers.start(companyConfig('sampled', { sampling: true, randomSeed: 4 }));

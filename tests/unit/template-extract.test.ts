@@ -1,4 +1,4 @@
-// Template crawling (SPEC E.1, E.5): tolerant keyword patterns, and fields found near their keywords with the
+// Template crawling (design E.1, E.5): tolerant keyword patterns, and fields found near their keywords with the
 // surrounding tags weighed and each value checked by its kind's validator.
 import { describe, expect, it } from 'vitest';
 import { extractFields, fieldKind, fieldSpecs, validate } from '../../lib/strategies/template/extract';

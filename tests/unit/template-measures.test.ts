@@ -1,4 +1,4 @@
-// What a template crawl's detail shows in place of a harvest rate (SPEC E): records per page fetched and per site.
+// What a template crawl's detail shows in place of a harvest rate (design E): records per page fetched and per site.
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../lib/app/parse-config';
 import type { CrawlRecord } from '../../lib/records/rows';

@@ -1,4 +1,4 @@
-// The parts of template crawling one by one (SPEC E): the template block of a config, result links of a search
+// The parts of template crawling one by one (design E): the template block of a config, result links of a search
 // page, seed sampling, filter layers and the adaptive recrawl interval.
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../lib/records/config';
@@ -67,7 +67,7 @@ describe('the template block of a config', () => {
   });
 });
 
-describe('result links of a search page (SPEC E.2)', () => {
+describe('result links of a search page (design E.2)', () => {
   const page = `<header><a href="/">Engine</a><a href="http://account.test/">Sign in</a></header>
     <div id="b_ad_top" class="b_ad"><a href="http://sponsor.test/">Deal</a></div>
     <ol><li><a href="http://b.test/x">B</a> <a href="/cache?u=b">Cached</a></li>
@@ -84,7 +84,7 @@ describe('result links of a search page (SPEC E.2)', () => {
   });
 });
 
-describe('seed sampling (SPEC E.3)', () => {
+describe('seed sampling (design E.3)', () => {
   it('gives the worked example: 95%, 90%, ... 65% for the first seven of ten', () => {
     expect([1, 2, 3, 4, 5, 6, 7].map((s) => Math.round(takeChance(s, 10, 0) * 100))).toEqual([95, 90, 85, 80, 75, 70, 65]);
     expect(takeChance(3, 10, 2)).toBeCloseTo(0.75);
@@ -118,7 +118,7 @@ describe('seed sampling (SPEC E.3)', () => {
   });
 });
 
-describe('filter layers (SPEC E.4)', () => {
+describe('filter layers (design E.4)', () => {
   const config = parseConfig({ template: companyTemplate() });
   const strategy = strategyOf(config);
   const entry = (layer: number) => ({ url: 'http://a.test/x', strategy: { layer } }) as FrontierEntry;
@@ -146,7 +146,7 @@ describe('filter layers (SPEC E.4)', () => {
   });
 });
 
-describe('a GBK company page that names its charset only in <meta> (SPEC E.7)', () => {
+describe('a GBK company page that names its charset only in <meta> (design E.7)', () => {
   it('decodes, and its Chinese labels give the fields', () => {
     // 联系电话：010-8888 6666 / 邮箱：sales@gbk.test, in GBK bytes.
     const gbk = (s: string) => {
@@ -166,7 +166,7 @@ describe('a GBK company page that names its charset only in <meta> (SPEC E.7)', 
   });
 });
 
-describe('the adaptive recrawl interval (SPEC E.6, beyond the source)', () => {
+describe('the adaptive recrawl interval (design E.6, beyond the source)', () => {
   const day = 86_400_000;
   it('doubles for a page found unchanged up to 8 periods, halves for a changed one down to a quarter', () => {
     expect(nextInterval(day, false, day)).toBe(2 * day);

@@ -137,7 +137,7 @@ describe('labeling through the service', () => {
     expect(report.rescoring).toEqual([crawlId]);
     expect(report.examples).toEqual({ pos: 4, neg: 4 });
     // The answers re-scored what they reached at once, and with a model of 8 labels the class counts moved enough
-    // for a full re-score too (issue 34); the Retrain's re-score runs after, or joins one still running.
+    // for a full re-score too; the Retrain's re-score runs after, or joins one still running.
     while (((await store.getCrawl(crawlId))!.lastRescore?.at ?? 0) < retrainedAt) await realClock.sleep(10);
     const after = await nextUp(store.db, crawlId, 50);
     const rank = (url: string, list: typeof after) => list.findIndex((e) => e.url === url);

@@ -43,7 +43,7 @@ end
 local function hostEnded(host)
   if tonumber(redis.call('HINCRBY', K.hact, host, -1)) <= 0 then redis.call('HDEL', K.hact, host) end
 end
--- Queues a URL, or raises a queued one found again by a better link (SPEC A.7); a URL seen before stays as it is.
+-- Queues a URL, or raises a queued one found again by a better link (design A.7); a URL seen before stays as it is.
 local function add(url, prio, entry)
   if redis.call('SADD', K.seen, url) == 1 then
     redis.call('ZADD', K.q, prio, url)

@@ -2,7 +2,7 @@
 // browser's own store. Pages, bodies, labels and the model stay local; the frontier, the budget, per-host
 // politeness and the seen set live in Redis behind the command-line runner's loopback bridge. `take` leases URLs
 // from it; each commit is written here first, then completes its lease there with the children this store queued
-// (so admission, SPEC A.7's raise and the canonical form are decided once, by the same policy as a local crawl).
+// (so admission, design A.7's raise and the canonical form are decided once, by the same policy as a local crawl).
 import type { RobotsAnswer, RobotsShare } from '../../net/shared-robots';
 import type { PageCommit, RunStorePort, TrainingShare } from '../../ports';
 import type { CrawlStats } from '../../records/rows';

@@ -1,4 +1,4 @@
-// SPEC C.2: HITS over the crawled subgraph, nodes the relevant pages and their out-links, edges parent ->
+// Design C.2: HITS over the crawled subgraph, nodes the relevant pages and their out-links, edges parent ->
 // child. Built to be recomputed often while crawling: nodes are interned to integer ids, edges kept as
 // per-node arrays (appending an edge is O(1)), each round packs them once into flat typed arrays (CSR) and
 // power-iterates from the previous round's vectors (warm start, ANCHORS "cheap link analysis"), so a round

@@ -1,4 +1,4 @@
-// SPEC C, Best-First fused with HITS: a link's score mixes text similarity (its parent page's and its
+// Design C, Best-First fused with HITS: a link's score mixes text similarity (its parent page's and its
 // anchor's, TF-IDF cosine to the topic, or the Naive Bayes link posterior) with the authority and hub scores
 // of its target in the crawled graph. HITS runs every `every` pages, warm-started (hits.ts), and the queue is
 // re-ranked through the crawl's re-scoring path, which yields to the crawl between chunks.
@@ -17,7 +17,7 @@ export const SLICE_WORK = 250_000;
 /**
  * The defaults, from the sweep over topics and seeds of the web of sites (scripts/bench/hits-sweep.ts,
  * docs/benchmarks.md "Best-first fused with HITS"): the classifier's posterior as the text part (TF-IDF is far behind
- * it: issue 33's run, the README's table); a round every 500 pages, the crawl's own re-scoring period, since each
+ * it: the sweep, the README's table); a round every 500 pages, the crawl's own re-scoring period, since each
  * round re-ranks the whole queue; the weights as good as any the sweep tried (within a point of recall).
  */
 export const SWEPT_DEFAULTS = {
@@ -92,7 +92,7 @@ function fusion(p: StrategyParams, keywords: string[]): Strategy {
     seedPriority: () => SEED_PRIORITY,
     plan(link, parent) {
       if (pageSim.url !== parent.url) Object.assign(pageSim, { url: parent.url, sim: naiveBayes ? 0 : topic.similarity(parent.text) });
-      // With the classifier as the text part, its posterior stands for both similarities (SPEC C.1's place).
+      // With the classifier as the text part, its posterior stands for both similarities (design C.1's place).
       const simPage = naiveBayes ? link.score : pageSim.sim;
       const simAnchor = naiveBayes ? link.score : topic.similarity(link.anchor);
       const s = score(link.url, simPage, simAnchor);
@@ -103,7 +103,7 @@ function fusion(p: StrategyParams, keywords: string[]): Strategy {
     },
     afterPage(page) {
       if (!naiveBayes) topic.addPage(page.text, page.relevant);
-      // SPEC C.4: only relevant pages' links feed the graph.
+      // Design C.4: only relevant pages' links feed the graph.
       if (page.relevant) {
         relevantPages++;
         graph.addPage(page.url, page.links);

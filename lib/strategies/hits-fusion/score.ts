@@ -1,5 +1,5 @@
-// SPEC C.3: LinkScore(i) = A·(SimPage(P) + B·SimAnchor(i)) + C·(α·Auth(i) + β·Hub(i)), A + B + C = 1, β < α.
-// Before enough pages exist for HITS to mean anything, the text part alone (SPEC C.1).
+// Design C.3: LinkScore(i) = A·(SimPage(P) + B·SimAnchor(i)) + C·(α·Auth(i) + β·Hub(i)), A + B + C = 1, β < α.
+// Before enough pages exist for HITS to mean anything, the text part alone (design C.1).
 
 export interface FusionWeights {
   /** A: weight of the text part. */
@@ -14,7 +14,7 @@ export interface FusionWeights {
   hub: number;
 }
 
-/** Why these weights break the SPEC's rules, in one sentence, or null. */
+/** Why these weights break the design's rules, in one sentence, or null. */
 export function weightsProblem(w: FusionWeights): string | null {
   const sum = w.textWeight + w.anchorWeight + w.linkWeight;
   if (Math.abs(sum - 1) > 1e-9) return `strategy.textWeight + anchorWeight + linkWeight (A + B + C) must be 1 (got ${Number(sum.toFixed(6))})`;

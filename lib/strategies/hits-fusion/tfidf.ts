@@ -1,4 +1,4 @@
-// SPEC C.1: text similarity as the cosine between TF-IDF vectors of a text and of the topic. Words come from
+// Design C.1: text similarity as the cosine between TF-IDF vectors of a text and of the topic. Words come from
 // the project's tokenizer (Chinese is segmented), with stop words removed there and a few more here; document
 // frequencies are learned from the pages the crawl fetches, so IDF fits the web being crawled; the topic vector
 // is the sum of the on-topic pages' vectors and the keywords, with words seen in fewer than `minDf` documents

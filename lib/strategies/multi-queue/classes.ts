@@ -1,4 +1,4 @@
-// SPEC D.1-D.2: the class of a URL on a targeted site and the priority it is queued with. Pure functions of the
+// Design D.1-D.2: the class of a URL on a targeted site and the priority it is queued with. Pure functions of the
 // link (what the parser saw of it), the page it was found on, and the user's list and content patterns.
 import type { UrlMatcher } from '../../records/patterns';
 import type { FrontierEntry } from '../../records/types';
@@ -26,11 +26,11 @@ export function pageClass(url: string, entry: Pick<FrontierEntry, 'strategy'>, p
 export const isListing = (c: UrlClass): boolean => c === 'list' || c === 'pagination';
 const isContent = (c: UrlClass): boolean => c === 'content' || c === 'content-return';
 
-/** Files a content page links as its own (attachments): they belong to the page (SPEC D.1 content-return). */
+/** Files a content page links as its own (attachments): they belong to the page (design D.1 content-return). */
 const ATTACHMENT = /\.(?:pdf|docx?|xlsx?|pptx?|odt|zip|rar|7z|gz|txt|csv|jpe?g|png|gif|webp)$|\/attachments?\/|[?&](?:attach(?:ment)?id|aid)=/i;
 
 /**
- * SPEC D.1: a link's class on a page of class `parent`. A content page's next pages and attachments are its
+ * Design D.1: a link's class on a page of class `parent`. A content page's next pages and attachments are its
  * content-return links, a list page's pager its pagination; other links, a pager of a page of neither kind
  * included, are classed by the patterns.
  */
@@ -43,7 +43,7 @@ export function linkClass(link: Pick<PlannedLink, 'url' | 'pagination'>, parent:
 }
 
 /**
- * SPEC D.2: content-return links get the maximum (a multi-page article is finished fast), a pager keeps its
+ * Design D.2: content-return links get the maximum (a multi-page article is finished fast), a pager keeps its
  * page's priority, everything else one less; never below 1.
  */
 export function linkPriority(cls: UrlClass, parentPriority: number, maxPriority: number): number {

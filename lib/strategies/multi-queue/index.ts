@@ -1,4 +1,4 @@
-// SPEC D, multi-priority queues for targeted sites (patent CN102117275): URLs are classed (list page, content
+// Design D, multi-priority queues for targeted sites (patent CN102117275): URLs are classed (list page, content
 // page, pagination, content-return, other), given a priority from 1 to max by their class and the page that
 // links them, and taken from one FIFO queue per priority, the heaviest queue first (weights.ts). List pages
 // are mined for links, not judged, and refreshed on a schedule; a thread seen before is queued again only
@@ -38,7 +38,7 @@ export function multiQueueStrategy(params: MultiQueueParams): Strategy {
   const start = params.startPriority || max;
   const refreshMinutes = params.refreshMinutes ?? 60;
   const patterns: ClassPatterns = { listPages: compilePatterns([...(params.listPages ?? [])]), contentPages: compilePatterns([...(params.contentPages ?? [])]) };
-  // SPEC D.3: iFactor is the average number of new links a list page shows (the configured value until one
+  // Design D.3: iFactor is the average number of new links a list page shows (the configured value until one
   // was read). On a first visit every link is new; on a refresh, those it did not show last time, so what each
   // refreshed list page showed last is kept. Read so, iFactor is how many URLs one step down a list page adds
   // for each one it is, which is what dividing by iFactor per step evens out.
@@ -65,7 +65,7 @@ export function multiQueueStrategy(params: MultiQueueParams): Strategy {
       const from = pageClass(parent.url, parent.entry, patterns);
       const urlClass = linkClass(link, from, patterns);
       const priority = linkPriority(urlClass, parent.entry.priority, max);
-      // SPEC D.5: the reply count in a thread's row, on a list page, is the thread's version. Only for links
+      // Design D.5: the reply count in a thread's row, on a list page, is the thread's version. Only for links
       // the content patterns call content: the row's other links (its author) show the same count.
       const revisit = isListing(from) && link.replies !== undefined && urlClass === 'content' ? String(link.replies) : undefined;
       return { priority, state: { urlClass }, ...(revisit !== undefined ? { revisit } : {}) };

@@ -1,7 +1,7 @@
-// SPEC D.3: which FIFO queue gives the next URL. Queue i (priority value v_i) weighs
+// Design D.3: which FIFO queue gives the next URL. Queue i (priority value v_i) weighs
 //   w_i = len_i / iFactor^(max - v_i) / (1 + fetches in flight from it),
 // and the heaviest goes first: high priorities are favoured by iFactor's powers, yet a low queue that keeps
-// growing outweighs them in the end, so none starves. Dividing by the fetches in flight (the SPEC's option) lets
+// growing outweighs them in the end, so none starves. Dividing by the fetches in flight (the design's option) lets
 // several workers spread over the queues instead of all serving the heaviest.
 import type { QueueLoad } from '../types';
 

@@ -1,4 +1,4 @@
-// SPEC E.5: fields of a record found near their keywords on a page, the surrounding tags weighed. A value
+// Design E.5: fields of a record found near their keywords on a page, the surrounding tags weighed. A value
 // in the cell beside a matching table header, the <dd> of a matching <dt>, or the element after a matching
 // label weighs most; text after "keyword:" in the same block next; text after the keyword without a colon,
 // and mailto:/tel: links, least. Each candidate goes through the field's validator, which takes the typed

@@ -1,4 +1,4 @@
-// SPEC E.4, filter traversal of a crawl template (patent CN102930059): from a seed (a search result, layer 0)
+// Design E.4, filter traversal of a crawl template (patent CN102930059): from a seed (a search result, layer 0)
 // follow the links whose anchor matches the first filter layer's keywords, from those pages the second layer's,
 // and so on; pages past the last layer are the final pages whose fields are extracted (lib/run/template-harvest.ts).
 // On a layer's page a "next page" link is followed on the same layer (a list of branches split over pages).
@@ -33,7 +33,7 @@ export const layerOf = (state: { layer?: number } | undefined): number => state?
  * Whether a page of a template crawl is a final page, whose fields are extracted: a page on the last layer, or
  * a page on an earlier layer (not a seed) none of whose links leads a layer deeper. Sites differ in depth (one
  * links "Contact us" from its home page, another "About us" first and "Contact" from there), and a template
- * with two layers still reads the first kind (beyond SPEC E.4, which extracts on the last layer only).
+ * with two layers still reads the first kind (beyond design E.4, which extracts on the last layer only).
  */
 export function isFinalPage(layer: number, layers: number, childLayers: number[]): boolean {
   if (layer >= layers) return true;

@@ -1,4 +1,4 @@
-// SPEC E.1: each template keyword becomes a tolerant pattern. "contact us" also finds "Contact-Us" and
+// Design E.1: each template keyword becomes a tolerant pattern. "contact us" also finds "Contact-Us" and
 // "contact  us", "e-mail" finds "Email" and "E mail", "联系我们" finds "联系 我们"; case and width are ignored.
 // The source's example is `mail.{0,50}box`: words may stand a little apart. Here the gap between two words of a
 // keyword is at most a few characters of punctuation or space, or one short word ("contact the us" is not meant,

@@ -1,4 +1,4 @@
-// SPEC E.3: seed sampling. Seeds are taken in result order; the seed at position s (from 1) of n is crawled
+// Design E.3: seed sampling. Seeds are taken in result order; the seed at position s (from 1) of n is crawled
 // with probability P = 1 - (s + f) / (2n), f the number of earlier seeds that yielded no useful information
 // (no record when they were last crawled). With n = 10 and f = 0: 95%, 90%, ... The randomness is seeded, so
 // a cycle samples the same way every time it is replayed. Seeds skipped in one cycle are taken for sure in
@@ -18,7 +18,7 @@ export interface Sample {
   skipped: string[];
 }
 
-/** The chance SPEC E.3 gives the seed at position `s` (from 1) of `n`, after `f` barren earlier seeds. */
+/** The chance design E.3 gives the seed at position `s` (from 1) of `n`, after `f` barren earlier seeds. */
 export const takeChance = (s: number, n: number, f: number): number => Math.max(0, 1 - (s + f) / (2 * n));
 
 export function sampleSeeds({ seeds, rand, barren, owed }: SampleInput): Sample {

@@ -1,4 +1,4 @@
-// SPEC E.6 recrawl, made adaptive as StormCrawler's adaptive scheduler is: each record keeps its own interval,
+// Design E.6 recrawl, made adaptive as StormCrawler's adaptive scheduler is: each record keeps its own interval,
 // which doubles each time its page is found unchanged (up to 8x the template's period) and halves each time it
 // changed (down to a quarter of it). The template is due again when its most pressing record is, never sooner
 // than a quarter of its period after a cycle finished, and at its period when it has no record yet.

@@ -1,4 +1,4 @@
-// SPEC E.2: seeds from a search engine. The template's keywords go into the engine's query URL, the result
+// Design E.2: seeds from a search engine. The template's keywords go into the engine's query URL, the result
 // pages are read by offset, and the result links are taken in order: links that leave the engine's own site,
 // minus its ads and navigation (or, for engines where that is not enough, the links a CSS selector picks).
 // Deduped, order kept. The pages themselves are requested by the caller, through the crawl's request gate.
@@ -42,7 +42,7 @@ export function resultLinks(html: string, pageUrl: string, selector?: string): s
 export type ReadPage = (url: string) => Promise<{ html: string; url: string } | { error: string }>;
 
 export interface SearchReport {
-  /** The ordered, deduped result list N (SPEC E.2). */
+  /** The ordered, deduped result list N (design E.2). */
   seeds: string[];
   /** Result pages read, and those that failed, with why. */
   pages: number;
