@@ -1,7 +1,9 @@
 // The Topics view's evaluation (design A.8): held-out (7:3, as the paper splits its labeled links) or k-fold
 // precision, recall, F1, accuracy and AUC, with confusion matrices, of the two feature groups of design A.3 side
 // by side, and the strongest features of each class. The work runs in a Web Worker (eval-worker.ts).
-import type { ByGroup, Confusion, EvaluationReport, Figures, ReadableFeature, TestResult } from '@/lib/learning/evaluate.ts';
+import type { ByGroup, EvaluationReport } from '@/lib/learning/evaluate.ts';
+import type { Confusion, Figures, TestResult } from '@/lib/learning/evaluation-metrics.ts';
+import type { ReadableFeature } from '@/lib/learning/feature-wording.ts';
 import type { FeatureGroup } from '@/lib/learning/link-features.ts';
 import type { CrawlerDB } from '@/lib/store/db';
 import type { LabelSource } from '@/lib/records/types.ts';

@@ -10,16 +10,9 @@
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import {
-  evaluateLinks,
-  type CrossValidationReport,
-  type EvaluationReport,
-  type Figures,
-  type HoldoutReport,
-  type LabeledLinkText,
-  type ReadableFeature,
-  type TestResult,
-} from '../../lib/learning/evaluate';
+import { evaluateLinks, type CrossValidationReport, type EvaluationReport, type HoldoutReport, type LabeledLinkText } from '../../lib/learning/evaluate';
+import type { Figures, TestResult } from '../../lib/learning/evaluation-metrics';
+import type { ReadableFeature } from '../../lib/learning/feature-wording';
 import type { Evidence } from '../../lib/learning/link-classifier';
 import type { FeatureGroup } from '../../lib/learning/link-features';
 import { parseHtml } from '../../lib/parse/html';

@@ -12,7 +12,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { rocAuc } from '../../lib/learning/evaluate';
+import { rocAuc } from '../../lib/learning/evaluation-metrics';
 import { STRATEGIES } from '../../lib/strategies/registry';
 import { mulberry32, shuffled } from '../../lib/records/random';
 import { formatSummary, runCrawl, type Summary } from '../crawl';

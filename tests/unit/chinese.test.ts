@@ -3,7 +3,8 @@
 // the paper's finance domain, design A) ranks unseen Chinese links on the right side.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { evaluateHoldout, rocAuc, type LabeledLinkText } from '../../lib/learning/evaluate';
+import { evaluateHoldout, type LabeledLinkText } from '../../lib/learning/evaluate';
+import { rocAuc } from '../../lib/learning/evaluation-metrics';
 import { LinkClassifier } from '../../lib/learning/link-classifier';
 import { decodeHtml } from '../../lib/net/decode';
 import { parseHtml } from '../../lib/parse/html';

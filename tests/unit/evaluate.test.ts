@@ -1,15 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  crossValidate,
-  describeFeature,
-  evaluateHoldout,
-  evaluateLinks,
-  rocAuc,
-  stratifiedFolds,
-  stratifiedSplit,
-  testResult,
-  type LabeledLinkText,
-} from '../../lib/learning/evaluate';
+import { crossValidate, evaluateHoldout, evaluateLinks, type LabeledLinkText } from '../../lib/learning/evaluate';
+import { rocAuc, testResult } from '../../lib/learning/evaluation-metrics';
+import { stratifiedFolds, stratifiedSplit } from '../../lib/learning/evaluation-splits';
+import { describeFeature } from '../../lib/learning/feature-wording';
 import { LinkClassifier } from '../../lib/learning/link-classifier';
 import type { Label } from '../../lib/learning/naive-bayes';
 import { mulberry32 } from '../../lib/records/random';
