@@ -8,7 +8,8 @@ import { emptyStats, exportMarkKey, exportMarkPrefix, type CrawlRecord, type Cra
 import { firstReads, planCommit, secondReads } from '../run/commit-plan';
 import { crawlRow, type CrawlerDB } from './db';
 import { countWrites } from './fifo-queues';
-import { FrontierStore, readEntries, writeEntries } from './frontier-store';
+import { FrontierStore } from './frontier-store';
+import { readEntries, writeEntries } from './frontier-rows';
 import { HeldLinkBook, type HeldChanges } from './held-links';
 import { TaughtBook, type TaughtChanges } from './taught-counts';
 import { bodyRows } from './body-packs';

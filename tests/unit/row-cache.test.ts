@@ -9,7 +9,7 @@ import type { Candidate, PageCommit } from '../../lib/ports';
 import { mulberry32 } from '../../lib/records/random';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
-import { readEntries } from '../../lib/store/frontier-store';
+import { readEntries } from '../../lib/store/frontier-rows';
 import { heldRowCount, setRowCacheRows } from '../../lib/store/row-cache';
 import type { FrontierEntry } from '../../lib/records/types';
 import { frontierRows } from '../support/reopenable-store';
