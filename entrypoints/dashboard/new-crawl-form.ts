@@ -8,20 +8,17 @@ import { requestCrawlAccess } from '@/lib/platform/actions';
 import {
   configToForm,
   defaultFormValues,
-  formErrorOf,
-  formProblems,
   formToConfig,
   keywordsText,
   safetyRuleChoices,
   RENDER_CHOICES,
   SCOPE_CHOICES,
   scopeWarning,
-  templateJsonProblem,
   topicChoices,
   type CrawlFormValues,
-  type FormProblem,
   strategyChoices,
 } from '@/lib/ui/config-form';
+import { formErrorOf, formProblems, templateJsonProblem, type FormProblem } from '@/lib/ui/form-problems';
 import { DEFAULT_SAFETY_RULES } from '@/lib/records/safety-rules.ts';
 import { byId, errorText, fill, h } from '@/lib/platform/dom';
 import { downloadFile } from '@/lib/platform/actions';

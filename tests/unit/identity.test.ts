@@ -8,7 +8,8 @@ import { domainsOf, identityPlan, productToken, type IdentityPlan } from '../../
 import { CrawlService } from '../../lib/app/service';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
-import { configToForm, defaultFormValues, formErrorOf, formToConfig, identityText } from '../../lib/ui/config-form';
+import { configToForm, defaultFormValues, formToConfig, identityText } from '../../lib/ui/config-form';
+import { formErrorOf } from '../../lib/ui/form-problems';
 import { realClock } from '../../lib/net/fetcher';
 
 const config = (over: Record<string, unknown> = {}): CrawlConfig =>

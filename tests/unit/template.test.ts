@@ -194,7 +194,7 @@ describe('the template field of the New crawl form', () => {
   });
 
   it('refuses a template that is not JSON, or a bad one, beside the template field', async () => {
-    const { formErrorOf, templateJsonProblem } = await import('../../lib/ui/config-form');
+    const { formErrorOf, templateJsonProblem } = await import('../../lib/ui/form-problems');
     expect(templateJsonProblem('{"search": ')).toMatch(/^template is not JSON: /);
     expect(templateJsonProblem('')).toBeNull();
     expect(formErrorOf('template.search.url must contain {query} where the keywords go')).toEqual({

@@ -7,8 +7,9 @@ import { parseConfig } from '../../lib/app/parse-config';
 import { compilePatterns, readPattern } from '../../lib/records/patterns';
 import { DEFAULT_SAFETY_RULES } from '../../lib/records/safety-rules';
 import {
-  configToForm, defaultFormValues, formErrorOf, FORM_FIELDS, formProblems, formToConfig, keywordList, keywordsText, safetyRuleChoices, SCOPE_CHOICES, scopeText, scopeWarning, strategyChoices, topicChoices,
+  configToForm, defaultFormValues, FORM_FIELDS, formToConfig, keywordList, keywordsText, safetyRuleChoices, SCOPE_CHOICES, scopeText, scopeWarning, strategyChoices, topicChoices,
 } from '../../lib/ui/config-form';
+import { formErrorOf, formProblems } from '../../lib/ui/form-problems';
 import { crawlActions, formatDuration, formatPercent, formatRate, harvestRate, pagesPerMinute } from '../../lib/ui/format';
 
 describe('new crawl form', () => {
