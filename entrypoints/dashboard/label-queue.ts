@@ -42,7 +42,7 @@ const isHttp = (url: string): boolean => /^https?:\/\//i.test(url);
 
 /** Scrolls the list, and only the list (scrollIntoView would scroll the page too), to show `row`. */
 function keepInView(list: HTMLElement, row: HTMLElement): void {
-  const top = row.offsetTop; // the list is positioned (style.css), so this is from the list's top
+  const top = row.offsetTop; // the list is positioned (labeling-queue.css), so this is from the list's top
   if (top < list.scrollTop) list.scrollTop = top;
   else if (top + row.offsetHeight > list.scrollTop + list.clientHeight) list.scrollTop = top + row.offsetHeight - list.clientHeight;
 }

@@ -1,7 +1,18 @@
 // The dashboard: start crawls, watch and control them, browse and export their pages (the Crawls view);
 // label links and manage each topic's labels and model (the Topics view, ?view=topics&topic=ID).
 import '@/lib/ui/base.css';
-import './style.css';
+// The page's stylesheets, in the order of the cascade: a later sheet's rule wins over an earlier one's of the same
+// specificity (the labels table's over the shared tables', the template field's over the form fields').
+import './layout.css';
+import './crawl-list.css';
+import './form-fields.css';
+import './new-crawl-form.css';
+import './crawl-detail.css';
+import './tables.css';
+import './topics-view.css';
+import './labeling-queue.css';
+import './labels-table.css';
+import './records-view.css';
 import { CrawlerDB } from '@/lib/store/db';
 import { type CrawlRecord } from '@/lib/records/rows.ts';
 import { byId, crawlIdFromUrl, errorText } from '@/lib/platform/dom';
