@@ -13,6 +13,7 @@ import {
   ALL_LABELS,
   filteredCount,
   forEachLabelChunk,
+  LABEL_SOURCES,
   labelWindow,
   type LabelCounts,
   type LabelCursor,
@@ -37,6 +38,11 @@ export function labelFileFormat(name: string, text: string): 'csv' | 'jsonl' {
   return text.trimStart().startsWith('{') ? 'jsonl' : 'csv';
 }
 
+/** The filters' choices, typed by the filter they set; the first is the default. */
+const LABEL_CHOICES: readonly [LabelFilter['label'], string][] = [['all', 'All'], ['on', 'On topic'], ['off', 'Off topic']];
+const SOURCE_CHOICES: readonly [LabelFilter['source'], string][] = [['all', 'All'], ...LABEL_SOURCES.map((s) => [s, s[0]!.toUpperCase() + s.slice(1)] as [LabelFilter['source'], string])];
+const options = (choices: readonly [string, string][]) => choices.map(([value, text]) => h('option', { value }, text));
+
 export class LabelsTable {
   private topic: Topic | undefined;
   private filter: LabelFilter = { ...ALL_LABELS };
@@ -54,6 +60,8 @@ export class LabelsTable {
     const labelSelect = byId<HTMLSelectElement>('labels-label');
     const sourceSelect = byId<HTMLSelectElement>('labels-source');
     const siteInput = byId<HTMLInputElement>('labels-site');
+    fill(labelSelect, ...options(LABEL_CHOICES));
+    fill(sourceSelect, ...options(SOURCE_CHOICES));
     labelSelect.addEventListener('change', () => this.refilter({ label: labelSelect.value as LabelFilter['label'] }));
     sourceSelect.addEventListener('change', () => this.refilter({ source: sourceSelect.value as LabelFilter['source'] }));
     let typing: ReturnType<typeof setTimeout> | undefined;

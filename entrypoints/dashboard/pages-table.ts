@@ -39,6 +39,16 @@ const SITES_EVERY_MS = 2000;
 /** How long typing pauses before the search runs. */
 const SEARCH_DELAY_MS = 250;
 
+/** The filters' choices, the query's values typed: what the selects offer, in their order, the first the default. */
+const KIND_CHOICES: readonly [PageKind | 'all', string][] = [
+  ['all', 'Any verdict'], ['relevant', 'Relevant'], ['irrelevant', 'Not relevant'], ['unjudged', 'No verdict'], ['failed', 'Failed'], ['skipped', 'Skipped'],
+];
+const LABEL_CHOICES: readonly [LabelFilter, string][] = [['any', 'Any label'], ['on', 'Labeled on topic'], ['off', 'Labeled off topic'], ['none', 'Not labeled']];
+const SORT_CHOICES: readonly [PageSort, string][] = [
+  ['oldest', 'Oldest first'], ['newest', 'Newest first'], ['score-high', 'Highest score first'], ['score-low', 'Lowest score first'],
+];
+const options = (choices: readonly [string, string][]) => choices.map(([value, text]) => h('option', { value }, text));
+
 const KIND_WORDS: Record<PageKind | 'all', string> = {
   all: '', relevant: 'relevant', irrelevant: 'not relevant', unjudged: 'without a verdict', failed: 'failed', skipped: 'skipped',
 };
@@ -67,6 +77,9 @@ export class PagesTable {
 
   constructor(private readonly db: CrawlerDB) {
     byId('page-label-col').title = PAGE_LABEL_HELP;
+    fill(this.kind, ...options(KIND_CHOICES));
+    fill(this.label, ...options(LABEL_CHOICES));
+    fill(this.sort, ...options(SORT_CHOICES));
     this.search.addEventListener('input', () => {
       clearTimeout(this.searchTimer);
       this.searchTimer = setTimeout(() => this.readControls(), SEARCH_DELAY_MS);
