@@ -1,5 +1,4 @@
 // Builds the crawl service for the extension's service worker and connects it to messages and alarms.
-import { browser } from 'wxt/browser';
 import { CrawlService } from '../app/service';
 import { realClock } from '../net/fetcher';
 import { CrawlStore } from '../store/crawl-store';

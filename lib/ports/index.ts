@@ -153,7 +153,7 @@ export interface CrawlStorePort {
 
 /**
  * What a crawl's run asks of the store beyond the commits it makes: its row, taking from the frontier, the pages
- * training read, and the strategy's saved memory. The Dexie store implements it; a shared store would too.
+ * training read, and the strategy's saved memory. The Dexie store implements it, and so does the shared store (lib/store/shared/shared-store.ts).
  */
 export interface RunStorePort extends CrawlStorePort {
   readonly pages: CrawlStorePort['pages'] & {

@@ -17,7 +17,7 @@ export const SLICE_WORK = 250_000;
 /**
  * The defaults, from the sweep over topics and seeds of the web of sites (scripts/bench/hits-sweep.ts,
  * docs/benchmarks.md "Best-first fused with HITS"): the classifier's posterior as the text part (TF-IDF is far behind
- * it: the sweep, the README's table); a round every 500 pages, the crawl's own re-scoring period, since each
+ * it in the sweep); a round every 500 pages, the crawl's own re-scoring period, since each
  * round re-ranks the whole queue; the weights as good as any the sweep tried (within a point of recall).
  */
 export const SWEPT_DEFAULTS = {
