@@ -1,5 +1,6 @@
 // URL authority in the real extension: a crawl with labeled training pages keeps their links in IndexedDB,
 // fits the authority when training ends, and the dashboard's crawl details say what it learned.
+// @module-tag chromium
 import { expect, it } from 'vitest';
 import { crawlWithLabeledPages, LABELED_PAGES, useDemoBrowser } from './demo-browser';
 import { openDashboard } from './page-objects';

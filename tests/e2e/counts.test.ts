@@ -1,5 +1,6 @@
 // Counts agree to the row on a finished crawl: the Pages table's total and its filters, the tiles, the popup,
 // the export (its rows and its Sites list) and the database's own rows, checked against each other.
+// @module-tag chromium
 import { readFile } from 'node:fs/promises';
 import type { Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';

@@ -1,6 +1,7 @@
 // The crawl names itself, in real Chromium with the built extension: the server's log, not the crawler's
 // records, says which User-Agent each request carried. Two crawls run at once, one with the setting off (started
 // from the dashboard's form), while the user opens a page of the first crawl's site in a tab.
+// @module-tag chromium
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:http';

@@ -1,6 +1,7 @@
 // the dashboard, in real Chromium: the harvest chart of a crawl and of the other crawls of its
 // topic, the links it takes next, labeling a fetched page, starting a crawl for an existing topic, and the
 // evaluation of the topic's link classifier in a Web Worker.
+// @module-tag chromium
 import type { Locator, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { send } from '../../scripts/lib/browser';

@@ -1,5 +1,6 @@
 // The dashboard at 800 px: the New crawl form folds behind a button, so the selected crawl comes right after
 // the list, and a click on a crawl brings its detail into view with the focus on its heading.
+// @module-tag chromium
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';

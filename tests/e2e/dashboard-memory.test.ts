@@ -2,6 +2,7 @@
 // chunks and let them go. The harvest chart once read every page row inside a live query, and Dexie keeps what a
 // live query read for as long as it is subscribed: 0.7 KB a page for as long as the page stayed open, which made
 // the heap of an export of 100,000 pages 4.3x that of 10,000. 20,000 pages (FOCUS_DASHBOARD_MEMORY_N for more).
+// @module-tag chromium
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ensureBuilt, launchWithExtension, type Launched } from '../../scripts/lib/browser';

@@ -1,5 +1,6 @@
 // The crawl detail's tiles at 800 and 1,280 px: no value is ever broken over lines ("52 min 0 s" once wrapped as
 // "52 min 0" over "s"), and none runs out of its tile. Also keeps screenshots of a running crawl of the demo site.
+// @module-tag chromium
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -74,8 +75,8 @@ for (const width of [800, 1280]) {
   });
 }
 
-it('keeps screenshots of a running crawl at 1,280 and 800 px (FOCUS_SCREENSHOTS=1)', async () => {
-  if (!process.env.FOCUS_SCREENSHOTS) return;
+it('keeps screenshots of a running crawl at 1,280 and 800 px (FOCUS_SCREENSHOTS=1)', async ({ skip }) => {
+  skip(!process.env.FOCUS_SCREENSHOTS, 'writes docs/images: FOCUS_SCREENSHOTS=1 runs it');
   // A profile of its own: the list shows this crawl alone, not the fixtures above.
   const launched = await launchWithExtension();
   try {

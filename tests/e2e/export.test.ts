@@ -1,6 +1,7 @@
 // Exports through the real extension: the command-line runner's --export writes every format, read back by
 // readers that are not the writers (payloads compared with what the server sends); the dashboard's Export panel
 // downloads a chosen selection, remembers how far it got, and shows what the crawl stores.
+// @module-tag chromium
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

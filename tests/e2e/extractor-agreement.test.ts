@@ -1,5 +1,6 @@
 // The link extractor runs on linkedom's DOM in the service worker and will run on the live page's DOM in the
 // labeling content script: on the same HTML both must give the same links, anchors and contexts.
+// @module-tag chromium
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';

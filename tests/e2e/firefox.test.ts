@@ -3,6 +3,7 @@
 // finds every astronomy page and never requests the log-out, delete or robots-closed pages; a profile logged in to
 // a hostile site keeps its session while redirects to unsafe, closed or off-scope targets are never requested; the
 // exports read back as they do from Chromium.
+// @module-tag firefox
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +11,7 @@ import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCrawl } from '../../scripts/crawl';
 import { ensureBuilt, ROOT } from '../../scripts/lib/browser';
-import { firefoxPath, hasFirefox, launchFirefoxWithExtension } from '../../scripts/lib/firefox';
+import { firefoxPath, launchFirefoxWithExtension } from '../../scripts/lib/firefox';
 import { openSession } from '../../scripts/lib/session';
 import type { CrawlStatus } from '../../lib/app/protocol';
 import type { LabeledLink, PageRecord } from '../../lib/records/types';
@@ -23,11 +24,7 @@ import { SCRIPT_MADE, startScriptSite, type ScriptSite } from '../fixtures/sites
 import { startNightSkySite } from './labeler-page';
 import { httpPayload, parseWarc, unzip } from '../support/archive-readers';
 
-if (!hasFirefox()) {
-  console.warn(`tests/e2e/firefox.test.ts skipped: no Firefox at ${process.env.FIREFOX_PATH || '/usr/bin/firefox-esr'} (apt-get install firefox-esr, or set FIREFOX_PATH)`);
-}
-
-describe.skipIf(!hasFirefox())('Focus in Firefox', () => {
+describe('Focus in Firefox', () => {
   beforeAll(() => {
     firefoxPath();
     ensureBuilt(undefined, 'firefox');

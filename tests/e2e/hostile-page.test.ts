@@ -4,6 +4,7 @@
 // page, may ask the worker for what labeling needs and nothing else (no `start`, `pages`, `exportModel`).
 // A page that moves focus itself (`link.focus()` when a key goes down, from a timer, on a mouseover) does not
 // choose the link the user's key labels either.
+// @module-tag chromium
 import { createServer } from 'node:http';
 import type { CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';

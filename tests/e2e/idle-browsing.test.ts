@@ -1,6 +1,7 @@
 // The user's own browsing does not run Focus: with no crawl running, a tab that loads a page of many requests does not
 // wake the extension's worker (its webRequest listeners are on only while its own requests are). And a crawl whose
 // very first request is a redirect still sees where it goes: the listeners are on before that request leaves.
+// @module-tag chromium
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';

@@ -1,6 +1,7 @@
 // The on-page labeler in real Chromium: switched on by the same `setLabeler` message the popup sends, it marks
 // every link of a page that has its own aggressive CSS without moving anything, labels links with the anchor
 // and context the crawler extracts, makes alike links score higher, and leaves the page as it found it.
+// @module-tag chromium
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parseHtml } from '../../lib/parse/html';

@@ -1,5 +1,6 @@
 // The dashboard follows a running crawl: the Pages table gains rows as the crawl fetches them, without a reload,
 // and the tiles and the Sites panel move with it.
+// @module-tag chromium
 import { expect, it } from 'vitest';
 import { ensureBuilt, launchWithExtension, send, type Launched } from '../../scripts/lib/browser';
 import { startTreeSite, type TreeSite } from '../fixtures/sites/tree-site';

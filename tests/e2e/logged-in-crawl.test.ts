@@ -1,5 +1,6 @@
 // (a) A login-protected site is crawled with the session of a profile that logged in first,
 // and the log-out link is never requested.
+// @module-tag chromium
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -4,6 +4,7 @@
 // the page linking it, and with perHost 1 and a delay, no host asked twice within the delay while the other
 // host's URLs keep flowing. pages.jsonl and the dashboard carry each page's class and priority; the crawl
 // detail shows the queues' lengths and weights while the crawl runs.
+// @module-tag chromium
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

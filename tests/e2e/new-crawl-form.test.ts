@@ -1,6 +1,7 @@
 // The New crawl form refuses everything wrong at once, each refusal beside its own field in the words of its
 // label, reading URL patterns as the crawl reads them; an empty number field is refused unless the form shows
 // its default. Nothing is started until the form is right.
+// @module-tag chromium
 import { expect, it } from 'vitest';
 import { useDemoBrowser } from './demo-browser';
 import { DashboardPage } from './page-objects';

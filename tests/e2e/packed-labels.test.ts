@@ -1,6 +1,7 @@
 // The labels a crawl makes are stored a page commit's worth to a row (lib/store/label-packs.ts), in the real
 // extension: the Topics view counts and lists every one of them, and one relabeled in its table keeps its place,
 // becomes the user's (the labeler finds it by URL) and one deleted is gone, as for a label stored alone.
+// @module-tag chromium
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { send } from '../../scripts/lib/browser';

@@ -1,6 +1,7 @@
 // The Pages table on a large crawl in real Chromium: the first window and each filter, order and search show
 // within seconds because they read a window from an index, not the crawl. Prints the times. The crawl has
 // 20,000 pages unless FOCUS_PAGES_TABLE_N says otherwise (100,000 takes about 2 minutes to seed).
+// @module-tag chromium
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ensureBuilt, launchWithExtension, type Launched } from '../../scripts/lib/browser';

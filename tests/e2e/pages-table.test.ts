@@ -1,5 +1,6 @@
 // The Pages table in real Chromium, on a crawl with many hosts, long paths and long titles: URLs read as host
 // and path, titles wrap, and search, a site filter, a label filter and a score order show the right pages.
+// @module-tag chromium
 import type { Page } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,6 +1,7 @@
 // The popup's "Fetching now" of a real crawl: the worker that runs the crawl says what it fetches (the popup no longer
 // reads the frontier's in-flight rows, whose index range grows with every URL ever taken). A tree site answers each
 // page after 400 ms, so a request is in flight nearly all the time.
+// @module-tag chromium
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { CrawlStatus } from '../../lib/app/protocol';
 import { ensureBuilt, launchWithExtension, send, type Launched } from '../../scripts/lib/browser';

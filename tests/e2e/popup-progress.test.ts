@@ -1,4 +1,5 @@
 // (c) A crawl set up in the dashboard shows its progress live in the popup, and obeys pause and resume there.
+// @module-tag chromium
 import { expect, it } from 'vitest';
 import { useDemoBrowser } from './demo-browser';
 import { DashboardPage, PopupPage } from './page-objects';

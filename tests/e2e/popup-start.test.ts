@@ -1,5 +1,6 @@
 // The popup lists the running crawls before the latest finished one, starts a crawl of the site in the tab
 // it is about ("Crawl this site"), and unnamed crawls get names that say what they are, and one topic.
+// @module-tag chromium
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';

@@ -2,6 +2,7 @@
 // day old (which a browser's cache treats as fresh for hours), two of them change, and the recrawl in the same
 // profile asks every page it kept with its validators, gets a 304 for each unchanged one, and sees the changes.
 // Also what the browser's cache does with each cache mode of an extension's fetch: the evidence for 'no-store'.
+// @module-tag chromium
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -3,6 +3,7 @@
 // crawl reads what a reader sees (a JSON-filled list, a delayed link, a shadow-root widget, a same-origin frame, a
 // pushState-routed app) and the page's own `fetch('/logout')` is stopped before it reaches the server; with
 // `render: never` it finds none of the script-made links. The server's log says what was requested.
+// @module-tag chromium
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

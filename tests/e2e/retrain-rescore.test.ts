@@ -1,5 +1,6 @@
 // The frontier order of a running crawl changes after retraining, in the real
 // extension. Labels go in through the same messages the labeler and the dashboard send.
+// @module-tag chromium
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { send } from '../../scripts/lib/browser';

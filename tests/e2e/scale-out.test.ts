@@ -3,6 +3,8 @@
 // two workers request no page (nor robots.txt) twice, hold the budget in total, and each page is in exactly one
 // worker's pages.jsonl. Then a third worker is killed (SIGKILL, its browser with it) while it holds leases: once they
 // lapse, the others fetch those URLs, and nothing of the crawl is lost.
+// @module-tag chromium
+// @module-tag redis
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +16,7 @@ import { parseConfig } from '../../lib/app/parse-config';
 import { RedisFrontier } from '../../lib/store/shared/redis-frontier';
 import { seedEntries } from '../../lib/app/shared-run';
 import { startWebOfHosts, type WebOfHosts } from '../fixtures/sites/web-of-hosts';
-import { hasRedis, NO_REDIS, startRedis, type RedisProcess } from '../support/redis-server';
+import { startRedis, type RedisProcess } from '../support/redis-server';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -27,7 +29,7 @@ interface Worker {
   output: () => string;
 }
 
-describe.skipIf(!hasRedis)('a crawl shared by several browsers through Redis', () => {
+describe('a crawl shared by several browsers through Redis', () => {
   let redis: RedisProcess;
   let site: WebOfHosts;
   const dir = mkdtempSync(join(tmpdir(), 'focus-scale-out-'));
@@ -209,8 +211,4 @@ describe.skipIf(!hasRedis)('a crawl shared by several browsers through Redis', (
       }
     }
   }
-});
-
-it.skipIf(hasRedis)('shared crawls need redis-server', () => {
-  console.warn(NO_REDIS);
 });

@@ -1,5 +1,6 @@
 // A seed list of 50,000 in the real extension: the crawl starts on it, the dashboard's "In frontier" counts
 // the seeds still packed, the crawl row keeps one seed per host, and deleting the crawl deletes the packed rows.
+// @module-tag chromium
 import { expect, it } from 'vitest';
 import { send } from '../../scripts/lib/browser';
 import { useDemoBrowser } from './demo-browser';

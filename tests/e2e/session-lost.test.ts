@@ -2,6 +2,7 @@
 // the real extension in Chromium: the request that expires the session pauses the crawl after that one request, the
 // command exits 3 with the sentence, the popup and the dashboard say it, and a resume after logging in again never
 // requests it again. The server's log says what was requested.
+// @module-tag chromium
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,5 +1,6 @@
 // A sparse-tunneling crawl through the command-line runner and the real extension: design B's defaults, a
 // summary that reports blacklisted sites and dropped links, and the dashboard's Sites panel with Blacklist.
+// @module-tag chromium
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,6 +1,7 @@
 // Design E end to end, in Chromium through the command-line runner: a search engine and a score of company sites
 // on loopback; the template's first crawl, then the sites change (some edited, one gone, one new) and the
 // recrawl in the same profile brings the records in line with them.
+// @module-tag chromium
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

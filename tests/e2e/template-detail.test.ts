@@ -2,6 +2,7 @@
 // records per page fetched and the sites with and without a record, and these agree with the records export; the
 // popup's card says the same. Crawled for real through the command-line runner, in Chromium, against a search
 // engine and a few company sites on loopback, one of which has no contact details a record could hold.
+// @module-tag chromium
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

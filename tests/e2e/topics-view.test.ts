@@ -1,5 +1,6 @@
 // The dashboard's Topics view in real Chromium: topics, labeled links (added by message and by file, filtered,
 // relabeled, deleted, exported), the model card (retrain, export, import) and the labeling queue on a live crawl.
+// @module-tag chromium
 import { expect, it } from 'vitest';
 import { send } from '../../scripts/lib/browser';
 import type { CrawlStatus } from '../../lib/app/protocol';

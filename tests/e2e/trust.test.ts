@@ -1,6 +1,7 @@
 // Trust with the user's session, in real Chromium with the built extension: a profile logged in to a hostile
 // site is crawled. The server's log, not the crawler's records, says what was requested, with the session or
 // not, and whether the session still holds at the end.
+// @module-tag chromium
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

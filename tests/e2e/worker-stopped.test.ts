@@ -1,5 +1,6 @@
 // (b) The service worker is stopped mid-crawl (DevTools protocol); the crawl continues by itself (alarm)
 // and finishes with each page fetched once.
+// @module-tag chromium
 import { expect, it } from 'vitest';
 import { send } from '../../scripts/lib/browser';
 import { useDemoBrowser } from './demo-browser';

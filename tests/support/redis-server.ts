@@ -1,14 +1,12 @@
 // A throwaway redis-server for tests: Debian's package (.ci/run installs it), on a free loopback port, in a temp
-// dir, with nothing saved. Tests that need it skip, saying why, when /usr/bin/redis-server is missing.
+// dir, with nothing saved. Test files that start one carry `@module-tag redis` (tests/support/requirements.ts): where
+// redis-server is missing they skip, saying why, and under CI=true they fail with the same sentence.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-
-export const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
-export const hasRedis = existsSync(REDIS_SERVER);
-export const NO_REDIS = `${REDIS_SERVER} is missing: install Debian's redis-server package (.ci/run does) to run this test`;
+import { missing, redisServerPath } from './requirements';
 
 export interface RedisProcess {
   port: number;
@@ -25,9 +23,12 @@ async function freePort(): Promise<number> {
 }
 
 export async function startRedis(extra: string[] = []): Promise<RedisProcess> {
+  const absent = missing('redis');
+  if (absent) throw new Error(absent);
+  const server = redisServerPath()!;
   const dir = mkdtempSync(join(tmpdir(), 'focus-redis-'));
   const port = await freePort();
-  const child: ChildProcess = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', ...extra], {
+  const child: ChildProcess = spawn(server, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', ...extra], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   await new Promise<void>((resolve, reject) => {
@@ -41,6 +42,7 @@ export async function startRedis(extra: string[] = []): Promise<RedisProcess> {
       }
     });
     child.on('exit', (code) => reject(new Error(`redis-server exited (${code}): ${out}`)));
+    child.on('error', (err) => reject(new Error(`${server} did not start: ${err.message}`)));
   });
   return {
     port, url: `redis://127.0.0.1:${port}`,

@@ -1,11 +1,12 @@
 // The shared frontier's Lua steps against a real redis-server: leases of the best URL whose host is ready across
 // workers, the budget held in total, the raise on rediscovery, leases retaken after their worker went quiet, a
 // slow worker's late result kept once, and the one-line errors a user sees for a bad Redis.
+// @module-tag redis
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { connectRedis, FrontierError, RedisFrontier, type CrawlParams } from '../../lib/store/shared/redis-frontier';
 import type { SharedAck, SharedEntry } from '../../lib/store/shared/shared-store';
-import { hasRedis, NO_REDIS, startRedis, type RedisProcess } from '../support/redis-server';
+import { startRedis, type RedisProcess } from '../support/redis-server';
 
 const entry = (url: string, priority: number, depth = 1): SharedEntry => ({
   url, host: new URL(url).host, site: new URL(url).hostname, score: 0.5, priority, order: 0, depth, parentUrl: null, anchor: '', context: '',
@@ -17,7 +18,7 @@ const ack = (url: string, fence: number, children: SharedEntry[] = [], more: Par
 const params = (p: Partial<CrawlParams> = {}): CrawlParams => ({ maxPages: 100, perHost: 1, delayMs: 0, leaseMs: 10_000, ...p });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe.skipIf(!hasRedis)('the shared frontier in Redis', () => {
+describe('the shared frontier in Redis', () => {
   let server: RedisProcess;
   let redis: Redis;
   let n = 0;
@@ -186,8 +187,4 @@ describe.skipIf(!hasRedis)('the shared frontier in Redis', () => {
       await locked.stop();
     }
   });
-});
-
-it.skipIf(hasRedis)('the shared frontier tests need redis-server', () => {
-  console.warn(NO_REDIS);
 });

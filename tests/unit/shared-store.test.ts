@@ -2,6 +2,7 @@
 // redis-server: a link one worker's page found is taken by the other with the entry the first one's store queued,
 // a host busy at one worker waits at the other, and a verdict's labeled links reach the other worker's store,
 // whose model learns them at its next catch-up.
+// @module-tag redis
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../lib/app/parse-config';
@@ -14,13 +15,12 @@ import type { FrontierEntry } from '../../lib/records/types';
 import { openBridge } from '../../lib/store/shared/bridge-server';
 import { RedisFrontier, type CrawlParams } from '../../lib/store/shared/redis-frontier';
 import { seedEntries } from '../../lib/app/shared-run';
-import { hasRedis } from '../support/redis-server';
 import { useSharedRedis } from '../support/shared-redis';
 
 const config = parseConfig({ name: 'shared', seeds: ['http://a.test/', 'http://b.test/'], topic: { keywords: ['telescope'] }, politeness: { delayMs: 0, perHost: 1 } });
 const params: CrawlParams = { maxPages: 100, perHost: 1, delayMs: 0, leaseMs: 30_000 };
 
-describe.skipIf(!hasRedis)('run stores of two workers on one shared frontier', () => {
+describe('run stores of two workers on one shared frontier', () => {
   const shared = useSharedRedis();
   const bridges = shared.bridges;
 

@@ -1,6 +1,7 @@
 // Training on a crawl shared by two browsers (each its own IndexedDB, each its own run) through the runner's
 // loopback bridge and a real redis-server: each link source is requested once in total, the crawl takes nothing
 // before training is over, and a worker that joins after training learns the labeled links without reading any.
+// @module-tag redis
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { CrawlRunner } from '../../lib/run/runner';
@@ -13,7 +14,6 @@ import { SharedRunStore } from '../../lib/store/shared/shared-store';
 import { openBridge } from '../../lib/store/shared/bridge-server';
 import { RedisFrontier, type CrawlParams } from '../../lib/store/shared/redis-frontier';
 import { seedEntries } from '../../lib/app/shared-run';
-import { hasRedis } from '../support/redis-server';
 import { useSharedRedis } from '../support/shared-redis';
 
 const o = 'http://sky.test';
@@ -39,7 +39,7 @@ const config = parseConfig({
 });
 const params: CrawlParams = { maxPages: 2, perHost: 2, delayMs: 0, leaseMs: 30_000 };
 
-describe.skipIf(!hasRedis)('training on a shared crawl', () => {
+describe('training on a shared crawl', () => {
   const shared = useSharedRedis();
   const bridges = shared.bridges;
 
