@@ -159,7 +159,7 @@ describe('Focus in Firefox', () => {
       try {
         const tab = await session.firefox!.browser.newPage();
         await tab.goto(`${site.origin}/worker?install`);
-        await tab.waitForFunction(() => document.body.textContent?.includes('Installed'), { timeout: 20_000 });
+        await tab.waitForFunction(() => document.body.textContent?.includes('Installed'), { timeout: 60_000 });
         await tab.close();
         site.requests.length = 0;
         const { crawlId } = await session.send<{ crawlId: number }>('start', {

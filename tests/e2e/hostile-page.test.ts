@@ -102,7 +102,7 @@ it('labels nothing on events the page forges, and still labels on the user’s r
   const view = await LabelerView.attach(page);
   const honest = `${site.origin}/astronomy/saturn`;
   await send(browser.page, 'setLabeler', { tabId: await tabIdOf(`${site.origin}/prize`), on: true });
-  await expect.poll(async () => (await view.badges()).filter((b) => b.score !== null).map((b) => b.url), { timeout: 15_000 }).toEqual([VICTIM, honest]);
+  await expect.poll(async () => (await view.badges()).filter((b) => b.score !== null).map((b) => b.url)).toEqual([VICTIM, honest]);
 
   // 1. All forged: pointer, focus and key.
   await page.mouse.move(5, 560); // the real pointer rests on no link
@@ -135,7 +135,7 @@ async function openSteering(steer: Steer): Promise<{ page: Page; view: LabelerVi
   const view = await LabelerView.attach(page);
   const chosen = `${site.origin}/astronomy/${steer}/saturn`;
   await send(browser.page, 'setLabeler', { tabId: await tabIdOf(url), on: true });
-  await expect.poll(async () => (await view.badges()).filter((b) => b.score !== null).map((b) => b.url), { timeout: 15_000 }).toEqual([chosen, steeredUrl(steer)]);
+  await expect.poll(async () => (await view.badges()).filter((b) => b.score !== null).map((b) => b.url)).toEqual([chosen, steeredUrl(steer)]);
   await page.mouse.move(5, 590); // the pointer rests on no link
   return { page, view, chosen };
 }

@@ -58,7 +58,7 @@ it('does not wake its worker for the requests of a page the user opens while no 
       if (statuses.at(-1) !== 'stopped') await cdp.send('ServiceWorker.stopAllWorkers');
       await new Promise((resolve) => setTimeout(resolve, 1000));
       return statuses.at(-1);
-    }, { timeout: 20_000, interval: 0 }).toBe('stopped');
+    }, { interval: 0 }).toBe('stopped');
     statuses.length = 0;
 
     requested.length = 0;

@@ -70,7 +70,7 @@ it('marks every link in place, labels by click and key with the crawler’s feat
   const boxes = await pageBoxes(page);
 
   expect(await setLabeler(tabId, true)).toEqual({ on: true });
-  await expect.poll(async () => (await view.badges()).filter((b) => !b.hidden && b.score !== null).length, { timeout: 15_000 }).toBe(crawled.length);
+  await expect.poll(async () => (await view.badges()).filter((b) => !b.hidden && b.score !== null).length).toBe(crawled.length);
   const badges = await view.badges();
   expect(badges.map((b) => b.url)).toEqual(crawled.map((l) => l.url));
   for (const b of badges) expect(b.text).toMatch(/^(<1|>99|\d{1,3})%$/);
@@ -208,7 +208,7 @@ it('keeps every badge of a dense list off all link text, at the end of its own l
   const tabId = await tabIdOf(site.denseUrl);
   const boxes = await pageBoxes(page);
   expect(await setLabeler(tabId, true)).toEqual({ on: true });
-  await expect.poll(async () => (await view.badges()).filter((b) => b.score !== null).length, { timeout: 15_000 }).toBe(64);
+  await expect.poll(async () => (await view.badges()).filter((b) => b.score !== null).length).toBe(64);
   const badges = await view.badges();
   const texts = await linkTextBoxes(page);
   expect(texts.map((t) => t.href)).toEqual(badges.map((b) => b.url));
@@ -272,7 +272,7 @@ async function openEdge(query: string): Promise<{ page: Page; view: LabelerView;
   const view = await LabelerView.attach(page);
   const tabId = await tabIdOf(site.edgeUrl + query);
   expect(await setLabeler(tabId, true)).toEqual({ on: true });
-  await expect.poll(async () => (await view.badges()).filter((b) => b.score !== null).length, { timeout: 15_000 }).toBe(3);
+  await expect.poll(async () => (await view.badges()).filter((b) => b.score !== null).length).toBe(3);
   return { page, view, tabId };
 }
 
@@ -322,10 +322,10 @@ it('shows a sure score whole, inside the view, at the right and bottom edges and
     await page.keyboard.press('1');
     await page.mouse.move(1, 1);
     await expect.poll(async () => (await view.badge(`${site.origin}/rings/close`)).text).toBe('✓ >99%');
-    await page.waitForTimeout(200); // the relayout after the resize and the label
-    const fits = await view.badgeFits();
-    expect(fits.length, `zoom ${zoom}`).toBeGreaterThanOrEqual(2);
-    for (const f of fits) expect(f.scrollWidth, `${f.url} "${f.text}" at zoom ${zoom}`).toBeLessThanOrEqual(f.clientWidth);
+    // The relayout after the resize and the label, however long a busy machine takes to make it.
+    const cut = async () => (await view.badgeFits()).filter((f) => f.scrollWidth > f.clientWidth).map((f) => `${f.url} "${f.text}" at zoom ${zoom}`);
+    await expect.poll(cut).toEqual([]);
+    expect((await view.badgeFits()).length, `zoom ${zoom}`).toBeGreaterThanOrEqual(2);
     const inner = await page.evaluate(() => ({ w: document.documentElement.clientWidth, h: document.documentElement.clientHeight }));
     for (const b of (await view.badges()).filter((v) => !v.hidden)) {
       expect(b.box.left, `${b.url} at zoom ${zoom}`).toBeGreaterThanOrEqual(0);

@@ -32,15 +32,15 @@ it('shows new pages in the Pages table while the crawl runs, oldest first and ne
 
   const { dash, errors } = await openDashboard(browser.context, browser.extensionId, `crawl=${crawlId}`);
   const rows = dash.getByTestId('page-row');
-  await expect.poll(() => rows.count(), { timeout: 10_000 }).toBeGreaterThan(0);
+  await expect.poll(() => rows.count()).toBeGreaterThan(0);
   const first = await rows.count();
   const tile = async () => Number((await dash.getByTestId('detail-fetched').innerText()).replace(/\D/g, ''));
   const siteFetched = async () => Number((await dash.locator('[data-testid=site-row] td').nth(1).innerText().catch(() => '0')).replace(/\D/g, ''));
   const [tileAt, siteAt] = [await tile(), await siteFetched()];
   // Rows are added as the crawl goes, with no reload and no click; the tiles and the Sites panel follow.
   await expect.poll(() => rows.count(), { timeout: 30_000, interval: 200 }).toBeGreaterThanOrEqual(first + 5);
-  await expect.poll(tile, { timeout: 10_000 }).toBeGreaterThan(tileAt);
-  await expect.poll(siteFetched, { timeout: 10_000 }).toBeGreaterThan(siteAt);
+  await expect.poll(tile).toBeGreaterThan(tileAt);
+  await expect.poll(siteFetched).toBeGreaterThan(siteAt);
 
   // Newest first: the newest page is at the top, and the top moves as pages come in.
   await dash.getByTestId('page-sort').selectOption('newest');

@@ -204,7 +204,7 @@ it("keeps the site's own service worker from installing, or from requesting what
   try {
     const mine = await launched.context.newPage();
     await mine.goto(`${site.origin}/worker?install`);
-    await mine.getByText('Installed').waitFor({ timeout: 20_000 });
+    await mine.getByText('Installed').waitFor({ timeout: 60_000 });
     await mine.close();
     site.requests.length = 0;
     const { crawlId } = await send<{ crawlId: number }>(launched.page, 'start', {
@@ -228,7 +228,7 @@ it('closes the tabs a stopped worker left behind when it starts again', async ()
       budget: { maxPages: 1 }, politeness: { delayMs: 0 }, fetch: { render: 'always', renderTimeoutMs: 60_000 },
     });
     const renderTab = (): Page | undefined => context.pages().find((p) => p.url() === `${site.origin}/busy`);
-    await expect.poll(() => renderTab() !== undefined, { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => renderTab() !== undefined).toBe(true);
     const orphan = renderTab()!;
     const cdp = await context.newCDPSession(page);
     await cdp.send('ServiceWorker.enable');
@@ -236,7 +236,7 @@ it('closes the tabs a stopped worker left behind when it starts again', async ()
     await new Promise((r) => setTimeout(r, 1000));
     // A message starts the worker again; its start closes what the last one left.
     await send(page, 'status', {});
-    await expect.poll(() => orphan.isClosed(), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => orphan.isClosed()).toBe(true);
   } finally {
     await launched.close();
   }

@@ -44,7 +44,7 @@ it('re-scores the queued links of a running crawl after a retrain, in the direct
     learning: { rescoreEveryPages: 0, rescoreEveryLabels: 0 },
   });
   let before: Queued[] = [];
-  await expect.poll(async () => (before = await nextUp(page, crawlId, 40)).length, { timeout: 20_000 }).toBeGreaterThanOrEqual(10);
+  await expect.poll(async () => (before = await nextUp(page, crawlId, 40)).length).toBeGreaterThanOrEqual(10);
   const status = await send<{ crawl: { topicId: number; lastRescore?: unknown } }>(page, 'status', { crawlId });
   const topicId = status.crawl.topicId;
   expect(status.crawl.lastRescore).toBeUndefined();
@@ -61,7 +61,7 @@ it('re-scores the queued links of a running crawl after a retrain, in the direct
   await expect.poll(async () => {
     const r = (await send<{ crawl: { lastRescore?: { why: string; at: number; ms: number; complete?: boolean } } }>(page, 'status', { crawlId })).crawl.lastRescore;
     return r && r.complete !== false && r.at - r.ms >= retrainedAt - 1000 ? r.why : null;
-  }, { timeout: 20_000 }).toMatch(/^(retrained|answers moved the class counts)$/);
+  }).toMatch(/^(retrained|answers moved the class counts)$/);
   const after = await nextUp(page, crawlId, 200);
   const rank = (list: Queued[], url: string) => list.findIndex((e) => e.url === url);
   const stillQueued = (e: Queued) => rank(after, e.url) >= 0;

@@ -66,7 +66,7 @@ it('crawls the template, then recrawls after the sites changed: the records matc
       page.on('console', (m) => logs.push(m.text()));
       page.on('pageerror', (e) => logs.push(String(e)));
       try {
-        await page.getByTestId('record-row').nth(20).waitFor({ timeout: 15_000 });
+        await page.getByTestId('record-row').nth(20).waitFor({ timeout: 60_000 });
       } catch (err) {
         await page.screenshot({ path: '/tmp/template-debug.png', fullPage: true });
         console.log(logs.join('\n'));

@@ -39,7 +39,7 @@ it("shows a finished template crawl's records per page and per site, no harvest 
       for (const width of [1280, 800]) {
         await page.setViewportSize({ width, height: 1000 });
         await page.goto(`chrome-extension://${launched.extensionId}/dashboard.html?crawl=${crawlId}`);
-        await expect.poll(() => page.getByTestId('detail-records').innerText(), { timeout: 15_000 }).toMatch(/^\d+$/);
+        await expect.poll(() => page.getByTestId('detail-records').innerText()).toMatch(/^\d+$/);
         await page.getByTestId('record-row').first().waitFor();
         if (process.env.FOCUS_SCREENSHOTS) {
           mkdirSync(join(ROOT, 'docs', 'images'), { recursive: true });

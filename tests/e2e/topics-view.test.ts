@@ -169,7 +169,7 @@ it('asks about the links and pages of a running crawl\'s frontier, answered with
 
   const t = await topicsPage(topic.id);
   const p = t.page;
-  await expect.poll(() => t.queueItems().count(), { timeout: 20_000 }).toBeGreaterThan(2);
+  await expect.poll(() => t.queueItems().count()).toBeGreaterThan(2);
   // Each question says whether it is about a link or a page.
   const kinds = await p.getByTestId('queue-kind').allInnerTexts();
   expect(kinds.length).toBe(await t.queueItems().count());
@@ -220,7 +220,7 @@ it('asks about the links and pages of a running crawl\'s frontier, answered with
   await expect.poll(async () => {
     const row = p.locator(`[data-testid=queue-item][data-url="${target}"]`);
     return (await row.count()) === 0 ? 0 : Number(await row.getByTestId('queue-score').innerText());
-  }, { timeout: 20_000 }).toBeLessThan(before);
+  }).toBeLessThan(before);
 
   // The topic cannot be deleted while its crawl runs: the worker's sentence is shown.
   await p.getByTestId('topic-delete').click();

@@ -41,7 +41,7 @@ async function heldCrawl(opts = { labels: 3000 }) {
 
 const queued = queuedEntries;
 
-describe('an answer re-scores where it reaches', { timeout: 90_000 }, () => {
+describe('an answer re-scores where it reaches', () => {
   it('moves the links that share the answer\'s name, to the scores a full re-score gives, and no others', async () => {
     const { store, h, crawlId, topicId, release, service } = await heldCrawl();
     const before = await queued(store, crawlId);
@@ -78,7 +78,7 @@ describe('an answer re-scores where it reaches', { timeout: 90_000 }, () => {
     const before = await queued(store, crawlId);
     const tudors = [0, 1, 2, 3, 4].map((i) => `${O}/p${i}`).filter((u) => before.has(u));
     await h.labelLink({ topicId, url: tudors[0]!, anchor: before.get(tudors[0]!)!.anchor, context: '', label: 1, wait: true });
-    await expect.poll(() => learner.reachIndexReady, { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => learner.reachIndexReady).toBe(true);
     const mid = await queued(store, crawlId);
     const { effect } = await h.labelLink({ topicId, url: tudors[1]!, anchor: mid.get(tudors[1]!)!.anchor, context: '', label: 1, wait: true });
     const after = await queued(store, crawlId);
@@ -97,7 +97,7 @@ describe('an answer re-scores where it reaches', { timeout: 90_000 }, () => {
     const before = await queued(store, crawlId);
     const url = [...before.keys()].find((u) => /p[0-4]$/.test(u))!;
     await h.labelLink({ topicId, url, anchor: before.get(url)!.anchor, context: '', label: 1, wait: true });
-    await expect.poll(async () => (await store.getCrawl(crawlId))!.lastRescore?.why, { timeout: 10_000 }).toBe('answers moved the class counts');
+    await expect.poll(async () => (await store.getCrawl(crawlId))!.lastRescore?.why).toBe('answers moved the class counts');
     release();
     await service.settled(crawlId);
   });

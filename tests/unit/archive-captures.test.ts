@@ -36,7 +36,7 @@ const copies = () => captured.filter((p) => p.copyOf !== undefined);
 const count = (xs: string[]) => xs.reduce((m, x) => m.set(x, (m.get(x) ?? 0) + 1), new Map<string, number>());
 const isRedirect = (block: Buffer) => /^HTTP\/1\.1 30/.test(block.toString('latin1', 0, 12));
 
-describe('archives hold one capture per request made', { timeout: 60_000 }, () => {
+describe('archives hold one capture per request made', () => {
   it('WARC: one request and one response (or revisit) per request made; a page judged from its training copy adds none', async () => {
     expect(copies().length).toBeGreaterThanOrEqual(3);
     const records = await parseWarc(await run({ format: 'warc' }));

@@ -57,9 +57,9 @@ describe('the crawl’s writes, as the pages showing them hear of them', () => {
     paceChangeSignals(db, 100);
     const counts: number[] = [];
     const sub = liveQuery(() => db.pages.where('[crawlId+seq]').between([1, 0], [1, Infinity]).count()).subscribe((n) => counts.push(n));
-    await expect.poll(() => counts.at(-1), { timeout: 2000 }).toBe(0);
+    await expect.poll(() => counts.at(-1)).toBe(0);
     for (let seq = 0; seq < 20; seq++) await db.pages.add(page(1, seq));
-    await expect.poll(() => counts.at(-1), { timeout: 2000 }).toBe(20);
+    await expect.poll(() => counts.at(-1)).toBe(20);
     // Another crawl's pages fall outside the range the query read, and outside the range announced.
     const before = counts.length;
     await db.pages.add(page(2, 0));

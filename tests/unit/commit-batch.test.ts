@@ -122,5 +122,5 @@ describe('pages committed together', () => {
     }
     expect(batches).toBeGreaterThan(30);
     expect(flushes).toBeGreaterThan(10);
-  }, 120_000);
+  });
 });

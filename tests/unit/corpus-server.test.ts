@@ -35,17 +35,18 @@ describe('meanOpen', () => {
 });
 
 describe('startCorpusServer', () => {
+  // A second's latency, so that an answer not held (below) is told apart from a held one on a machine however busy.
   it('holds every answer for latencyMs and records each request it saw', async () => {
-    const site = await startCorpusServer(dir, 0, { latencyMs: 80 });
+    const site = await startCorpusServer(dir, 0, { latencyMs: 1000 });
     try {
       const t0 = Date.now();
       const answers = await Promise.all(['a', 'b', 'c', 'nope'].map((p) => fetch(`${site.origin}/wiki/${p}.html`)));
-      expect(Date.now() - t0).toBeGreaterThanOrEqual(75);
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(995);
       expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 404]);
       expect(await answers[1]!.text()).toBe('<title>b</title>');
       // As the server saw them (no client or connection time in a span): each held, the 404 too.
       expect(site.spans).toHaveLength(4);
-      for (const [a, b] of site.spans) expect(b - a).toBeGreaterThanOrEqual(75);
+      for (const [a, b] of site.spans) expect(b - a).toBeGreaterThanOrEqual(995);
     } finally {
       await site.close();
     }
@@ -56,7 +57,8 @@ describe('startCorpusServer', () => {
     try {
       expect((await fetch(`${site.origin}/wiki/a.html`)).status).toBe(200);
       const [[a, b]] = site.spans as [[number, number]];
-      expect(b - a).toBeLessThan(40); // as the server saw it: no client or connection time in it
+      // As the server saw it (no client or connection time in it): well under the second a held answer takes.
+      expect(b - a).toBeLessThan(500);
     } finally {
       await site.close();
     }

@@ -92,7 +92,7 @@ describe('the crawl loop', () => {
     expect(end.state).toBe('finished');
     expect(new Set(site.requested).size).toBe(site.requested.length);
     expect(site.requested).toHaveLength(12);
-  }, 30_000);
+  });
 
   /** Page i links pages 10i+1 .. 10i+10, answered after 0-15 ms; `inFlight` counts requests not yet answered. */
   function liveSite() {
@@ -134,7 +134,7 @@ describe('the crawl loop', () => {
     expect(new Set(site.requested).size).toBe(60);
     expect(end.stats.attempts).toBe(60);
     expect(await store.frontier.countByState(crawlId, 'inflight')).toBe(0);
-  }, 30_000);
+  });
 
   it('leaves no request running when stopped, starts none after, and keeps every untried URL queued', async () => {
     const { store, crawlId, site, runner } = await slowCrawl(1000);
@@ -151,5 +151,5 @@ describe('the crawl loop', () => {
     expect(end.stats.attempts).toBe(made);
     expect(await store.frontier.countByState(crawlId, 'inflight')).toBe(0);
     expect(end.stats.queued).toBe(await store.frontier.countByState(crawlId, 'queued'));
-  }, 30_000);
+  });
 });

@@ -52,7 +52,7 @@ async function readAll(pages: { row: PageRecord; body: PageBody }[]) {
   return { seqs, resources, most, reads };
 }
 
-describe('export reader', { timeout: 60_000 }, () => {
+describe('export reader', () => {
   it('holds a bounded number of body bytes when rendered pages keep megabytes of what their tabs loaded', async () => {
     // 30 rendered pages, each keeping 2 MiB of scripts and styles (the default capture limit): 60 MiB in all.
     const pages = Array.from({ length: 30 }, (_, i) => ({ row: row(i + 1, 20_000, true), body: body(i + 1, 20_000, 2 * MiB) }));

@@ -26,7 +26,7 @@ const run = (req: ExportRequest) => exportBytes(store, crawlId, req);
 
 const fetchedPages = () => pages.filter((p) => p.outcome === 'done' && p.status === 200);
 
-describe('exports, read back by independent readers', { timeout: 60_000 }, () => {
+describe('exports, read back by independent readers', () => {
   it('WARC: warcinfo, then a response record per fetched page whose payload is what the server sent, and its request', async () => {
     const records = await parseWarc(await run({ format: 'warc' }));
     expect(records[0]!.headers['WARC-Type']).toBe('warcinfo');

@@ -109,8 +109,9 @@ afterAll(async () => {
 
 const nodeFetch: FetchPort = (url, init) => fetch(url, init);
 
+// A minute: a request to this loopback server ends at once, however busy the machine; the timeout tests set their own.
 function opts(extra: Partial<HopOptions> = {}): HopOptions {
-  return { fetch: nodeFetch, clock: realClock, timeoutMs: 2000, maxBytes: 1024 * 1024, credentials: 'include', ...extra };
+  return { fetch: nodeFetch, clock: realClock, timeoutMs: 60_000, maxBytes: 1024 * 1024, credentials: 'include', ...extra };
 }
 
 /** One request's outcome, whatever kind it was. */
@@ -165,12 +166,10 @@ describe('fetchOnce against a real HTTP server', () => {
   });
 
   it('keeps the first maxBytes of a huge page, stops downloading, and marks it truncated', async () => {
-    const started = Date.now();
     const out = await fetchPage(`${origin}/huge`, opts({ maxBytes: 100_000 }));
     expect(out).toMatchObject({ status: 200, bytes: 100_000, truncated: true });
     expect(out.error).toBeUndefined();
     expect(out.html!.length).toBe(100_000);
-    expect(Date.now() - started).toBeLessThan(1500);
     await hugeClosed; // the client hung up: the server did not get to send all 8 MB
     expect(hugeWritten).toBeLessThan(HUGE_TOTAL);
   });
@@ -210,7 +209,9 @@ describe('fetchOnce against a real HTTP server', () => {
     expect(headers).toMatchObject({ kind: 'retry', out: { status: 0, error: 'timed out after 0.3 s' } });
     const body = await fetchPage(`${origin}/slow-body`, opts({ timeoutMs: 300 }));
     expect(body).toMatchObject({ status: 200, html: null, error: 'timed out after 0.3 s' });
-    expect(Date.now() - started).toBeLessThan(1500);
+    // The servers never answer: the two 0.3 s timers ended both requests, not the default 30 s one, on a machine
+    // however busy (a margin of 30 times).
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('says which network error happened (connection refused), as a passing fault', async () => {

@@ -195,7 +195,7 @@ describe('take by FIFO queues, against walking every queued URL of each queue', 
       expect(held, `seed ${seed}`).toBeGreaterThan(3);
       store.db.close();
     }
-  }, 120_000);
+  });
 });
 
 describe('take by FIFO queues past a busy host', () => {

@@ -171,7 +171,7 @@ describe('take by host heads, against walking every queued URL', () => {
       expect(await store.db.hostHeads.count()).toBe(0);
       store.db.close();
     }
-  }, 120_000);
+  });
 
   it('rebuilds heads a writer outside the store left out, when the crawl loop finds nothing to take', async () => {
     const store = fresh();

@@ -18,7 +18,7 @@ afterAll(() => site.close());
 
 type Round = { nodes: number; edges: number; pages: number; at: number };
 
-describe('hits-fusion across a stopped worker', { timeout: 60_000 }, () => {
+describe('hits-fusion across a stopped worker', () => {
   for (const text of ['naive-bayes', 'tfidf']) {
     it(`resumes HITS over the graph stored before the stop (${text})`, async () => {
       const store = new CrawlStore(new CrawlerDB(`t${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));

@@ -40,7 +40,7 @@ describe('the layering', () => {
   it('lib/ and entrypoints/ import only their own layer or one below, with no cycle', async () => {
     const found = await violationsIn(ROOT, ['lib', 'entrypoints'], true);
     expect(found.map(shown)).toEqual([]);
-  }, 30_000);
+  });
 
   it('fails on an import that points up, a cycle, a file in no layer, the browser or Node in the wrong place and the store ranking', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'focus-layers-'));
@@ -97,7 +97,7 @@ describe('the layering', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 30_000);
+  });
 
   // The HTML parser (linkedom and the DOM it builds), gzip and the archive writers are most of the extension's script by
   // size: the popup and the dashboard load them only when an export starts.
@@ -107,5 +107,5 @@ describe('the layering', () => {
       expect(loaded.length, entry).toBeGreaterThan(20);
       expect(loaded.filter((m) => /node_modules\/(linkedom|htmlparser2|cssomnom|warcio|pako|hash-wasm|client-zip)\/|^lib\/parse\/html\.ts$|^lib\/export\/(jsonl|warc|wacz|html-zip)\.ts$/.test(m)), entry).toEqual([]);
     }
-  }, 30_000);
+  });
 });

@@ -112,7 +112,7 @@ describe('a link read once decides as the separate readings did', () => {
       compared++;
     }
     expect(compared).toBeGreaterThan(1500);
-  }, 30_000);
+  });
 
   it('the guard remembers a URL by its own reading, not by the anchor it came with', () => {
     const guard = makeSafetyGuard({ avoid: [], disabledRules: [] });

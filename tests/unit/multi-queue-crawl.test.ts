@@ -30,7 +30,7 @@ async function crawl(site: ForumSite, raw: Record<string, unknown>, clock?: Virt
 
 const forumRequests = (s: ForumSite) => s.requests.filter((r) => r.host === 'forum.test' && r.path !== '/robots.txt').map((r) => r.path);
 
-describe('multi-queue over a forum', { timeout: 120_000 }, () => {
+describe('multi-queue over a forum', () => {
   it('fetches every thread page, each soon after the page linking it, and records boards as list pages', async () => {
     site = await startForumSite();
     const { store, crawlId, runner } = await crawl(site, { ...forumConfig(), politeness: { delayMs: 0, concurrency: 2, perHost: 1 } });

@@ -39,7 +39,7 @@ async function heldCrawl() {
 
 const queued = queuedEntries;
 
-describe('a page answer re-scores where it reaches', { timeout: 90_000 }, () => {
+describe('a page answer re-scores where it reaches', () => {
   it("re-ranks the judged page's queued children at once, as a full re-score would, without rebuilding the model", async () => {
     const { store, h, crawlId, topicId, release, service } = await heldCrawl();
     const revision = (await store.topics.mustGetTopic(topicId)).revision;

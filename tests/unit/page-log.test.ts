@@ -13,7 +13,7 @@ function row(seq: number, phase: PageRecord['phase'], outcome: PageRecord['outco
   };
 }
 
-describe('page log: training reads', { timeout: 60_000 }, () => {
+describe('page log: training reads', () => {
   it('finds training reads anywhere in a large crawl, and a page committed meanwhile is not kept waiting until the scan ends', async () => {
     const db = new CrawlerDB(`t${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange });
     // Training read first, then a crawl of 9,000 pages, and training resumed near the end (one read failed).

@@ -149,7 +149,7 @@ describe('Pages table search', () => {
       expect(seqs(await pageThrough(db, q, 50)), name).toEqual(seqs(want));
       expect(want.length > 0, name).toBe(name !== 'not the middle of a word');
     }
-  }, 60_000);
+  });
 });
 
 describe('a URL as host and path', () => {

@@ -96,11 +96,13 @@ describe('the shared frontier in Redis', () => {
 
   it("retakes a killed worker's leases once they expire; a heartbeat keeps a live worker's", async () => {
     await f.join('{}', [entry('http://a.test/', 1), entry('http://b.test/', 1)]);
-    const p = params({ leaseMs: 300 });
+    // Leases run on Redis's clock, the real one: the live worker renews every tenth of its lease, so that a busy
+    // machine may slow each heartbeat ten times over and still keep it, until the dead worker's has lapsed.
+    const p = params({ leaseMs: 1000 });
     const dead = await f.take('dead', 1, p);
     const live = await f.take('live', 1, p);
-    for (let i = 0; i < 4; i++) {
-      await sleep(120);
+    for (const lapsed = Date.now() + 1.5 * p.leaseMs; Date.now() < lapsed; ) {
+      await sleep(p.leaseMs / 10);
       await f.renew('live', p.leaseMs);
     }
     const other = await f.take('other', 4, p);

@@ -34,7 +34,7 @@ describe('requestUrl: the URL as the site spelled it', () => {
   });
 });
 
-describe('a crawl requests what the site spelled and obeys its rules as written', { timeout: 30_000 }, () => {
+describe('a crawl requests what the site spelled and obeys its rules as written', () => {
   let seen: string[];
   let port: number;
   let close: () => Promise<void>;

@@ -35,7 +35,7 @@ describe('a full re-score', () => {
     await store.frontier.enqueue(crawlId, links.map((l, i) => ({ ...l, priority: rank[i]! + off[i]! })), clock.now());
 
     learner.scheduleRescore('test');
-    await expect.poll(async () => (await store.getCrawl(crawlId))!.lastRescore?.complete, { timeout: 10_000 }).toBe(true);
+    await expect.poll(async () => (await store.getCrawl(crawlId))!.lastRescore?.complete).toBe(true);
     const after = await Promise.all(links.map((l) => store.frontier.getEntry(crawlId, l.url)));
     expect(after.map((e) => e!.priority)).toEqual([rank[0]! + off[0]!, rank[1]! + off[1]!, rank[2], rank[3]]);
     expect((await store.getCrawl(crawlId))!.lastRescore).toMatchObject({ scanned: 4, changed: 2 });

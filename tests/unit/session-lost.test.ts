@@ -55,7 +55,7 @@ describe('what an answer does to the session', () => {
   });
 });
 
-describe('a crawl that loses the session', { timeout: 60_000 }, () => {
+describe('a crawl that loses the session', () => {
   let site: SessionSite;
   beforeEach(async () => {
     site = await startSessionSite();

@@ -106,7 +106,7 @@ describe('training on a shared crawl', () => {
     const models = await Promise.all([one, two, third].map(async (w) => counts((await w.local.topics.getModel(w.topicId))!.link)));
     expect(models[1]).toEqual(models[0]);
     expect(models[2]).toEqual(models[0]);
-  }, 30_000);
+  });
 
   it("retakes a link source whose reader died (its claim lapsed), and publishes a second read's links only once", async () => {
     const frontier = new RedisFrontier(shared.redis, 'claims');

@@ -33,7 +33,7 @@ async function crawl(strategy: Record<string, unknown>, extra: Record<string, un
 
 const fetchedFrom = (host: string) => site.requests.filter((r) => r.host === host && r.path !== '/robots.txt').length;
 
-describe('sparse tunneling', { timeout: 60_000 }, () => {
+describe('sparse tunneling', () => {
   it('spends at most K+1 fetches in a trap of irrelevant pages linked from every page', async () => {
     for (const maxTunnel of [1, 3]) {
       const { crawl: c } = await crawl({ name: 'sparse-tunneling', maxTunnel, unknownSiteQueue: 100, blacklistAfter: 1000 });

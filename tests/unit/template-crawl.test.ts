@@ -38,7 +38,7 @@ describe('a template crawl of a score of company sites', () => {
     expect(w.seen.filter((s) => s.includes('/cache'))).toEqual([]);
     // Paging by offset stops at the first page with no new results.
     expect(w.seen.filter((s) => s.startsWith('engine.test/search'))).toEqual([0, 5, 10, 15, 20].map((o) => `engine.test/search?q=telescope+shop&first=${o}`));
-  }, 60_000);
+  });
 
   it('recrawls: changed pages re-extracted, a vanished site deleted, a new one added, the rest unchanged', async () => {
     const { store, service, w } = await setup(6);
@@ -64,7 +64,7 @@ describe('a template crawl of a score of company sites', () => {
     expect(byKind('unchanged')).toHaveLength(expected.size - 2);
     expect(crawl.templateRun!.cycle).toBe(2);
     expect(crawl.templateRun!.nextAt).toBeGreaterThan(Date.now());
-  }, 60_000);
+  });
 });
 
 describe('a template crawl that cannot find its seeds or is deleted', () => {
@@ -76,7 +76,7 @@ describe('a template crawl that cannot find its seeds or is deleted', () => {
     expect(crawl.state).toBe('failed');
     expect(crawl.message).toMatch(/^the search found no result links/);
     expect((await service.recrawlsDue()).map((d) => d.name)).toEqual(['nothing']);
-  }, 60_000);
+  });
 
   it('takes the seeds the user gave before the search results', async () => {
     const { store, service } = await setup(3);
@@ -85,7 +85,7 @@ describe('a template crawl that cannot find its seeds or is deleted', () => {
     await service.settled(crawlId);
     expect((await store.getCrawl(crawlId))!.templateRun!.results).toEqual(['http://shop02.test/']);
     expect((await store.records.list('given')).map((r) => r.url)).toEqual(['http://shop02.test/contact']);
-  }, 60_000);
+  });
 
   it('keeps its records across cycles but not past the deletion of its last crawl', async () => {
     const { store, service } = await setup(3);
@@ -98,7 +98,7 @@ describe('a template crawl that cannot find its seeds or is deleted', () => {
     expect(await store.records.changes(second.crawlId)).toEqual([]);
     await service.handlers.deleteCrawl({ crawlId: first.crawlId });
     expect(await store.records.list('telescope shops')).toEqual([]);
-  }, 60_000);
+  });
 });
 
 describe('seed sampling across cycles (design E.3)', () => {
@@ -119,7 +119,7 @@ describe('seed sampling across cycles (design E.3)', () => {
     // Sites skipped this time keep the records of the cycle before: they were not looked at.
     const now = await sites();
     for (const s of [...skipped, ...c2.templateRun!.skipped]) expect(now.has(new URL(s).hostname), s).toBe(true);
-  }, 60_000);
+  });
 });
 
 describe('a template crawl paused and resumed', () => {
@@ -139,5 +139,5 @@ describe('a template crawl paused and resumed', () => {
     expect(Object.fromEntries(await recordsOf(store, 'telescope shops'))).toEqual(Object.fromEntries(expectedRecords(companies(20))));
     expect(w.seen.filter((s) => s.startsWith('engine.test/search'))).toHaveLength(5);
     expect((await store.records.changes(crawlId)).every((c) => c.change === 'new')).toBe(true);
-  }, 60_000);
+  });
 });

@@ -140,5 +140,5 @@ describe('tokenize', () => {
     }
     expect(words).toBeGreaterThan(pages.length ? 100_000 : 100);
     // About 300 corpus pages parsed and tokenized twice: 3.5 s on an idle machine, more beside other suites.
-  }, 30_000);
+  });
 });
