@@ -15,8 +15,11 @@ export default defineConfig({
         // runs on the real clock has a margin of ten times or more), so its timeout only catches a hang: five minutes,
         // thirty times the CPU time of the slowest test alone (seed-lists.test.ts's 10,000-page crawl has fifteen), so
         // that a machine busy with other work fails none. expect.poll waits up to a minute for the same reason.
+        // One Node process per worker for all its files, not one per file (isolate: false): starting a process and
+        // importing a file's modules anew took 40% of the suite's CPU time (docs/development.md). A file's state is
+        // its own: each test opens its own database (fake-indexeddb) and servers on free ports.
         test: {
-          name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', maxWorkers: 2,
+          name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', maxWorkers: 2, isolate: false,
           testTimeout: 300_000, hookTimeout: 300_000, expect: { poll: { timeout: 60_000 } },
         },
       },
