@@ -70,7 +70,7 @@ it('does not wake its worker for the requests of a page the user opens while no 
   } finally {
     await b.close();
   }
-}, 60_000);
+});
 
 it('sees the redirect of a crawl\'s first request', async () => {
   requested.length = 0;
@@ -85,4 +85,4 @@ it('sees the redirect of a crawl\'s first request', async () => {
   const pages = readFileSync(join(out, 'pages.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { finalUrl: string; status: number });
   expect(pages.map((p) => [new URL(p.finalUrl).pathname, p.status])).toEqual([['/telescopes', 200]]);
   expect(requested).toEqual(['/moved', '/telescopes']);
-}, 60_000);
+});
