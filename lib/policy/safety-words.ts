@@ -2,6 +2,7 @@
 // title rather than an action, and the action lexicon (safety-lexicon.ts) compiled once, at load, into sets,
 // a phrase index and one regex, so that checking a link costs a few lookups per word whatever the languages.
 import { type ActionWords, LEXICON } from './safety-lexicon';
+import { READ_WORDS, VERB_OBJECTS } from './safety-signals';
 
 /** Query keys whose value names an operation (`?op=vote`, `?mode=logout`, `?route=account/logout`). */
 export const OPERATION_KEYS: ReadonlySet<string> = new Set(['action', 'do', 'cmd', 'command', 'op', 'mode', 'task', 'act', 'method', 'route', 'func']);
@@ -88,6 +89,10 @@ export interface Component {
   words: string[];
   /** Written in camelCase (`deleteAccount`, `LogOff`): an identifier in code, never prose. */
   camel: boolean;
+  /** Written in snake_case (`toggle_subscription`, `destroy_all`): an identifier too, unless it is a title. */
+  snake: boolean;
+  /** Its length in words, unspaced text counted a word per three characters. */
+  size: number;
   /** Reads as a title, a slug or a file name: too many words, title punctuation, or a file's extension. */
   title: boolean;
 }
@@ -101,6 +106,8 @@ export function componentOf(text: string): Component {
   return {
     words,
     camel: /\p{Ll}\p{Lu}/u.test(bare),
+    snake: /\p{L}_\p{L}/u.test(bare),
+    size: length,
     title: file || length > MAX_ACTION_WORDS || TITLE_PUNCTUATION.test(bare),
   };
 }
@@ -122,6 +129,10 @@ const phrases = new Map<string, Phrase[]>();
 const pairs = new Map<string, Phrase[]>();
 /** Found inside a word: compounds, fused spellings and the strong entries of unspaced scripts. */
 const fused = new Map<string, string>();
+/** Verbs that are also the names of pages (safety-lexicon.ts), their words joined by a space. */
+const names = new Map<string, string>();
+/** Single-word verbs of every kind, by their first three letters: what a route fused into one word starts with. */
+const verbStarts = new Map<string, { verb: string; shown: string; name: boolean }[]>();
 
 /** A German umlaut written out (`loeschen`) as well as folded (`loschen`). */
 const spellings = (entry: string) => {
@@ -148,6 +159,14 @@ function compile(lang: ActionWords, english: ActionWords) {
   }
   for (const entry of lang.weak) for (const s of spellings(entry)) weak.set(wordsOf(fold(s)).join(' '), entry);
   for (const entry of lang.fused ?? []) for (const s of spellings(entry)) fused.set(wordsOf(fold(s)).join(''), entry);
+  for (const entry of lang.names ?? []) for (const s of spellings(entry)) names.set(wordsOf(fold(s)).join(' '), entry);
+  for (const entry of [...lang.strong, ...lang.weak, ...(lang.names ?? [])]) {
+    const words = wordsOf(fold(entry));
+    if (words.length !== 1 || !/^[a-z]{3,}$/.test(words[0])) continue;
+    const list = verbStarts.get(words[0].slice(0, 3)) ?? [];
+    if (!list.some((v) => v.verb === words[0])) list.push({ verb: words[0], shown: entry, name: (lang.names ?? []).includes(entry) });
+    verbStarts.set(words[0].slice(0, 3), list.sort((a, b) => b.verb.length - a.verb.length));
+  }
   const accounts = new Set([...(lang.accounts ?? []), ...(english.accounts ?? [])]);
   for (const closer of lang.closers ?? []) {
     for (const account of accounts) {
@@ -169,6 +188,46 @@ for (const lang of Object.values(LEXICON)) compile(lang, LEXICON.en);
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Longest first, so that a block reports `退出登录` rather than a shorter entry inside it. */
 const FUSED = new RegExp([...fused.keys()].sort((a, b) => b.length - a.length).map(escape).join('|'));
+
+/** The verbs that are also the names of pages: a component or anchor that is only one of them. */
+export function nameAction(words: readonly string[]): string | null {
+  return names.get(words.join(' ')) ?? null;
+}
+
+/** Endings that make a verb another word (`deleted`, `removal`, `confirmation`), not a route that names an object. */
+const SUFFIX = /^(e?[ds]|e?rs?|ing|ings|ion|ions|ation|ations|al|als|able|ible|ment|ments|ive|ives|ee|ees|ory|ance|ence|ly)$/;
+
+/**
+ * The verb a single lowercase word starts, fused with what it acts on. In a path (`strict`) only a verb that is
+ * no page name, followed by an object it acts on (`removepage`, `deletemsg`, `addsubscription`); in an operation's
+ * value, where any verb is an action, a verb of four letters or more followed by anything that is no mere ending
+ * (`markpatrolled`, `stopservice`).
+ */
+export function verbPrefix(word: string, strict: boolean): string | null {
+  if (word.length < 6) return null;
+  for (const v of verbStarts.get(word.slice(0, 3)) ?? []) {
+    if (!word.startsWith(v.verb) || (strict && v.name)) continue;
+    const rest = word.slice(v.verb.length);
+    if (rest.length < 2) continue;
+    if (VERB_OBJECTS.some((o) => rest.startsWith(o))) return v.shown;
+    if (!strict && v.verb.length >= 4 && rest.length >= 3 && !SUFFIX.test(rest)) return v.shown;
+  }
+  return null;
+}
+
+/**
+ * What the words of an operation's value say (`task=articles.publish`, `Action=AgentTicketLock`,
+ * `action=dashboard.view`, `mode=restartservice`): the action they name, `read` when they name only a view, or null
+ * when they name neither.
+ */
+export function operationOf(words: readonly string[]): string | 'read' | null {
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
+    const hit = phraseAt(words, i, phrases) ?? strong.get(w) ?? weak.get(w) ?? names.get(w) ?? fusedIn(w, false) ?? verbPrefix(w, false);
+    if (hit) return hit;
+  }
+  return words.some((w) => READ_WORDS.has(w)) ? 'read' : null;
+}
 
 /** The weak verbs and phrases, as the lexicon writes them: an anchor or component that is only one of them. */
 export function weakAction(words: readonly string[]): string | null {
@@ -234,3 +293,31 @@ export function pairAcross(a: Component, b: Component): string | null {
   }
   return null;
 }
+
+/** Words that only say how much of it an action takes: "delete all", "mark everything read". */
+const QUANTIFIERS = new Set(['all', 'everything', 'selected', 'now', 'it', 'this', 'them', 'me', 'my', 'alle', 'tout', 'todo', 'todos', 'tutto']);
+
+/**
+ * Whether a component's words are one action and nothing more, quantifiers aside: `delete-all`, `mark-all-read`,
+ * `log-out` are; `sign-out-sheet`, `trash-bags`, `remove-seeds-first` name a thing.
+ */
+export function wholeAction(c: Component): boolean {
+  const words = c.words.filter((w) => !QUANTIFIERS.has(w));
+  if (words.length === 0) return false;
+  const list = phrases.get(words[0]);
+  if (list?.some((p) => p.words.length === words.length && p.words.every((w, j) => words[j] === w))) return true;
+  const one = words.join(' ');
+  return words.length === 1 ? strong.has(one) || weak.has(one) || names.has(one) || fused.has(one) : weak.has(one) || names.has(one);
+}
+
+/**
+ * An identifier of code (camelCase or snake_case) of at most three words that an action starts or ends:
+ * `toggle_subscription`, `destroy_all`, `iface_reconnect`, `toggleOffline`. Read where a route ends. A verb that also
+ * names pages does not count: `buildTimeTrend` and `testReport` are pages.
+ */
+export function identifierAction(c: Component): string | null {
+  if (!(c.camel || c.snake) || c.title || c.words.length > 3 || c.words.length === 0) return null;
+  // A weak verb only leads (`block_user`): at the end it is mostly a noun (`testReport`, `sales_cart`).
+  return strong.get(c.words[0]) ?? weak.get(c.words[0]) ?? strong.get(c.words[c.words.length - 1]) ?? null;
+}
+

@@ -3,11 +3,12 @@
 
 /** The default rules with the one line the dashboard shows for each, in the order they are checked. */
 export const SAFETY_RULE_HELP = {
-  'action verb': 'Links whose path or query names an action, in 20 languages: log out, delete, close account, unsubscribe, like, vote, add to cart, checkout, confirm, mark read, …',
-  'state query key': 'Links carrying a token, csrf, nonce, sig, auth or hash key, or an action, do or cmd other than a view',
+  'action verb': 'Links whose path or query names an action, in 20 languages: log out, delete, unsubscribe, reboot, start a build, watch, join, like, vote, add to cart, mark read, …',
+  'state query key': 'Links carrying an anti-forgery token (nonce, sesskey, _token, csrf, …), an action, do or cmd other than a view, or a statement that writes',
   'api path': 'Links into api, ajax, rpc or graphql endpoints',
   nofollow: 'Links the page marks rel="nofollow" (some sites mark every outside link so)',
-  'anchor text': 'Links whose short text names an action: “Log out”, “Abmelden”, “退出”, “Delete”, “Unsubscribe”',
+  'anchor text': 'Links whose short text, title or icon label names an action: “Log out”, “Projekt löschen”, “退出”, “Delete”, “Unsubscribe”',
+  'link markup': 'Links the page marks as actions: data-method="delete", data-confirm, onclick confirm(…), an htmx or Livewire write',
   'undecodable URL': 'Links with a broken %-escape, which cannot be read to check them',
 } as const;
 

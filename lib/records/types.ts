@@ -30,10 +30,35 @@ export interface ExtractedLink {
   context: string;
   /** rel attribute values, lowercased (e.g. "nofollow"). */
   rel: string[];
+  /** What the link's markup says a click does, when it says anything (the session-safety guard reads it). */
+  markup?: LinkMarkup;
   /** A "next page" link, or a numbered page of the pager next to one (lib/parse/listing.ts). */
   pagination?: 'next' | 'page';
   /** The reply count shown in the link's row (a forum's thread list), when the row shows exactly one. */
   replies?: number;
+}
+
+/**
+ * The attributes of a link that say what a click on it does, beyond its URL and text: a script that sends it with
+ * another method (Rails' `data-method`, Turbo, Laravel), htmx and Livewire writes, a confirmation, a script that
+ * takes the click over, and the link's title and accessible name. The parser keeps these and no others.
+ */
+export const LINK_MARKUP_ATTRIBUTES: readonly string[] = [
+  'data-method', 'data-turbo-method', 'data-http-method', 'hx-post', 'hx-put', 'hx-patch', 'hx-delete', 'wire:click', 'data-request',
+  'data-confirm', 'data-turbo-confirm', 'data-confirm-message', 'data-confirmation', 'onclick', 'data-xf-click', 'data-remote',
+  'data-ajax', 'data-toggle-url', 'title', 'aria-label',
+];
+
+/** What a link's markup says (LINK_MARKUP_ATTRIBUTES), read by the parser and judged by lib/policy/safety.ts. */
+export interface LinkMarkup {
+  /** Those of LINK_MARKUP_ATTRIBUTES the link has, by name (values cut to 200 characters). */
+  attrs?: Record<string, string>;
+  /** The accessible name of an icon inside the link: its `title` or `aria-label`. */
+  iconLabel?: string;
+  /** The class of an icon inside the link (`fa fa-trash`). */
+  icon?: string;
+  /** The link sits inside a form. */
+  inForm?: boolean;
 }
 
 /** What the parser returns for one HTML page. */
