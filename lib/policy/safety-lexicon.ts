@@ -63,7 +63,7 @@ export const LEXICON: Readonly<Record<string, ActionWords>> = {
       'enable', 'disable', 'activate', 'retry', 'rerun', 'toggle', 'reopen', 'resolve', 'assign', 'unassign', 'enrol',
       'enroll', 'reload', 'flush', 'reindex', 'kill', 'resend', 'bump', 'snooze', 'verify', 'untrash', 'unhide',
       'unpin',
-      'del', 'unsub', 'unpublish', 'unarchive', 'approve', 'decline', 'upvote',
+      'del', 'unsub', 'unarchive', 'approve', 'decline', 'upvote', 'revert',
     ],
     // OpenID Connect's end_session_endpoint is `endsession` at IdentityServer; ADFS signs out with `wsignout1.0`.
     fused: [

@@ -97,6 +97,17 @@ export interface Component {
   title: boolean;
 }
 
+/**
+ * Words that open a question or a how-to ("how to remove rust", "comment se déconnecter", "如何退出登录"): a text or
+ * a slug they lead is prose, whatever verb follows.
+ */
+const QUESTION_WORDS = new Set([
+  'how', 'why', 'when', 'what', 'which', 'wie', 'warum', 'wann', 'was', 'comment', 'pourquoi', 'quand', 'como', 'por',
+  'porque', 'que', 'come', 'perche', 'jak', 'dlaczego', 'hoe', 'waarom', 'wat', 'nasil', 'neden', 'как', 'почему',
+  'зачем', 'як', 'чому', 'proc', 'hur', 'varfor', 'bagaimana', 'mengapa', 'cach', 'lam', 'sao',
+]);
+const QUESTION_OPENINGS = /^(如何|怎么|怎样|为什么|為什麼|どうやって|どうすれば|なぜ|어떻게|왜)/;
+
 export function componentOf(text: string): Component {
   const file = FILE_EXTENSION.test(text);
   const bare = fold(file ? text : text.replace(SCRIPT_EXTENSION, ''));
@@ -108,7 +119,8 @@ export function componentOf(text: string): Component {
     camel: /\p{Ll}\p{Lu}/u.test(bare),
     snake: /\p{L}_\p{L}/u.test(bare),
     size: length,
-    title: file || length > MAX_ACTION_WORDS || TITLE_PUNCTUATION.test(bare),
+    title: file || length > MAX_ACTION_WORDS || TITLE_PUNCTUATION.test(bare) ||
+      (length >= 2 && (QUESTION_WORDS.has(words[0]!.toLowerCase()) || QUESTION_OPENINGS.test(words[0]!))),
   };
 }
 

@@ -112,11 +112,9 @@ function textFindings(text: string): TextFindings {
   const c = componentOf(text);
   if (c.title || c.words.length === 0) return { action: null, sign: null, endpoint: false };
   const last = c.words.length > 1 ? leadingAction(c.words.slice(-1), false) : null;
-  const action = leadingAction(c.words, false) ?? weakAction(c.words) ?? (last && !QUESTION_WORDS.has(c.words[0]) ? last : null);
+  const action = leadingAction(c.words, false) ?? weakAction(c.words) ?? last;
   return { action, sign: action ? null : nameAction(c.words), endpoint: false };
 }
-/** A text that starts with one of these asks or explains ("How to remove rust"): its last verb is no button's. */
-const QUESTION_WORDS = new Set(['how', 'why', 'when', 'what', 'wie', 'warum', 'comment', 'pourquoi', 'como', 'cómo', 'come', 'jak', 'hoe']);
 
 /** What a link's markup says: an action by itself, or signs that need another. */
 interface MarkupFindings {
