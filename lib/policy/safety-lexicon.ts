@@ -59,7 +59,7 @@ export const LEXICON: Readonly<Record<string, ActionWords>> = {
       'like', 'follow', 'vote', 'flag', 'report', 'block', 'mute', 'ban', 'kick', 'cart', 'basket', 'buy', 'purchase',
       'pay', 'accept', 'invite', 'submit', 'cancel', 'reset', 'empty', 'clear', 'add', 'hide', 'fave',
       'favorite', 'favourite', 'bookmark', 'join', 'leave', 'restore', 'publish', 'unpublish', 'lock', 'unlock',
-      'dismiss', 'retweet', 'repost', 'destroy', 'purge', 'trash', 'save', 'unsave',
+      'dismiss', 'retweet', 'repost', 'destroy', 'purge', 'save', 'unsave',
       'enable', 'disable', 'activate', 'retry', 'rerun', 'toggle', 'reopen', 'resolve', 'assign', 'unassign', 'enrol',
       'enroll', 'reload', 'flush', 'reindex', 'kill', 'resend', 'bump', 'snooze', 'verify', 'untrash', 'unhide',
       'unpin',
@@ -76,7 +76,7 @@ export const LEXICON: Readonly<Record<string, ActionWords>> = {
       'start', 'stop', 'run', 'build', 'deploy', 'play', 'pause', 'resume', 'watch', 'mark', 'archive', 'move', 'pin',
       'star', 'merge', 'claim', 'spam', 'install', 'update', 'upgrade', 'sync', 'trigger', 'test', 'send',
       'duplicate', 'clone', 'copy', 'apply', 'react', 'edit', 'fork', 'transfer', 'promote', 'demote', 'rate', 'share',
-      'request',
+      'request', 'trash',
     ],
   },
   de: {

@@ -76,6 +76,8 @@ const FILE_TREES = new Set(['blob', 'tree', 'raw', 'blame', 'src', 'source', 'co
 /** Language prefixes: a verb after one has nothing to act on (`/de/start`). */
 const LANGUAGES = new Set(('en de fr es pt it nl pl tr ru uk cs sk sv no nb da fi ja zh ko ar fa vi id ms th hi el he hu ro bg hr sr sl ' +
   'et lv lt ca eu gl').split(' '));
+/** A namespace or a parameter in a path: MediaWiki's `Special:UserLogout`, Grav's and Kirby's `task:delete`. */
+const PARAMETER = /^([\p{L}][\p{L}\p{N}_-]*):(.+)$/u;
 /** A server script's file name: `edit.php`, `index.cgi`, `view.jsp`. */
 const SCRIPT = /\.(php\d?|aspx?|jspa?|cgi|pl|do|action|cfm|asp|py|rb|nsf)$/i;
 /** A value that only counts or dates: `?start=20`, `?start=2024-05-01`, `?refresh=30s`. */
@@ -132,8 +134,9 @@ function pathAction(segments: Decoded[], findings: UrlFindings): string | null {
   const parts: (Component | null)[] = segments.map((s, i) => {
     if (i >= filesFrom) return null;
     const c = componentOf(s.text);
-    // A page's name: several words after a collection, unless they are an action and nothing else.
-    if (i >= namesFrom && c.size >= 2 && !wholeAction(c)) {
+    // A page's name: several words of prose after a collection, unless they are an action and nothing else. Code
+    // (`deleteAllPosts`) and a namespace or parameter (`Special:UserLogout`, Grav's `task:delete`) are no name.
+    if (i >= namesFrom && c.size >= 2 && !c.camel && !PARAMETER.test(s.text) && !wholeAction(c)) {
       findings.named = true;
       return null;
     }
@@ -176,12 +179,16 @@ function keyAction(key: Decoded, value: Decoded): string | null {
   return c.words.length === 1 ? verbPrefix(c.words[0], true) : null;
 }
 
+/** Whether a key (as keyName writes it) names an anti-forgery token. */
+const isToken = (name: string) =>
+  !READ_TOKEN_KEYS.has(name) && (TOKEN_KEYS.has(name) || TOKEN_SUFFIXES.some((s) => name.length > s.length && name.endsWith(s)));
+
 function queryFindings({ query }: ReadUrl, findings: UrlFindings): void {
   for (const { key, value } of query) {
     const name = keyName(key);
     findings.action ??= keyAction(key, value);
     if (SEARCH_KEYS.has(name)) continue;
-    const token = !READ_TOKEN_KEYS.has(name) && (TOKEN_KEYS.has(name) || TOKEN_SUFFIXES.some((s) => name.length > s.length && name.endsWith(s)));
+    const token = isToken(name);
     // Joomla names its token by the token itself, a 32-digit hex key with the value 1.
     if (token || (/^[0-9a-f]{32}$/.test(name) && value.text === '1')) findings.state ??= key.text;
     if (TOKEN_BESIDE_ACTION.has(name)) findings.beside ??= key.text;
@@ -204,6 +211,8 @@ function pathSigns(segments: Decoded[], hasQuery: boolean, findings: UrlFindings
   segments.forEach((s, i) => {
     const name = s.text.toLowerCase().replace(/[-_]/g, '').replace(/\.[a-z]+$/, '');
     if (TOKEN_SEGMENTS.has(name) && i + 1 < segments.length) findings.state ??= s.text;
+    const param = PARAMETER.exec(s.text);
+    if (param && isToken(param[1].toLowerCase().replace(/[-_.]/g, ''))) findings.state ??= param[1];
     if (OPERATION_ENDPOINTS.has(name) && hasQuery && i === segments.length - 1) findings.action ??= name;
   });
 }

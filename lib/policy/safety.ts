@@ -119,13 +119,16 @@ function textFindings(text: string): TextFindings {
 /** What a link's markup says: an action by itself, or signs that need another. */
 interface MarkupFindings {
   action: string | null;
+  /** Signs of how the page handles the click: a script takes it over, the link sits in a form. */
   signs: string[];
+  /** An action's icon inside the link: a sign of what the link says it is, as its text is. */
+  icon: string | null;
   /** The titles and accessible names of the link and of its icon: read as its text is. */
   labels: string[];
 }
 
 function markupFindings(m: LinkMarkup | undefined): MarkupFindings {
-  const out: MarkupFindings = { action: null, signs: [], labels: [] };
+  const out: MarkupFindings = { action: null, signs: [], icon: null, labels: [] };
   if (!m) return out;
   const attrs = m.attrs ?? {};
   for (const name of METHOD_ATTRIBUTES) {
@@ -136,9 +139,9 @@ function markupFindings(m: LinkMarkup | undefined): MarkupFindings {
   for (const name of CONFIRM_ATTRIBUTES) if (attrs[name] !== undefined) out.action ??= name;
   if (attrs.onclick && CONFIRM_HANDLER.test(attrs.onclick)) out.action ??= 'onclick confirm';
   for (const name of SCRIPTED_ATTRIBUTES) if (attrs[name] !== undefined) out.signs.push(name);
-  const icon = m.icon ? wordsOf(fold(m.icon)).find((w) => ACTION_ICON_WORDS.has(w)) : undefined;
-  if (icon) out.signs.push(`icon ${icon}`);
   if (m.inForm) out.signs.push('in a form');
+  const icon = m.icon ? wordsOf(fold(m.icon)).find((w) => ACTION_ICON_WORDS.has(w)) : undefined;
+  if (icon) out.icon = `icon ${icon}`;
   for (const label of [attrs.title, attrs['aria-label'], m.iconLabel]) if (label?.trim()) out.labels.push(label.trim());
   return out;
 }
@@ -210,7 +213,7 @@ export function makeSafetyGuard(safety: CrawlConfig['safety']): SafetyGuard {
       if (!found) return on('undecodable URL') ? { rule: 'undecodable URL', match: url } : null;
       const anchor = link.anchor?.trim() ?? '';
       const text = anchor ? readText(anchor) : null;
-      const markup = on('link markup') ? markupFindings(link.markup) : { action: null, signs: [], labels: [] };
+      const markup = on('link markup') ? markupFindings(link.markup) : { action: null, signs: [], icon: null, labels: [] };
       const labels = markup.labels.map(readText);
       // A link titled as an API endpoint is its reference page: the endpoint's words in the URL are the page's name.
       const reference = text?.endpoint === true;
@@ -220,7 +223,7 @@ export function makeSafetyGuard(safety: CrawlConfig['safety']): SafetyGuard {
         (found.api && !reference ? { rule: 'api path', match: found.api } : null) ??
         (on('nofollow') && link.rel?.includes('nofollow') ? { rule: 'nofollow', match: 'nofollow' } : null) ??
         (markup.action ? { rule: 'link markup', match: markup.action } : null) ??
-        textBlock(found, on('anchor text') ? [text, ...labels] : [], markup.signs);
+        textBlock(found, on('anchor text') ? [text, ...labels] : [], markup);
       if (block) return block;
       const mine = found.yours ?? (anchor ? yoursIn(anchor) : null);
       if (mine) return { rule: YOUR_LIST, match: mine };
@@ -232,15 +235,15 @@ export function makeSafetyGuard(safety: CrawlConfig['safety']): SafetyGuard {
 
 /**
  * What the link's text, its labels and the signs that need company say, for a URL that does not act by itself. A
- * URL that names a page of content is read, whatever the link is called. Two signs together block: a `hash` beside
- * "Watch", a bin icon in a form.
+ * URL that names a page of content is read, whatever the link is called. Two signs from two sources block: what the
+ * link says it is (a verb that also names pages as its text, an action's icon: "Trash" with a bin is one sign, the
+ * Trash folder), how the page handles the click (a script, a form), and a `hash` or `sid` beside it in the URL.
  */
-function textBlock(found: UrlFindings, texts: (TextFindings | null)[], markupSigns: string[]): SafetyBlock | null {
+function textBlock(found: UrlFindings, texts: (TextFindings | null)[], markup: MarkupFindings): SafetyBlock | null {
   if (found.named) return null;
   for (const t of texts) if (t?.action) return { rule: 'anchor text', match: t.action };
-  const signs = [...markupSigns];
-  for (const t of texts) if (t?.sign) signs.push(`"${t.sign}"`);
-  if (found.beside) signs.push(found.beside);
+  const said = texts.find((t) => t?.sign)?.sign;
+  const signs = [said ? `"${said}"` : markup.icon, markup.signs[0], found.beside].filter((x): x is string => !!x);
   if (signs.length < 2) return null;
-  return { rule: markupSigns.length ? 'link markup' : 'anchor text', match: signs.join(' + ') };
+  return { rule: markup.signs.length || (markup.icon && !said) ? 'link markup' : 'anchor text', match: signs.join(' + ') };
 }
