@@ -91,7 +91,7 @@ export function planChildren(
     const { url, href, host, site } = target;
     if (url === pageUrl || url === parent.url || !inScope(url, target)) return;
     // What would be requested is what the guard reads.
-    const unsafe = safety.check(href, { anchor: link.anchor, rel: link.rel }, target.requested);
+    const unsafe = safety.check(href, { anchor: link.anchor, rel: link.rel, markup: link.markup }, target.requested);
     // The candidate is built once and completed in place, its fields in the order the row has always had (object
     // spreads copied it two or three times a link, a share of planning's time and of its garbage).
     const candidate: Candidate = href === url

@@ -4,8 +4,9 @@
 // textContent, and walks the tree itself (no TreeWalker, no innerText: linkedom lacks the first and cannot
 // lay out a page for the second).
 
-import type { ExtractedLink } from '../records/types';
+import type { ExtractedLink, LinkMarkup } from '../records/types';
 import { collapseSpaces } from './whitespace';
+import { attr, MarkupReader, nonEmpty } from './link-markup';
 import { pagerRoles, replyCount } from './listing';
 
 export type DomRoot = Document | Element | DocumentFragment;
@@ -68,6 +69,8 @@ interface LinkSpan {
   imgAlt: string | null;
   imgTitle: string | null;
   anchor: string;
+  /** What its markup says a click does (LINK_MARKUP_ATTRIBUTES, an icon inside it, a form around it); null: nothing. */
+  markup: LinkMarkup | null;
 }
 
 /** Builds the collapsed text stream chunk by chunk, so offsets are final as they are handed out. */
@@ -110,29 +113,6 @@ class TextStream {
 /** Runs of whitespace (including no-break and ideographic spaces) as one space, trimmed. */
 export function collapseWhitespace(s: string): string {
   return collapseSpaces(s).trim();
-}
-
-/**
- * Reads an attribute case-insensitively. Browsers lowercase attribute names when parsing HTML; linkedom
- * does not (it runs htmlparser2 with lowerCaseAttributeNames: false), so `<A HREF=...>`, common on older
- * sites, would otherwise lose its link. The scan runs only when the lowercase lookup misses.
- */
-function attr(el: Element, name: string): string | null {
-  const v = el.getAttribute(name);
-  if (v !== null || !el.hasAttributes()) return v;
-  // getAttributeNames, not attributes: linkedom builds a Proxy per `attributes` read, a plain array here.
-  const names = el.getAttributeNames();
-  for (let i = 0; i < names.length; i++) {
-    const n = names[i]!;
-    if (n.length === name.length && n !== name && n.toLowerCase() === name) return el.getAttribute(n);
-  }
-  return null;
-}
-
-function nonEmpty(v: string | null): string | null {
-  if (v === null) return null;
-  const c = collapseWhitespace(v);
-  return c.length > 0 ? c : null;
 }
 
 /** Called with each extracted link and the `<a>`/`<area>` element it was read from, in document order. */
@@ -191,6 +171,8 @@ class PageWalker {
   heading: { el: Element; start: number; end: number } | null = null;
   private open: LinkSpan | null = null;
   private headingOpen = false;
+  /** The forms and action bars around the current node, and what a link's markup says. */
+  private readonly markup = new MarkupReader();
 
   closeLink(): void {
     const open = this.open;
@@ -213,6 +195,8 @@ class PageWalker {
     if (node.nodeType !== ELEMENT_NODE) return false;
     const el = node as Element;
     const tag = el.localName.toLowerCase();
+    this.markup.enter(el, tag);
+    if (this.open && this.open.el !== el && tag !== 'img') this.open.markup = this.markup.inside(this.open.markup, el, tag);
     if (SKIPPED.has(tag)) {
       if (tag === 'title' && this.title === null) this.title = nonEmpty(el.textContent);
       return false;
@@ -227,7 +211,7 @@ class PageWalker {
         // Adjacent links ("<a>Home</a><a>News</a>") are separate words even when the page relies on CSS
         // margins to show it; the break also keeps an anchor from sharing a word with its neighbour text.
         this.stream.wordBreak();
-        this.open = { el, href, start: -1, end: -1, imgAlt: null, imgTitle: null, anchor: '' };
+        this.open = { el, href, start: -1, end: -1, imgAlt: null, imgTitle: null, anchor: '', markup: this.markup.of(el) };
         this.spans.push(this.open);
         break;
       }
@@ -258,6 +242,7 @@ class PageWalker {
   leave(node: Node): void {
     if (node.nodeType !== ELEMENT_NODE) return;
     if (node === this.open?.el) this.closeLink();
+    this.markup.leave(node as Element);
     if (this.headingOpen && this.heading && node === this.heading.el) {
       this.heading.end = this.stream.length;
       this.headingOpen = false;
@@ -356,6 +341,7 @@ function buildLinks(spans: LinkSpan[], text: string, base: string | null, w: num
       anchor: span.anchor,
       context: headOf(context, MAX_CONTEXT_CHARS), // reached only with a window of thousands of characters
       rel: relOf(span.el),
+      ...(span.markup ? { markup: span.markup } : {}),
       ...(roles[i] ? { pagination: roles[i] } : {}),
       ...(replies !== undefined ? { replies } : {}),
     };

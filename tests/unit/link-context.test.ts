@@ -169,3 +169,27 @@ describe('extractLinks on a page with 5,000 links', () => {
     expect((user + system) / 1000).toBeLessThan(1000);
   });
 });
+
+describe('what a link\'s markup says', () => {
+  it('keeps the attributes that say what a click does, an icon and its name, and nothing else', () => {
+    const out = links(`<a href="/x" data-method="delete" data-confirm="Sure?" class="nav" id="k">Destroy</a>
+      <a HREF="/w" Data-Method="post">Sign out</a>
+      <a href="/y" title="Stop"><i class="fa fa-stop" aria-hidden="true"></i></a>
+      <a href="/z"><svg class="gl-icon"><title>Delete branch</title><use href="#remove"/></svg></a>
+      <a href="/plain">Plain</a>`);
+    expect(out.map((l) => l.markup)).toEqual([
+      { attrs: { 'data-method': 'delete', 'data-confirm': 'Sure?' } },
+      { attrs: { 'data-method': 'post' } },
+      { attrs: { title: 'Stop' }, icon: 'fa fa-stop' },
+      { icon: 'gl-icon', iconLabel: 'Delete branch' },
+      undefined,
+    ]);
+  });
+
+  it('marks a link in a form\'s action bar, not every link of a page wrapped in a form', () => {
+    const out = links(`<form id="aspnetForm"><nav><a href="/start">Start</a></nav>
+      <table><tr><td><a href="/p/1">Post</a><div class="row-actions"><a href="/p/1?action=trash">Trash</a></div>
+      <a href="/p/2" class="btn btn-danger">Remove</a></td></tr></table></form><a href="/after" class="btn">After</a>`);
+    expect(out.map((l) => [l.anchor, l.markup?.inForm ?? false])).toEqual([['Start', false], ['Post', false], ['Trash', true], ['Remove', true], ['After', false]]);
+  });
+});
