@@ -6,7 +6,7 @@ import Dexie from 'dexie';
 import type { CrawlerDB } from '@/lib/store/db';
 import type { PageKind, PageLabel, PageRecord } from '@/lib/records/types.ts';
 import { byId, errorText, fill, h } from '@/lib/platform/dom';
-import { formatCount, formatScore, priorityText } from '@/lib/ui/format';
+import { formatCount, formatScore, keptText, priorityText } from '@/lib/ui/format';
 import { pageRowCount, REREAD_MS, watchThrottled } from '@/lib/ui/queries';
 import { renderTag } from '@/lib/ui/render-note';
 import {
@@ -340,12 +340,23 @@ function pageRow(p: PageRecord): HTMLTableRowElement {
       h('div', { class: p.title ? 'page-title' : 'page-title none', 'data-testid': 'page-title' }, p.title || '(no title)'),
       urlLine(p.url, 'page-url'),
       p.finalUrl && p.finalUrl !== p.url ? h('div', { class: 'redirect' }, '→ ', urlLine(p.finalUrl, 'page-final-url')) : null,
+      keptLine(p),
       // Design D.1-D.2: what a multi-queue crawl took the URL for, and the queue it came from.
       p.urlClass ? h('div', { class: 'page-class', title: 'What the strategy took the URL for, and the priority (queue) it was taken from' },
         h('span', { 'data-testid': 'page-class' }, p.urlClass), ' · ', h('span', { 'data-testid': 'page-priority' }, priorityText(p.priority))) : null),
     h('td', { class: 'num', 'data-testid': 'page-score' }, formatScore(p.score)),
     h('td', { class: `verdict ${kind}`, 'data-testid': 'page-verdict' }, verdictOf(p)),
   );
+}
+
+/** The page's links the guard kept from requesting, each with the link that named it and the other names it had here. */
+function keptLine(p: PageRecord): HTMLElement | null {
+  if (!p.kept?.length) return null;
+  const more = (p.keptLinks ?? p.kept.length) - p.kept.length;
+  return h('div', { class: 'page-kept muted', 'data-testid': 'page-kept' },
+    'Kept from requesting: ',
+    ...p.kept.flatMap((k, i) => [i > 0 ? '; ' : '', h('span', { 'data-testid': 'page-kept-link', title: `${k.rule} "${k.match}"` }, keptText(k))]),
+    more > 0 ? ` and ${formatCount(more)} more` : '');
 }
 
 /** fetch.render: whether the page was read from the DOM its scripts built, and why (lib/ui/render-note.ts). */

@@ -46,6 +46,11 @@ export function pageLine(p: PageRecord, content?: PageContent): string {
   if (p.copyOf !== undefined) line.copyOf = p.copyOf;
   // Whether the page was rendered in a browser tab before it was read, and why (fetch.render).
   if (p.render) line.render = p.render;
+  // The page's links the session-safety guard kept from requesting, each with the link that named it unsafe.
+  if (p.kept?.length) {
+    line.kept = p.kept;
+    if ((p.keptLinks ?? 0) > p.kept.length) line.keptLinks = p.keptLinks;
+  }
   if (content) {
     line.contentType = p.contentType;
     line.bytes = p.bytes;

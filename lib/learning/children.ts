@@ -6,13 +6,13 @@ import type { LinkScoring } from '../records/classifier-config';
 import { logistic } from './naive-bayes';
 import { hubBuckets } from './link-features';
 import type { Candidate } from '../ports';
-import type { FrontierEntry, ParsedPage } from '../records/types';
+import type { FrontierEntry, KeptByPage, ParsedPage } from '../records/types';
 import { createStrategy } from '../strategies/registry';
 import type { PlannedLink, Strategy } from '../strategies/types';
 import { hostOf, linkTarget, normalizeUrl, requestUrl, siteOf, type LinkTarget } from '../records/url';
 import type { CrawlConfig } from '../records/config';
 import { compilePatterns, type UrlMatcher } from '../records/patterns';
-import { describeBlock, makeSafetyGuard, type SafetyGuard } from '../policy/safety';
+import { describeBlock, makeSafetyGuard, type SafetyBlock, type SafetyGuard } from '../policy/safety';
 import { scopeReason, type ReadHost, type ScopeReason } from '../policy/scope';
 
 /** A crawl's scope and safety rules and its labeled pages, compiled from its config (compileRules). */
@@ -21,12 +21,43 @@ export interface CrawlRules {
   inScope: (url: string, read?: ReadHost) => boolean;
   safety: SafetyGuard;
   labeled: LabeledPages;
+  /** URLs a link of this run named unsafe, as soon as the page that holds it is planned. */
+  namedUnsafe: NamedUnsafe;
 }
 
-/** Compiles the rules of a config; a run compiles them once, and again only when its seeds change (template seeding). */
-export function compileRules(config: CrawlConfig): CrawlRules {
+/**
+ * The URLs a page's links named unsafe in this run, with why, from the moment that page is planned: the request gate
+ * asks it before every request. The frontier learns it only when that page's commit lands, and a URL an innocent link
+ * queued before could be taken meanwhile (design A.7's commits are queued and batched). Bounded: the oldest are
+ * forgotten, their commits long landed.
+ */
+export class NamedUnsafe {
+  private readonly reasons = new Map<string, string>();
+
+  constructor(private readonly cap = 50_000) {}
+
+  note(url: string, reason: string): void {
+    if (this.reasons.has(url)) return;
+    if (this.reasons.size >= this.cap) this.reasons.delete(this.reasons.keys().next().value!);
+    this.reasons.set(url, reason);
+  }
+
+  /** Why a canonical URL was named unsafe, or undefined. */
+  reason(url: string): string | undefined {
+    return this.reasons.get(url);
+  }
+}
+
+/**
+ * Compiles the rules of a config; a run compiles them once, and again only when its seeds change (template seeding),
+ * keeping the URLs already named unsafe (`named`).
+ */
+export function compileRules(config: CrawlConfig, named = new NamedUnsafe()): CrawlRules {
   const outOfScope = scopeReason(config);
-  return { outOfScope, inScope: (url, read) => outOfScope(url, read) === null, safety: makeSafetyGuard(config.safety), labeled: labeledPages(config) };
+  return {
+    outOfScope, inScope: (url, read) => outOfScope(url, read) === null, safety: makeSafetyGuard(config.safety), labeled: labeledPages(config),
+    namedUnsafe: named,
+  };
 }
 
 /**
@@ -61,7 +92,9 @@ export interface LinkPlanner {
 /**
  * A fetched page's links as frontier candidates, planned by the crawl's strategy (lib/strategies): unsafe links
  * are recorded as skipped; links the strategy drops are counted by reason in `dropped`, never queued. A run passes
- * its own `planner`; without one, a strategy and rules are made from `config` for this page alone.
+ * its own `planner`; without one, a strategy and rules are made from `config` for this page alone. Every link is
+ * read before any is planned: a URL that one link names unsafe is kept from requesting however innocently, and
+ * wherever on the page, another names it ("Jo Weber" before "Sign out"), and `kept` lists which link named it.
  */
 export function planChildren(
   page: ParsedPage,
@@ -73,6 +106,7 @@ export function planChildren(
   dropped: Record<string, number> = {},
   authority: TargetAuthority | null = null,
   planner?: LinkPlanner,
+  kept: KeptByPage[] = [],
 ): Candidate[] {
   const depth = parent.depth + 1;
   // meta robots nofollow is part of obeying robots; a page's links are still read for nothing else.
@@ -85,13 +119,27 @@ export function planChildren(
   // The page as a hub: its links to labeled pages (the page's own URL is not one of its links).
   const { base } = labeled;
   const hubs = base === null ? [] : hubBuckets(targets.map((t) => ({ url: t?.url ?? '', label: t && t.url !== pageUrl ? labeled.label(t.url) : undefined })), base);
+  // First, which of the links are to plan, and which URLs any of them names unsafe, and by which link.
+  const unsafe = new Map<string, { block: SafetyBlock; at: number; alsoAs: string[] }>();
+  const checked: (SafetyBlock | null | undefined)[] = page.links.map((link, i) => {
+    const target = targets[i];
+    if (!target || target.url === pageUrl || target.url === parent.url || !inScope(target.url, target)) return undefined;
+    // What would be requested is what the guard reads.
+    const block = safety.check(target.href, { anchor: link.anchor, rel: link.rel, markup: link.markup }, target.requested);
+    if (block && !unsafe.has(target.url)) unsafe.set(target.url, { block, at: i, alsoAs: [] });
+    return block;
+  });
   page.links.forEach((link, i) => {
     const target = targets[i];
-    if (!target) return;
+    if (!target || checked[i] === undefined) return;
     const { url, href, host, site } = target;
-    if (url === pageUrl || url === parent.url || !inScope(url, target)) return;
-    // What would be requested is what the guard reads.
-    const unsafe = safety.check(href, { anchor: link.anchor, rel: link.rel, markup: link.markup }, target.requested);
+    const named = unsafe.get(url);
+    // Another link named this URL unsafe: this one is not planned (kept lists its name), whichever came first.
+    if (named && named.at !== i) {
+      const text = link.anchor.trim();
+      if (!checked[i] && text && !named.alsoAs.includes(text) && named.alsoAs.length < 3) named.alsoAs.push(text);
+      return;
+    }
     // The candidate is built once and completed in place, its fields in the order the row has always had (object
     // spreads copied it two or three times a link, a share of planning's time and of its garbage).
     const candidate: Candidate = href === url
@@ -99,10 +147,11 @@ export function planChildren(
       : { url, href, host, site, depth, parentUrl: parent.url, anchor: link.anchor, context: link.context, parentOnTopic: relevant } as Candidate;
     const parentHub = hubs[i];
     if (parentHub !== undefined) candidate.parentHub = parentHub;
-    if (unsafe) {
+    if (named) {
       candidate.score = 0;
       candidate.priority = -Number.MAX_VALUE;
-      candidate.skip = describeBlock(unsafe);
+      candidate.skip = describeBlock(named.block);
+      rules.namedUnsafe.note(url, `${candidate.skip} (the link "${link.anchor}" on ${pageUrl})`);
       out.push(candidate);
       return;
     }
@@ -122,6 +171,9 @@ export function planChildren(
     if (plan.revisit !== undefined) candidate.revisit = plan.revisit;
     out.push(candidate);
   });
+  for (const [url, { block, at, alsoAs }] of unsafe) {
+    kept.push({ url, anchor: page.links[at]!.anchor, rule: block.rule, match: block.match, ...(alsoAs.length ? { alsoAs } : {}) });
+  }
   return out;
 }
 

@@ -25,6 +25,11 @@ export interface GatePolicy {
   /** True once the crawl is pausing or stopping: no new request starts. */
   halted(): boolean;
   /**
+   * Why a link of a page planned since this URL was admitted named it unsafe, or null: asked again just before the
+   * request goes out, since robots.txt can take seconds to read.
+   */
+  namedUnsafe?(url: string): string | null;
+  /**
    * Why a page being rendered may not make this request of its own, or null when it may (render-policy.ts). A gate
    * without it lets a rendered page make no request at all.
    */
@@ -151,6 +156,8 @@ export class RequestGate {
         const blocked = await this.admit(current, chain.length === 0 ? link : undefined);
         if (blocked) return { ...blocked, chain } as GateResult;
         if (chain.length === 0 && this.policy.halted()) return null;
+        const named = this.policy.namedUnsafe?.(current) ?? null;
+        if (named) return { kind: 'blocked', target: this.policy.canonical(current) ?? current, reason: named, chain, record: true, by: 'safety' };
         if (!slotHeld) {
           const host = new URL(current).host;
           if (!(await this.acquire(host))) return { kind: 'retry', reason: 'paused before a redirect was followed', chain, robots: false, afterMs: 0 };

@@ -182,12 +182,33 @@ export interface PageRecord {
    * gave no reason to (rendering is off, or the page read as a whole page).
    */
   render?: RenderNote;
+  /**
+   * Links of this page the session-safety guard kept from requesting (the first MAX_KEPT_ON_ROW): each URL with the
+   * link that named it unsafe, and the other names this page gave the same URL. `keptLinks` counts them all.
+   */
+  kept?: KeptByPage[];
+  keptLinks?: number;
   /** The Pages table's filter keys (lib/store/page-keys.ts), set when the row is written; indexed from schema v7. */
   kind?: PageKind;
   site?: string;
   /** The words a Pages-table search finds the page by, each after its crawl's id (`"3 moon"`, lib/store/page-keys.ts); indexed from schema v9. */
   terms?: string[];
 }
+
+/** A link a page holds that the session-safety guard kept from requesting, and which of the page's links named it so. */
+export interface KeptByPage {
+  url: string;
+  /** The text of the link that named it unsafe. */
+  anchor: string;
+  /** The rule that caught that link, and what it matched. */
+  rule: string;
+  match: string;
+  /** The texts of the page's other links to the same URL, which alone would have let it be requested. */
+  alsoAs?: string[];
+}
+
+/** Links a page row lists as kept from requesting, at most; `keptLinks` counts the rest. */
+export const MAX_KEPT_ON_ROW = 20;
 
 /** Bulky payload kept apart from the page rows that are listed and sorted. */
 /**

@@ -136,7 +136,7 @@ export class RunContext {
   /** Template seeding gave the crawl its seeds: the scope follows them, so the rules and the gate are made anew. */
   reseed(config: CrawlConfig): void {
     this.config = config;
-    this.rules = compileRules(config);
+    this.rules = compileRules(config, this.rules.namedUnsafe);
     this.gate = this.gateFor();
   }
 

@@ -17,18 +17,21 @@ export function makeGate(
   ports: { fetch: FetchPort; clock: Clock; render?: RenderPort; store?: { robots?: RobotsShare } }, config: CrawlConfig, rules: CrawlRules, politeness: Politeness, halted: () => boolean,
 ): RequestGate {
   const { clock } = ports;
-  const { outOfScope, safety } = rules;
+  const { outOfScope, safety, namedUnsafe } = rules;
+  const canonical = (url: string) => normalizeUrl(url, undefined, config.canonical);
   const robots = config.politeness.robots;
   const share = ports.store?.robots;
   return new RequestGate(ports.fetch, clock, {
     unsafe: (url, link) => {
       const block = safety.check(url, link);
-      return block ? describeBlock(block) : null;
+      return block ? describeBlock(block) : (namedUnsafe.reason(canonical(url) ?? url) ?? null);
     },
+    // A link of a page planned meanwhile named it unsafe: that page's commit may not have reached the frontier yet.
+    namedUnsafe: (url) => namedUnsafe.reason(canonical(url) ?? url) ?? null,
     outOfScope,
     // Scope names the private and loopback addresses a seed does not; that reason, for those addresses only.
     privateTarget: (url) => (isPrivateHost(new URL(url).hostname) ? outOfScope(url) : null),
-    canonical: (url) => normalizeUrl(url, undefined, config.canonical),
+    canonical,
     halted,
     pageRequest: renderGuard(safety, outOfScope),
   }, politeness, robots ? (load) => new RobotsCache(share ? sharedRobotsLoader(load, share, clock) : load, clock, { ...DEFAULT_ROBOTS_OPTIONS, retryBaseMs: config.fetch.retryBaseMs }) : null, {

@@ -6,7 +6,7 @@ import type { FetchOutcome } from '../net/fetcher';
 import type { Hop } from '../net/request-gate';
 import type { Candidate, PageCommit } from '../ports';
 import type { PageRole, Strategy } from '../strategies/types';
-import type { FrontierEntry, LabeledLink, PageResource, ParsedPage, RenderNote, Revisit } from '../records/types';
+import { MAX_KEPT_ON_ROW, type FrontierEntry, type KeptByPage, type LabeledLink, type PageResource, type ParsedPage, type RenderNote, type Revisit } from '../records/types';
 import { storedBody } from '../records/page-body';
 import { siteOf } from '../records/url';
 import { DEFAULTS, type CrawlConfig } from '../records/config';
@@ -35,6 +35,8 @@ export interface PageOutcome {
   children: Candidate[];
   /** Links the strategy dropped, counted by reason. */
   dropped: Record<string, number>;
+  /** The page's links kept from requesting, each with the link that named it unsafe. */
+  kept?: KeptByPage[];
   /** The URLs of the redirect chain after the first, and the final one, canonical: this page, never fetched again. */
   aliases: string[];
   /** The training read the page was judged from, when no request was made for it. */
@@ -99,7 +101,8 @@ export function pageCommit(page: PageOutcome, run: CommitTerms): PageCommit {
     // A copy's content is as fetched when training read it: it carries that time (an archive dates it so).
     page: { ...judgedRow(entry.url, out, parsed, { ...takenFrom(entry), ...(role ? { urlClass: role.urlClass } : {}) }, verdict, chain, now),
       ...(copy ? { copyOf: copy.seq, fetchedAt: copy.fetchedAt } : {}), ...(recheck?.revisit ? { revisit: recheck.revisit } : {}),
-      ...(page.render ? { render: page.render.note } : {}) },
+      ...(page.render ? { render: page.render.note } : {}),
+      ...(page.kept?.length ? { kept: page.kept.slice(0, MAX_KEPT_ON_ROW), keptLinks: page.kept.length } : {}) },
     // A copy keeps the body too, so a page of the crawl can be labeled and exported like any other. A rendered page
     // keeps what the server sent and, beside it, the DOM it was read from.
     body: { ...bodyOf(out), ...(page.render?.html !== undefined ? { rendered: page.render.html } : {}), ...(page.render?.resources ? { resources: page.render.resources } : {}) },

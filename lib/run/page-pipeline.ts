@@ -9,7 +9,7 @@ import type { PageRole } from '../strategies/types';
 import { isFinalPage, layerOf } from '../strategies/template';
 import { everyOf, specsOf } from './template-cycle';
 import { planRecord } from './template-harvest';
-import type { FrontierEntry, PageRecord, ParsedPage, Revisit } from '../records/types';
+import type { FrontierEntry, KeptByPage, PageRecord, ParsedPage, Revisit } from '../records/types';
 import { bodyHtml } from '../records/page-body';
 import { hostOf, siteOf } from '../records/url';
 import { planChildren } from '../learning/children';
@@ -215,11 +215,12 @@ function judgeAndPlan(ctx: RunContext, entry: FrontierEntry, { out, chain }: Res
   const judged = role?.listing ? null : judge.judge(parsed, config.judge.smoothing);
   const verdict = judged && { ...judged, relevant: judged.relevance >= config.judge.threshold };
   const dropped: Record<string, number> = {};
-  const children = planChildren(parsed, entry, out.finalUrl, config, link, verdict?.relevant ?? false, dropped, ctx.authority, { strategy, rules: ctx.rules });
+  const kept: KeptByPage[] = [];
+  const children = planChildren(parsed, entry, out.finalUrl, config, link, verdict?.relevant ?? false, dropped, ctx.authority, { strategy, rules: ctx.rules }, kept);
   // Every URL of the redirect chain after the first, and the final one, are this page: never fetched again.
   const aliases = [...new Set([...chain.slice(1).map((h) => ctx.canonical(h.url)), ctx.canonical(out.finalUrl)])]
     .filter((u): u is string => u !== null && u !== entry.url);
-  return { entry, out, chain, parsed, ...(role ? { role } : {}), verdict, children, dropped, aliases, ...(copy ? { copy } : {}) };
+  return { entry, out, chain, parsed, ...(role ? { role } : {}), verdict, children, dropped, aliases, kept, ...(copy ? { copy } : {}) };
 }
 
 /** Stopped requests of one rendered page listed as kept from requesting; a page that polls one gets one line. */

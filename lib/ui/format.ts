@@ -107,3 +107,10 @@ export function splitUrl(url: string): { host: string; rest: string } {
   if (!m || !m[1]) return { host: '', rest: url };
   return { host: m[2]!, rest: m[3] || '/' };
 }
+
+/** A link a page kept from requesting, as its row says it: "/u/78, named “Sign out” (anchor text), also linked as “Jo Weber”". */
+export function keptText(k: { url: string; anchor: string; rule: string; alsoAs?: string[] }): string {
+  const named = k.anchor.trim() ? `named “${k.anchor.trim()}”` : 'named by a link with no text';
+  const also = k.alsoAs?.length ? `, also linked as ${k.alsoAs.map((a) => `“${a}”`).join(', ')}` : '';
+  return `${k.url}, ${named} (${k.rule})${also}`;
+}

@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CrawlService } from '../../lib/app/service';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
-import { NEVER_REQUESTED, NOT_WEB, SESSION_COOKIE, startHostileSite, type HostileSite } from '../fixtures/sites/hostile-site';
+import { NAMED_TWICE, NAMED_UNSAFE_FIRST, NEVER_REQUESTED, NOT_WEB, SESSION_COOKIE, startHostileSite, type HostileSite } from '../fixtures/sites/hostile-site';
+import { pageLine } from '../../lib/export/jsonl';
 import { loopbackFetch } from '../support/loopback-fetch';
 import { VirtualClock } from '../support/virtual-clock';
 
@@ -70,6 +71,23 @@ describe('a crawl of a hostile logged-in site', () => {
       expect(row.outcome).toBe('skipped');
       expect(row.error).toBe(`redirect to ${target} not followed: not a web address (${target.split(':')[0]}:), never requested`);
     });
+  });
+
+  it('never requests a URL one page names twice, innocently first, and its row says which link named it', async () => {
+    const { pages } = await crawlHostile();
+    for (const { path } of [...NAMED_TWICE, NAMED_UNSAFE_FIRST]) expect(site.requests.map((r) => r.path), path).not.toContain(path);
+    expect(site.sessionValid()).toBe(true);
+    const members = pages.find((p) => p.url === 'http://club.test/members')!;
+    expect(members.outcome).toBe('done');
+    const kept = new Map(members.kept!.map((k) => [new URL(k.url).pathname, k]));
+    for (const { path, first, then } of NAMED_TWICE) expect(kept.get(path), path).toMatchObject({ anchor: then, alsoAs: [first] });
+    expect(kept.get('/me/1')).toMatchObject({ rule: 'anchor text', match: 'sign out' });
+    expect(kept.get('/me/2')).toMatchObject({ rule: 'anchor text', match: 'sign out' });
+    expect(kept.get('/me/3')).toMatchObject({ rule: 'link markup', match: 'data-method=delete' });
+    expect(kept.get(NAMED_UNSAFE_FIRST.path)).toMatchObject({ anchor: NAMED_UNSAFE_FIRST.first, alsoAs: [NAMED_UNSAFE_FIRST.then] });
+    // pages.jsonl says it too.
+    const line = JSON.parse(pageLine(members)) as { kept: { url: string; anchor: string; alsoAs?: string[] }[] };
+    expect(line.kept.find((k) => k.url === 'http://club.test/me/1')).toEqual({ url: 'http://club.test/me/1', anchor: 'Sign out', rule: 'anchor text', match: 'sign out', alsoAs: ['Jo Weber'] });
   });
 
   it('requests a page linked under three spellings once', async () => {
