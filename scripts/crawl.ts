@@ -71,7 +71,7 @@ export interface Summary {
   /** What the crawl's strategy reported of itself (e.g. HITS rounds and their cost), when it reports. */
   strategyReport?: Record<string, unknown>;
   /** Set when a request ended the user's session and the crawl paused for it: the URL, and how. */
-  sessionLost?: { url: string; by: 'cookie' | 'login'; what: string };
+  sessionLost?: { url: string; by: 'cookie' | 'login' | 'signs'; what: string; after?: string };
   /**
    * Pages the crawl had a stored copy of (a template's recrawl, a list page's refresh): requests made, those asked
    * with validators, 304s, pages found changed and unchanged, body bytes downloaded, and bytes the 304s saved.
@@ -285,7 +285,7 @@ function summarize(s: CrawlStatus, crawlId: number): Summary {
         changed: c.stats.changed ?? 0, unchanged: c.stats.unchanged ?? 0, bytesDownloaded: c.stats.bytes, bytesSaved: c.stats.bytesSaved ?? 0,
       } }
       : {}),
-    ...(c.sessionLost ? { sessionLost: { url: c.sessionLost.url, by: c.sessionLost.by, what: c.sessionLost.what } } : {}),
+    ...(c.sessionLost ? { sessionLost: { url: c.sessionLost.url, by: c.sessionLost.by, what: c.sessionLost.what, ...(c.sessionLost.after ? { after: c.sessionLost.after } : {}) } } : {}),
   };
 }
 

@@ -11,6 +11,8 @@ interface HostSlot {
   why: 'delay' | 'crawl-delay' | 'server';
   /** The server's answer that set `nextAt` (e.g. "HTTP 503, asked again in 2 s"), when `why` is 'server'. */
   serverReason?: string;
+  /** At most this many in flight, when fewer than `perHost` (a host whose pages are watched for the session's signs). */
+  maxInFlight?: number;
 }
 
 export class Politeness {
@@ -31,7 +33,7 @@ export class Politeness {
   waitFor(host: string, now: number): number {
     const s = this.hosts.get(host);
     if (!s) return 0;
-    if (s.inFlight >= this.opts.perHost) return Infinity;
+    if (s.inFlight >= this.limit(s)) return Infinity;
     return Math.max(0, s.nextAt - now);
   }
 
@@ -52,12 +54,21 @@ export class Politeness {
   waitReason(host: string, now: number): string | null {
     const s = this.hosts.get(host);
     if (!s) return null;
-    if (s.inFlight >= this.opts.perHost) return `${host}: ${s.inFlight} request${s.inFlight === 1 ? '' : 's'} in flight, the most one host gets at once`;
+    if (s.inFlight >= this.limit(s)) return `${host}: ${s.inFlight} request${s.inFlight === 1 ? '' : 's'} in flight, the most one host gets at once`;
     if (s.nextAt <= now) return null;
     // Every URL of the host waits for the same answer: say it the same way whichever URL the crawl waits on.
     if (s.why === 'server') return s.serverReason ? `${host}: ${s.serverReason}` : `${host} asked to come back later (Retry-After or a passing error)`;
     if (s.why === 'crawl-delay') return `the crawl-delay robots.txt sets for ${host} (${Math.round(s.delayMs / 100) / 10} s between requests)`;
     return `the politeness delay for ${host} (${Math.round(s.delayMs / 100) / 10} s between requests)`;
+  }
+
+  private limit(s: HostSlot): number {
+    return Math.min(this.opts.perHost, s.maxInFlight ?? Infinity);
+  }
+
+  /** Fewer requests at once to `host` than the crawl's `perHost` (never more). */
+  capInFlight(host: string, max: number): void {
+    this.slot(host).maxInFlight = max;
   }
 
   /** robots.txt crawl-delay: never shortens the configured delay. */

@@ -30,6 +30,12 @@ export interface GatePolicy {
    */
   namedUnsafe?(url: string): string | null;
   /**
+   * What a page answered to a request that carried the user's session says of it: null, or that the session has
+   * ended (the page is what a visitor who is not logged in sees). Asked before the host's politeness slot is
+   * released, so no other request to that host starts before it is answered.
+   */
+  pageAnswered?(url: string, out: FetchOutcome): SessionLoss | null;
+  /**
    * Why a page being rendered may not make this request of its own, or null when it may (render-policy.ts). A gate
    * without it lets a rendered page make no request at all.
    */
@@ -163,9 +169,9 @@ export class RequestGate {
           if (!(await this.acquire(host))) return { kind: 'retry', reason: 'paused before a redirect was followed', chain, robots: false, afterMs: 0 };
           slotHeld = true;
         }
-        const hop = await this.request(current, chain.length === 0 ? validators : undefined);
+        const { hop, pageLoss } = await this.request(current, chain.length === 0 ? validators : undefined);
         slotHeld = false;
-        const loss = sessionLoss(hop.out.cookies, hop.kind === 'redirect' ? hop.location : null, link?.expectsSession ?? false);
+        const loss = sessionLoss(hop.out.cookies, hop.kind === 'redirect' ? hop.location : null, link?.expectsSession ?? false) ?? pageLoss;
         if (loss) {
           const lostChain = hop.kind === 'redirect' ? [...chain, { url: current, status: hop.out.status }] : chain;
           return { kind: 'sessionLost', url: current, key: this.policy.canonical(current) ?? current, loss, chain: lostChain, out: hop.out };
@@ -269,14 +275,19 @@ export class RequestGate {
     }
   }
 
-  /** The only call of the FetchPort for pages. Releases the host slot when the answer is in. */
+  /**
+   * The only call of the FetchPort for pages. Releases the host slot when the answer is in and, for a page, once the
+   * policy has read what it says of the session.
+   */
   private async request(url: string, validators?: Validators) {
     const host = new URL(url).host;
     try {
-      return await fetchOnce(url, {
+      const hop = await fetchOnce(url, {
         fetch: this.port, clock: this.clock, timeoutMs: this.opts.timeoutMs, maxBytes: this.opts.maxBytes, credentials: 'include',
         ...(validators ? { validators } : {}),
       });
+      const pageLoss = hop.kind === 'response' && this.policy.pageAnswered ? this.policy.pageAnswered(url, hop.out) : null;
+      return { hop, pageLoss };
     } finally {
       this.politeness.end(host, this.clock.now());
     }

@@ -13,10 +13,15 @@ export interface CookieTrace {
 
 /** Why a request is taken to have ended the session, for the user: the cookie cleared, or the login page it was sent to. */
 export interface SessionLoss {
-  /** `cookie` when the answer cleared a cookie the request sent; `login` when it sent a logged-in request to log in. */
-  by: 'cookie' | 'login';
-  /** The cookie's name, or the login page's URL. */
+  /**
+   * `cookie` when the answer cleared a cookie the request sent; `login` when it sent a logged-in request to log in;
+   * `signs` when the page came back as a visitor who is not logged in sees it (lib/policy/session-signs.ts).
+   */
+  by: 'cookie' | 'login' | 'signs';
+  /** The cookie's name, the login page's URL, or what the page shows instead of the user's menu. */
   what: string;
+  /** For `signs`: the last page of the host that showed the user logged in, after which the session ended. */
+  after?: string;
 }
 
 /**

@@ -22,6 +22,7 @@ export function parseHtml(html: string, pageUrl: string, opts: LinkContextOption
     text: capText(scan.text, MAX_TEXT_CHARS),
     links: scan.links,
     nofollow: scan.robots.includes('nofollow') || scan.robots.includes('none'),
+    ...(scan.passwordField ? { passwordField: true } : {}),
   };
 }
 

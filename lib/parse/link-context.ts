@@ -27,6 +27,8 @@ export interface PageScan {
   firstHeading: string | null;
   /** Lowercased tokens of every `<meta name="robots" content>`. */
   robots: string[];
+  /** The page has a password field: a sign-in form, most often. */
+  passwordField: boolean;
 }
 
 export const DEFAULT_WINDOW_CHARS = 80;
@@ -136,7 +138,7 @@ export function scanPage(root: DomRoot, baseUrl: string, opts: LinkContextOption
   const links = buildLinks(spans, text, resolveBase(walker.baseHref, baseUrl), opts.windowChars ?? DEFAULT_WINDOW_CHARS, onLink);
   const h = walker.heading;
   const firstHeading = h && h.end > h.start && h.start >= 0 ? nonEmpty(text.slice(h.start, h.end)) : null;
-  return { text, links, title: walker.title, firstHeading, robots: walker.robots };
+  return { text, links, title: walker.title, firstHeading, robots: walker.robots, passwordField: walker.passwordField };
 }
 
 /** Depth-first without recursion: broken pages can nest thousands of unclosed tags. */
@@ -168,6 +170,7 @@ class PageWalker {
   readonly robots: string[] = [];
   baseHref: string | null = null;
   title: string | null = null;
+  passwordField = false;
   heading: { el: Element; start: number; end: number } | null = null;
   private open: LinkSpan | null = null;
   private headingOpen = false;
@@ -227,6 +230,9 @@ class PageWalker {
         if (attr(el, 'name')?.trim().toLowerCase() === 'robots') {
           for (const t of (attr(el, 'content') ?? '').toLowerCase().split(/[\s,]+/)) if (t) this.robots.push(t);
         }
+        break;
+      case 'input':
+        if (!this.passwordField && attr(el, 'type')?.trim().toLowerCase() === 'password') this.passwordField = true;
         break;
       case 'h1':
         if (this.heading === null) {

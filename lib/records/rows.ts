@@ -79,7 +79,7 @@ export interface CrawlRecord {
    * Set when a request ended the user's session and the crawl paused for it (fetch/session.ts): the URL, how (a
    * cookie it sent was cleared, or a page that opened logged in was sent to log in) and when. Cleared on resume.
    */
-  sessionLost?: { url: string; by: 'cookie' | 'login'; what: string; at: number };
+  sessionLost?: { url: string; by: 'cookie' | 'login' | 'signs'; what: string; after?: string; at: number };
   /**
    * The URL authority among its labeled pages (classifier/authority.ts) as fitted when training ended: URLs the
    * labeled pages link to, how many of those are labeled pages themselves, and each bucket's log-odds.

@@ -69,6 +69,8 @@ export interface ParsedPage {
   links: ExtractedLink[];
   /** True when `<meta name="robots">` says nofollow. */
   nofollow: boolean;
+  /** The page has a password field (a sign-in form, most often). */
+  passwordField?: boolean;
 }
 
 export type EntryState = 'queued' | 'inflight' | 'done' | 'failed' | 'skipped';

@@ -2,7 +2,9 @@
 // strategy instance, the compiled rules, the request gate, politeness), the learner and the URL authority, the
 // halt signal, the commit queue and the budget's counters. Training, template seeding, the crawl loop and the
 // page pipeline each take this context; none of them holds state of its own across pages.
-import type { Clock, FetchPort } from '../net/fetcher';
+import type { Clock, FetchOutcome, FetchPort } from '../net/fetcher';
+import type { ParsedPage } from '../records/types';
+import { SessionWatch } from '../policy/session-signs';
 import type { RenderPort } from '../net/render';
 import type { GateResult, RequestGate } from '../net/request-gate';
 import type { TargetAuthority } from '../learning/authority';
@@ -83,7 +85,12 @@ export class RunContext {
   /** URLs whose response a rendered page kept for the archive in this run. */
   readonly renderCaptured = new Set<string>();
   readonly renderSlots: RenderSlots;
+  /** The logged-in signs each host's pages have shown in this run (lib/policy/session-signs.ts). */
+  readonly sessionWatch = new SessionWatch();
+  /** Pages the gate parsed to read their signs, kept for the pipeline so a page is parsed once. */
+  readonly parsedAnswers = new WeakMap<FetchOutcome, ParsedPage>();
   private readonly activeMsBase: number;
+  private sessionLostFirst = false;
   private readonly startedAt: number;
   private lastKeepAlive = 0;
 
@@ -141,7 +148,7 @@ export class RunContext {
   }
 
   private gateFor(): RequestGate {
-    return makeGate(this.ports, this.config, this.rules, this.politeness, () => this.halted);
+    return makeGate(this.ports, this.config, this.rules, this.politeness, () => this.halted, { watch: this.sessionWatch, parsed: this.parsedAnswers });
   }
 
   /** A URL as the crawl keys it (its `canonical` rules), or null when it is not a URL the crawl can fetch. */
@@ -187,11 +194,14 @@ export class RunContext {
    * to do, before the outcome is recorded. Going on would crawl logged out, every page a login form.
    */
   async loseSession(lost: Extract<GateResult, { kind: 'sessionLost' }>): Promise<void> {
+    // Requests in flight together may each find the session gone: the first says so, as the pause's message does.
+    if (this.sessionLostFirst) return;
+    this.sessionLostFirst = true;
     const message = sessionLostMessage(lost);
     this.requestHalt('paused', message);
     this.ports.log?.(message);
     await this.ports.store.updateCrawl(this.crawlId, {
-      message, sessionLost: { url: lost.url, by: lost.loss.by, what: lost.loss.what, at: this.ports.clock.now() },
+      message, sessionLost: { url: lost.url, by: lost.loss.by, what: lost.loss.what, ...(lost.loss.after ? { after: lost.loss.after } : {}), at: this.ports.clock.now() },
     });
   }
 }

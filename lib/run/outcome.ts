@@ -39,11 +39,18 @@ export type NonPage = Exclude<GateResult, { kind: 'response' | 'notModified' }>;
  */
 export function sessionLostMessage(lost: SessionLost): string {
   const host = hostOf(lost.url);
-  return lost.loss.by === 'cookie'
-    ? `paused: requesting ${lost.url} ended your session on ${host} (the site cleared the cookie "${lost.loss.what}"). ` +
-      `Log in to ${host} again in this browser, then resume: that URL will not be requested again`
-    : `paused: ${lost.url}, which opened with your session before, now sends you to the login page ${lost.loss.what}: ` +
-      `your session on ${host} has ended. Log in to ${host} again in this browser, then resume`;
+  switch (lost.loss.by) {
+    case 'cookie':
+      return `paused: requesting ${lost.url} ended your session on ${host} (the site cleared the cookie "${lost.loss.what}"). ` +
+        `Log in to ${host} again in this browser, then resume: that URL will not be requested again`;
+    case 'login':
+      return `paused: ${lost.url}, which opened with your session before, now sends you to the login page ${lost.loss.what}: ` +
+        `your session on ${host} has ended. Log in to ${host} again in this browser, then resume`;
+    case 'signs':
+      return `paused: your session on ${host} has ended after ${lost.loss.after}, the last page that showed you logged in: ` +
+        `${lost.url} came back as a visitor who is not logged in sees it (no sign-out link, no menu of yours, ${lost.loss.what}). ` +
+        `Log in to ${host} again in this browser, then resume`;
+  }
 }
 
 /** The reason on the entry of a URL whose request cleared the session cookie: listed as kept from requesting. */
@@ -71,7 +78,7 @@ export function commitForNonPage(
   const requested = result.chain.length > 0 || result.kind === 'sessionLost' || (result.kind === 'retry' && !result.robots);
   switch (result.kind) {
     case 'sessionLost': {
-      if (result.loss.by === 'login') {
+      if (result.loss.by !== 'cookie') {
         // The page did nothing wrong: the session had ended. It is asked again once the user has logged in and resumes.
         return { requested, commit: { ...base, entry: { ...entry, reason: 'asked again when you resume, logged in' }, outcome: 'retry', stats: {} } };
       }

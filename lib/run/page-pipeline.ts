@@ -173,7 +173,8 @@ async function recordNonPage(ctx: RunContext, entry: FrontierEntry, result: NonP
  */
 async function recordResponse(ctx: RunContext, entry: FrontierEntry, result: Response, copy?: PageOutcome['copy'], rechecked?: Recheck): Promise<void> {
   const { out, chain } = result;
-  const parsed = out.html !== null && !out.error ? safeParse(out.html, out.finalUrl) : null;
+  // The gate parsed a page it read the session's signs in; any other is parsed here.
+  const parsed = out.html !== null && !out.error ? (ctx.parsedAnswers.get(out) ?? safeParse(out.html, out.finalUrl)) : null;
   if (!parsed || 'error' in parsed) {
     const error = out.error ?? (parsed && 'error' in parsed ? parsed.error : 'no HTML body');
     await ctx.commits.submit(unparsedCommit(ctx.crawlId, entry, out, chain, error, ctx.ports.clock.now(), ctx.activeMs()));
