@@ -3,13 +3,15 @@
 // command exits 3 with the sentence, the popup and the dashboard say it, and a resume after logging in again never
 // requests it again. The server's log says what was requested.
 // @module-tag chromium
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { CrawlStatus } from '../../lib/app/protocol';
 import { ensureBuilt, launchWithExtension, ROOT, send } from '../../scripts/lib/browser';
 import { startSessionSite, type SessionSite } from '../fixtures/sites/session-site';
+import { startQuietLogoutSite } from '../fixtures/sites/quiet-logout-site';
 import { openDashboard, PopupPage } from './page-objects';
 import { crawlUntilSessionLost, expectResumedWithoutIt, SESSION_LOST_SENTENCE } from './session-scenario';
 
@@ -74,3 +76,66 @@ it('notices the end of a session that began while the crawl ran', async () => {
   await crawlUntilSessionLost(site, 'chromium', profileDir, hostRules, ['http://shop.test/login?as=member']);
   expect(site.requests.find((r) => r.path === '/login')).toEqual({ path: '/login', withSession: false });
 });
+
+// A forum that ends the session on its side and goes on answering with the pages a visitor who is not logged in sees:
+// no cookie cleared, no redirect. The crawl learns the forum's logged-in signs from its pages and pauses once they
+// vanish; the server's own log shows at most two requests reached it after it ended the session.
+it('pauses within two requests of a host whose pages stop showing the user logged in, and names the page after which', async () => {
+  const forum = await startQuietLogoutSite({ endAfter: 7 });
+  const profileDir = mkdtempSync(join(tmpdir(), 'focus-quiet-logout-'));
+  const hostRules = `MAP *.test 127.0.0.1:${forum.port}`;
+  try {
+    const login = await launchWithExtension({ profileDir, hostRules });
+    await (await login.context.newPage()).goto('http://forum.test/login?as=member');
+    await login.close();
+    forum.requests.length = 0;
+    const dir = mkdtempSync(join(tmpdir(), 'focus-quiet-logout-out-'));
+    const configFile = join(dir, 'config.json');
+    writeFileSync(configFile, JSON.stringify({
+      name: 'forum', seeds: ['http://forum.test/'], topic: { keywords: ['astronomy', 'telescopes', 'planets', 'galaxies'] },
+      budget: { maxPages: 40 }, politeness: { delayMs: 0, concurrency: 4, perHost: 4 },
+    }));
+    const cli = await runCli(['--config', configFile, '--out', join(dir, 'out'), '--profile', profileDir, '--host-rules', hostRules]);
+    expect(cli.status, cli.stderr).toBe(3);
+    const summary = JSON.parse(readFileSync(join(dir, 'out', 'summary.json'), 'utf8')) as { crawlId: number; sessionLost: { url: string; by: string; after: string } };
+    expect(summary.sessionLost).toMatchObject({ by: 'signs' });
+    const { url, after } = summary.sessionLost;
+    const sentence = `paused: your session on forum.test has ended after ${after}, the last page that showed you logged in: ${url} came back as ` +
+      'a visitor who is not logged in sees it (no sign-out link, no menu of yours, a sign-in link). Log in to forum.test again in this browser, then resume';
+    expect(cli.stderr).toContain(`focus: ${sentence}`);
+    // The server's log: every request carried the session, and no more than two reached the forum after it ended it.
+    const ended = forum.endedAt();
+    expect(ended).not.toBeNull();
+    expect(forum.requests.slice(0, ended!).filter((r) => r.path !== '/robots.txt').every((r) => r.withSession)).toBe(true);
+    expect(forum.requests.length - ended!).toBeLessThanOrEqual(2);
+    expect(forum.requests.map((r) => r.path)).not.toContain('/session/end');
+
+    // The dashboard says it, as an alert.
+    const again = await launchWithExtension({ profileDir, hostRules });
+    try {
+      const { dash, errors } = await openDashboard(again.context, again.extensionId, `crawl=${summary.crawlId}`);
+      const message = dash.getByTestId('detail-message');
+      await expect.poll(() => message.innerText()).toBe(sentence);
+      expect(await message.getAttribute('class')).toContain('alert');
+      if (process.env.FOCUS_SCREENSHOTS) {
+        await message.scrollIntoViewIfNeeded();
+        await dash.screenshot({ path: join(ROOT, 'docs', 'images', 'dashboard-session-ended.png') });
+      }
+      expect(errors).toEqual([]);
+    } finally {
+      await again.close();
+    }
+  } finally {
+    await forum.close();
+  }
+});
+
+/** `npm run crawl` in Chromium, apart from this process (the site answers from it). */
+function runCli(args: string[]): Promise<{ status: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('npx', ['tsx', 'scripts/crawl.ts', '--browser', 'chromium', ...args], { cwd: ROOT });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (status) => resolve({ status, stderr }));
+  });
+}
