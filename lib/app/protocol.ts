@@ -37,6 +37,13 @@ export interface ProtocolMap {
   recordChanges(req: { crawlId: number }): RecordChange[];
   /** Blacklists a site of a crawl (its queued URLs are dropped; a running crawl admits no more) or unblocks it. */
   setSiteBlacklisted(req: { crawlId: number; site: string; on: boolean }): { site: string; blacklisted: string | null };
+  /**
+   * Lets the crawl request links its session-safety guard kept, after the user saw why: one URL (as the "Kept from
+   * requesting" list names it), or every link one rule caught by one match (`rule` and `match`), for this crawl. The
+   * allowance is recorded in the crawl's safety settings, with when; the links are queued again. Refused when it
+   * covers no kept link.
+   */
+  allowKept(req: { crawlId: number; url?: string; rule?: string; match?: string }): { allowed: number; crawl: CrawlRecord };
 
   // ---- topics (crawl profiles): each has its own keywords, labels and model ----
   /** Every topic, oldest first (for pages that cannot read the database: the labeler). */

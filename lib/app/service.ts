@@ -14,6 +14,9 @@ import { identityPlan, type IdentityPort } from './identity';
 import { TopicService } from './topic-service';
 import { siteOfHostOrUrl } from '../records/url';
 import { firstRun, nextCycle } from '../run/template-cycle';
+import { createStrategy } from '../strategies/registry';
+import { DEFAULT_SAFETY_RULES, YOUR_LIST } from '../records/safety-rules';
+import type { Allowing } from '../store/kept-allow';
 import type { Topic } from '../records/types';
 
 const DAY_MONTH = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short' });
@@ -45,6 +48,19 @@ export function seedsKept(seeds: readonly string[]): string[] {
     if (!byHost.has(host)) byHost.set(host, s);
   }
   return [...byHost.values()];
+}
+
+/** What the user allows: a URL of the kept list, or one rule of the guard with the match it caught. */
+function allowingOf(url: unknown, rule: unknown, match: unknown): Allowing {
+  if (typeof url === 'string') {
+    if (!/^https?:\/\//i.test(url)) throw new Error(`"${url}" is not a web address`);
+    return { url };
+  }
+  if (typeof rule !== 'string' || typeof match !== 'string') throw new Error('name the URL to allow, or the rule and what it matched');
+  if (!DEFAULT_SAFETY_RULES.includes(rule) && rule !== YOUR_LIST) {
+    throw new Error(`"${rule}" is not a rule of the guard: allow the URL itself`);
+  }
+  return { rule, match };
 }
 
 /** Every request but `setLabeler` and `startShared`, which need the browser (its tabs, its fetch) and are answered by lib/platform. */
@@ -252,6 +268,18 @@ export class CrawlService {
       await this.must(crawlId);
       const row = await this.ports.store.setSiteBlacklisted(crawlId, siteOfHostOrUrl(site), on === true, this.ports.clock.now());
       return { site: row.site, blacklisted: row.blacklisted ?? null };
+    },
+    allowKept: async ({ crawlId, url, rule, match }) => {
+      const crawl = await this.must(crawlId);
+      const allowing = allowingOf(url, rule, match);
+      const priority = createStrategy(crawl.config).seedPriority();
+      const { allowed, safety } = await this.ports.store.allowKept(crawlId, allowing, priority, this.ports.clock.now());
+      if (allowed === 0) {
+        throw new Error('url' in allowing ? `${allowing.url} is not kept from requesting in this crawl` : `no link of this crawl is kept by ${allowing.rule} "${allowing.match}"`);
+      }
+      // A running crawl follows at once; a paused or finished one reads it when resumed.
+      this.runners.get(crawlId)?.runner.allowSafety(safety);
+      return { allowed, crawl: await this.must(crawlId) };
     },
     markExported: async ({ crawlId, format, seq }) => {
       if (!isExportFormat(format)) throw new Error(`"${format}" is not an export format`);

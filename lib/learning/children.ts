@@ -23,6 +23,8 @@ export interface CrawlRules {
   labeled: LabeledPages;
   /** URLs a link of this run named unsafe, as soon as the page that holds it is planned. */
   namedUnsafe: NamedUnsafe;
+  /** URLs (canonical) the user let the crawl request after seeing why they were kept (config.safety.allowed). */
+  allowedUrls: ReadonlySet<string>;
 }
 
 /**
@@ -56,7 +58,7 @@ export function compileRules(config: CrawlConfig, named = new NamedUnsafe()): Cr
   const outOfScope = scopeReason(config);
   return {
     outOfScope, inScope: (url, read) => outOfScope(url, read) === null, safety: makeSafetyGuard(config.safety), labeled: labeledPages(config),
-    namedUnsafe: named,
+    namedUnsafe: named, allowedUrls: new Set((config.safety.allowed ?? []).flatMap((a) => ('url' in a ? [a.url] : []))),
   };
 }
 
@@ -124,8 +126,8 @@ export function planChildren(
   const checked: (SafetyBlock | null | undefined)[] = page.links.map((link, i) => {
     const target = targets[i];
     if (!target || target.url === pageUrl || target.url === parent.url || !inScope(target.url, target)) return undefined;
-    // What would be requested is what the guard reads.
-    const block = safety.check(target.href, { anchor: link.anchor, rel: link.rel, markup: link.markup }, target.requested);
+    // What would be requested is what the guard reads; a URL the user allowed is not read.
+    const block = rules.allowedUrls.has(target.url) ? null : safety.check(target.href, { anchor: link.anchor, rel: link.rel, markup: link.markup }, target.requested);
     if (block && !unsafe.has(target.url)) unsafe.set(target.url, { block, at: i, alsoAs: [] });
     return block;
   });

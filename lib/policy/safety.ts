@@ -197,6 +197,10 @@ export function makeSafetyGuard(safety: CrawlConfig['safety']): SafetyGuard {
     const found = urlFindings(read, { action: on('action verb'), state: on('state query key'), api: on('api path') });
     return { ...found, yours: mine, broken: on('undecodable URL') ? found.broken : null };
   };
+  // Rules the user allowed for this crawl, each by the match it caught ("action verb" "watch"): a link they catch is
+  // read by the rules after them.
+  const allowed = new Set((safety.allowed ?? []).flatMap((a) => ('rule' in a ? [`${a.rule}\u0000${a.match}`] : [])));
+  const kept = (b: SafetyBlock | null) => (b && !allowed.has(`${b.rule}\u0000${b.match}`) ? b : null);
   const yoursIn = (text: string) => (yours && wordsOf(text).length <= MAX_ACTION_WORDS ? (yours.exec(text)?.[2].toLowerCase() ?? null) : null);
   const byUrl = remembered<UrlRead | null>();
   const byText = remembered<TextFindings>();
@@ -218,17 +222,17 @@ export function makeSafetyGuard(safety: CrawlConfig['safety']): SafetyGuard {
       // A link titled as an API endpoint is its reference page: the endpoint's words in the URL are the page's name.
       const reference = text?.endpoint === true;
       const block: SafetyBlock | null =
-        (found.action && !reference ? { rule: 'action verb', match: found.action } : null) ??
-        (found.state ? { rule: 'state query key', match: found.state } : null) ??
-        (found.api && !reference ? { rule: 'api path', match: found.api } : null) ??
-        (on('nofollow') && link.rel?.includes('nofollow') ? { rule: 'nofollow', match: 'nofollow' } : null) ??
-        (markup.action ? { rule: 'link markup', match: markup.action } : null) ??
-        textBlock(found, on('anchor text') ? [text, ...labels] : [], markup);
+        kept(found.action && !reference ? { rule: 'action verb', match: found.action } : null) ??
+        kept(found.state ? { rule: 'state query key', match: found.state } : null) ??
+        kept(found.api && !reference ? { rule: 'api path', match: found.api } : null) ??
+        kept(on('nofollow') && link.rel?.includes('nofollow') ? { rule: 'nofollow', match: 'nofollow' } : null) ??
+        kept(markup.action ? { rule: 'link markup', match: markup.action } : null) ??
+        kept(textBlock(found, on('anchor text') ? [text, ...labels] : [], markup));
       if (block) return block;
       const mine = found.yours ?? (anchor ? yoursIn(anchor) : null);
-      if (mine) return { rule: YOUR_LIST, match: mine };
+      if (mine) return kept({ rule: YOUR_LIST, match: mine });
       // Last: a link every other rule let through but that could not be read whole is still refused.
-      return found.broken ? { rule: 'undecodable URL', match: found.broken } : null;
+      return found.broken ? kept({ rule: 'undecodable URL', match: found.broken }) : null;
     },
   };
 }

@@ -18,6 +18,12 @@ export type StrategyName = string;
 /** A strategy and its parameters: `{"name": "sparse-tunneling", "maxTunnel": 3}`. */
 export type StrategyConfig = { name: StrategyName } & Record<string, string | number | readonly string[]>;
 
+/**
+ * A link the user let the crawl request after seeing why it was kept (the dashboard's "Kept from requesting"): one
+ * URL (canonical), or every link one rule caught by one match ("action verb" "watch"), for this crawl only.
+ */
+export type SafetyAllowance = { url: string; at: number } | { rule: string; match: string; at: number };
+
 export interface CrawlConfig {
   name: string;
   seeds: string[];
@@ -52,9 +58,10 @@ export interface CrawlConfig {
   };
   /**
    * Session safety (lib/policy/safety.ts). `avoid`: the user's own words, added to the default rules;
-   * `disabledRules`: default rules turned off, by name (DEFAULT_SAFETY_RULES).
+   * `disabledRules`: default rules turned off, by name (DEFAULT_SAFETY_RULES); `allowed`: links the user let through
+   * after seeing why they were kept, each when (absent: none).
    */
-  safety: { avoid: string[]; disabledRules: string[] };
+  safety: { avoid: string[]; disabledRules: string[]; allowed?: SafetyAllowance[] };
   /**
    * The page judge. `threshold`: a page is relevant when P(on topic) >= threshold. `smoothing`: its pseudo-count
    * per word (1 is Laplace, as design A; the default 0.1 lets it recognise pages of small topics, docs/benchmarks.md "Every topic").

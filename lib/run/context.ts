@@ -147,6 +147,13 @@ export class RunContext {
     this.gate = this.gateFor();
   }
 
+  /** The user allowed a kept link (config.safety.allowed): the rules and the gate follow at once. */
+  allowSafety(safety: CrawlConfig['safety']): void {
+    this.config = { ...this.config, safety };
+    this.rules = compileRules(this.config, this.rules.namedUnsafe);
+    this.gate = this.gateFor();
+  }
+
   private gateFor(): RequestGate {
     return makeGate(this.ports, this.config, this.rules, this.politeness, () => this.halted, { watch: this.sessionWatch, parsed: this.parsedAnswers });
   }

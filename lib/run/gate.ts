@@ -29,17 +29,22 @@ export function makeGate(
   session?: SessionReading,
 ): RequestGate {
   const { clock } = ports;
-  const { outOfScope, safety, namedUnsafe } = rules;
+  const { outOfScope, safety, namedUnsafe, allowedUrls } = rules;
   const canonical = (url: string) => normalizeUrl(url, undefined, config.canonical);
   const robots = config.politeness.robots;
   const share = ports.store?.robots;
   return new RequestGate(ports.fetch, clock, {
     unsafe: (url, link) => {
+      const key = canonical(url) ?? url;
+      if (allowedUrls.has(key)) return null; // the user saw why it was kept, and allowed it
       const block = safety.check(url, link);
-      return block ? describeBlock(block) : (namedUnsafe.reason(canonical(url) ?? url) ?? null);
+      return block ? describeBlock(block) : (namedUnsafe.reason(key) ?? null);
     },
     // A link of a page planned meanwhile named it unsafe: that page's commit may not have reached the frontier yet.
-    namedUnsafe: (url) => namedUnsafe.reason(canonical(url) ?? url) ?? null,
+    namedUnsafe: (url) => {
+      const key = canonical(url) ?? url;
+      return allowedUrls.has(key) ? null : (namedUnsafe.reason(key) ?? null);
+    },
     outOfScope,
     // Scope names the private and loopback addresses a seed does not; that reason, for those addresses only.
     privateTarget: (url) => (isPrivateHost(new URL(url).hostname) ? outOfScope(url) : null),

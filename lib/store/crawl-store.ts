@@ -22,6 +22,7 @@ import { deleteSeedLists } from './seed-lists';
 import { withListKeys } from './page-keys';
 import { blacklistedSites, queuedIn, queuedOf, setSiteBlacklisted, sitesOf } from './site-book';
 import { TopicStore } from './topic-store';
+import { allowKept, type Allowing } from './kept-allow';
 import { RecordStore } from './record-store';
 import type { CrawlStorePort, PageCommit } from '../ports';
 import { siteOf } from '../records/url';
@@ -226,6 +227,11 @@ export class CrawlStore implements CrawlStorePort {
   /** The user blacklists a site (its queued URLs are dropped, a running crawl admits no more) or unblocks it. */
   setSiteBlacklisted(crawlId: number, site: string, on: boolean, now: number) {
     return setSiteBlacklisted(this.db, crawlId, site, on, now);
+  }
+
+  /** The user allows links the guard kept: recorded, and the links queued again at `priority` (kept-allow.ts). */
+  allowKept(crawlId: number, allowing: Allowing, priority: number, now: number) {
+    return allowKept(this.db, crawlId, allowing, priority, now);
   }
 
   /** The crawled graph (relevant pages' out-links, in fetch order) and the strategy's saved state. */
