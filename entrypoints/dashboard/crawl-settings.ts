@@ -27,7 +27,7 @@ export function crawlSettings(crawl: CrawlRecord, topic: Topic | undefined): Chi
     ['Limits', `${formatCount(config.budget.maxPages)} pages, depth ${config.budget.maxDepth}`],
     ['Politeness', `${p.delayMs} ms delay, ${p.concurrency} at once, robots.txt ${p.robots ? 'obeyed' : 'ignored'}`],
     ['User-Agent', h('span', { 'data-testid': 'detail-identify' }, identityText(config))],
-    ['Safety', safetyText(config.safety)],
+    ['Safety', h('span', { 'data-testid': 'detail-safety' }, safetyText(config.safety, crawl.allowed))],
     // A template follows its filter layers: no link classifier to re-score with or to weigh authority in.
     ...(isTemplate(crawl) ? [] : [
       ['Re-scored', h('span', { 'data-testid': 'detail-rescore' }, rescoreText(crawl))],
@@ -98,12 +98,14 @@ function linkGraphRows(report: CrawlRecord['strategyReport']): [string, Child][]
   ];
 }
 
-/** "all rules on", or which are off, and the user's own words. */
-function safetyText(safety: CrawlRecord['config']['safety']): string {
+/** "all rules on", or which are off, the user's own words, and what the user allowed after it was kept, with when. */
+function safetyText(safety: CrawlRecord['config']['safety'], allowances: CrawlRecord['allowed']): string {
   // Crawls stored before rules had names have no disabledRules.
   const off = safety.disabledRules ?? [];
   const rules = off.length ? `rules off: ${off.join(', ')}` : 'all rules on';
-  return safety.avoid.length ? `${rules}; also your words: ${safety.avoid.join(', ')}` : rules;
+  const words = safety.avoid.length ? `; also your words: ${safety.avoid.join(', ')}` : '';
+  const allowed = (allowances ?? []).map((a) => `${'url' in a ? a.url : `${a.rule} “${a.match}”`} (${new Date(a.at).toLocaleString()})`);
+  return `${rules}${words}${allowed.length ? `; allowed by you: ${allowed.join(', ')}` : ''}`;
 }
 
 /** The crawl's keywords; a crawl started without any uses its topic's (which may have changed since). */

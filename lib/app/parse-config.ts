@@ -5,7 +5,7 @@ import { DEFAULT_SAFETY_RULES } from '../records/safety-rules';
 import { siteOfHostOrUrl } from '../records/url';
 import { patternProblems } from '../records/patterns';
 import { parseTemplate, TemplateError, type TemplateConfig } from '../records/template-config';
-import { ConfigError, type SafetyAllowance, DEFAULTS, RENDER_MODES, SCOPE_MODES, type CrawlConfig, type RenderMode, type ScopeMode } from '../records/config';
+import { ConfigError, DEFAULTS, RENDER_MODES, SCOPE_MODES, type CrawlConfig, type RenderMode, type ScopeMode } from '../records/config';
 
 /**
  * The user's words add to the default rules, so an imported `"avoid": []` (or an old file whose `avoid` is the
@@ -19,20 +19,7 @@ function safetyOf(safety: Record<string, unknown>): CrawlConfig['safety'] {
       `safety.disabledRules: "${unknown}" is not a safety rule (the rules are ${DEFAULT_SAFETY_RULES.map((r) => `"${r}"`).join(', ')})`,
     );
   }
-  const allowed = allowancesOf(safety.allowed);
-  return { avoid: strings(safety.avoid, 'safety.avoid'), disabledRules, ...(allowed.length ? { allowed } : {}) };
-}
-
-/** What a config (one exported from a crawl) says the user allowed: URLs, or rules with their match. */
-function allowancesOf(raw: unknown): SafetyAllowance[] {
-  if (raw === undefined) return [];
-  if (!Array.isArray(raw)) throw new ConfigError('safety.allowed: expected a list of {"url"} or {"rule", "match"}');
-  return raw.map((a, i): SafetyAllowance => {
-    const at = isObject(a) && typeof a.at === 'number' ? a.at : 0;
-    if (isObject(a) && typeof a.url === 'string' && /^https?:\/\//i.test(a.url)) return { url: a.url, at };
-    if (isObject(a) && typeof a.rule === 'string' && typeof a.match === 'string') return { rule: a.rule, match: a.match, at };
-    throw new ConfigError(`safety.allowed[${i}]: expected {"url": "https://..."} or {"rule": "...", "match": "..."}`);
-  });
+  return { avoid: strings(safety.avoid, 'safety.avoid'), disabledRules };
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -40,8 +40,8 @@ export interface ProtocolMap {
   /**
    * Lets the crawl request links its session-safety guard kept, after the user saw why: one URL (as the "Kept from
    * requesting" list names it), or every link one rule caught by one match (`rule` and `match`), for this crawl. The
-   * allowance is recorded in the crawl's safety settings, with when; the links are queued again. Refused when it
-   * covers no kept link.
+   * allowance is recorded on the crawl's row (`allowed`), with when; the links are queued again, and a finished crawl
+   * starts again to request them (its budget grown by as many). Refused when it covers no kept link.
    */
   allowKept(req: { crawlId: number; url?: string; rule?: string; match?: string }): { allowed: number; crawl: CrawlRecord };
 

@@ -243,18 +243,10 @@ export class CrawlService {
       const crawl = await this.must(crawlId);
       if (crawl.state === 'finished' && frontierSize(crawl.stats) === 0) throw new Error('this crawl is finished: its frontier is empty');
       if (!(await this.ports.store.topics.getTopic(crawl.topicId))) throw new Error(`the topic of this crawl was deleted, so it has nothing to learn from`);
-      if (crawl.state !== 'running' && crawl.state !== 'training') {
-        const trainingLeft = crawl.stats.trainPages < crawl.config.training.linkSources.length;
-        const state = trainingLeft ? 'training' : 'running';
-        // A crawl that ended on its budget continues with a budget extended by the same amount.
-        const maxPages = crawl.stats.attempts >= crawl.config.budget.maxPages
-          ? crawl.stats.attempts + crawl.config.budget.maxPages : crawl.config.budget.maxPages;
-        await this.ports.store.updateCrawl(crawlId, {
-          state, message: undefined, finishedAt: undefined, sessionLost: undefined, config: { ...crawl.config, budget: { ...crawl.config.budget, maxPages } },
-        });
-      }
-      this.launch(crawl);
-      return this.must(crawlId);
+      // A crawl that ended on its budget continues with a budget extended by the same amount.
+      const maxPages = crawl.stats.attempts >= crawl.config.budget.maxPages
+        ? crawl.stats.attempts + crawl.config.budget.maxPages : crawl.config.budget.maxPages;
+      return this.relaunch(crawl, maxPages);
     },
     status: async ({ crawlId }) => {
       const { store } = this.ports;
@@ -273,12 +265,16 @@ export class CrawlService {
       const crawl = await this.must(crawlId);
       const allowing = allowingOf(url, rule, match);
       const priority = createStrategy(crawl.config).seedPriority();
-      const { allowed, safety } = await this.ports.store.allowKept(crawlId, allowing, priority, this.ports.clock.now());
+      const { allowed, allowances } = await this.ports.store.allowKept(crawlId, allowing, priority, this.ports.clock.now());
       if (allowed === 0) {
         throw new Error('url' in allowing ? `${allowing.url} is not kept from requesting in this crawl` : `no link of this crawl is kept by ${allowing.rule} "${allowing.match}"`);
       }
-      // A running crawl follows at once; a paused or finished one reads it when resumed.
-      this.runners.get(crawlId)?.runner.allowSafety(safety);
+      // A running crawl follows at once. A finished one starts again to request what was allowed, with room in its budget
+      // for that and no more; a paused or stopped one waits for the user to resume it.
+      this.runners.get(crawlId)?.runner.allow(allowances);
+      if (crawl.state === 'finished' && !this.runners.has(crawlId)) {
+        return { allowed, crawl: await this.relaunch(crawl, Math.max(crawl.config.budget.maxPages, crawl.stats.attempts + allowed)) };
+      }
       return { allowed, crawl: await this.must(crawlId) };
     },
     markExported: async ({ crawlId, format, seq }) => {
@@ -301,6 +297,20 @@ export class CrawlService {
       return { deleted };
     },
   };
+
+  /** Starts a crawl that is not running again (training first if its link sources are not all read), with `maxPages`. */
+  private async relaunch(crawl: CrawlRecord, maxPages: number): Promise<CrawlRecord> {
+    const crawlId = crawl.id!;
+    if (crawl.state !== 'running' && crawl.state !== 'training') {
+      const trainingLeft = crawl.stats.trainPages < crawl.config.training.linkSources.length;
+      await this.ports.store.updateCrawl(crawlId, {
+        state: trainingLeft ? 'training' : 'running', message: undefined, finishedAt: undefined, sessionLost: undefined,
+        config: { ...crawl.config, budget: { ...crawl.config.budget, maxPages } },
+      });
+    }
+    this.launch(crawl);
+    return this.must(crawlId);
+  }
 
   /** The newest crawl of a template, by name. */
   private async newestTemplateCrawl(name: string): Promise<CrawlRecord | undefined> {

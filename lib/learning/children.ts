@@ -10,7 +10,7 @@ import type { FrontierEntry, KeptByPage, ParsedPage } from '../records/types';
 import { createStrategy } from '../strategies/registry';
 import type { PlannedLink, Strategy } from '../strategies/types';
 import { hostOf, linkTarget, normalizeUrl, requestUrl, siteOf, type LinkTarget } from '../records/url';
-import type { CrawlConfig } from '../records/config';
+import type { CrawlConfig, SafetyAllowance } from '../records/config';
 import { compilePatterns, type UrlMatcher } from '../records/patterns';
 import { describeBlock, makeSafetyGuard, type SafetyBlock, type SafetyGuard } from '../policy/safety';
 import { scopeReason, type ReadHost, type ScopeReason } from '../policy/scope';
@@ -23,7 +23,7 @@ export interface CrawlRules {
   labeled: LabeledPages;
   /** URLs a link of this run named unsafe, as soon as the page that holds it is planned. */
   namedUnsafe: NamedUnsafe;
-  /** URLs (canonical) the user let the crawl request after seeing why they were kept (config.safety.allowed). */
+  /** URLs (canonical) the user let the crawl request after seeing why they were kept (the crawl row's `allowed`). */
   allowedUrls: ReadonlySet<string>;
 }
 
@@ -51,14 +51,14 @@ export class NamedUnsafe {
 }
 
 /**
- * Compiles the rules of a config; a run compiles them once, and again only when its seeds change (template seeding),
- * keeping the URLs already named unsafe (`named`).
+ * Compiles the rules of a config; a run compiles them once, and again only when its seeds change (template seeding) or
+ * the user allows a kept link (`allowed`, from the crawl row), keeping the URLs already named unsafe (`named`).
  */
-export function compileRules(config: CrawlConfig, named = new NamedUnsafe()): CrawlRules {
+export function compileRules(config: CrawlConfig, named = new NamedUnsafe(), allowed: readonly SafetyAllowance[] = []): CrawlRules {
   const outOfScope = scopeReason(config);
   return {
-    outOfScope, inScope: (url, read) => outOfScope(url, read) === null, safety: makeSafetyGuard(config.safety), labeled: labeledPages(config),
-    namedUnsafe: named, allowedUrls: new Set((config.safety.allowed ?? []).flatMap((a) => ('url' in a ? [a.url] : []))),
+    outOfScope, inScope: (url, read) => outOfScope(url, read) === null, safety: makeSafetyGuard(config.safety, allowed), labeled: labeledPages(config),
+    namedUnsafe: named, allowedUrls: new Set(allowed.flatMap((a) => ('url' in a ? [a.url] : []))),
   };
 }
 

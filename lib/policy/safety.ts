@@ -38,7 +38,7 @@
 //   Wikipedia's `/wiki/API` stays crawlable; so does a page under `/api/` that ends in `.html` (Node.js docs);
 // - a language or a spelling the lexicon does not have.
 // Only GET requests are ever made and forms are never submitted; these rules are about links.
-import type { CrawlConfig } from '../records/config';
+import type { CrawlConfig, SafetyAllowance } from '../records/config';
 import { YOUR_LIST, type SafetyRule } from '../records/safety-rules';
 import type { LinkMarkup } from '../records/types';
 import { ACTION_ICON_WORDS, CONFIRM_ATTRIBUTES, CONFIRM_HANDLER, ENDPOINT_TITLE, METHOD_ATTRIBUTES, SCRIPTED_ATTRIBUTES, WRITING_ATTRIBUTES, WRITING_METHODS } from './safety-signals';
@@ -182,7 +182,8 @@ function remembered<T>(): (key: string, read: () => T) => T {
   };
 }
 
-export function makeSafetyGuard(safety: CrawlConfig['safety']): SafetyGuard {
+/** The guard of a crawl's safety settings, less what the user allowed after it was kept (`allowed`: its rules' matches). */
+export function makeSafetyGuard(safety: CrawlConfig['safety'], allowances: readonly SafetyAllowance[] = []): SafetyGuard {
   // Crawls stored before disabledRules existed have none: every default rule is on for them.
   const off = new Set<string>(safety.disabledRules ?? []);
   const on = (rule: SafetyRule) => !off.has(rule);
@@ -199,7 +200,7 @@ export function makeSafetyGuard(safety: CrawlConfig['safety']): SafetyGuard {
   };
   // Rules the user allowed for this crawl, each by the match it caught ("action verb" "watch"): a link they catch is
   // read by the rules after them.
-  const allowed = new Set((safety.allowed ?? []).flatMap((a) => ('rule' in a ? [`${a.rule}\u0000${a.match}`] : [])));
+  const allowed = new Set(allowances.flatMap((a) => ('rule' in a ? [`${a.rule}\u0000${a.match}`] : [])));
   const kept = (b: SafetyBlock | null) => (b && !allowed.has(`${b.rule}\u0000${b.match}`) ? b : null);
   const yoursIn = (text: string) => (yours && wordsOf(text).length <= MAX_ACTION_WORDS ? (yours.exec(text)?.[2].toLowerCase() ?? null) : null);
   const byUrl = remembered<UrlRead | null>();

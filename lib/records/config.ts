@@ -58,10 +58,9 @@ export interface CrawlConfig {
   };
   /**
    * Session safety (lib/policy/safety.ts). `avoid`: the user's own words, added to the default rules;
-   * `disabledRules`: default rules turned off, by name (DEFAULT_SAFETY_RULES); `allowed`: links the user let through
-   * after seeing why they were kept, each when (absent: none).
+   * `disabledRules`: default rules turned off, by name (DEFAULT_SAFETY_RULES).
    */
-  safety: { avoid: string[]; disabledRules: string[]; allowed?: SafetyAllowance[] };
+  safety: { avoid: string[]; disabledRules: string[] };
   /**
    * The page judge. `threshold`: a page is relevant when P(on topic) >= threshold. `smoothing`: its pseudo-count
    * per word (1 is Laplace, as design A; the default 0.1 lets it recognise pages of small topics, docs/benchmarks.md "Every topic").

@@ -1,6 +1,6 @@
 // The crawl's records: the rows a crawl, its counters, its models, its sites and a template's records are kept
 // as. They are the bottom layer: the store keeps them (lib/store/db.ts), the run and the pages read them.
-import type { CrawlConfig } from './config';
+import type { CrawlConfig, SafetyAllowance } from './config';
 
 /** Per priority value (as a string key), its queued URLs and those in flight. */
 export type QueueCounts = Record<string, { queued: number; inFlight: number }>;
@@ -80,6 +80,8 @@ export interface CrawlRecord {
    * cookie it sent was cleared, or a page that opened logged in was sent to log in) and when. Cleared on resume.
    */
   sessionLost?: { url: string; by: 'cookie' | 'login' | 'signs'; what: string; after?: string; at: number };
+  /** Links the user let this crawl request after the guard kept them, each with when (lib/store/kept-allow.ts). */
+  allowed?: SafetyAllowance[];
   /**
    * The URL authority among its labeled pages (classifier/authority.ts) as fitted when training ended: URLs the
    * labeled pages link to, how many of those are labeled pages themselves, and each bucket's log-odds.

@@ -15,7 +15,7 @@ import type { Strategy } from '../strategies/types';
 import { normalizeUrl } from '../records/url';
 import { compileRules, type CrawlRules } from '../learning/children';
 import { CommitQueue } from './commit-queue';
-import { DEFAULTS, type CrawlConfig } from '../records/config';
+import { DEFAULTS, type CrawlConfig, type SafetyAllowance } from '../records/config';
 import { CrawlLearner } from '../learning/learner';
 import { loadModel } from '../learning/model';
 import { Politeness } from '../net/politeness';
@@ -57,6 +57,8 @@ export class RunContext {
   readonly admission: PageCommit['admission'];
   config: CrawlConfig;
   rules: CrawlRules;
+  /** What the user allowed after the guard kept it (the crawl row's `allowed`). */
+  private allowed: SafetyAllowance[];
   /** The crawl's one way to the network: every request passes its gates (request-gate.ts). */
   gate: RequestGate;
   learner!: CrawlLearner;
@@ -105,7 +107,8 @@ export class RunContext {
     readonly active: Map<string, Promise<void>>,
   ) {
     this.config = crawl.config;
-    this.rules = compileRules(this.config);
+    this.allowed = crawl.allowed ?? [];
+    this.rules = compileRules(this.config, undefined, this.allowed);
     this.politeness = new Politeness(this.config.politeness);
     this.gate = this.gateFor();
     this.admission = { strategy, siteBlacklist: this.config.siteBlacklist ?? [] };
@@ -143,14 +146,14 @@ export class RunContext {
   /** Template seeding gave the crawl its seeds: the scope follows them, so the rules and the gate are made anew. */
   reseed(config: CrawlConfig): void {
     this.config = config;
-    this.rules = compileRules(config, this.rules.namedUnsafe);
+    this.rules = compileRules(config, this.rules.namedUnsafe, this.allowed);
     this.gate = this.gateFor();
   }
 
-  /** The user allowed a kept link (config.safety.allowed): the rules and the gate follow at once. */
-  allowSafety(safety: CrawlConfig['safety']): void {
-    this.config = { ...this.config, safety };
-    this.rules = compileRules(this.config, this.rules.namedUnsafe);
+  /** The user allowed a kept link (the crawl row's `allowed`): the rules and the gate follow at once. */
+  allow(allowed: SafetyAllowance[]): void {
+    this.allowed = allowed;
+    this.rules = compileRules(this.config, this.rules.namedUnsafe, allowed);
     this.gate = this.gateFor();
   }
 

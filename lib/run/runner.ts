@@ -3,7 +3,7 @@
 // matters across a stopped service worker: everything is in the store, and `run()` picks up wherever the crawl row
 // and the frontier say it is.
 import type { AnswerEffect, CrawlRecord, CrawlState, RescoreReport } from '../records/rows';
-import type { CrawlConfig } from '../records/config';
+import type { SafetyAllowance } from '../records/config';
 import { cycleCutShort, finishCycle } from './template-cycle';
 import type { CrawlModel } from '../learning/model';
 import { describeFatal, HaltSignal, openRun, type CrawlerPorts, type HaltAs, type RunContext } from './context';
@@ -51,8 +51,8 @@ export class CrawlRunner {
   }
 
   /** The user allowed a kept link: the run's rules follow (the store has queued it again). */
-  allowSafety(safety: CrawlConfig['safety']): void {
-    this.ctx?.allowSafety(safety);
+  allow(allowed: SafetyAllowance[]): void {
+    this.ctx?.allow(allowed);
   }
 
   /** Asks the loop to stop taking URLs; in-flight fetches finish and are recorded. */

@@ -1,7 +1,8 @@
 // The user lets the crawl request a link the session-safety guard kept, after seeing why: one URL, or every link one
-// rule caught by one match. The allowance is recorded in the crawl's safety settings (with when), and the links it
-// covers are queued again, at the priority the crawl gives its seeds, so they are requested soon.
-import type { CrawlConfig, SafetyAllowance } from '../records/config';
+// rule caught by one match. The allowance is recorded on the crawl's row (with when; not in its config, which a page
+// reads once: lib/store/crawl-configs.ts), and the links it covers are queued again, at the priority the crawl gives
+// its seeds, so they are requested soon.
+import type { SafetyAllowance } from '../records/config';
 import type { FrontierEntry } from '../records/types';
 import { blockOfReason } from '../policy/safety';
 import type { CrawlerDB } from './db';
@@ -16,12 +17,12 @@ export type Allowing = { url: string } | { rule: string; match: string };
 export const ALLOWED_BY_YOU = 'allowed by you after it was kept from requesting';
 
 /**
- * Records the allowance and queues again the kept links it covers; returns how many, and the crawl's safety settings
- * as they are now. Nothing is written when no kept link is covered.
+ * Records the allowance and queues again the kept links it covers; returns how many, and the crawl's allowances as
+ * they are now. Nothing is written when no kept link is covered.
  */
 export async function allowKept(
   db: CrawlerDB, crawlId: number, allowing: Allowing, priority: number, now: number,
-): Promise<{ allowed: number; safety: CrawlConfig['safety'] }> {
+): Promise<{ allowed: number; allowances: SafetyAllowance[] }> {
   return db.transaction('rw', [db.frontier, db.crawls, db.hostHeads], async () => {
     const crawl = await db.crawls.get(crawlId);
     if (!crawl) throw new Error(`there is no crawl ${crawlId}`);
@@ -32,19 +33,18 @@ export async function allowKept(
     const kept = 'url' in allowing
       ? [await db.frontier.get([crawlId, allowing.url])].filter((e): e is FrontierEntry => e?.state === 'skipped' && covers(e))
       : await db.frontier.where('[crawlId+state]').equals([crawlId, 'skipped']).filter(covers).toArray();
-    if (kept.length === 0) return { allowed: 0, safety: crawl.config.safety };
+    if (kept.length === 0) return { allowed: 0, allowances: crawl.allowed ?? [] };
     dropRows(db, crawlId);
     const queued = kept.map((e): FrontierEntry => ({
       ...e, state: 'queued', priority, order: -crawl.nextOrder++, reason: ALLOWED_BY_YOU, notBefore: undefined, retries: 0, updatedAt: now,
     }));
-    const allowance: SafetyAllowance = { ...allowing, at: now };
-    const safety = { ...crawl.config.safety, allowed: [...(crawl.config.safety.allowed ?? []), allowance] };
-    crawl.config = { ...crawl.config, safety };
+    const allowances: SafetyAllowance[] = [...(crawl.allowed ?? []), { ...allowing, at: now }];
+    crawl.allowed = allowances;
     crawl.stats.skipped -= queued.length;
     crawl.stats.queued += queued.length;
     crawl.updatedAt = now;
     countWrites(crawl, queued, (i) => kept[i]);
     await writeWithHeads(db, crawlId, queued, kept, new Map(), () => Promise.all([db.frontier.bulkPut(queued), db.crawls.put(crawl)]));
-    return { allowed: queued.length, safety };
+    return { allowed: queued.length, allowances };
   });
 }

@@ -128,16 +128,21 @@ export const queueChanges = (db: CrawlerDB, crawlId: number): Promise<unknown> =
     .limit(1)
     .toArray();
 
-/** One of the crawl's skipped frontier entries, read to watch them (watchThrottled). */
+/**
+ * The crawl's skipped frontier entries, counted to watch them (watchThrottled): a count observes the whole range, so
+ * an entry that leaves it (a kept link the user allowed) is seen as well as one that joins it; reading only the first
+ * row observed no further than that row.
+ */
 export const skippedChanges = (db: CrawlerDB, crawlId: number): Promise<unknown> =>
-  db.frontier.where('[crawlId+state]').equals([crawlId, 'skipped']).limit(1).toArray();
+  db.frontier.where('[crawlId+state]').equals([crawlId, 'skipped']).count();
 
-/** A link the safety guard kept the crawl from requesting, with the rule that caught it. */
+/** A link the safety guard kept the crawl from requesting, with the rule that caught it and the reason it was given. */
 export interface KeptLink {
   url: string;
   anchor: string;
   rule: string;
   match: string;
+  reason: string;
 }
 
 /**
@@ -155,7 +160,7 @@ export async function keptFromRequesting(db: CrawlerDB, crawlId: number, limit =
       const block = blockOfReason(e.reason);
       if (!block) return;
       total++;
-      if (links.length < limit) links.push({ url: e.url, anchor: e.anchor, ...block });
+      if (links.length < limit) links.push({ url: e.url, anchor: e.anchor, ...block, reason: e.reason ?? '' });
     });
   return { links, total };
 }

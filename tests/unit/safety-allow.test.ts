@@ -40,11 +40,17 @@ describe('allowing a link the guard kept', { timeout: 60_000 }, () => {
     const kept = await keptFromRequesting(store.db, crawlId);
     expect(kept.links.find((l) => l.url === 'http://club.test/vote/2024')).toMatchObject({ rule: 'action verb', match: 'vote' });
 
+    const before = (await store.getCrawl(crawlId))!;
+    expect(before.state).toBe('finished');
+    // A finished crawl starts again for what was allowed, its budget grown by that much and no more.
     const { allowed, crawl } = await service.handlers.allowKept({ crawlId, url: 'http://club.test/vote/2024' });
     expect(allowed).toBe(1);
-    expect(crawl.config.safety.allowed).toEqual([{ url: 'http://club.test/vote/2024', at: expect.any(Number) }]);
-    await service.handlers.resume({ crawlId });
+    expect(crawl.allowed).toEqual([{ url: 'http://club.test/vote/2024', at: expect.any(Number) }]);
+    expect(crawl.state).toBe('running');
     await settle();
+    const after = (await store.getCrawl(crawlId))!;
+    expect(after.state).toBe('finished');
+    expect(after.config.budget.maxPages).toBe(Math.max(60, before.stats.attempts + 1));
     expect(asked('/vote/2024')).toBe(1);
     expect(asked('/vote/2023')).toBe(0);
     const pages = await store.pages.pagesAfter(crawlId, 0, 1000);
@@ -57,13 +63,19 @@ describe('allowing a link the guard kept', { timeout: 60_000 }, () => {
 
   it('requests every link kept by one allowed rule and match, and nothing kept by another', async () => {
     const { store, service, crawlId, settle } = await crawled();
-    const { allowed } = await service.handlers.allowKept({ crawlId, rule: 'action verb', match: 'vote' });
+    // As a crawl paused when it lost the session, or by the user.
+    await store.updateCrawl(crawlId, { state: 'paused', message: 'paused by you' });
+    const { allowed, crawl } = await service.handlers.allowKept({ crawlId, rule: 'action verb', match: 'vote' });
     expect(allowed).toBe(KEPT_READS.length);
+    // A paused crawl waits for the user to resume it.
+    expect(crawl.state).toBe('paused');
+    await settle();
+    for (const p of KEPT_READS) expect(asked(p), p).toBe(0);
     await service.handlers.resume({ crawlId });
     await settle();
     for (const p of KEPT_READS) expect(asked(p), p).toBe(1);
     for (const p of NEVER_REQUESTED) expect(asked(p), p).toBe(0);
-    expect((await store.getCrawl(crawlId))!.config.safety.allowed).toEqual([{ rule: 'action verb', match: 'vote', at: expect.any(Number) }]);
+    expect((await store.getCrawl(crawlId))!.allowed).toEqual([{ rule: 'action verb', match: 'vote', at: expect.any(Number) }]);
   });
 
   it('refuses what covers no kept link, with a sentence', async () => {
