@@ -7,6 +7,7 @@ import { sendMessage } from '@/lib/platform/messaging';
 import { formatCount } from '@/lib/ui/format';
 import { DEFAULT_SAFETY_RULES, YOUR_LIST } from '@/lib/records/safety-rules';
 import { keptFromRequesting, skippedChanges, watchThrottled, type KeptLink } from '@/lib/ui/queries';
+import './kept-panel.css';
 
 /** Kept links shown; the total is counted past it. */
 const KEPT_SHOWN = 200;
