@@ -63,7 +63,8 @@ async function trainOn(ctx: RunContext, url: string): Promise<void> {
   if (result.kind === 'sessionLost') await ctx.loseSession(result);
   const out: FetchOutcome | null = result.kind === 'response' || result.kind === 'sessionLost' ? result.out : result.kind === 'retry' ? result.out ?? null : null;
   const error = result.kind === 'response' ? out!.error : result.kind === 'sessionLost' ? sessionLostMessage(result) : result.reason;
-  const parsed = out && out.html !== null && !error ? parseHtml(out.html, out.finalUrl) : null;
+  // The gate parsed a page it read the session's signs in (the run keeps it); any other is parsed here.
+  const parsed = out && out.html !== null && !error ? (ctx.parsedAnswers.get(out) ?? parseHtml(out.html, out.finalUrl)) : null;
   // A link source that is itself a known positive or negative page teaches the page judge, and its links
   // the parent-page feature.
   // The page and its links as the crawl keys URLs: labels are read by those, so a link written `/a#top` or

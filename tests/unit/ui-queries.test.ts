@@ -253,7 +253,9 @@ describe('links kept from requesting', () => {
     const kept = await keptFromRequesting(db, 1, 5);
     expect(kept.total).toBe(8);
     expect(kept.links).toHaveLength(5);
-    expect(kept.links[0]).toEqual({ url: 'https://a.test/p0/logout', anchor: 'a link', rule: 'action verb', match: 'logout' });
+    expect(kept.links[0]).toEqual({
+      url: 'https://a.test/p0/logout', anchor: 'a link', rule: 'action verb', match: 'logout', reason: describeBlock({ rule: 'action verb', match: 'logout' }),
+    });
     const all = await keptFromRequesting(db, 1);
     expect(all.links.map((l) => l.rule)).toContain('state query key');
     expect(all.links.some((l) => l.url.includes('staff') || l.url.includes('other') || l.url.includes('queued'))).toBe(false);
