@@ -142,6 +142,8 @@ export function parseConfig(input: unknown): CrawlConfig {
       renderTimeoutMs: num(fetchCfg.renderTimeoutMs, 'fetch.renderTimeoutMs', DEFAULTS.fetch.renderTimeoutMs, 1000, 120_000),
       renderScrolls: num(fetchCfg.renderScrolls, 'fetch.renderScrolls', DEFAULTS.fetch.renderScrolls, 0, 100, true),
       renderClicks: num(fetchCfg.renderClicks, 'fetch.renderClicks', DEFAULTS.fetch.renderClicks, 0, 100, true),
+      renderGrowMs: num(fetchCfg.renderGrowMs, 'fetch.renderGrowMs', DEFAULTS.fetch.renderGrowMs, 0, 600_000, true),
+      renderGrowLinks: num(fetchCfg.renderGrowLinks, 'fetch.renderGrowLinks', DEFAULTS.fetch.renderGrowLinks, 0, 100_000, true),
       renderCaptureBytes: num(fetchCfg.renderCaptureBytes, 'fetch.renderCaptureBytes', DEFAULTS.fetch.renderCaptureBytes, 0, 512 * 1024 * 1024, true),
     },
     safety: safetyOf(safety),

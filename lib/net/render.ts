@@ -2,7 +2,7 @@
 // built. Only the request gate holds it (request-gate.ts, `render`), and asks it only for a page the gate already
 // let through (the page was fetched first, so safety, scope, robots.txt, dedup and redirects hold), at that page's
 // final URL. The browser implements it (lib/platform/tab-render.ts); in Node there is none and no page is rendered.
-import type { PageResource } from '../records/types';
+import type { GrowthStop, PageResource } from '../records/types';
 
 /** A request the rendered page makes by itself: its own scripts, images, frames, a navigation away. */
 export interface PageRequest {
@@ -23,10 +23,14 @@ export interface RenderRequest {
   quietMs: number;
   /** The tab's requests name the crawl in their User-Agent, as its own requests do (`politeness.identify`). */
   identify: boolean;
-  /** Times a page is made to grow by scrolling it to its end (an endless feed), within the timeout. */
+  /** Times a page is made to grow by scrolling it to its end (an endless feed). */
   scrolls: number;
-  /** Times its "load more" control is pressed, when scrolling brings nothing, within the timeout. */
+  /** Times its "load more" control is pressed, when scrolling brings nothing. */
   clicks: number;
+  /** How long a settled page may go on growing (scrolled, pressed), from when it first settled. */
+  growMs: number;
+  /** It stops growing once it holds this many links. */
+  growLinks: number;
   /**
    * What of the tab's responses besides the page is kept for the archive: up to `bytes` in all (0: nothing), and no
    * URL `skip` names (one the crawl kept already).
@@ -58,6 +62,8 @@ export type RenderResult =
       scrolled: number;
       /** Times pressing its "load more" control made the page grow (absent: none). */
       pressed?: number;
+      /** What stopped it growing, when it grew at all. */
+      stopped?: GrowthStop;
       /** What the tab loaded besides the page, within the capture's bytes (absent where the browser cannot keep it). */
       resources?: PageResource[];
       blocked: BlockedRequest[];

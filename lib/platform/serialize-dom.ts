@@ -66,11 +66,11 @@ export function scrollToEnd(): number {
 }
 
 /**
- * The page's size, to tell whether a scroll or a press made it grow: its elements and its characters of text (a
- * short list grows without the page getting taller than its window).
+ * The page's size, to tell whether a scroll or a press made it grow (its elements and its characters of text: a short
+ * list grows without the page getting taller than its window), and the links it holds, for the cap on them.
  */
-export function pageSize(): number {
-  return document.getElementsByTagName('*').length + (document.body?.textContent?.length ?? 0);
+export function pageSize(): [size: number, links: number] {
+  return [document.getElementsByTagName('*').length + (document.body?.textContent?.length ?? 0), document.links.length];
 }
 
 /**
@@ -93,12 +93,13 @@ export function domQuietMs(): number {
 
 /**
  * Presses the page's "load more" (or "show more") control, the one kind of control Focus ever presses: a button or
- * a link that goes nowhere, visible and enabled, whose whole text says so; never a form's submit button, and never
- * anything else. Every request the press makes is put to the gate like any other of the page. Returns 0 once
- * pressed, or -1 when the page has no such control.
+ * a link that goes nowhere, visible and enabled, whose whole text says so (`words`: the source of LOAD_MORE_TEXT,
+ * lib/parse/script-shell.ts, read case-blind); never a form's submit button, and never anything else. Every request
+ * the press makes is put to the gate like any other of the page. Returns 0 once pressed, or -1 when the page has no
+ * such control.
  */
-export function pressLoadMore(): number {
-  const MORE = /^(?:(?:load|show|see|view)\s+more(?:\s+\S+)?|more\s+(?:results|items|posts|stories|comments)|mehr\s+(?:laden|anzeigen)|(?:voir|afficher)\s+plus|(?:cargar|ver)\s+más|carica\s+altri|加载更多|もっと見る)$/i;
+export function pressLoadMore(words: string): number {
+  const MORE = new RegExp(words, 'i');
   const controls = document.querySelectorAll<HTMLElement>('button, [role="button"], a:not([href]), a[href="#"], input[type="button"]');
   for (const el of Array.from(controls)) {
     const text = (el instanceof HTMLInputElement ? el.value : el.textContent ?? '').replace(/\s+/g, ' ').trim().replace(/[.…›»↓+]+$/, '').trim();

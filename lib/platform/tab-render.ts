@@ -14,6 +14,8 @@
 // browser closes, so an id can never name a user's tab of a later session), and the next start closes them.
 import { browser } from 'wxt/browser';
 import type { RenderPort, RenderRequest, RenderResult } from '../net/render';
+import { LOAD_MORE_TEXT } from '../parse/script-shell';
+import type { GrowthStop } from '../records/types';
 import { domQuietMs, pageSize, pressLoadMore, scrollToEnd, serializeDom } from './serialize-dom';
 import { TabWatch, type TabGuard } from './tab-watch';
 
@@ -89,26 +91,8 @@ export function makeTabRender(guard: TabGuard): RenderPort {
         watches.set(tabId, w);
         await guard.attach(w, req);
         await guard.navigate(w, req.url);
-        let settled = await settle(w, req, started);
-        let scrolled = 0;
-        let pressed = 0;
-        // A page that grows: an endless feed scrolled to its end, or a list whose "load more" is pressed when
-        // scrolling brings nothing, while it grows, each up to its cap and within the timeout.
-        const target = { tabId };
-        const size = async () => (await browser.scripting.executeScript({ target, func: pageSize }))[0]?.result;
-        const grew = async (act: () => number): Promise<boolean> => {
-          const before = await size();
-          const [acted] = await browser.scripting.executeScript({ target, func: act });
-          if (typeof acted?.result !== 'number' || acted.result === -1) return false; // nothing to scroll or press
-          settled = await settle(w, req, started, Date.now());
-          const after = await size();
-          return typeof before === 'number' && typeof after === 'number' && after > before;
-        };
-        while (settled) {
-          if (scrolled < req.scrolls && (await grew(scrollToEnd))) scrolled++;
-          else if (settled && pressed < req.clicks && (await grew(pressLoadMore))) pressed++;
-          else break;
-        }
+        const settled = await settle(w, req, started + req.timeoutMs);
+        const { scrolled, pressed, stopped } = settled ? await grow(w, req) : { scrolled: 0, pressed: 0 };
         // A redirect of the tab's load, or a script sending it elsewhere (both guarded), is another page than the
         // one the gate fetched: it is not read as this one. history.pushState loads no document and does not count.
         if (watch.mainDocument !== null && watch.mainDocument !== req.url) throw new Error(`the page sent its tab to ${watch.mainDocument}`);
@@ -117,7 +101,8 @@ export function makeTabRender(guard: TabGuard): RenderPort {
         const url = (await browser.tabs.get(tabId)).url ?? req.url;
         const resources = await watch.captured();
         return {
-          kind: 'rendered', html: read.result, url, settled, scrolled, pressed, blocked: watch.blocked, durationMs: Date.now() - started,
+          kind: 'rendered', html: read.result, url, settled, scrolled, pressed, ...(stopped ? { stopped } : {}), blocked: watch.blocked,
+          durationMs: Date.now() - started,
           ...(resources.length ? { resources } : {}),
         };
       } catch (err) {
@@ -138,12 +123,48 @@ export function makeTabRender(guard: TabGuard): RenderPort {
 }
 
 /**
- * Waits until the page has loaded and both its network and its DOM have been quiet for `quietMs`, or the timeout;
+ * A settled page that grows, read to its end: an endless feed scrolled to its end, or a list whose "load more" is
+ * pressed when scrolling brings nothing, while each step makes it grow (a step that adds nothing ends it), within the
+ * request's caps: steps of each kind, time from now, links on the page. Returns the steps that made it grow and, when
+ * any did, what stopped it.
+ */
+async function grow(watch: TabWatch, req: RenderRequest): Promise<{ scrolled: number; pressed: number; stopped?: GrowthStop }> {
+  const target = { tabId: watch.tabId };
+  const until = Date.now() + req.growMs;
+  const measure = async () => (await browser.scripting.executeScript({ target, func: pageSize }))[0]?.result as [number, number] | undefined;
+  /** One step: true when the page grew. A step still busy at the time cap is read as it is then. */
+  const step = async (act: 'scroll' | 'press'): Promise<boolean> => {
+    const before = await measure();
+    const [acted] = act === 'scroll'
+      ? await browser.scripting.executeScript({ target, func: scrollToEnd })
+      : await browser.scripting.executeScript({ target, func: pressLoadMore, args: [LOAD_MORE_TEXT.source] });
+    if (typeof acted?.result !== 'number' || acted.result === -1) return false; // nothing to scroll or press
+    await settle(watch, req, until, Date.now());
+    const after = await measure();
+    return before !== undefined && after !== undefined && after[0] > before[0];
+  };
+  let scrolled = 0;
+  let pressed = 0;
+  const grown = (stopped: GrowthStop) => ({ scrolled, pressed, ...(scrolled + pressed > 0 ? { stopped } : {}) });
+  for (;;) {
+    if (((await measure())?.[1] ?? 0) >= req.growLinks) return grown('links');
+    if (Date.now() >= until) return grown('time');
+    const canScroll = scrolled < req.scrolls;
+    const canPress = pressed < req.clicks;
+    if (!canScroll && !canPress) return grown('steps');
+    if (canScroll && (await step('scroll'))) scrolled++;
+    else if (canPress && (await step('press'))) pressed++;
+    // Neither grew it: its end, unless a kind of step that had made it grow was spent (it might have grown again).
+    else return grown((!canScroll && scrolled > 0) || (!canPress && pressed > 0) ? 'steps' : 'end');
+  }
+}
+
+/**
+ * Waits until the page has loaded and both its network and its DOM have been quiet for `quietMs`, or the deadline;
  * true when it settled. `since`: what the page was just asked to do (a scroll) counts as activity, as the requests it
  * starts are told to the worker a moment later.
  */
-async function settle(watch: TabWatch, req: RenderRequest, started: number, since = 0): Promise<boolean> {
-  const deadline = started + req.timeoutMs;
+async function settle(watch: TabWatch, req: RenderRequest, deadline: number, since = 0): Promise<boolean> {
   const sleep = () => new Promise((r) => setTimeout(r, POLL_MS));
   for (;;) {
     if (watch.detached) throw new Error(watch.detached);

@@ -1,52 +1,167 @@
 // Which pages the crawl renders in the user's browser (`fetch.render`), and what a rendered page may ask for.
-// `auto` decides per page from its HTML (parse/script-shell.ts) and per site from what rendering changed on the
-// site's first rendered pages: a site where rendering found more is rendered throughout, one where it changed
-// nothing on its first pages is not rendered again, so a static site costs no tab at all.
+// `auto` learns by kind of page, not by site (design notes in docs/rendering.md, "How auto decides"): a site's
+// articles, its lists filled by scripts and its app's routes are different kinds (lib/parse/page-kind.ts), and
+// rendering changes some and not others. One change on a page of a kind keeps that kind rendered; a kind is left
+// unrendered only after several of its pages rendered with no change, and even then one of its pages is rendered
+// again now and then (after 6, 12, 24... left unrendered), so a decision is revisited as pages come. A page whose HTML
+// reads as a script's shell is rendered whatever its kind's record, and no site is ever switched off as a whole.
 import type { RenderMode } from '../records/config';
 import type { PageRequest } from '../net/render';
+import type { PageKind } from '../parse/page-kind';
 import type { ParsedPage } from '../records/types';
 import { describeBlock, type SafetyGuard } from './safety';
 
-/** Rendered pages of a site that changed nothing before `auto` stops rendering there. */
+/** Rendered pages of a kind that changed nothing before `auto` leaves the kind unrendered. */
 export const STATIC_AFTER = 3;
 
-/** What rendering a site's pages showed so far. */
-export interface SiteRenders {
+/** What rendering pages of one kind, on one host, showed so far. */
+export interface KindRenders {
+  label: string;
   rendered: number;
   changed: number;
-  /** The first change rendering made on the site, in words, with the page's URL. */
+  /** The first change rendering made on a page of the kind, in words, with the page's URL. */
   firstChange?: string;
+  /** Pages of the kind left unrendered because its rendered pages changed nothing. */
+  passed: number;
+  /** Pages of such a kind rendered again to check. */
+  rechecks: number;
 }
 
-export type SiteVerdict = 'scripts' | 'static' | 'unknown';
+/** What `auto` learned on one host: each kind's record, the first kind rendering changed, the renders under way. */
+interface HostRenders {
+  kinds: Map<string, KindRenders>;
+  firstChanged?: string;
+  /** Pages rendered on the host (of every kind), and pages rendering now. */
+  rendered: number;
+  rendering: number;
+  /** Pages waiting for a render under way on the host to finish. */
+  waiting: (() => void)[];
+}
 
-/** A site is built by scripts when rendering changed at least half its rendered pages; static when none of its first few. */
-export function siteVerdict(s: SiteRenders | undefined): SiteVerdict {
-  if (!s || s.rendered === 0) return 'unknown';
-  if (s.changed > 0 && s.changed * 2 >= s.rendered) return 'scripts';
-  return s.rendered >= STATIC_AFTER ? 'static' : 'unknown';
+/** What a page's own HTML says, as `auto` reads it (lib/parse/script-shell.ts, page-kind.ts). */
+export interface PageSigns {
+  /** It runs a script: without one (and without a frame of its site) a tab shows what the HTML says. */
+  scripts: boolean;
+  /** Why its HTML reads as a script's shell, or null. */
+  shell: string | null;
+  /** The part of it scripts build (a frame, a web component, a "load more", an empty list), or null. */
+  part: string | null;
+  kind: PageKind;
+}
+
+/** What rendering showed, kind by kind and host by host, in one run of a crawl (it learns afresh on a resume). */
+export class RenderBook {
+  private readonly hosts = new Map<string, HostRenders>();
+
+  /** The kind's record on the host, or undefined before any of its pages was rendered or left. */
+  kind(host: string, kind: PageKind): KindRenders | undefined {
+    return this.hosts.get(host)?.kinds.get(kind.key);
+  }
+
+  /** The label of the first kind on the host whose rendered page changed, or undefined. */
+  firstChanged(host: string): string | undefined {
+    return this.hosts.get(host)?.firstChanged;
+  }
+
+  /** Pages rendering on the host now. */
+  rendering(host: string): number {
+    return this.hosts.get(host)?.rendering ?? 0;
+  }
+
+  /** Pages rendered on the host so far, of every kind. */
+  renderedOn(host: string): number {
+    return this.hosts.get(host)?.rendered ?? 0;
+  }
+
+  /** A page of the host went to a tab; `finished` follows, whatever came of it. */
+  started(host: string): void {
+    this.host(host).rendering++;
+  }
+
+  finished(host: string): void {
+    const h = this.host(host);
+    h.rendering--;
+    for (const wake of h.waiting.splice(0)) wake();
+  }
+
+  /** Resolves when a render under way on the host finishes (at once when none is). */
+  nextResult(host: string): Promise<void> {
+    const h = this.host(host);
+    return h.rendering === 0 ? Promise.resolve() : new Promise((resolve) => h.waiting.push(resolve));
+  }
+
+  /** A page of the kind was rendered; `change`: what rendering added, or null. */
+  rendered(host: string, kind: PageKind, url: string, change: string | null): void {
+    const k = this.record(host, kind);
+    this.host(host).rendered++;
+    k.rendered++;
+    if (!change) return;
+    k.changed++;
+    k.firstChange ??= `${change} on ${url}`;
+    this.hosts.get(host)!.firstChanged ??= kind.label;
+  }
+
+  /** A page of a kind whose rendered pages changed nothing was left unrendered (`check`: or rendered to check). */
+  decided(host: string, kind: PageKind, d: RenderDecision): void {
+    if (d.check) this.record(host, kind).rechecks++;
+    else if (!d.render && d.learned) this.record(host, kind).passed++;
+  }
+
+  private host(host: string): HostRenders {
+    let h = this.hosts.get(host);
+    if (!h) this.hosts.set(host, (h = { kinds: new Map(), rendered: 0, rendering: 0, waiting: [] }));
+    return h;
+  }
+
+  private record(host: string, kind: PageKind): KindRenders {
+    const h = this.host(host);
+    let k = h.kinds.get(kind.key);
+    if (!k) h.kinds.set(kind.key, (k = { label: kind.label, rendered: 0, changed: 0, passed: 0, rechecks: 0 }));
+    return k;
+  }
 }
 
 export interface RenderDecision {
   render: boolean;
   why: string;
+  /** Decided from what rendering showed on pages of its kind (a page row says so even when not rendered). */
+  learned?: boolean;
+  /** A page of a kind left unrendered, rendered again to see whether its kind still changes nothing. */
+  check?: boolean;
+  /** Left because its site has shown nothing built by scripts yet: what renders under way there show may change that. */
+  siteUntried?: boolean;
 }
 
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
 /**
- * Whether to render a page. `shell`: why its HTML reads as a script's shell (null: it reads as a whole page);
- * `site`: what rendering did on the page's site so far.
+ * Whether to render a page: `page` is what its HTML says, `book` what rendering showed on its host so far. Pure: the
+ * rendering step records the decision it acts on (`RenderBook.decided`).
  */
-export function decideRender(mode: RenderMode, shell: string | null, site: SiteRenders | undefined): RenderDecision {
+export function decideRender(mode: RenderMode, page: PageSigns | null, book: RenderBook, host: string): RenderDecision {
   if (mode === 'never') return { render: false, why: 'rendering is off' };
-  if (mode === 'always') return { render: true, why: 'every page is rendered' };
-  switch (siteVerdict(site)) {
-    case 'scripts':
-      return { render: true, why: `the site is built by scripts (${site!.firstChange ?? 'rendering found more'})` };
-    case 'static':
-      return { render: false, why: `rendering changed nothing on the site's first ${site!.rendered} rendered pages` };
-    case 'unknown':
-      return shell ? { render: true, why: shell } : { render: false, why: 'its HTML reads as a whole page' };
+  if (mode === 'always' || !page) return { render: true, why: 'every page is rendered' };
+  if (!page.scripts && !page.part) return { render: false, why: 'its HTML runs no script' };
+  if (page.shell) return { render: true, why: page.shell };
+  const { label } = page.kind;
+  const k = book.kind(host, page.kind);
+  if (k && k.changed > 0) {
+    return { render: true, learned: true, why: `${label}: ${k.changed} of ${k.rendered} rendered changed (the first: ${k.firstChange})` };
   }
+  if (k && k.rendered >= STATIC_AFTER) {
+    const unchanged = `${label}: ${k.rendered} rendered, none changed`;
+    // Rechecks after 6, 12, 24... pages left: a kind that changes later is found again at a cost that shrinks.
+    if (k.passed >= STATIC_AFTER * 2 ** (k.rechecks + 1)) {
+      return { render: true, learned: true, check: true, why: `${unchanged}; ${plural(k.passed, 'page')} of them left unrendered since, this one rendered to check` };
+    }
+    return { render: false, learned: true, why: unchanged };
+  }
+  const sofar = k?.rendered ? `${k.rendered} rendered so far, none changed` : 'none rendered yet';
+  if (page.part) return { render: true, learned: true, why: `${page.part}; ${label}: ${sofar}` };
+  // A whole page that runs scripts: worth a tab to learn its kind once the site has shown that scripts build some of it.
+  const changedHere = book.firstChanged(host);
+  if (changedHere) return { render: true, learned: true, why: `${label}: ${sofar}, and rendering changed ${changedHere} on this site` };
+  return { render: false, why: 'its HTML reads as a whole page', siteUntried: true };
 }
 
 /** Text growth that counts as a change: half as much again, and at least this many characters. */

@@ -48,13 +48,14 @@ export interface CrawlConfig {
    * from the DOM its scripts built (`auto`: when its HTML looks like a script's shell, or its site turned out to be
    * built by scripts); `renderTabs` tabs at most at once, each given `renderTimeoutMs` to settle; a page that grows
    * as it is scrolled (an endless feed) is scrolled to its end at most `renderScrolls` times, and a list's "load more"
-   * pressed at most `renderClicks` times; what a rendered page's tab loaded (scripts, styles, JSON calls, images) is
+   * pressed at most `renderClicks` times, for at most `renderGrowMs` after it first settled and until it holds
+   * `renderGrowLinks` links; what a rendered page's tab loaded (scripts, styles, JSON calls, images) is
    * kept for the archive up to `renderCaptureBytes` a page (0: none).
    */
   fetch: {
     timeoutMs: number; maxBytes: number; retries: number; retryBaseMs: number;
     render: RenderMode; renderTabs: number; renderTimeoutMs: number; renderScrolls: number; renderClicks: number;
-    renderCaptureBytes: number;
+    renderGrowMs: number; renderGrowLinks: number; renderCaptureBytes: number;
   };
   /**
    * Session safety (lib/policy/safety.ts). `avoid`: the user's own words, added to the default rules;
@@ -100,7 +101,8 @@ export const DEFAULTS: Omit<CrawlConfig, 'name' | 'seeds'> = {
   politeness: { delayMs: 1000, concurrency: 2, perHost: 1, robots: true, identify: true },
   fetch: {
     timeoutMs: 30_000, maxBytes: 5 * 1024 * 1024, retries: 3, retryBaseMs: 10_000,
-    render: 'auto', renderTabs: 2, renderTimeoutMs: 15_000, renderScrolls: 5, renderClicks: 5, renderCaptureBytes: 2 * 1024 * 1024,
+    render: 'auto', renderTabs: 2, renderTimeoutMs: 15_000, renderScrolls: 20, renderClicks: 20,
+    renderGrowMs: 30_000, renderGrowLinks: 1000, renderCaptureBytes: 2 * 1024 * 1024,
   },
   safety: { avoid: [], disabledRules: [] },
   judge: { threshold: 0.5, smoothing: DEFAULT_JUDGE_SMOOTHING },

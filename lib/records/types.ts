@@ -257,17 +257,27 @@ export interface PageResource {
   payload: Uint8Array;
 }
 
+/**
+ * What stopped a rendered page that grew as it was scrolled or pressed: a step that added nothing (its end), or one of
+ * the caps (`fetch.renderScrolls` and `renderClicks`, `renderGrowMs`, `renderGrowLinks`).
+ */
+export type GrowthStop = 'end' | 'steps' | 'time' | 'links';
+
 /** How `fetch.render` treated a page (lib/policy/render-policy.ts). */
 export interface RenderNote {
   rendered: boolean;
-  /** Why it was rendered or not: the sign its HTML showed, what its site showed, the mode. */
+  /** Why it was rendered or not: the sign its HTML showed, what rendering showed on pages of its kind, the mode. */
   why: string;
+  /** The kind of page `auto` counted it as (lib/parse/page-kind.ts): its URL's shape and the look of its HTML. */
+  kind?: string;
   /** Rendered: false when the page was still busy at the timeout (what it showed then was read). */
   settled?: boolean;
   /** Rendered: times scrolling to the page's end made it grow (an endless feed), when it did. */
   scrolled?: number;
   /** Rendered: times pressing the page's "load more" control made it grow, when it did. */
   pressed?: number;
+  /** Rendered and grown: what stopped its growing (`RenderResult.stopped`). */
+  stopped?: GrowthStop;
   /** Rendered: what rendering added (more links, more text), when it added anything. */
   changed?: string;
   /** Why rendering failed; the page was then read from its HTML. */

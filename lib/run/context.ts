@@ -19,7 +19,7 @@ import { DEFAULTS, type CrawlConfig, type SafetyAllowance } from '../records/con
 import { CrawlLearner } from '../learning/learner';
 import { loadModel } from '../learning/model';
 import { Politeness } from '../net/politeness';
-import type { SiteRenders } from '../policy/render-policy';
+import { RenderBook } from '../policy/render-policy';
 import { makeGate } from './gate';
 import { RenderSlots, type RenderRun } from './render';
 import { sessionLostMessage } from './outcome';
@@ -82,8 +82,8 @@ export class RunContext {
   sinceSave = 0;
   modelSavedAt = 0;
   modelSaveMs = 0;
-  /** What rendering did on each host so far, and the tabs the run may use at once (`fetch.render`). */
-  readonly renderSites = new Map<string, SiteRenders>();
+  /** What rendering showed so far, kind by kind on each host, and the tabs the run may use at once (`fetch.render`). */
+  readonly renderBook = new RenderBook();
   /** URLs whose response a rendered page kept for the archive in this run. */
   readonly renderCaptured = new Set<string>();
   readonly renderSlots: RenderSlots;
@@ -129,8 +129,9 @@ export class RunContext {
       mode: fetch.render, timeoutMs: fetch.renderTimeoutMs, identify: this.config.politeness.identify,
       // A crawl made before a setting existed has none in its stored config: it runs with the default.
       scrolls: fetch.renderScrolls, clicks: fetch.renderClicks ?? DEFAULTS.fetch.renderClicks,
+      growMs: fetch.renderGrowMs ?? DEFAULTS.fetch.renderGrowMs, growLinks: fetch.renderGrowLinks ?? DEFAULTS.fetch.renderGrowLinks,
       captureBytes: fetch.renderCaptureBytes ?? DEFAULTS.fetch.renderCaptureBytes, captured: this.renderCaptured,
-      sites: this.renderSites, slots: this.renderSlots,
+      book: this.renderBook, slots: this.renderSlots,
     };
   }
 

@@ -1,5 +1,13 @@
 // How the Pages table shows what `fetch.render` did to a page: a short tag, and a title that says why.
-import type { RenderNote } from '../records/types';
+import type { GrowthStop, RenderNote } from '../records/types';
+
+/** What stopped a page growing, as the title says it. */
+const STOPPED: Record<GrowthStop, string> = {
+  end: 'It was read to its end: a last step added nothing.',
+  steps: 'It stopped growing at the cap on steps (scrolls, "load more" presses).',
+  time: 'It stopped growing at the time cap.',
+  links: 'It stopped growing at the cap on links.',
+};
 
 export function renderTag(note: RenderNote | undefined): { text: string; title: string } | null {
   if (!note) return null;
@@ -14,6 +22,7 @@ export function renderTag(note: RenderNote | undefined): { text: string; title: 
   const grew = [
     note.scrolled ? ` It grew when scrolled to its end, ${times(note.scrolled)}.` : '',
     note.pressed ? ` It grew when its "load more" was pressed, ${times(note.pressed)}.` : '',
+    note.stopped ? ` ${STOPPED[note.stopped]}` : '',
   ].join('');
   const took = note.ms === undefined ? '' : ` ${(note.ms / 1000).toFixed(1)} s.`;
   return { text: note.settled === false ? 'rendered, unsettled' : 'rendered', title: `Rendered in a background tab: ${note.why}.${changed}${grew}${settled}${blocked}${took}` };

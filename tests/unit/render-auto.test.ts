@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../lib/records/config';
 import { parseConfig } from '../../lib/app/parse-config';
-import { decideRender, renderChange, renderGuard, siteVerdict, STATIC_AFTER } from '../../lib/policy/render-policy';
+import { decideRender, RenderBook, renderChange, renderGuard } from '../../lib/policy/render-policy';
 import { CrawlService } from '../../lib/app/service';
 import { makeSafetyGuard } from '../../lib/policy/safety';
 import { realClock } from '../../lib/net/fetcher';
@@ -55,31 +55,17 @@ describe("auto reads a page's HTML", () => {
   });
 });
 
-describe('auto learns a site from its first rendered pages', () => {
-  it('renders a shell while the site is unknown, every page of a script site, no page of a static one', () => {
-    expect(decideRender('auto', 'an empty application root (#root)', undefined)).toEqual({ render: true, why: 'an empty application root (#root)' });
-    expect(decideRender('auto', null, undefined).render).toBe(false);
-    const scripts = { rendered: 1, changed: 1, firstChange: 'rendering found 3 more links on http://s.test/' };
-    expect(siteVerdict(scripts)).toBe('scripts');
-    expect(decideRender('auto', null, scripts)).toEqual({ render: true, why: 'the site is built by scripts (rendering found 3 more links on http://s.test/)' });
-    expect(siteVerdict({ rendered: STATIC_AFTER - 1, changed: 0 })).toBe('unknown');
-    const still = { rendered: STATIC_AFTER, changed: 0 };
-    expect(siteVerdict(still)).toBe('static');
-    expect(decideRender('auto', 'an empty application root (#root)', still).render).toBe(false);
-    expect(siteVerdict({ rendered: 5, changed: 1 })).toBe('static');
-  });
+it('always and never do not read the page', () => {
+  const book = new RenderBook();
+  expect(decideRender('always', null, book, 's.test').render).toBe(true);
+  expect(decideRender('never', null, book, 's.test').render).toBe(false);
+});
 
-  it('always and never do not read the page', () => {
-    expect(decideRender('always', null, { rendered: 9, changed: 0 }).render).toBe(true);
-    expect(decideRender('never', 'an empty application root (#root)', undefined).render).toBe(false);
-  });
-
-  it('counts a change as new links, or text grown by half and by 100 characters', () => {
-    const page = (links: string[], text: string) => parseHtml(`<body><p>${text}</p>${links.map((l) => `<a href="${l}">${l}</a>`).join('')}</body>`, 'http://s.test/');
-    expect(renderChange(page(['/a'], 'x'), page(['/a', '/b'], 'x'))).toBe('rendering found 1 more link');
-    expect(renderChange(page(['/a'], 'short'), page(['/a'], 'short ' + 'y'.repeat(150)))).toBe('rendering showed 151 more characters of text');
-    expect(renderChange(page(['/a', '/b'], ARTICLE), page(['/b', '/a'], ARTICLE + ' and a footer'))).toBeNull();
-  });
+it('counts a change as new links, or text grown by half and by 100 characters', () => {
+  const page = (links: string[], text: string) => parseHtml(`<body><p>${text}</p>${links.map((l) => `<a href="${l}">${l}</a>`).join('')}</body>`, 'http://s.test/');
+  expect(renderChange(page(['/a'], 'x'), page(['/a', '/b'], 'x'))).toBe('rendering found 1 more link');
+  expect(renderChange(page(['/a'], 'short'), page(['/a'], 'short ' + 'y'.repeat(150)))).toBe('rendering showed 151 more characters of text');
+  expect(renderChange(page(['/a', '/b'], ARTICLE), page(['/b', '/a'], ARTICLE + ' and a footer'))).toBeNull();
 });
 
 describe("a rendered page's own requests", () => {
@@ -110,16 +96,21 @@ describe("a rendered page's own requests", () => {
 
 it('fetch.render is validated', () => {
   const base = { name: 'x', seeds: ['http://s.test/'], topic: { keywords: ['star'] } };
-  expect(parseConfig(base).fetch).toMatchObject({ render: 'auto', renderTabs: 2, renderTimeoutMs: 15_000, renderScrolls: 5 });
+  expect(parseConfig(base).fetch).toMatchObject({ render: 'auto', renderTabs: 2, renderTimeoutMs: 15_000, renderScrolls: 20 });
   expect(parseConfig({ ...base, fetch: { render: 'never', renderTabs: 1 } }).fetch).toMatchObject({ render: 'never', renderTabs: 1 });
   expect(() => parseConfig({ ...base, fetch: { render: 'sometimes' } })).toThrow(ConfigError);
   expect(() => parseConfig({ ...base, fetch: { render: 'sometimes' } })).toThrow('fetch.render must be one of "never", "auto", "always" (got "sometimes")');
   expect(() => parseConfig({ ...base, fetch: { renderTabs: 0 } })).toThrow(/fetch.renderTabs/);
 });
 
-it('"load more" has a cap of its own, and what a rendered page loaded is kept within a byte cap', () => {
+it('a growing page has caps on steps, time and links, and what a rendered page loaded is kept within a byte cap', () => {
   const base = { name: 'x', seeds: ['http://s.test/'], topic: { keywords: ['star'] } };
-  expect(parseConfig(base).fetch).toMatchObject({ renderScrolls: 5, renderClicks: 5, renderCaptureBytes: 2 * 1024 * 1024 });
+  expect(parseConfig(base).fetch).toMatchObject({
+    renderScrolls: 20, renderClicks: 20, renderGrowMs: 30_000, renderGrowLinks: 1000, renderCaptureBytes: 2 * 1024 * 1024,
+  });
+  expect(parseConfig({ ...base, fetch: { renderGrowMs: 0, renderGrowLinks: 50 } }).fetch).toMatchObject({ renderGrowMs: 0, renderGrowLinks: 50 });
+  expect(() => parseConfig({ ...base, fetch: { renderGrowMs: 700_000 } })).toThrow('fetch.renderGrowMs must be a whole number between 0 and 600000 (got 700000)');
+  expect(() => parseConfig({ ...base, fetch: { renderGrowLinks: -5 } })).toThrow('fetch.renderGrowLinks must be a whole number between 0 and 100000 (got -5)');
   expect(parseConfig({ ...base, fetch: { renderClicks: 0, renderCaptureBytes: 0 } }).fetch).toMatchObject({ renderClicks: 0, renderCaptureBytes: 0 });
   expect(() => parseConfig({ ...base, fetch: { renderClicks: 2.5 } })).toThrow('fetch.renderClicks must be a whole number between 0 and 100 (got 2.5)');
   expect(() => parseConfig({ ...base, fetch: { renderClicks: 'all' } })).toThrow('fetch.renderClicks must be a whole number between 0 and 100 (got "all")');
@@ -134,7 +125,7 @@ it('the New crawl form carries fetch.render both ways, and names its field in a 
   expect(configToForm({ fetch: { render: 'sometimes' } }, v).render).toBe('auto');
   // Settings the form has no field for come from the imported file.
   expect(formToConfig({ ...fromFile, seeds: 'http://s.test/', keywords: 'star' }, { fetch: { renderTabs: 1 } }).fetch).toEqual({
-    renderTabs: 1, render: 'never', renderScrolls: 5, renderClicks: 5,
+    renderTabs: 1, render: 'never', renderScrolls: 20, renderClicks: 20,
   });
   // The scroll and "load more" caps have fields of their own, each refused beside its field.
   const caps = configToForm({ fetch: { renderScrolls: 0, renderClicks: 12 } }, v);
@@ -189,7 +180,7 @@ describe('the request gate renders', () => {
         return { kind: 'rendered', html: '', url: req.url, settled: true, scrolled: 0, blocked: [], durationMs: 1 };
       },
     }, {}, politeness);
-    expect(await gate.render({ url: 'http://s.test/', timeoutMs: 1000, quietMs: 10, identify: true, scrolls: 0, clicks: 0, capture: NO_CAPTURE })).toMatchObject({ kind: 'rendered' });
+    expect(await gate.render({ url: 'http://s.test/', timeoutMs: 1000, quietMs: 10, identify: true, scrolls: 0, clicks: 0, growMs: 0, growLinks: 0, capture: NO_CAPTURE })).toMatchObject({ kind: 'rendered' });
     expect(slot).toBe(Infinity); // the host's one slot was the tab's
     expect(politeness.waitFor('s.test', Date.now())).toBe(0);
     expect(answers[0]).toMatch(/^blocked by robots\.txt/);
@@ -205,9 +196,9 @@ describe('the request gate renders', () => {
         return { kind: 'rendered', html: '', url: req.url, settled: true, scrolled: 0, blocked: [], durationMs: 1 };
       },
     };
-    await gateWith(port, { pageRequest: undefined }).render({ url: 'http://s.test/', timeoutMs: 1000, quietMs: 10, identify: true, scrolls: 0, clicks: 0, capture: NO_CAPTURE });
+    await gateWith(port, { pageRequest: undefined }).render({ url: 'http://s.test/', timeoutMs: 1000, quietMs: 10, identify: true, scrolls: 0, clicks: 0, growMs: 0, growLinks: 0, capture: NO_CAPTURE });
     expect(answers.every((a) => a === 'no guard for the requests of a rendered page')).toBe(true);
-    expect(await gateWith(port, { halted: () => true }).render({ url: 'http://s.test/', timeoutMs: 1000, quietMs: 10, identify: true, scrolls: 0, clicks: 0, capture: NO_CAPTURE })).toBeNull();
+    expect(await gateWith(port, { halted: () => true }).render({ url: 'http://s.test/', timeoutMs: 1000, quietMs: 10, identify: true, scrolls: 0, clicks: 0, growMs: 0, growLinks: 0, capture: NO_CAPTURE })).toBeNull();
   });
 });
 
@@ -282,7 +273,8 @@ describe('a crawl with a renderer', () => {
     const byPath = new Map(pages.map((p) => [new URL(p.url).pathname, p]));
     expect([...byPath.keys()].sort()).toEqual(['/', '/star/1', '/star/2']);
     expect(byPath.get('/')!.render).toEqual({
-      rendered: true, why: 'an empty application root (#root)', settled: true, changed: 'rendering found 2 more links', blocked: 2, ms: 3,
+      rendered: true, why: 'an empty application root (#root)', kind: 'shells like / running /app.js', settled: true,
+      changed: 'rendering found 2 more links', blocked: 2, ms: 3,
     });
     expect(byPath.get('/star/1')!.render?.rendered).toBe(true);
     // The page's /logout is listed as kept from requesting, under the page, with the guard's reason.
