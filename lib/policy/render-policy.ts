@@ -27,17 +27,6 @@ export interface KindRenders {
   rechecks: number;
 }
 
-/** What `auto` learned on one host: each kind's record, the first kind rendering changed, the renders under way. */
-interface HostRenders {
-  kinds: Map<string, KindRenders>;
-  firstChanged?: string;
-  /** Pages rendered on the host (of every kind), and pages rendering now. */
-  rendered: number;
-  rendering: number;
-  /** Pages waiting for a render under way on the host to finish. */
-  waiting: (() => void)[];
-}
-
 /** What a page's own HTML says, as `auto` reads it (lib/parse/script-shell.ts, page-kind.ts). */
 export interface PageSigns {
   /** It runs a script: without one (and without a frame of its site) a tab shows what the HTML says. */
@@ -51,72 +40,34 @@ export interface PageSigns {
 
 /** What rendering showed, kind by kind and host by host, in one run of a crawl (it learns afresh on a resume). */
 export class RenderBook {
-  private readonly hosts = new Map<string, HostRenders>();
+  /** Records by host, then by kind. */
+  private readonly hosts = new Map<string, Map<string, KindRenders>>();
 
   /** The kind's record on the host, or undefined before any of its pages was rendered or left. */
   kind(host: string, kind: PageKind): KindRenders | undefined {
-    return this.hosts.get(host)?.kinds.get(kind.key);
-  }
-
-  /** The label of the first kind on the host whose rendered page changed, or undefined. */
-  firstChanged(host: string): string | undefined {
-    return this.hosts.get(host)?.firstChanged;
-  }
-
-  /** Pages rendering on the host now. */
-  rendering(host: string): number {
-    return this.hosts.get(host)?.rendering ?? 0;
-  }
-
-  /** Pages rendered on the host so far, of every kind. */
-  renderedOn(host: string): number {
-    return this.hosts.get(host)?.rendered ?? 0;
-  }
-
-  /** A page of the host went to a tab; `finished` follows, whatever came of it. */
-  started(host: string): void {
-    this.host(host).rendering++;
-  }
-
-  finished(host: string): void {
-    const h = this.host(host);
-    h.rendering--;
-    for (const wake of h.waiting.splice(0)) wake();
-  }
-
-  /** Resolves when a render under way on the host finishes (at once when none is). */
-  nextResult(host: string): Promise<void> {
-    const h = this.host(host);
-    return h.rendering === 0 ? Promise.resolve() : new Promise((resolve) => h.waiting.push(resolve));
+    return this.hosts.get(host)?.get(kind.key);
   }
 
   /** A page of the kind was rendered; `change`: what rendering added, or null. */
   rendered(host: string, kind: PageKind, url: string, change: string | null): void {
     const k = this.record(host, kind);
-    this.host(host).rendered++;
     k.rendered++;
     if (!change) return;
     k.changed++;
     k.firstChange ??= `${change} on ${url}`;
-    this.hosts.get(host)!.firstChanged ??= kind.label;
   }
 
-  /** A page of a kind whose rendered pages changed nothing was left unrendered (`check`: or rendered to check). */
+  /** What was decided for a page of the kind: a page left, or rendered to check, is counted for the checks. */
   decided(host: string, kind: PageKind, d: RenderDecision): void {
     if (d.check) this.record(host, kind).rechecks++;
     else if (!d.render && d.learned) this.record(host, kind).passed++;
   }
 
-  private host(host: string): HostRenders {
-    let h = this.hosts.get(host);
-    if (!h) this.hosts.set(host, (h = { kinds: new Map(), rendered: 0, rendering: 0, waiting: [] }));
-    return h;
-  }
-
   private record(host: string, kind: PageKind): KindRenders {
-    const h = this.host(host);
-    let k = h.kinds.get(kind.key);
-    if (!k) h.kinds.set(kind.key, (k = { label: kind.label, rendered: 0, changed: 0, passed: 0, rechecks: 0 }));
+    let kinds = this.hosts.get(host);
+    if (!kinds) this.hosts.set(host, (kinds = new Map()));
+    let k = kinds.get(kind.key);
+    if (!k) kinds.set(kind.key, (k = { label: kind.label, rendered: 0, changed: 0, passed: 0, rechecks: 0 }));
     return k;
   }
 }
@@ -128,8 +79,6 @@ export interface RenderDecision {
   learned?: boolean;
   /** A page of a kind left unrendered, rendered again to see whether its kind still changes nothing. */
   check?: boolean;
-  /** Left because its site has shown nothing built by scripts yet: what renders under way there show may change that. */
-  siteUntried?: boolean;
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -156,12 +105,9 @@ export function decideRender(mode: RenderMode, page: PageSigns | null, book: Ren
     }
     return { render: false, learned: true, why: unchanged };
   }
+  // A kind not learned yet: its first pages are rendered to learn it, whatever order the crawl comes to them in.
   const sofar = k?.rendered ? `${k.rendered} rendered so far, none changed` : 'none rendered yet';
-  if (page.part) return { render: true, learned: true, why: `${page.part}; ${label}: ${sofar}` };
-  // A whole page that runs scripts: worth a tab to learn its kind once the site has shown that scripts build some of it.
-  const changedHere = book.firstChanged(host);
-  if (changedHere) return { render: true, learned: true, why: `${label}: ${sofar}, and rendering changed ${changedHere} on this site` };
-  return { render: false, why: 'its HTML reads as a whole page', siteUntried: true };
+  return { render: true, learned: true, why: `${page.part ? `${page.part}; ` : ''}${label}: ${sofar}` };
 }
 
 /** Text growth that counts as a change: half as much again, and at least this many characters. */

@@ -8,7 +8,7 @@ import { parseHtml } from '../parse/html';
 import { pageKind } from '../parse/page-kind';
 import { runsScripts, scriptedPart, scriptShell } from '../parse/script-shell';
 import type { RenderMode } from '../records/config';
-import { decideRender, renderChange, STATIC_AFTER, type PageSigns, type RenderBook, type RenderDecision } from '../policy/render-policy';
+import { decideRender, renderChange, type PageSigns, type RenderBook, type RenderDecision } from '../policy/render-policy';
 import type { PageResource, ParsedPage, RenderNote } from '../records/types';
 import { hostOf } from '../records/url';
 
@@ -101,13 +101,7 @@ export async function renderStep(run: RenderRun, out: FetchOutcome, fetched: Par
     if (page) run.book.decided(host, page.kind, d);
     return asFetched(d.learned ? { rendered: false, why: d.why, ...kind } : undefined);
   };
-  let first = decide();
-  // A whole page on a site whose first renders are under way: what they show decides it, whatever order the crawl's
-  // pages came in (a page left now is not rendered later).
-  while (first.siteUntried && run.book.rendering(host) > 0 && run.book.renderedOn(host) < STATIC_AFTER) {
-    await run.book.nextResult(host);
-    first = decide();
-  }
+  const first = decide();
   if (!first.render) return left(first);
   if (!run.render) return asFetched({ rendered: false, why: first.why, ...kind, error: 'this browser cannot render pages' });
   const release = await run.slots.take();
@@ -118,13 +112,7 @@ export async function renderStep(run: RenderRun, out: FetchOutcome, fetched: Par
     return left(decision);
   }
   if (page) run.book.decided(host, page.kind, decision);
-  run.book.started(host);
-  try {
-    return await rendered(run, out, fetched, { decision, page, host }, release);
-  } finally {
-    // Only once what it showed is in the book: pages waiting on the site's first renders read it next.
-    run.book.finished(host);
-  }
+  return rendered(run, out, fetched, { decision, page, host }, release);
 }
 
 /** Renders a page that was given a tab (`release` gives it back), reads it, and learns what it showed for its kind. */
