@@ -22,7 +22,10 @@ interface Line {
   finalUrl: string;
   status: number;
   outcome?: string;
-  render?: { rendered: boolean; why: string; settled?: boolean; scrolled?: number; changed?: string; blocked?: number; error?: string };
+  render?: {
+    rendered: boolean; why: string; kind?: string; settled?: boolean; scrolled?: number; pressed?: number; stopped?: string; changed?: string; blocked?: number;
+    error?: string; ms?: number;
+  };
 }
 
 let site: ScriptSite;
@@ -94,10 +97,9 @@ it('with render: auto, reads what a reader sees and stops the page asking for /l
   expect(home.render).toMatchObject({ rendered: true, settled: true, blocked: 1 });
   expect(home.render!.why).toContain('empty application root (#root)');
   expect(home.render!.changed).toMatch(/rendering found \d+ more links/);
-  // After the home page the site is known to be built by scripts: every page of it is rendered.
+  // Every page the server sends is the shell, an app's item too: each is rendered, whatever its kind showed.
   const item = lines.find((l) => new URL(l.finalUrl).pathname === '/app/item/7')!;
-  expect(item.render).toMatchObject({ rendered: true });
-  // The frame is a plain page: still rendered, as its site is.
+  expect(item.render).toMatchObject({ rendered: true, why: 'an empty application root (#root)', kind: 'shells like /app/item/{n} running /app.js' });
   expect(lines.every((l) => l.status !== 200 || l.render?.rendered)).toBe(true);
 
   // The page's own fetch('/logout') never reached the server; its script and JSON calls did.
@@ -125,16 +127,26 @@ it('reads a page that never settles at the time limit, does not read a page that
   expect(moved.render).toMatchObject({ rendered: false, error: `the page sent its tab to ${site.origin}/star/2` });
 });
 
-it('scrolls an endless feed to its end while it grows, up to the cap', async () => {
-  // The feed alone is crawled (a budget of one page): its row says how many links rendering found.
-  const feed = async (renderScrolls?: number) => {
-    const { lines } = await crawl('auto', {}, { seeds: [`${site.origin}/feed`], maxPages: 1, fetch: renderScrolls === undefined ? {} : { renderScrolls } });
+it('scrolls an endless feed to its end while it grows, within its caps on steps, time and links', async () => {
+  // The feed alone is crawled (a budget of one page): its row says how many links rendering found, and what stopped it.
+  const feed = async (fetch: Record<string, unknown> = {}, query = '') => {
+    const { lines } = await crawl('auto', {}, { seeds: [`${site.origin}/feed${query}`], maxPages: 1, fetch });
     return lines.find((l) => new URL(l.finalUrl).pathname === '/feed')!.render;
   };
   // Four batches of five: three scrolls made it grow, the fourth found the end.
-  expect(await feed()).toMatchObject({ rendered: true, scrolled: 3, changed: 'rendering found 20 more links' });
-  expect(await feed(1)).toMatchObject({ rendered: true, scrolled: 1, changed: 'rendering found 10 more links' });
-  expect(await feed(0)).toMatchObject({ rendered: true, changed: 'rendering found 5 more links' });
+  expect(await feed()).toMatchObject({ rendered: true, scrolled: 3, stopped: 'end', changed: 'rendering found 20 more links' });
+  expect(await feed({ renderScrolls: 1 })).toMatchObject({ rendered: true, scrolled: 1, stopped: 'steps', changed: 'rendering found 10 more links' });
+  const still = await feed({ renderScrolls: 0 });
+  expect(still).toMatchObject({ rendered: true, changed: 'rendering found 5 more links' });
+  expect(still).not.toHaveProperty('stopped');
+  // Twelve batches: the defaults read all 60 entries, eleven steps, and stop when a step adds nothing.
+  const long = await feed({}, '?batches=12');
+  expect(long).toMatchObject({ rendered: true, scrolled: 11, stopped: 'end', changed: 'rendering found 60 more links' });
+  // A feed without end: stopped by the cap on links (25 links once 23 are passed), or by the time cap.
+  expect(await feed({ renderGrowLinks: 23 }, '?batches=1000')).toMatchObject({ scrolled: 4, stopped: 'links', changed: 'rendering found 25 more links' });
+  const timed = await feed({ renderGrowMs: 2500 }, '?batches=1000');
+  expect(timed).toMatchObject({ stopped: 'time' });
+  expect(timed!.scrolled).toBeLessThan(20);
 });
 
 it('presses a list\'s "load more" while it grows, up to its own cap, and no other button', async () => {
@@ -143,12 +155,15 @@ it('presses a list\'s "load more" while it grows, up to its own cap, and no othe
     return lines.find((l) => new URL(l.finalUrl).pathname === '/more')!.render;
   };
   // Three links, then three more at each of three presses; the fourth finds the button gone.
-  expect(await more()).toMatchObject({ rendered: true, pressed: 3, changed: 'rendering found 12 more links' });
+  expect(await more()).toMatchObject({ rendered: true, pressed: 3, stopped: 'end', changed: 'rendering found 12 more links' });
   expect(site.requests).not.toContain('/pressed/subscribe');
-  expect(await more({ renderClicks: 1 })).toMatchObject({ rendered: true, pressed: 1, changed: 'rendering found 6 more links' });
+  expect(await more({ renderClicks: 1 })).toMatchObject({ rendered: true, pressed: 1, stopped: 'steps', changed: 'rendering found 6 more links' });
   expect(site.requests.filter((p) => p === '/api/more')).toHaveLength(2);
   // Presses have a cap of their own: a page scrolled no more is still pressed.
   expect(await more({ renderScrolls: 0 })).toMatchObject({ rendered: true, pressed: 3 });
+  // Five a press, twelve batches: the defaults press eleven times, to the list's end.
+  const { lines } = await crawl('auto', {}, { seeds: [`${site.origin}/more?batches=12&size=5`], maxPages: 1 });
+  expect(lines[0]!.render).toMatchObject({ rendered: true, pressed: 11, stopped: 'end', changed: 'rendering found 60 more links' });
 });
 
 it('archives what a rendered page loaded, as the server sent it, beside the page, and indexes it in the WACZ', async () => {
