@@ -137,6 +137,22 @@ describe('Focus in Firefox', () => {
       expect(site.requests).not.toContain('/pressed/subscribe');
     });
 
+    it('reads an endless feed to its end with the default caps, and stops one without end at the cap on links', async () => {
+      const feed = async (query: string, fetch: Record<string, unknown> = {}) => {
+        const out = mkdtempSync(join(tmpdir(), 'focus-firefox-feed-'));
+        await runCrawl({
+          config: {
+            name: 'feed-firefox', seeds: [`${site.origin}/feed${query}`], topic: { keywords: ['star'] },
+            budget: { maxPages: 1 }, politeness: { delayMs: 0 }, fetch: { render: 'auto', ...fetch },
+          },
+          out, browser: 'firefox', log: () => {},
+        });
+        return (JSON.parse(readFileSync(join(out, 'pages.jsonl'), 'utf8').trim().split('\n')[0]!) as PageRecord).render;
+      };
+      expect(await feed('?batches=12')).toMatchObject({ rendered: true, scrolled: 11, stopped: 'end', changed: 'rendering found 60 more links' });
+      expect(await feed('?batches=1000', { renderGrowLinks: 23 })).toMatchObject({ scrolled: 4, stopped: 'links', changed: 'rendering found 25 more links' });
+    });
+
     it("keeps the site's own service worker from installing, or from requesting what the guard refuses", async () => {
       // A worker the page would install is refused: rendering leaves none in the browser, and none calls /sw/logout.
       site.requests.length = 0;
