@@ -2,7 +2,7 @@
 // built. Only the request gate holds it (request-gate.ts, `render`), and asks it only for a page the gate already
 // let through (the page was fetched first, so safety, scope, robots.txt, dedup and redirects hold), at that page's
 // final URL. The browser implements it (lib/platform/tab-render.ts); in Node there is none and no page is rendered.
-import type { GrowthStop, PageResource } from '../records/types';
+import type { GrowthStop, PageResource, RenderPhases } from '../records/types';
 
 /** A request the rendered page makes by itself: its own scripts, images, frames, a navigation away. */
 export interface PageRequest {
@@ -64,6 +64,8 @@ export type RenderResult =
       pressed?: number;
       /** What stopped it growing, when it grew at all. */
       stopped?: GrowthStop;
+      /** Where the tab's time went (`durationMs` in all); absent where it was not measured. */
+      phases?: RenderPhases;
       /** What the tab loaded besides the page, within the capture's bytes (absent where the browser cannot keep it). */
       resources?: PageResource[];
       blocked: BlockedRequest[];

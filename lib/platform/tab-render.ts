@@ -92,7 +92,9 @@ export function makeTabRender(guard: TabGuard): RenderPort {
         await guard.attach(w, req);
         await guard.navigate(w, req.url);
         const settled = await settle(w, req, started + req.timeoutMs);
+        const settledAt = Date.now();
         const { scrolled, pressed, stopped } = settled ? await grow(w, req) : { scrolled: 0, pressed: 0 };
+        const grownAt = Date.now();
         // A redirect of the tab's load, or a script sending it elsewhere (both guarded), is another page than the
         // one the gate fetched: it is not read as this one. history.pushState loads no document and does not count.
         if (watch.mainDocument !== null && watch.mainDocument !== req.url) throw new Error(`the page sent its tab to ${watch.mainDocument}`);
@@ -100,9 +102,11 @@ export function makeTabRender(guard: TabGuard): RenderPort {
         if (typeof read?.result !== 'string') throw new Error('the rendered page could not be read');
         const url = (await browser.tabs.get(tabId)).url ?? req.url;
         const resources = await watch.captured();
+        const loadedAt = Math.min(watch.loadTime ?? settledAt, settledAt);
+        const phases = { load: loadedAt - started, settle: settledAt - loadedAt, grow: grownAt - settledAt, read: Date.now() - grownAt };
         return {
           kind: 'rendered', html: read.result, url, settled, scrolled, pressed, ...(stopped ? { stopped } : {}), blocked: watch.blocked,
-          durationMs: Date.now() - started,
+          durationMs: Date.now() - started, phases,
           ...(resources.length ? { resources } : {}),
         };
       } catch (err) {

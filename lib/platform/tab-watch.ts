@@ -14,7 +14,8 @@ export class TabWatch {
   private lastNetwork = Date.now();
   /** Why the tab went away mid-render (closed, crashed, rendering cancelled), or null. */
   detached: string | null = null;
-  loaded = false;
+  /** When the page's load event came (Date.now()), or null before it. */
+  private loadedAt: number | null = null;
   private firstDocument = true;
   /** The last document the tab's top frame was let load: the page read must be the page the gate fetched. */
   mainDocument: string | null = null;
@@ -61,6 +62,19 @@ export class TabWatch {
       clearTimeout(timer);
     }
     return [...this.resources];
+  }
+
+  get loaded(): boolean {
+    return this.loadedAt !== null;
+  }
+
+  set loaded(yes: boolean) {
+    if (yes) this.loadedAt ??= Date.now();
+  }
+
+  /** When the page's load event came, or null before it. */
+  get loadTime(): number | null {
+    return this.loadedAt;
   }
 
   get networkQuietMs(): number {

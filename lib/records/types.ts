@@ -263,6 +263,18 @@ export interface PageResource {
  */
 export type GrowthStop = 'end' | 'steps' | 'time' | 'links';
 
+/**
+ * Where a rendered page's time went, in ms: `load` from asking for a tab to the page's load event, `settle` from then
+ * until its network and DOM were quiet (half a second of quiet included), `grow` scrolling and pressing it, `read`
+ * serializing its DOM and reading what it loaded.
+ */
+export interface RenderPhases {
+  load: number;
+  settle: number;
+  grow: number;
+  read: number;
+}
+
 /** How `fetch.render` treated a page (lib/policy/render-policy.ts). */
 export interface RenderNote {
   rendered: boolean;
@@ -286,6 +298,8 @@ export interface RenderNote {
   blocked?: number;
   /** How long the tab took. */
   ms?: number;
+  /** Rendered: where that time went. */
+  phases?: RenderPhases;
 }
 
 export type LabelValue = 1 | 0; // 1 on topic, 0 off topic

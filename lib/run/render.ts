@@ -150,7 +150,7 @@ async function rendered(
   const note: RenderNote = {
     rendered: true, why: decision.why, ...kind, settled: result.settled, ...(result.scrolled ? { scrolled: result.scrolled } : {}),
     ...(result.pressed ? { pressed: result.pressed } : {}), ...(result.stopped ? { stopped: result.stopped } : {}),
-    ...(changed ? { changed } : {}), ...blocked, ms: result.durationMs,
+    ...(changed ? { changed } : {}), ...blocked, ms: result.durationMs, ...(result.phases ? { phases: result.phases } : {}),
   };
   const resources = result.resources?.filter((r) => !run.captured.has(r.url)) ?? [];
   for (const r of resources) run.captured.add(r.url);

@@ -24,6 +24,9 @@ export function renderTag(note: RenderNote | undefined): { text: string; title: 
     note.pressed ? ` It grew when its "load more" was pressed, ${times(note.pressed)}.` : '',
     note.stopped ? ` ${STOPPED[note.stopped]}` : '',
   ].join('');
-  const took = note.ms === undefined ? '' : ` ${(note.ms / 1000).toFixed(1)} s.`;
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  const p = note.phases;
+  const split = p ? ` (loading ${s(p.load)}, settling ${s(p.settle)}${p.grow ? `, growing ${s(p.grow)}` : ''}, reading ${s(p.read)})` : '';
+  const took = note.ms === undefined ? '' : ` ${s(note.ms)}${split}.`;
   return { text: note.settled === false ? 'rendered, unsettled' : 'rendered', title: `Rendered in a background tab: ${note.why}.${changed}${grew}${settled}${blocked}${took}` };
 }

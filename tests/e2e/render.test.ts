@@ -24,7 +24,7 @@ interface Line {
   outcome?: string;
   render?: {
     rendered: boolean; why: string; kind?: string; settled?: boolean; scrolled?: number; pressed?: number; stopped?: string; changed?: string; blocked?: number;
-    error?: string; ms?: number;
+    error?: string; ms?: number; phases?: { load: number; settle: number; grow: number; read: number };
   };
 }
 
@@ -97,6 +97,10 @@ it('with render: auto, reads what a reader sees and stops the page asking for /l
   expect(home.render).toMatchObject({ rendered: true, settled: true, blocked: 1 });
   expect(home.render!.why).toContain('empty application root (#root)');
   expect(home.render!.changed).toMatch(/rendering found \d+ more links/);
+  // Where the tab's time went: settling takes half a second of quiet at least, and the phases add up to the whole.
+  const { load, settle, grow, read } = home.render!.phases!;
+  expect(settle).toBeGreaterThanOrEqual(500);
+  expect(load + settle + grow + read).toBe(home.render!.ms);
   // Every page the server sends is the shell, an app's item too: each is rendered, whatever its kind showed.
   const item = lines.find((l) => new URL(l.finalUrl).pathname === '/app/item/7')!;
   expect(item.render).toMatchObject({ rendered: true, why: 'an empty application root (#root)', kind: 'shells like /app/item/{n} running /app.js' });

@@ -145,6 +145,13 @@ it('the Pages table tags what rendering did and says why in the title', () => {
       '1 request of the page stopped by the guard (listed as kept from requesting). 1.2 s.',
   });
   expect(renderTag({ rendered: true, why: 'every page is rendered', settled: false })!.text).toBe('rendered, unsettled');
+  expect(renderTag({ rendered: true, why: 'every page is rendered', settled: true, ms: 2100, phases: { load: 600, settle: 1200, grow: 0, read: 300 } })!.title).toBe(
+    'Rendered in a background tab: every page is rendered. Rendering changed nothing. 2.1 s (loading 0.6 s, settling 1.2 s, reading 0.3 s).',
+  );
+  expect(renderTag({ rendered: true, why: 'pages like /feed: none rendered yet', settled: true, scrolled: 3, stopped: 'end' })!.title).toBe(
+    'Rendered in a background tab: pages like /feed: none rendered yet. Rendering changed nothing. It grew when scrolled to its end, 3 times. ' +
+      'It was read to its end: a last step added nothing.',
+  );
   expect(renderTag({ rendered: true, why: 'every page is rendered', settled: true, changed: 'rendering found 9 more links', scrolled: 1, pressed: 2 })!.title).toBe(
     'Rendered in a background tab: every page is rendered. Rendering found 9 more links. It grew when scrolled to its end, once. ' +
       'It grew when its "load more" was pressed, 2 times.',
