@@ -102,11 +102,11 @@ export function makeTabRender(guard: TabGuard): RenderPort {
         if (typeof read?.result !== 'string') throw new Error('the rendered page could not be read');
         const url = (await browser.tabs.get(tabId)).url ?? req.url;
         const resources = await watch.captured();
-        const loadedAt = Math.min(watch.loadTime ?? settledAt, settledAt);
-        const phases = { load: loadedAt - started, settle: settledAt - loadedAt, grow: grownAt - settledAt, read: Date.now() - grownAt };
+        const [loadedAt, end] = [Math.min(watch.loadTime ?? settledAt, settledAt), Date.now()];
+        const phases = { load: loadedAt - started, settle: settledAt - loadedAt, grow: grownAt - settledAt, read: end - grownAt };
         return {
           kind: 'rendered', html: read.result, url, settled, scrolled, pressed, ...(stopped ? { stopped } : {}), blocked: watch.blocked,
-          durationMs: Date.now() - started, phases,
+          durationMs: end - started, phases,
           ...(resources.length ? { resources } : {}),
         };
       } catch (err) {
