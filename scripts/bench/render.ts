@@ -6,9 +6,11 @@
 //   `render: auto` at 2 tabs (and 2 requests per host, so both tabs are used on its one host): rendered pages per
 //   second, and the browser's memory (the proportional set size and the resident set of all its processes) at the
 //   start, every 200 pages and the end, to tell whether it grows with the pages rendered; then the tabs left open
-//   once the crawl has finished (none should be) and the memory once the render window has closed.
+//   once the crawl has finished (none should be) and the memory once the render window has closed;
+// - a mixed site with `always` and `auto`, and rendered pages a second at 2 and 4 tabs (render-kinds.ts).
 // Prints figures; never fails on time. Alone:
-//   npx tsx scripts/bench/render.ts [--static-pages 400] [--rounds 5] [--rendered-pages 1000]
+//   npx tsx scripts/bench/render.ts [--static-pages 400] [--rounds 5] [--rendered-pages 1000] [--mixed-copies 10]
+//     [--tab-pages 100] [--tab-rounds 4]
 import { readFileSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { pathToFileURL } from 'node:url';
@@ -16,8 +18,9 @@ import { parseArgs } from 'node:util';
 import { listenOnLoopback } from '../../tests/fixtures/sites/loopback';
 import { startTreeSite } from '../../tests/fixtures/sites/tree-site';
 import type { CrawlStatus } from '../../lib/app/protocol';
-import { ensureBuilt, launchWithExtension, send, type Launched } from '../lib/browser';
+import { ensureBuilt, launchWithExtension, type Launched } from '../lib/browser';
 import { markdownTable } from './report';
+import { crawlToEnd as crawl, formatMixed, formatTabs, measureMixed, measureTabs, pageRows, type MixedFigures, type TabRound } from './render-kinds';
 
 export interface RenderFigures {
   /** Pages per second on the static site, one figure per round, in the order run. */
@@ -35,6 +38,8 @@ export interface RenderFigures {
     tabsLeft: number;
     idle?: { tabsLeft: number; windowTabs: number; memory: Memory };
   };
+  mixed?: MixedFigures;
+  tabs: TabRound[];
 }
 
 interface Memory {
@@ -113,37 +118,30 @@ function browserMemory(profileDir: string, pages: number): Memory {
   return { pages, pssMiB: pss / 1024, rssMiB: rss / 1024 };
 }
 
-async function crawl(l: Launched, config: object, onProgress?: (fetched: number) => void): Promise<{ fetched: number; seconds: number; crawlId: number }> {
-  const t0 = Date.now();
-  const { crawlId } = await send<{ crawlId: number }>(l.page, 'start', config);
-  for (;;) {
-    const s = await send<CrawlStatus>(l.page, 'status', { crawlId });
-    onProgress?.(s.crawl.stats.fetched);
-    if (['finished', 'failed', 'stopped'].includes(s.crawl.state)) return { fetched: s.crawl.stats.fetched, seconds: (Date.now() - t0) / 1000, crawlId };
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
 /** How many of a crawl's pages were rendered, read from the extension's database. */
-function renderedCount(l: Launched, crawlId: number): Promise<number> {
-  return l.page.evaluate((id) => new Promise<number>((resolve, reject) => {
-    const open = indexedDB.open('focus');
-    open.onerror = () => reject(open.error);
-    open.onsuccess = () => {
-      const all = open.result.transaction('pages').objectStore('pages').getAll(IDBKeyRange.bound([id, -Infinity], [id, Infinity]));
-      all.onsuccess = () => (open.result.close(), resolve((all.result as { render?: { rendered: boolean } }[]).filter((p) => p.render?.rendered).length));
-    };
-  }), crawlId);
+const renderedCount = async (l: Launched, crawlId: number) => (await pageRows(l, crawlId)).filter((p) => p.render?.rendered).length;
+
+export interface RenderBench {
+  staticPages: number;
+  rounds: number;
+  renderedPages: number;
+  /** Copies of the mixed site's sections (0: no mixed site). */
+  mixedCopies: number;
+  /** Pages of each round at 2 and 4 tabs, and the rounds (0: none). */
+  tabPages: number;
+  tabRounds: number;
+  log: (line: string) => void;
 }
 
-export async function measureRender(o: { staticPages: number; rounds: number; renderedPages: number; log: (line: string) => void }): Promise<RenderFigures> {
+export async function measureRender(o: RenderBench): Promise<RenderFigures> {
   ensureBuilt(o.log);
   const tree = await startTreeSite(o.staticPages, 4);
-  const atlas = await startScriptTree(o.renderedPages + 50);
+  const atlas = await startScriptTree(Math.max(o.renderedPages, o.tabPages) + 50);
   const l = await launchWithExtension();
   const figures: RenderFigures = {
     staticAuto: [], staticNever: [], staticRendered: 0,
     rendered: { pages: 0, renderedPages: 0, seconds: 0, pagesPerSecond: 0, memory: [], marks: [], tabsLeft: 0 },
+    tabs: [],
   };
   try {
     const base = { topic: { keywords: ['astronomy', 'planets', 'telescopes'] }, politeness: { delayMs: 0, concurrency: 4, robots: false } };
@@ -159,6 +157,8 @@ export async function measureRender(o: { staticPages: number; rounds: number; re
         o.log(`render bench: static site, render ${render}, round ${round + 1}: ${r.fetched} pages in ${r.seconds.toFixed(1)} s`);
       }
     }
+    if (o.mixedCopies > 0) figures.mixed = await measureMixed(l, o.mixedCopies, o.log);
+    if (o.tabRounds > 0 && o.tabPages > 0) figures.tabs = await measureTabs(l, atlas.origin, o.tabPages, o.tabRounds, o.log);
     if (o.renderedPages === 0) return figures;
     const pagesAtStart = l.context.pages().length;
     let sampled = 0;
@@ -234,12 +234,21 @@ export function formatRender(f: RenderFigures): string {
     `tabs of the site left open when the crawl finished: ${r.tabsLeft}` +
       (r.idle ? `; 25 s later: ${r.idle.tabsLeft}, tabs besides the ones open before the crawl: ${r.idle.windowTabs}, browser PSS ${mib(r.idle.memory.pssMiB)} MiB, RSS ${mib(r.idle.memory.rssMiB)} MiB` : ''),
   ];
-  return ['## Rendering (fetch.render): a static site with auto and never, a script-built site at 2 tabs', '', ...staticPart, ...renderedPart].join('\n');
+  const kindsPart = [...(f.mixed ? [formatMixed(f.mixed), ''] : []), ...(f.tabs.length ? [formatTabs(f.tabs), ''] : [])];
+  return ['## Rendering (fetch.render): a static site with auto and never, a mixed site, 2 and 4 tabs, a script-built site at 2 tabs', '', ...staticPart, ...kindsPart, ...renderedPart].join('\n');
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { values } = parseArgs({ options: { 'static-pages': { type: 'string', default: '400' }, rounds: { type: 'string', default: '5' }, 'rendered-pages': { type: 'string', default: '1000' } } });
+  const { values } = parseArgs({
+    options: {
+      'static-pages': { type: 'string', default: '400' }, rounds: { type: 'string', default: '5' }, 'rendered-pages': { type: 'string', default: '1000' },
+      'mixed-copies': { type: 'string', default: '10' }, 'tab-pages': { type: 'string', default: '100' }, 'tab-rounds': { type: 'string', default: '4' },
+    },
+  });
   const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
-  const figures = await measureRender({ staticPages: Number(values['static-pages']), rounds: Number(values.rounds), renderedPages: Number(values['rendered-pages']), log });
+  const figures = await measureRender({
+    staticPages: Number(values['static-pages']), rounds: Number(values.rounds), renderedPages: Number(values['rendered-pages']),
+    mixedCopies: Number(values['mixed-copies']), tabPages: Number(values['tab-pages']), tabRounds: Number(values['tab-rounds']), log,
+  });
   console.log(formatRender(figures));
 }
