@@ -38,6 +38,10 @@ export interface CrawlFormValues {
   renderScrolls: string;
   /** Times a rendered page's "load more" is pressed while it grows (fetch.renderClicks). */
   renderClicks: string;
+  /** How long a rendered page may go on growing, ms (fetch.renderGrowMs). */
+  renderGrowMs: string;
+  /** A rendered page stops growing once it holds this many links (fetch.renderGrowLinks). */
+  renderGrowLinks: string;
   /** The user's own words and phrases to keep from requesting, comma or newline separated; added to the rules. */
   safetyAvoid: string;
   /** Default safety rules turned off, by name. */
@@ -68,6 +72,8 @@ export const defaultFormValues = (): CrawlFormValues => ({
   render: DEFAULTS.fetch.render,
   renderScrolls: String(DEFAULTS.fetch.renderScrolls),
   renderClicks: String(DEFAULTS.fetch.renderClicks),
+  renderGrowMs: String(DEFAULTS.fetch.renderGrowMs),
+  renderGrowLinks: String(DEFAULTS.fetch.renderGrowLinks),
   safetyAvoid: '',
   safetyOff: [],
   template: '',
@@ -188,7 +194,10 @@ export function formToConfig(v: CrawlFormValues, base: Json = {}): Json {
       robots: v.robots,
       identify: v.identify,
     },
-    fetch: { ...section(base, 'fetch'), render: v.render, renderScrolls: numberField(v.renderScrolls), renderClicks: numberField(v.renderClicks) },
+    fetch: {
+      ...section(base, 'fetch'), render: v.render, renderScrolls: numberField(v.renderScrolls), renderClicks: numberField(v.renderClicks),
+      renderGrowMs: numberField(v.renderGrowMs), renderGrowLinks: numberField(v.renderGrowLinks),
+    },
     safety: { ...section(base, 'safety'), avoid: keywordList(v.safetyAvoid), disabledRules: [...v.safetyOff] },
   };
   // A template crawl runs the template strategy; its template is passed on as typed for the worker to check.
@@ -294,6 +303,8 @@ export function configToForm(input: unknown, current: CrawlFormValues): CrawlFor
     render: RENDER_MODES.find((m) => m === fetchCfg.render) ?? current.render,
     renderScrolls: text(fetchCfg.renderScrolls) ?? current.renderScrolls,
     renderClicks: text(fetchCfg.renderClicks) ?? current.renderClicks,
+    renderGrowMs: text(fetchCfg.renderGrowMs) ?? current.renderGrowMs,
+    renderGrowLinks: text(fetchCfg.renderGrowLinks) ?? current.renderGrowLinks,
     safetyAvoid: textLines(safety.avoid) ?? current.safetyAvoid,
     // Unknown names are kept: the worker refuses them with a sentence that names them, rather than the form dropping them silently.
     safetyOff: Array.isArray(safety.disabledRules) ? safety.disabledRules.filter((s): s is string => typeof s === 'string') : current.safetyOff,
@@ -321,5 +332,7 @@ export const FORM_FIELDS: Record<string, { field: string; label: string }> = {
   'fetch.render': { field: 'render', label: 'Pages built by scripts' },
   'fetch.renderScrolls': { field: 'renderScrolls', label: 'Scrolls' },
   'fetch.renderClicks': { field: 'renderClicks', label: '"Load more" presses' },
+  'fetch.renderGrowMs': { field: 'renderGrowMs', label: 'Time to grow (ms)' },
+  'fetch.renderGrowLinks': { field: 'renderGrowLinks', label: 'Links to grow to' },
   'safety.avoid': { field: 'safetyAvoid', label: 'Also keep from requesting' },
 };

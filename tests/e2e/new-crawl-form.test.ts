@@ -5,6 +5,7 @@
 import { expect, it } from 'vitest';
 import { useDemoBrowser } from './demo-browser';
 import { DashboardPage } from './page-objects';
+import { send } from '../../scripts/lib/browser';
 
 const env = useDemoBrowser();
 
@@ -52,4 +53,25 @@ it('shows every refusal at once, each beside its field, and starts once they are
   await expect.poll(() => p.getByTestId('crawl-item').count()).toBe(1);
   expect(await p.getByTestId('field-error').count()).toBe(0);
   await expect.poll(() => p.locator('#detail-config').innerText()).toMatch(/sparse-tunneling \(longest tunnel \d+/);
+});
+
+it('carries the caps on a growing page to the crawl, and refuses one out of range beside its field', async () => {
+  const dashboard = await new DashboardPage(await env.browser.context.newPage(), env.browser.extensionId).open();
+  const p = dashboard.page;
+  expect([await p.getByTestId('form-render-grow-ms').inputValue(), await p.getByTestId('form-render-grow-links').inputValue()]).toEqual(['30000', '1000']);
+  await p.getByTestId('form-seeds').fill(`${env.site.origin}/`);
+  await p.getByTestId('form-keywords').fill('astronomy');
+  await p.getByTestId('form-max-pages').fill('2');
+  await p.getByTestId('form-render-grow-ms').fill('900000');
+  await p.getByTestId('start').click();
+  await expect.poll(() => p.getByTestId('field-error').count()).toBe(1);
+  expect(await dashboard.fieldError('form-render-grow-ms')).toEqual({ text: 'Time to grow (ms) must be a whole number from 0 to 600,000 (you wrote 900000)', marked: true });
+
+  const before = await p.getByTestId('crawl-item').count();
+  await p.getByTestId('form-render-grow-ms').fill('8000');
+  await p.getByTestId('form-render-grow-links').fill('300');
+  await p.getByTestId('start').click();
+  await expect.poll(() => p.getByTestId('crawl-item').count(), { timeout: 15_000 }).toBe(before + 1);
+  const crawls = await send<{ crawl: { config: { fetch: Record<string, unknown> } } }>(env.browser.page, 'status', {});
+  expect(crawls.crawl.config.fetch).toMatchObject({ renderGrowMs: 8000, renderGrowLinks: 300 });
 });

@@ -18,7 +18,7 @@ import { parseHtml } from '../../lib/parse/html';
 import { scriptShell } from '../../lib/parse/script-shell';
 import { RenderSlots } from '../../lib/run/render';
 import { configToForm, defaultFormValues, formToConfig } from '../../lib/ui/config-form';
-import { formErrorOf } from '../../lib/ui/form-problems';
+import { formErrorOf, formProblems } from '../../lib/ui/form-problems';
 import { renderTag } from '../../lib/ui/render-note';
 import { CrawlStore } from '../../lib/store/crawl-store';
 import { CrawlerDB } from '../../lib/store/db';
@@ -125,13 +125,21 @@ it('the New crawl form carries fetch.render both ways, and names its field in a 
   expect(configToForm({ fetch: { render: 'sometimes' } }, v).render).toBe('auto');
   // Settings the form has no field for come from the imported file.
   expect(formToConfig({ ...fromFile, seeds: 'http://s.test/', keywords: 'star' }, { fetch: { renderTabs: 1 } }).fetch).toEqual({
-    renderTabs: 1, render: 'never', renderScrolls: 20, renderClicks: 20,
+    renderTabs: 1, render: 'never', renderScrolls: 20, renderClicks: 20, renderGrowMs: 30_000, renderGrowLinks: 1000,
   });
   // The scroll and "load more" caps have fields of their own, each refused beside its field.
   const caps = configToForm({ fetch: { renderScrolls: 0, renderClicks: 12 } }, v);
   expect([caps.renderScrolls, caps.renderClicks]).toEqual(['0', '12']);
   expect(formToConfig({ ...caps, seeds: 'http://s.test/', keywords: 'star' }, {}).fetch).toMatchObject({ renderScrolls: 0, renderClicks: 12 });
   expect(formErrorOf('fetch.renderClicks must be a whole number between 0 and 100 (got 200)').field).toBe('renderClicks');
+  // So do the caps on a growing page's time and links.
+  const grow = configToForm({ fetch: { renderGrowMs: 5000, renderGrowLinks: 200 } }, v);
+  expect([grow.renderGrowMs, grow.renderGrowLinks]).toEqual(['5000', '200']);
+  expect(formToConfig({ ...grow, seeds: 'http://s.test/', keywords: 'star' }, {}).fetch).toMatchObject({ renderGrowMs: 5000, renderGrowLinks: 200 });
+  expect(formProblems({ ...grow, seeds: 'http://s.test/', keywords: 'star', renderGrowMs: '900000', renderGrowLinks: '-1' })).toEqual([
+    { field: 'renderGrowMs', message: 'Time to grow (ms) must be a whole number from 0 to 600,000 (you wrote 900000)' },
+    { field: 'renderGrowLinks', message: 'Links to grow to must be a whole number from 0 to 100,000 (you wrote -1)' },
+  ]);
   expect(formErrorOf('fetch.render must be one of "never", "auto", "always" (got "x")')).toEqual({
     field: 'render', message: 'Pages built by scripts must be one of "never", "auto", "always" (you wrote x)',
   });
