@@ -42,6 +42,8 @@ const FRAME_SRC = /<i?frame\b[^>]*\ssrc\s*=\s*["']?([^"'\s>]+)/gi;
 const CUSTOM_ELEMENT = /<([a-z][a-z0-9]*-[a-z0-9-]*)(?=[\s/>])/gi;
 const NOT_COMPONENTS = new Set(['font-face', 'font-face-src', 'font-face-uri', 'font-face-format', 'font-face-name', 'missing-glyph', 'color-profile', 'annotation-xml']);
 const CONTROL = /<(button|a)\b([^>]*)>([\s\S]{1,80}?)<\/\1\s*>/gi;
+/** The same words anywhere in the HTML: a page without them has no such control, and its controls are not read one by one. */
+const LOAD_MORE_ANYWHERE = new RegExp(LOAD_MORE_TEXT.source.slice(1, -1), 'i');
 /** A list with nothing in it, waiting for a script: `<ul id="stars"></ul>`, an empty table body. */
 const EMPTY_LIST = /<(ul|ol|tbody)\b([^>]*)>\s*(?:<!--[\s\S]*?-->\s*)*<\/\1\s*>/gi;
 
@@ -67,7 +69,7 @@ export function scriptedPart(html: string, pageUrl: string): string | null {
     const tag = m[1]!.toLowerCase();
     if (!NOT_COMPONENTS.has(tag)) return `a web component (<${tag}>)`;
   }
-  for (const m of html.matchAll(CONTROL)) {
+  for (const m of LOAD_MORE_ANYWHERE.test(html) ? html.matchAll(CONTROL) : []) {
     const [, tag, attrs, inner] = m;
     const href = /\shref\s*=\s*["']?([^"'\s>]*)/i.exec(attrs!)?.[1];
     if (tag!.toLowerCase() === 'a' && href !== undefined && href !== '#' && !/^javascript:/i.test(href)) continue; // a link goes somewhere

@@ -5,11 +5,14 @@
 // - rendered pages a second at 2 and at 4 tabs on a site whose every page is rendered, the rounds alternated in one
 //   browser (2, 4, 4, 2, ...) so both see the same machine, with what bounds them: how busy the tabs were (the sum of
 //   the pages' tab time over the wall time of the tabs), where a tab's time went (loading, settling, growing,
-//   reading: each row's `render.phases`), and the browser's CPU, against the machine's load average.
+//   reading: each row's `render.phases`), and the browser's CPU, against the machine's load average;
+// - what a step of a growing page costs: the end-to-end tests' feed of 60 entries (5 a step) and list of 60 behind
+//   "Show more" (5 a press), each crawled alone with the default caps, against the same page when it does not grow.
 // Prints figures; never fails on time.
 import { cpus, loadavg } from 'node:os';
 import type { RenderNote } from '../../lib/records/types';
 import { startMixedSite } from '../../tests/fixtures/sites/mixed-site';
+import { startScriptSite } from '../../tests/fixtures/sites/script-site';
 import { send, type Launched } from '../lib/browser';
 import { ChromiumCpu } from '../lib/process-cpu';
 import { markdownTable } from './report';
@@ -150,7 +153,58 @@ export async function measureTabs(l: Launched, origin: string, pages: number, ro
   return out;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+export interface GrowthRun {
+  page: string;
+  ms: number;
+  steps: number;
+  stopped?: string;
+  changed?: string;
+  load: number;
+}
+
+/** The feed and the list read to their end with the default caps, `runs` times each, and the feed of one batch. */
+export async function measureGrowth(l: Launched, runs: number, log: (line: string) => void): Promise<GrowthRun[]> {
+  const site = await startScriptSite();
+  const out: GrowthRun[] = [];
+  try {
+    for (let run = 0; run < runs; run++) {
+      for (const page of ['/feed?batches=1', '/feed?batches=12', '/more?batches=12&size=5']) {
+        const load = load1();
+        const r = await crawlToEnd(l, {
+          name: `growth ${page}`, seeds: [`${site.origin}${page}`], topic: { keywords: ['star'] }, budget: { maxPages: 1 },
+          politeness: { delayMs: 0, robots: false }, fetch: { render: 'auto' },
+        });
+        const note = (await pageRows(l, r.crawlId))[0]?.render;
+        out.push({ page, ms: note?.ms ?? NaN, steps: (note?.scrolled ?? 0) + (note?.pressed ?? 0), ...(note?.stopped ? { stopped: note.stopped } : {}), ...(note?.changed ? { changed: note.changed } : {}), load });
+        log(`render bench: ${page}: ${note?.ms} ms, ${out[out.length - 1]!.steps} steps`);
+      }
+    }
+  } finally {
+    await site.close();
+  }
+  return out;
+}
+
+export function formatGrowth(runs: GrowthRun[]): string {
+  if (runs.length === 0) return '';
+  const still = median(runs.filter((r) => r.page === '/feed?batches=1').map((r) => r.ms));
+  return [
+    '### A growing page read to its end with the default caps (each crawled alone)',
+    '',
+    markdownTable(['page', 'tab ms', 'steps that grew it', 'stopped', 'changed', 'ms a step', 'load average'], runs.map((r) => [
+      r.page, String(r.ms), String(r.steps), r.stopped ?? '', r.changed ?? '', r.steps ? ((r.ms - still) / r.steps).toFixed(0) : '', r.load.toFixed(1),
+    ])),
+    '',
+    `A step is the tab time over that of the feed of one batch (median ${still} ms: it settles, is scrolled once, and does not grow), over the steps that grew the page.`,
+  ].join('\n');
+}
+
+/** The middle value, or the mean of the two middle ones. */
+const median = (xs: number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length / 2;
+  return sorted.length === 0 ? NaN : sorted.length % 2 ? sorted[Math.floor(mid)]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
 const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
 const s1 = (ms: number) => (ms / 1000).toFixed(2);
 

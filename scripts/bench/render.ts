@@ -7,10 +7,11 @@
 //   second, and the browser's memory (the proportional set size and the resident set of all its processes) at the
 //   start, every 200 pages and the end, to tell whether it grows with the pages rendered; then the tabs left open
 //   once the crawl has finished (none should be) and the memory once the render window has closed;
-// - a mixed site with `always` and `auto`, and rendered pages a second at 2 and 4 tabs (render-kinds.ts).
+// - a mixed site with `always` and `auto`, rendered pages a second at 2 and 4 tabs, and what a growing page's steps
+//   cost (render-kinds.ts).
 // Prints figures; never fails on time. Alone:
 //   npx tsx scripts/bench/render.ts [--static-pages 400] [--rounds 5] [--rendered-pages 1000] [--mixed-copies 10]
-//     [--tab-pages 100] [--tab-rounds 4]
+//     [--tab-pages 100] [--tab-rounds 4] [--growth-runs 2]
 import { readFileSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { pathToFileURL } from 'node:url';
@@ -20,7 +21,9 @@ import { startTreeSite } from '../../tests/fixtures/sites/tree-site';
 import type { CrawlStatus } from '../../lib/app/protocol';
 import { ensureBuilt, launchWithExtension, type Launched } from '../lib/browser';
 import { markdownTable } from './report';
-import { crawlToEnd as crawl, formatMixed, formatTabs, measureMixed, measureTabs, pageRows, type MixedFigures, type TabRound } from './render-kinds';
+import {
+  crawlToEnd as crawl, formatGrowth, formatMixed, formatTabs, measureGrowth, measureMixed, measureTabs, pageRows, type GrowthRun, type MixedFigures, type TabRound,
+} from './render-kinds';
 
 export interface RenderFigures {
   /** Pages per second on the static site, one figure per round, in the order run. */
@@ -40,6 +43,7 @@ export interface RenderFigures {
   };
   mixed?: MixedFigures;
   tabs: TabRound[];
+  growth: GrowthRun[];
 }
 
 interface Memory {
@@ -130,6 +134,8 @@ export interface RenderBench {
   /** Pages of each round at 2 and 4 tabs, and the rounds (0: none). */
   tabPages: number;
   tabRounds: number;
+  /** Runs of each growing page (0: none). */
+  growthRuns: number;
   log: (line: string) => void;
 }
 
@@ -141,7 +147,7 @@ export async function measureRender(o: RenderBench): Promise<RenderFigures> {
   const figures: RenderFigures = {
     staticAuto: [], staticNever: [], staticRendered: 0,
     rendered: { pages: 0, renderedPages: 0, seconds: 0, pagesPerSecond: 0, memory: [], marks: [], tabsLeft: 0 },
-    tabs: [],
+    tabs: [], growth: [],
   };
   try {
     const base = { topic: { keywords: ['astronomy', 'planets', 'telescopes'] }, politeness: { delayMs: 0, concurrency: 4, robots: false } };
@@ -159,6 +165,7 @@ export async function measureRender(o: RenderBench): Promise<RenderFigures> {
     }
     if (o.mixedCopies > 0) figures.mixed = await measureMixed(l, o.mixedCopies, o.log);
     if (o.tabRounds > 0 && o.tabPages > 0) figures.tabs = await measureTabs(l, atlas.origin, o.tabPages, o.tabRounds, o.log);
+    if (o.growthRuns > 0) figures.growth = await measureGrowth(l, o.growthRuns, o.log);
     if (o.renderedPages === 0) return figures;
     const pagesAtStart = l.context.pages().length;
     let sampled = 0;
@@ -234,7 +241,7 @@ export function formatRender(f: RenderFigures): string {
     `tabs of the site left open when the crawl finished: ${r.tabsLeft}` +
       (r.idle ? `; 25 s later: ${r.idle.tabsLeft}, tabs besides the ones open before the crawl: ${r.idle.windowTabs}, browser PSS ${mib(r.idle.memory.pssMiB)} MiB, RSS ${mib(r.idle.memory.rssMiB)} MiB` : ''),
   ];
-  const kindsPart = [...(f.mixed ? [formatMixed(f.mixed), ''] : []), ...(f.tabs.length ? [formatTabs(f.tabs), ''] : [])];
+  const kindsPart = [...(f.mixed ? [formatMixed(f.mixed), ''] : []), ...(f.tabs.length ? [formatTabs(f.tabs), ''] : []), ...(f.growth.length ? [formatGrowth(f.growth), ''] : [])];
   return ['## Rendering (fetch.render): a static site with auto and never, a mixed site, 2 and 4 tabs, a script-built site at 2 tabs', '', ...staticPart, ...kindsPart, ...renderedPart].join('\n');
 }
 
@@ -243,12 +250,14 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     options: {
       'static-pages': { type: 'string', default: '400' }, rounds: { type: 'string', default: '5' }, 'rendered-pages': { type: 'string', default: '1000' },
       'mixed-copies': { type: 'string', default: '10' }, 'tab-pages': { type: 'string', default: '100' }, 'tab-rounds': { type: 'string', default: '4' },
+      'growth-runs': { type: 'string', default: '2' },
     },
   });
   const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
   const figures = await measureRender({
     staticPages: Number(values['static-pages']), rounds: Number(values.rounds), renderedPages: Number(values['rendered-pages']),
-    mixedCopies: Number(values['mixed-copies']), tabPages: Number(values['tab-pages']), tabRounds: Number(values['tab-rounds']), log,
+    mixedCopies: Number(values['mixed-copies']), tabPages: Number(values['tab-pages']), tabRounds: Number(values['tab-rounds']),
+    growthRuns: Number(values['growth-runs']), log,
   });
   console.log(formatRender(figures));
 }
