@@ -7,12 +7,15 @@
 //   the pages' tab time over the wall time of the tabs), where a tab's time went (loading, settling, growing,
 //   reading: each row's `render.phases`), and the browser's CPU, against the machine's load average;
 // - what a step of a growing page costs: the end-to-end tests' feed of 60 entries (5 a step) and list of 60 behind
-//   "Show more" (5 a press), each crawled alone with the default caps, against the same page when it does not grow.
+//   "Show more" (5 a press), each crawled alone with the default caps, against the same page when it does not grow;
+// - what `auto` reads in a page's HTML (its signs and its kind) against the page's parse, in Node.
 // Prints figures; never fails on time.
 import { cpus, loadavg } from 'node:os';
 import type { RenderNote } from '../../lib/records/types';
 import { startMixedSite } from '../../tests/fixtures/sites/mixed-site';
 import { startScriptSite } from '../../tests/fixtures/sites/script-site';
+import { parseHtml } from '../../lib/parse/html';
+import { pageSigns } from '../../lib/run/render';
 import { send, type Launched } from '../lib/browser';
 import { ChromiumCpu } from '../lib/process-cpu';
 import { markdownTable } from './report';
@@ -197,6 +200,42 @@ export function formatGrowth(runs: GrowthRun[]): string {
     '',
     `A step is the tab time over that of the feed of one batch (median ${still} ms: it settles, is scrolled once, and does not grow), over the steps that grew the page.`,
   ].join('\n');
+}
+
+export interface SignsCost {
+  kb: number;
+  parseMs: number;
+  signsMs: number;
+  /** The same page without its scripts: what `auto` reads there before it knows there is nothing to render. */
+  plainMs: number;
+}
+
+/** Times `pageSigns` and `parseHtml` on a 32 KB article page with three scripts, and on it without them; `rounds` times. */
+export function measureSigns(rounds: number): SignsCost[] {
+  const para = (i: number) => `<p>Paragraph ${i} about the stars of the night sky, their constellations, nebulae and galaxies, with ` +
+    `<a href="/wiki/Star_${i}">a link</a> and <a href="/news/story-${i}">another</a>.</p>`;
+  const page = '<!doctype html><html><head><title>Stars</title><script src="/static/js/main.3f2a9c1b.js"></script><script>window.dataLayer=[];</script>' +
+    `</head><body><div id="app"><h1>Stars</h1>${Array.from({ length: 180 }, (_, i) => para(i)).join('')}</div><script src="/js/analytics.js"></script></body></html>`;
+  const plain = page.replace(/<script[^>]*>[^<]*<\/script>/g, '');
+  const url = 'https://example.org/news/2024/05/sirius-rises';
+  const time = (f: () => unknown, n: number) => {
+    for (let i = 0; i < 20; i++) f();
+    const t = performance.now();
+    for (let i = 0; i < n; i++) f();
+    return (performance.now() - t) / n;
+  };
+  const [parsed, parsedPlain] = [parseHtml(page, url), parseHtml(plain, url)];
+  return Array.from({ length: rounds }, () => ({
+    kb: page.length / 1024, parseMs: time(() => parseHtml(page, url), 100), signsMs: time(() => pageSigns(page, parsed, url), 1000),
+    plainMs: time(() => pageSigns(plain, parsedPlain, url), 5000),
+  }));
+}
+
+export function formatSigns(runs: SignsCost[]): string {
+  if (runs.length === 0) return '';
+  return `What auto reads in the HTML of a ${runs[0]!.kb.toFixed(0)} KB page with scripts, against its parse, load average ${load1().toFixed(1)}: ` +
+    runs.map((r) => `${r.signsMs.toFixed(2)} of ${r.parseMs.toFixed(1)} ms (${pct(r.signsMs / r.parseMs)})`).join(', ') +
+    `; without its scripts: ${runs.map((r) => `${(r.plainMs * 1000).toFixed(0)} µs`).join(', ')}`;
 }
 
 /** The middle value, or the mean of the two middle ones. */

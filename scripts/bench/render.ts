@@ -22,7 +22,8 @@ import type { CrawlStatus } from '../../lib/app/protocol';
 import { ensureBuilt, launchWithExtension, type Launched } from '../lib/browser';
 import { markdownTable } from './report';
 import {
-  crawlToEnd as crawl, formatGrowth, formatMixed, formatTabs, measureGrowth, measureMixed, measureTabs, pageRows, type GrowthRun, type MixedFigures, type TabRound,
+  crawlToEnd as crawl, formatGrowth, formatMixed, formatSigns, formatTabs, measureGrowth, measureMixed, measureSigns, measureTabs, pageRows,
+  type GrowthRun, type MixedFigures, type TabRound,
 } from './render-kinds';
 
 export interface RenderFigures {
@@ -227,6 +228,8 @@ export function formatRender(f: RenderFigures): string {
     '',
     `auto / never on the static site, medians: ${(auto / never).toFixed(3)}; round by round: ${paired.map((x) => x.toFixed(3)).join(', ')} ` +
       `(median ${median(paired).toFixed(3)}, from ${sorted[0]?.toFixed(3)} to ${sorted[sorted.length - 1]?.toFixed(3)}); pages auto rendered there: ${f.staticRendered}`,
+    '',
+    formatSigns(measureSigns(3)),
     '',
   ];
   const renderedPart = r.pages === 0 || !first ? [] : [
