@@ -103,7 +103,11 @@ export async function renderStep(run: RenderRun, out: FetchOutcome, fetched: Par
   };
   const first = decide();
   if (!first.render) return left(first);
-  if (!run.render) return asFetched({ rendered: false, why: first.why, ...kind, error: 'this browser cannot render pages' });
+  if (!run.render) {
+    // Without a browser nothing is learned: only a page that reads as a shell, or `always`, says it could not be rendered.
+    const says = run.mode === 'always' || page?.shell;
+    return asFetched(says ? { rendered: false, why: first.why, ...kind, error: 'this browser cannot render pages' } : undefined);
+  }
   const release = await run.slots.take();
   // Pages of its kind rendered while it waited for a tab: what they showed counts for it too.
   const decision = decide();

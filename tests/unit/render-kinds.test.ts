@@ -228,6 +228,14 @@ describe('auto over a mixed site', () => {
     expect(rows.every((r) => r.note === undefined)).toBe(true);
   });
 
+  it('without a browser to render in, says so only on shells', async () => {
+    const site = scriptedPages(0);
+    const run = { ...runOf(site), render: null };
+    const rows = await crawlSite([...site, articlePage('alone')], run);
+    const noted = rows.filter((r) => r.note).map((r) => [new URL(r.page.url).pathname, r.note!.error]);
+    expect(noted).toEqual([['/app/item/0', 'this browser cannot render pages'], ['/feed/0', 'this browser cannot render pages']]);
+  });
+
   it('renders at most a tab more than it needs of a kind it is learning, with pages waiting for two tabs', async () => {
     const site = mixedSite(3, 6);
     const run = runOf(site, 2, 5);
