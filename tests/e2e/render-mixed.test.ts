@@ -3,10 +3,11 @@
 // (tests/fixtures/sites/mixed-site.ts). `auto` must find what `always` finds while rendering far fewer pages, and say
 // on each row what it measured; `never` finds none of the script-made pages. On the demo's static site `auto` opens
 // no tab: the browser's own tabs and windows, and the server's log, say so.
+// @module-tag chromium
+// @module-tag firefox
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CrawlStatus } from '../../lib/app/protocol';
 import type { PageRecord } from '../../lib/records/types';
-import { hasFirefox } from '../../scripts/lib/firefox';
 import { openSession, type BrowserName, type ExtensionSession } from '../../scripts/lib/session';
 import { demoConfig, startDemoServer, type DemoServer } from '../fixtures/sites/demo-site';
 import { MIXED_PAGES, SCRIPT_BUILT, SCRIPT_MADE, SCRIPT_MADE_ARTICLES, startMixedSite, type MixedSite } from '../fixtures/sites/mixed-site';
@@ -84,7 +85,7 @@ function expectReasonsTrue(rows: PageRecord[]): void {
 }
 
 for (const browser of ['chromium', 'firefox'] as const) {
-  describe.skipIf(browser === 'firefox' && !hasFirefox())(`render: auto in ${browser}`, () => {
+  describe(`render: auto in ${browser}`, () => {
     let site: MixedSite;
     const crawls = new Map<Mode, Crawled & { requests: string[] }>();
     beforeAll(async () => {
