@@ -111,8 +111,8 @@ export interface CrawlStatus {
   inFlight: string[];
   /** The newest failures, newest first. */
   recentErrors: { url: string; error: string; at: number }[];
-  /** Pages per minute over the crawl's active time. */
-  pagesPerMinute: number;
+  /** Pages a minute over the crawl's last pages, or null until that means something (lib/records/pace.ts). */
+  pagesPerMinute: number | null;
   harvestRate: number;
   /** Sites the crawl will not enter (its strategy's blacklist, the user's and the config's). */
   blacklistedSites: number;

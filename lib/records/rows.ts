@@ -2,6 +2,12 @@
 // as. They are the bottom layer: the store keeps them (lib/store/db.ts), the run and the pages read them.
 import type { CrawlConfig, SafetyAllowance } from './config';
 
+/** The running time (ms) at which a crawl's first page was fetched, and those of its last pages (pace.ts). */
+export interface Pace {
+  first: number;
+  recent: number[];
+}
+
 /** Per priority value (as a string key), its queued URLs and those in flight. */
 export type QueueCounts = Record<string, { queued: number; inFlight: number }>;
 
@@ -17,6 +23,11 @@ export interface CrawlStats {
   failed: number;
   /** URLs dropped before fetching (unsafe, robots, too deep, ...). */
   skipped: number;
+  /**
+   * Page rows of URLs robots.txt kept the crawl from requesting (disallowed, or unreadable after every try): among
+   * `skipped` and `failed`, not among `attempts`; absent in older rows.
+   */
+  robotsKept?: number;
   /** URLs queued in the frontier table (packed seeds not among them: `packedSeeds`). */
   queued: number;
   /**
@@ -32,6 +43,8 @@ export interface CrawlStats {
   keywordVerdicts?: number;
   /** Crawl-phase list pages (design D.1) fetched and mined for links: not content, so not in `fetched`; absent in older rows. */
   listPages?: number;
+  /** Crawl-phase pages of the `content` class (design D.1: a forum's threads), in `fetched`; absent in older rows. */
+  contentPages?: number;
   /**
    * Crawl-phase pages judged from the copy a training read kept, with no request (in `fetched`, not in `attempts`);
    * absent in older rows.
@@ -72,6 +85,8 @@ export interface CrawlRecord {
   updatedAt: number;
   /** Milliseconds spent running (excludes pauses and time the worker was stopped). */
   activeMs: number;
+  /** When (in running time) its first page and its last pages were fetched: its pages a minute (pace.ts). Absent in older rows. */
+  pace?: Pace;
   finishedAt?: number;
   /** Why it stopped, failed or paused, in a sentence. */
   message?: string;

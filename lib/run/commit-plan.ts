@@ -14,6 +14,7 @@ import type { Admission, Candidate, PageCommit, Rerank } from '../ports';
 import type { CrawlRecord, CrawlStats, SiteStats } from '../records/rows';
 import type { EntryState, FrontierEntry } from '../records/types';
 import { siteOf } from '../records/url';
+import { paceAfter } from '../records/pace';
 
 /**
  * Links found again to a queued URL, counted but not yet written into its row (`classifier.everyLink`): how many, and
@@ -199,8 +200,9 @@ export function planCommit(c: PageCommit, read: CommitRead, now: number): Commit
   s.skipped += delta.skipped;
   s.labels += labels.length;
   countDropped(crawl, closed.length);
+  const pace = paceAfter(crawl.pace, c.stats.fetched ?? 0, c.activeMs);
   return {
-    seq, crawl: { ...crawl, activeMs: c.activeMs, updatedAt: now }, site, frontier, was: frontier.map((e) => before.get(e.url)), labels, held,
+    seq, crawl: { ...crawl, activeMs: c.activeMs, updatedAt: now, ...(pace ? { pace } : {}) }, site, frontier, was: frontier.map((e) => before.get(e.url)), labels, held,
     taught: judged.map((l) => l.url),
   };
 }

@@ -15,11 +15,8 @@ export function harvestRate(stats: { fetched: number; relevant: number }): numbe
   return stats.fetched > 0 ? stats.relevant / stats.fetched : null;
 }
 
-/** Pages fetched per minute of running time (0 when none was), or null before any running time. */
-export function pagesPerMinute(crawl: Pick<CrawlRecord, 'stats' | 'activeMs'>): number | null {
-  if (crawl.activeMs < 1000) return null;
-  return (crawl.stats.fetched * 60_000) / crawl.activeMs;
-}
+/** Pages fetched a minute over the crawl's last pages, or null until that means something (lib/records/pace.ts). */
+export { pagesPerMinute } from '../records/pace';
 
 export const formatRate = (perMinute: number | null): string =>
   perMinute === null ? '—' : perMinute >= 10 ? formatCount(perMinute) : perMinute.toFixed(1);
@@ -113,4 +110,31 @@ export function keptText(k: { url: string; anchor: string; rule: string; alsoAs?
   const named = k.anchor.trim() ? `named “${k.anchor.trim()}”` : 'named by a link with no text';
   const also = k.alsoAs?.length ? `, also linked as ${k.alsoAs.map((a) => `“${a}”`).join(', ')}` : '';
   return `${k.url}, ${named} (${k.rule})${also}`;
+}
+
+/**
+ * A reason short enough for a narrow column: its URLs taken out (the row shows the page's own) and, when it is still
+ * long, its explanation after the first ": " (outside brackets) left to the full text on hover. "redirect to
+ * https://x.org/a not followed: the target was already fetched" -> "redirect not followed"; at most `max`
+ * characters, cut at a word.
+ */
+export function shortReason(text: string, max = 40): string {
+  const plain = text.replace(/\s*\b(?:to|from|at)\s+[a-z][a-z0-9+.-]*:\/\/\S+/gi, '').replace(/\s*[a-z][a-z0-9+.-]*:\/\/\S+/gi, '')
+    .replace(/\(\s*\)/g, '').replace(/\s+/g, ' ').trim();
+  if (plain.length <= max) return plain;
+  let depth = 0;
+  let end = plain.length;
+  for (let i = 0; i < plain.length - 1; i++) {
+    const ch = plain[i]!;
+    if (ch === '(') depth++;
+    else if (ch === ')') depth = Math.max(0, depth - 1);
+    else if (ch === ':' && plain[i + 1] === ' ' && depth === 0) {
+      end = i;
+      break;
+    }
+  }
+  const head = plain.slice(0, end);
+  if (head.length <= max) return head;
+  const cut = head.slice(0, max - 1);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), max / 2)).trimEnd()}…`;
 }

@@ -40,7 +40,7 @@ it('fails a crawl whose only seed cannot be fetched, saying why', async () => {
   });
   expect(summary.state).toBe('failed');
   expect(summary.message).toMatch(/no page could be fetched \(http:\/\/club\.test\/no-such-page: HTTP 404\)/);
-  expect(summary.pagesPerMinute).toBe(0);
+  expect(summary.pagesPerMinute).toBeNull();
 });
 
 it('crawls a generated tree in Chromium at concurrency 4 to 8 with random latencies, each page once, every run', async () => {

@@ -156,8 +156,9 @@ describe('numbers the popup shows', () => {
   it('computes harvest rate and pages per minute from the crawl row', () => {
     expect(harvestRate({ fetched: 0, relevant: 0 })).toBeNull();
     expect(formatPercent(harvestRate({ fetched: 8, relevant: 3 }))).toBe('37.5%');
-    expect(pagesPerMinute({ stats: { fetched: 50, failed: 10 } as never, activeMs: 120_000 })).toBe(25);
-    expect(pagesPerMinute({ stats: { fetched: 0, failed: 10 } as never, activeMs: 120_000 })).toBe(0);
+    // A row kept before crawls had a pace: over its whole running time, its first page no interval.
+    expect(pagesPerMinute({ stats: { fetched: 51, failed: 10 } as never, activeMs: 120_000 })).toBe(25);
+    expect(pagesPerMinute({ stats: { fetched: 0, failed: 10 } as never, activeMs: 120_000 })).toBeNull();
     expect(pagesPerMinute({ stats: { fetched: 1, failed: 0 } as never, activeMs: 0 })).toBeNull();
     expect(formatDuration(3_723_000)).toBe('1 h 2 min');
   });
