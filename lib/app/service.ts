@@ -13,21 +13,15 @@ import { PACK_ABOVE } from '../store/seed-lists';
 import { identityPlan, type IdentityPort } from './identity';
 import { TopicService } from './topic-service';
 import { siteOfHostOrUrl } from '../records/url';
+import { pagesPerMinute } from '../records/pace';
+import { describedCrawlName } from '../records/crawl-name';
 import { firstRun, nextCycle } from '../run/template-cycle';
 import { createStrategy } from '../strategies/registry';
 import { DEFAULT_SAFETY_RULES, YOUR_LIST } from '../records/safety-rules';
 import type { Allowing } from '../store/kept-allow';
 import type { Topic } from '../records/types';
 
-const DAY_MONTH = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short' });
-
-/**
- * What an unnamed crawl is called: its topic, the host it starts on and the day, "astronomy on example.org,
- * 26 Nov", so that crawls of one site or one topic can be told apart in the list.
- */
-export function describedCrawlName(topicName: string, seed: string, now: number): string {
-  return `${topicName} on ${new URL(seed).hostname}, ${DAY_MONTH.format(now)}`;
-}
+export { describedCrawlName } from '../records/crawl-name';
 
 /** The name of the topic an unnamed crawl makes: its first keywords, else the host of its first seed. */
 export function newTopicName(config: Pick<CrawlConfig, 'topic' | 'seeds'>): string {
@@ -346,14 +340,13 @@ export class CrawlService {
   private async statusOf(crawl: CrawlRecord): Promise<CrawlStatus> {
     const { store } = this.ports;
     const s = crawl.stats;
-    const minutes = crawl.activeMs / 60_000;
     return {
       crawl,
       // From the runner's memory: in Chromium the [crawlId+state] index collects stale entries as a crawl goes
       // on, and the command-line runner asks for status twice a second.
       inFlight: this.runners.get(crawl.id!)?.runner.inFlight() ?? [],
       recentErrors: (await store.pages.recentErrors(crawl, 5)).map((p) => ({ url: p.url, error: p.error!, at: p.fetchedAt })),
-      pagesPerMinute: minutes > 0 ? s.fetched / minutes : 0,
+      pagesPerMinute: pagesPerMinute(crawl),
       harvestRate: s.fetched > 0 ? s.relevant / s.fetched : 0,
       blacklistedSites: (await store.blacklistedSites(crawl)).length,
     };

@@ -7,6 +7,7 @@ import type { CrawlRecord } from '../records/rows';
 import { FORMATS, writeExport } from './formats';
 import { exportMarkKey, type ExportFormat } from '../records/rows';
 import type { ExportSelection } from './selection';
+import { describedParts } from '../records/crawl-name';
 
 export interface ExportRequest {
   format: ExportFormat;
@@ -42,10 +43,28 @@ export async function exportMark(db: CrawlerDB, crawlId: number, format: ExportF
   return typeof v === 'number' ? v : 0;
 }
 
-/** A file name from the crawl's name: characters file systems refuse become dashes. */
-export function exportFileName(crawlName: string, format: ExportFormat): string {
-  const base = crawlName.replace(/[\\/:*?"<>|\x00-\x1f]+/g, '-').trim() || 'crawl';
-  return `${base}-${FORMATS[format].fileName}`;
+/** Letters, digits and dashes (dots only between them, as in a host), lower case: safe on every file system and in a URL. */
+function safeWords(text: string): string {
+  return text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase()
+    .replace(/[^\p{L}\p{N}.]+/gu, '-').replace(/\.(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])\./gu, '-')
+    .replace(/-+/g, '-').replace(/^-|-$/g, '').slice(0, 80).replace(/-$/, '');
+}
+
+/** The crawl's local day, "2026-12-07". */
+function dayOf(ms: number): string {
+  const d = new Date(ms);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+/**
+ * An export's file name: the crawl's name in safe words, the day it started and the format's file,
+ * "astronomy-127.0.0.1-2026-12-07-pages.jsonl". A name the worker described ("astronomy on 127.0.0.1, 7 Dec") gives
+ * its topic and host, the day written in full; "(2)" after the day.
+ */
+export function exportFileName(crawl: Pick<CrawlRecord, 'name' | 'createdAt'>, format: ExportFormat): string {
+  const described = describedParts(crawl.name);
+  const base = safeWords(described ? `${described.topic} ${described.host}` : crawl.name) || 'crawl';
+  return `${base}-${dayOf(crawl.createdAt)}${described?.n ? `-${described.n}` : ''}-${FORMATS[format].fileName}`;
 }
 
 export async function exportCrawl(
@@ -63,7 +82,7 @@ export async function exportCrawl(
     onProgress: (seq) => opts.onProgress?.({ seq, lastSeq }),
   });
   return {
-    fileName: exportFileName(crawl.name, req.format),
+    fileName: exportFileName(crawl, req.format),
     mime: FORMATS[req.format].mime,
     chunks: writeExport(req.format, pages, crawl, { html: req.html, now: opts.now, software: SOFTWARE }),
     lastSeq,

@@ -26,7 +26,7 @@ type Line = { seq: number; url: string; finalUrl: string; status: number; outcom
 
 it('exports a crawl in every format, from the runner and from the dashboard', { timeout: 240_000 }, async () => {
   const out = mkdtempSync(join(tmpdir(), 'focus-export-'));
-  const ui: { wacz?: Buffer; csvAgain?: string; mark?: string; storage?: string; relevant?: number } = {};
+  const ui: { wacz?: Buffer; csvAgain?: string; mark?: string; storage?: string; relevant?: number; names: string[]; status?: string } = { names: [] };
   const summary = await runCrawl({
     config: { ...demoConfig(site.origin), politeness: { delayMs: 0, concurrency: 2 } },
     out, log: () => {}, exports: ['warc', 'wacz', 'jsonl', 'csv', 'zip'],
@@ -40,10 +40,12 @@ it('exports a crawl in every format, from the runner and from the dashboard', { 
       await dash.screenshot({ path: join(out, 'export-panel.png') });
       const download = async () => {
         const [d] = await Promise.all([dash.waitForEvent('download') as Promise<Download>, dash.getByTestId('export-start').click()]);
+        ui.names.push(d.suggestedFilename());
         return readFile((await d.path())!);
       };
       ui.wacz = await download();
       await expect.poll(() => dash.getByTestId('export-status').textContent()).toMatch(/Exported .*\.wacz/);
+      ui.status = (await dash.getByTestId('export-status').textContent()) ?? '';
       // CSV: the runner exported it already, so "new since the last export" has nothing left.
       await dash.getByTestId('export-format').selectOption('csv');
       await dash.getByTestId('export-relevant').uncheck();
@@ -54,6 +56,11 @@ it('exports a crawl in every format, from the runner and from the dashboard', { 
     },
   });
   expect(summary.state).toBe('finished');
+  // The files are named in safe characters: the crawl's words, the day it started, the format's file.
+  const d = new Date();
+  const day = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+  expect(ui.names).toEqual([`demo-astronomy-at-northfield-library-${day}-crawl.wacz`, `demo-astronomy-at-northfield-library-${day}-pages.csv`]);
+  expect(ui.status).toMatch(new RegExp(`^Exported demo-astronomy-at-northfield-library-${day}-crawl\\.wacz \\(`));
 
   const lines = readFileSync(join(out, 'pages.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Line);
   const fetched = lines.filter((p) => p.outcome === 'done' && p.status === 200);
