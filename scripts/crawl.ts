@@ -20,6 +20,10 @@ import type { CrawlStatus } from '../lib/app/protocol';
 import type { PageRecord } from '../lib/records/types';
 import type { FieldRecord, RecordChange } from '../lib/records/rows';
 import { changesJsonl, recordsJsonl } from '../lib/export/records';
+import type { CrawlConfig } from '../lib/records/config';
+import type { CrawlRecord } from '../lib/records/rows';
+import { runPagesPerMinute } from '../lib/records/pace';
+import { crawlFigures, figuresLine, figuresOf, figureValues, recordCounts, type RecordCounts } from '../lib/ui/crawl-figures';
 import type { Launched } from './lib/browser';
 import { BROWSERS, isBrowserName, openSession, waitInPage, type BrowserName, type ExtensionSession } from './lib/session';
 import type { Bridge } from '../lib/store/shared/bridge-server';
@@ -53,9 +57,17 @@ export interface Summary {
   crawlId: number;
   state: string;
   message: string | null;
+  /**
+   * The figures that measure the crawl, by its strategy (lib/ui/crawl-figures.ts), as the dashboard and the popup show
+   * them: fetched, relevant and harvestRate for a topic crawl; fetched, records, recordsPerPage and sitesWithRecord for
+   * a template; fetched, contentPages, listPages and queues for a multi-queue crawl. Rates as fractions.
+   */
+  figures: Record<string, number | null>;
   fetched: number;
-  relevant: number;
-  harvestRate: number;
+  /** Pages judged relevant; not for a template crawl, whose keyword judge calls every page relevant. */
+  relevant?: number;
+  /** Requests made in the crawl phase: what the budget counts. */
+  requests: number;
   failed: number;
   skipped: number;
   trainPages: number;
@@ -67,7 +79,8 @@ export interface Summary {
   /** Links kept out of the frontier by the strategy, by reason. */
   dropped: Record<string, number>;
   durationSeconds: number;
-  pagesPerMinute: number;
+  /** Pages a minute from the first page to the last (lib/records/pace.ts); null for a run too short to tell. */
+  pagesPerMinute: number | null;
   /** What the crawl's strategy reported of itself (e.g. HITS rounds and their cost), when it reports. */
   strategyReport?: Record<string, unknown>;
   /** Set when a request ended the user's session and the crawl paused for it: the URL, and how. */
@@ -143,7 +156,7 @@ export async function runCrawl(opts: RunOptions): Promise<Summary> {
     // A worker that comes back to a shared crawl that has ended writes what its profile fetched of it, and crawls nothing.
     const previous = joined?.ended ? await send<CrawlStatus | null>('status', {}) : null;
     if (joined?.ended && previous?.crawl.name !== parsed.name) {
-      return await endedWithoutPages(joined.frontier.status(), joined.worker, opts.out);
+      return await endedWithoutPages(parsed, joined.frontier.status(), joined.worker, opts.out);
     }
     const { crawlId } = previous
       ? { crawlId: previous.crawl.id! }
@@ -180,10 +193,10 @@ export async function runCrawl(opts: RunOptions): Promise<Summary> {
     }
     await drainPages();
     if (opts.exports?.length) await exportInto(session, crawlId, opts.exports, opts.out, log);
-    const template = parsed.template ? await writeRecords(session, parsed.name, crawlId, opts.out) : undefined;
+    const written = parsed.template ? await writeRecords(session, parsed.name, crawlId, opts.out) : undefined;
     if (session.chromium) await opts.onFinished?.(session.chromium, crawlId);
-    const local = { ...summarize(status, crawlId), ...(template ? { template } : {}) };
-    const summary = joined ? withShared(local, await joined.frontier.status(), joined.worker) : local;
+    const local = { ...summarize(status, crawlId, written?.counts), ...(written ? { template: written.template } : {}) };
+    const summary = joined ? withShared(local, status.crawl, await joined.frontier.status(), joined.worker) : local;
     writeFileSync(join(opts.out, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
     return summary;
   } finally {
@@ -195,22 +208,25 @@ export async function runCrawl(opts: RunOptions): Promise<Summary> {
 }
 
 /** A shared crawl's summary: the crawl's totals from Redis, with this worker's own share. */
-function withShared(local: Summary, s: SharedStatus, worker: string): Summary {
+function withShared(local: Summary, crawl: Pick<CrawlRecord, 'config' | 'stats' | 'queues'>, s: SharedStatus, worker: string): Summary {
+  const totals = { ...crawl, stats: { ...crawl.stats, fetched: s.fetched, relevant: s.relevant, failed: s.failed } };
   return {
-    ...local, fetched: s.fetched, relevant: s.relevant, failed: s.failed, harvestRate: round(s.fetched > 0 ? s.relevant / s.fetched : 0),
+    ...local, figures: figureValues(crawlFigures(totals)), fetched: s.fetched, failed: s.failed,
+    ...(local.relevant === undefined ? {} : { relevant: s.relevant }),
     frontierLeft: s.queued, state: s.ended ? 'finished' : local.state, message: s.ended ?? local.message,
     shared: { worker, fetchedHere: local.fetched, byWorker: s.byWorker, workersAlive: s.workersAlive, requests: s.requests, queued: s.queued },
   };
 }
 
 /** A worker that joined an ended shared crawl from a profile without pages of it: the crawl's totals, and no pages. */
-async function endedWithoutPages(status: Promise<SharedStatus>, worker: string, out: string): Promise<Summary> {
+async function endedWithoutPages(config: CrawlConfig, status: Promise<SharedStatus>, worker: string, out: string): Promise<Summary> {
   const s = await status;
+  const none = { attempts: 0, fetched: 0, relevant: 0, failed: 0, skipped: 0, queued: 0, trainPages: 0, labels: 0, bytes: 0 };
   const empty: Summary = {
-    name: s.name, crawlId: 0, state: 'finished', message: s.ended, fetched: 0, relevant: 0, harvestRate: 0, failed: 0, skipped: 0, trainPages: 0,
-    frontierLeft: 0, blacklistedSites: 0, dropped: {}, durationSeconds: 0, pagesPerMinute: 0,
+    name: s.name, crawlId: 0, state: 'finished', message: s.ended, figures: {}, fetched: 0, relevant: 0, requests: 0, failed: 0, skipped: 0, trainPages: 0,
+    frontierLeft: 0, blacklistedSites: 0, dropped: {}, durationSeconds: 0, pagesPerMinute: null,
   };
-  const summary = withShared(empty, s, worker);
+  const summary = withShared(empty, { config, stats: none }, s, worker);
   writeFileSync(join(out, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
   return summary;
 }
@@ -245,39 +261,46 @@ async function exportInto(session: ExtensionSession, crawlId: number, formats: E
 }
 
 /** records.jsonl (the template's records now) and changes.jsonl (what this run changed), and their counts. */
-async function writeRecords(session: ExtensionSession, name: string, crawlId: number, out: string): Promise<Summary['template']> {
+async function writeRecords(session: ExtensionSession, name: string, crawlId: number, out: string): Promise<{ template: Summary['template']; counts: RecordCounts }> {
   const records = await session.send<FieldRecord[]>('records', { name });
   const changes = await session.send<RecordChange[]>('recordChanges', { crawlId });
   writeFileSync(join(out, 'records.jsonl'), recordsJsonl(records));
   writeFileSync(join(out, 'changes.jsonl'), changesJsonl(changes));
   const run = (await session.send<CrawlStatus | null>('status', { crawlId }))?.crawl.templateRun;
-  return {
+  const template = {
     cycle: run?.cycle ?? 1, searchResults: run?.results.length ?? 0, seedsCrawled: (run?.results.length ?? 0) - (run?.skipped.length ?? 0),
     records: records.length, changes: run?.changes ?? null, nextRecrawl: run?.nextAt ? new Date(run.nextAt).toISOString() : null,
   };
+  return { template, counts: recordCounts(records, crawlId) };
 }
 
 type ExportHook = { focusExport: { open(crawlId: number, req: { format: ExportFormat }): Promise<{ id: number }>; next(id: number): Promise<string | null> } };
 
+/**
+ * A line while the crawl runs: its state, its figures as the popup shows them (a template's records are counted at
+ * the end), failures, the frontier and its pages a minute.
+ */
 function progressLine(s: CrawlStatus): string {
   const c = s.crawl;
   const st = c.stats;
   const phase = c.state === 'training' ? `training ${st.trainPages}/${c.config.training.linkSources.length}` : c.state;
-  return `[${phase}] fetched ${st.fetched}  relevant ${st.relevant}  harvest ${(s.harvestRate * 100).toFixed(1)}%  ` +
-    `failed ${st.failed}  frontier ${frontierSize(st)}  ${s.pagesPerMinute.toFixed(0)} pages/min` +
+  const figures = crawlFigures(c).filter((f) => f.value !== null);
+  return `[${phase}] ${figuresLine(figures, '  ')}  failed ${st.failed}  frontier ${frontierSize(st)}  ` +
+    `${s.pagesPerMinute === null ? '—' : s.pagesPerMinute.toFixed(0)} pages/min` +
     (s.inFlight.length ? `  now: ${s.inFlight[0]}` : '');
 }
 
-function summarize(s: CrawlStatus, crawlId: number): Summary {
+function summarize(s: CrawlStatus, crawlId: number, records: RecordCounts | undefined): Summary {
   const c = s.crawl;
-  const minutes = c.activeMs / 60_000;
+  const rate = runPagesPerMinute(c);
   return {
     name: c.name, crawlId, state: c.state, message: c.message ?? null,
-    fetched: c.stats.fetched, relevant: c.stats.relevant, harvestRate: round(s.harvestRate),
+    figures: figureValues(crawlFigures(c, records)),
+    fetched: c.stats.fetched, ...(c.config.template ? {} : { relevant: c.stats.relevant }), requests: c.stats.attempts,
     failed: c.stats.failed, skipped: c.stats.skipped, trainPages: c.stats.trainPages, frontierLeft: frontierSize(c.stats),
     ...(c.stats.listPages ? { listPages: c.stats.listPages } : {}),
     blacklistedSites: s.blacklistedSites ?? 0, dropped: c.dropped ?? {},
-    durationSeconds: round(c.activeMs / 1000), pagesPerMinute: round(minutes > 0 ? c.stats.fetched / minutes : 0),
+    durationSeconds: round(c.activeMs / 1000), pagesPerMinute: rate === null ? null : round(rate),
     ...(c.strategyReport ? { strategyReport: c.strategyReport } : {}),
     ...((c.stats.changed ?? 0) + (c.stats.unchanged ?? 0) > 0
       ? { recheck: {
@@ -295,15 +318,13 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
 export function formatSummary(s: Summary): string {
   return [
     `${s.name}: ${s.state}${s.message ? ` (${s.message})` : ''}`,
-    // A template crawl is measured by the records it finds, not by a harvest rate (docs/templates.md).
-    s.template
-      ? `  fetched ${s.fetched} pages, ${s.template.records} records: ${(s.fetched ? s.template.records / s.fetched : 0).toFixed(2)} records per page`
-      : `  fetched ${s.fetched} pages, ${s.relevant} relevant: harvest rate ${(s.harvestRate * 100).toFixed(1)}%${s.listPages ? `; ${s.listPages} list pages read for links` : ''}`,
-    `  failed ${s.failed}, skipped ${s.skipped}, training pages ${s.trainPages}, frontier left ${s.frontierLeft}`,
+    // The figures of the crawl's strategy, as the dashboard and the popup show them (lib/ui/crawl-figures.ts).
+    `  ${figuresLine(figuresOf(s.figures), ', ')}`,
+    `  ${s.requests} requests, failed ${s.failed}, skipped ${s.skipped}, training pages ${s.trainPages}, frontier left ${s.frontierLeft}`,
     ...(s.blacklistedSites || Object.keys(s.dropped).length
       ? [`  blacklisted sites ${s.blacklistedSites}; links dropped: ${Object.entries(s.dropped).map(([why, n]) => `${why} ${n}`).join(', ') || 'none'}`]
       : []),
-    `  ${s.durationSeconds.toFixed(1)} s, ${s.pagesPerMinute.toFixed(0)} pages/minute`,
+    `  ${s.durationSeconds.toFixed(1)} s, ${s.pagesPerMinute === null ? 'too short for a rate of pages a minute' : `${s.pagesPerMinute.toFixed(0)} pages/minute`}`,
     ...(s.recheck
       ? [`  asked again: ${s.recheck.requests} requests, ${s.recheck.conditional} conditional, ${s.recheck.notModified} not modified (304); ` +
         `${s.recheck.changed} changed, ${s.recheck.unchanged} unchanged; ${kb(s.recheck.bytesDownloaded)} downloaded, ${kb(s.recheck.bytesSaved)} saved`]

@@ -1,13 +1,15 @@
-// The selected crawl's counter tiles, updated in place from its crawl row and, live, from its page rows. Each strategy
-// shows the figures that measure it: a template crawl its records per page fetched and per site instead of a harvest
-// rate, a multi-queue crawl its list pages read and refreshed.
+// The selected crawl's counter tiles, updated in place from its crawl row and, live, from its page rows. Its strategy's
+// headline figures come first, as every place that sums a crawl up shows them (lib/ui/crawl-figures.ts): a harvest
+// rate, a template crawl's records per page and per site, a multi-queue crawl's content and list pages and queues.
 import Dexie from 'dexie';
 import type { CrawlerDB } from '@/lib/store/db';
 import { frontierSize, type CrawlRecord } from '@/lib/records/rows.ts';
 import { fill, h } from '@/lib/platform/dom';
-import { formatBytes, formatCount, formatDuration, formatPercent, formatRate, harvestRate, pagesPerMinute } from '@/lib/ui/format';
+import { formatBytes, formatCount, formatDuration, formatRate, pagesPerMinute } from '@/lib/ui/format';
+import { crawlFigures, crawlKind, figure, type FigureId, type RecordCounts } from '@/lib/ui/crawl-figures';
 import { readTemplateMeasures, templateMeasureChanges, type TemplateMeasures } from '@/lib/ui/template-measures';
 import { watch, watchThrottled } from '@/lib/ui/queries';
+import { rowTally, rowTallyText } from '@/lib/ui/row-tally';
 
 /** What the tiles count apart from the crawl row, from the page rows. */
 interface RowCounts {
@@ -15,6 +17,8 @@ interface RowCounts {
   pageLabels: number;
   /** Page rows of URLs the crawl took and did not fetch (a redirect not followed, robots.txt). */
   skippedPages: number;
+  /** The crawl's page rows, all kinds, once counted (the Pages table lists them). */
+  rows?: number;
   /** A template crawl's records and sites, once read. */
   template?: TemplateMeasures;
 }
@@ -29,14 +33,15 @@ interface Counter {
   title?: string;
   /** Whether the crawl's strategy is measured by it; every crawl shows it when absent. */
   shows?: (c: CrawlRecord) => boolean;
+  /** The headline figure it shows (its value is marked with it, as in the crawl list and the popup). */
+  figure?: FigureId;
 }
 
 /** A template crawl (design E): measured by its records, not by a harvest rate. */
-export const isTemplate = (c: CrawlRecord): boolean => !!c.config.template;
-const notTemplate = (c: CrawlRecord): boolean => !c.config.template;
+export const isTemplate = (c: CrawlRecord): boolean => crawlKind(c) === 'template';
+const notTemplate = (c: CrawlRecord): boolean => !isTemplate(c);
 /** A crawl that takes by FIFO queues and refreshes its list pages (design D). */
-const isMultiQueue = (c: CrawlRecord): boolean => c.config.strategy.name === 'multi-queue';
-const listReads = (c: CrawlRecord): number => c.stats.listPages ?? 0;
+const isMultiQueue = (c: CrawlRecord): boolean => crawlKind(c) === 'multi-queue';
 const rechecked = (c: CrawlRecord): number => (c.stats.changed ?? 0) + (c.stats.unchanged ?? 0);
 /**
  * A crawl that asks pages again against stored copies: a template crawl that recrawls, a multi-queue crawl (its list
@@ -57,34 +62,41 @@ export function skippedParts(skipped: number, skippedPages: number): string {
   return links === 0 ? pages : `${pages}, ${formatCount(links)} link${links === 1 ? '' : 's'} kept from requesting`;
 }
 
+/** A template's records as its figures count them, once read. */
+const recordsOf = (rows: RowCounts): RecordCounts | undefined =>
+  rows.template && { all: rows.template.records, thisCycle: rows.template.fromThisCycle, sites: rows.template.sitesWith };
+
+/**
+ * A tile of one of the crawl's headline figures (lib/ui/crawl-figures.ts), shown when its strategy is measured by it:
+ * the figures the crawl list, the popup, the command line and summary.json show.
+ */
+function figureTile(id: FigureId, testid: string, more: Partial<Counter> = {}): Counter {
+  const spec = figure(id, null);
+  const of = (c: CrawlRecord, rows: RowCounts) => crawlFigures(c, recordsOf(rows)).find((f) => f.id === id);
+  return {
+    label: spec.label[0]!.toUpperCase() + spec.label.slice(1), testid, figure: id, title: spec.title, ...(spec.tone ? { tone: spec.tone } : {}),
+    value: (c, rows) => of(c, rows)?.text ?? '—', shows: (c) => crawlFigures(c).some((f) => f.id === id), ...more,
+  };
+}
+
 const counters: Counter[] = [
-  { label: 'Fetched', testid: 'detail-fetched', value: (c) => formatCount(c.stats.fetched) },
-  { label: 'Relevant', testid: 'detail-relevant', value: (c) => formatCount(c.stats.relevant), tone: 'good', shows: notTemplate },
-  { label: 'Harvest rate', testid: 'detail-harvest', value: (c) => formatPercent(harvestRate(c.stats)), shows: notTemplate },
-  {
-    label: 'Records', testid: 'detail-records', tone: 'good', shows: isTemplate,
-    value: (_c, rows) => measured(rows, (m) => formatCount(m.records)),
+  figureTile('fetched', 'detail-fetched'),
+  figureTile('relevant', 'detail-relevant'),
+  figureTile('harvestRate', 'detail-harvest'),
+  figureTile('records', 'detail-records', {
     parts: (_c, rows) => (rows.template && rows.template.records > rows.template.fromThisCycle ? `${formatCount(rows.template.records - rows.template.fromThisCycle)} kept from earlier cycles` : ''),
-    title: "The template's records: pages with at least one field found, as the Records view and its exports list them",
-  },
-  {
-    label: 'Records / page', testid: 'detail-records-per-page', shows: isTemplate,
-    value: (_c, rows) => measured(rows, (m) => (m.perPage === null ? '—' : m.perPage.toFixed(2))),
+  }),
+  figureTile('recordsPerPage', 'detail-records-per-page', {
     parts: (c, rows) => (rows.template ? `${formatCount(rows.template.fromThisCycle)} from ${formatCount(c.stats.fetched)} pages fetched` : ''),
-    title: 'Records this cycle found per page it fetched',
-  },
-  {
-    label: 'Sites with a record', testid: 'detail-sites-with', shows: isTemplate,
-    value: (_c, rows) => measured(rows, (m) => formatCount(m.sitesWith)),
-  },
+  }),
+  figureTile('sitesWithRecord', 'detail-sites-with'),
+  figureTile('contentPages', 'detail-content-pages'),
+  figureTile('listPages', 'detail-list-reads'),
+  figureTile('queues', 'detail-queue-count', { parts: (c) => (c.stats.queued ? `${formatCount(c.stats.queued)} URLs queued` : '') }),
   {
     label: 'Sites without', testid: 'detail-sites-without', shows: isTemplate,
     value: (_c, rows) => measured(rows, (m) => formatCount(m.sitesWithout)),
     title: "Sites whose pages this cycle fetched and that gave no record (the search engine's own site aside)",
-  },
-  {
-    label: 'List pages read', testid: 'detail-list-reads', shows: isMultiQueue, value: (c) => formatCount(listReads(c)),
-    title: 'List pages fetched and mined for links, first visits and refreshes: not content, so not counted in Fetched',
   },
   {
     label: 'List refreshes', testid: 'detail-list-refreshes', shows: isMultiQueue, value: (c) => formatCount(rechecked(c)),
@@ -102,7 +114,12 @@ const counters: Counter[] = [
     parts: (c, rows) => skippedParts(c.stats.skipped, rows.skippedPages),
     title: 'URLs the crawl chose not to fetch. Pages: taken but not fetched (robots.txt, a redirect not followed), listed in the Pages table. Links kept from requesting: unsafe links and redirect targets recorded without a request, with no page row',
   },
-  { label: 'Budget used', testid: 'detail-budget', value: (c) => `${formatCount(c.stats.attempts)} / ${formatCount(c.config.budget.maxPages)}` },
+  {
+    label: 'Budget used', testid: 'detail-budget', value: (c) => `${formatCount(c.stats.attempts)} / ${formatCount(c.config.budget.maxPages)}`,
+    // The Pages table lists rows the budget does not count: said here, where the budget is read.
+    parts: (c, rows) => (rows.rows === undefined ? '' : rowTallyText(rowTally(c, rows.rows)) ?? ''),
+    title: 'Requests made in the crawl, out of its page budget. Page rows it made no request for (training reads, pages robots.txt kept it from requesting) are not counted',
+  },
   { label: 'Training pages', testid: 'detail-train-pages', value: (c) => formatCount(c.stats.trainPages), shows: notTemplate },
   {
     label: 'From training reads', testid: 'detail-copies', value: (c) => formatCount(c.stats.copies ?? 0), shows: notTemplate,
@@ -139,7 +156,7 @@ export class CrawlCounters {
     fill(
       root,
       ...counters.map((c) => {
-        const value = h('span', { class: 'value', 'data-testid': c.testid });
+        const value = h('span', { class: 'value', 'data-testid': c.testid, ...(c.figure ? { 'data-figure': c.figure } : {}) });
         this.values.set(c, value);
         const parts = c.parts ? h('span', { class: 'muted small', 'data-testid': `${c.testid}-parts` }) : null;
         if (parts) this.parts.set(c, parts);
@@ -179,9 +196,13 @@ export class CrawlCounters {
       () => Promise.all([
         this.db.pageLabels.where('[crawlId+seq]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).count(),
         this.db.pages.where('[crawlId+kind+seq]').between([crawlId, 'skipped', Dexie.minKey], [crawlId, 'skipped', Dexie.maxKey]).count(),
+        this.db.crawls.get(crawlId),
+        this.db.pages.where('[crawlId+seq]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).first(),
       ]),
-      ([pageLabels, skippedPages]) => {
-        this.rowCounts = { ...this.rowCounts, pageLabels, skippedPages };
+      ([pageLabels, skippedPages, crawl, first]) => {
+        // Page rows are seqs from the first row's to nextSeq - 1 (lib/ui/queries.ts pageRowCount).
+        const rows = crawl && first ? crawl.nextSeq - first.seq : 0;
+        this.rowCounts = { ...this.rowCounts, pageLabels, skippedPages, rows };
         if (this.crawl?.id === crawlId) this.render(this.crawl);
       },
       () => {}, // the counters then show the crawl row's counts alone

@@ -1,18 +1,21 @@
-// The list of crawls with their counters and controls. Items are keyed by crawl id and updated in
-// place, so a click is not lost when the worker rewrites a crawl's counters many times a second.
+// The list of crawls with their headline figures (those of each crawl's strategy, lib/ui/crawl-figures.ts) and
+// controls. Items are keyed by crawl id and updated in place, so a click is not lost when the worker rewrites a crawl's
+// counters many times a second.
 import { sendMessage } from '@/lib/platform/messaging';
 import type { CrawlRecord } from '@/lib/records/rows.ts';
+import type { CrawlerDB } from '@/lib/store/db';
 import { controlCrawl, type CrawlControl } from '@/lib/platform/actions';
-import { byId, errorText, h } from '@/lib/platform/dom';
-import { crawlActions, formatCount, formatDateTime, formatPercent, harvestRate } from '@/lib/ui/format';
+import { byId, errorText, fill, h } from '@/lib/platform/dom';
+import { crawlActions, formatDateTime } from '@/lib/ui/format';
+import { crawlFigures, readRecordCounts, type RecordCounts } from '@/lib/ui/crawl-figures';
+import { watchThrottled } from '@/lib/ui/queries';
 
 interface Item {
   li: HTMLLIElement;
   name: HTMLButtonElement;
   state: HTMLSpanElement;
-  fetched: HTMLSpanElement;
-  relevant: HTMLSpanElement;
-  harvest: HTMLSpanElement;
+  /** The crawl's headline figures, one span each. */
+  figures: HTMLDivElement;
   created: HTMLSpanElement;
   buttons: Record<CrawlControl | 'delete', HTMLButtonElement>;
 }
@@ -27,8 +30,13 @@ export class CrawlList {
   private crawls = new Map<number, CrawlRecord>();
   private selected: number | undefined;
   private readonly list = byId<HTMLUListElement>('crawl-list');
+  /** Template crawls' records, by crawl id, read apart from the crawl rows (throttled: they change with every record). */
+  private records = new Map<number, RecordCounts>();
+  private unwatchRecords: (() => void) | undefined;
+  private recordsFor = '';
 
-  constructor(private readonly events: CrawlListEvents) {}
+  /** `db`: the page's database connection (a template crawl's records are read from it). */
+  constructor(private readonly db: CrawlerDB, private readonly events: CrawlListEvents) {}
 
   render(crawls: CrawlRecord[], selected: number | undefined): void {
     this.selected = selected;
@@ -52,6 +60,30 @@ export class CrawlList {
       this.items.delete(id);
       this.crawls.delete(id);
     }
+    this.watchRecords(crawls);
+  }
+
+  /** Follows the records of the template crawls listed, and shows them in their cards. */
+  private watchRecords(crawls: CrawlRecord[]): void {
+    const templates = crawls.filter((c) => c.config.template);
+    const key = templates.map((c) => `${c.id}:${c.name}`).join('|');
+    if (key === this.recordsFor) return;
+    this.recordsFor = key;
+    this.unwatchRecords?.();
+    this.unwatchRecords = undefined;
+    if (!templates.length) return;
+    this.unwatchRecords = watchThrottled(
+      () => Promise.all(templates.map((c) => this.db.records.where('crawlName').equals(c.name).limit(1).toArray())),
+      () => readRecordCounts(this.db, templates),
+      (counts) => {
+        this.records = counts;
+        for (const [id, item] of this.items) {
+          const crawl = this.crawls.get(id);
+          if (crawl?.config.template) this.showFigures(item, crawl);
+        }
+      },
+      () => {}, // the cards then show "—" records
+    );
   }
 
   private create(id: number): Item {
@@ -67,19 +99,13 @@ export class CrawlList {
       li: h('li', { class: 'crawl-item', 'data-testid': 'crawl-item', 'data-crawl-id': id }),
       name: h('button', { type: 'button', class: 'crawl-name', 'data-testid': 'crawl-select', onclick: () => this.events.select(id) }),
       state: h('span', { class: 'badge', 'data-testid': 'crawl-state' }),
-      fetched: h('span', { 'data-testid': 'crawl-fetched' }),
-      relevant: h('span', { 'data-testid': 'crawl-relevant' }),
-      harvest: h('span', { 'data-testid': 'crawl-harvest' }),
+      figures: h('div', { class: 'crawl-numbers', 'data-testid': 'crawl-figures' }),
       created: h('span', { class: 'muted', 'data-testid': 'crawl-created' }),
       buttons,
     };
     item.li.append(
       h('div', { class: 'crawl-line' }, item.name, item.state),
-      h('div', { class: 'crawl-numbers' },
-        h('span', null, item.fetched, ' fetched'),
-        h('span', null, item.relevant, ' relevant'),
-        h('span', null, item.harvest, ' harvest'),
-      ),
+      item.figures,
       h('div', { class: 'crawl-line' }, item.created,
         h('span', { class: 'crawl-actions' }, buttons.pause, buttons.resume, buttons.stop, buttons.delete)),
     );
@@ -93,14 +119,26 @@ export class CrawlList {
     item.name.title = `Show crawl #${crawl.id}`;
     item.state.textContent = crawl.state;
     item.state.className = `badge ${crawl.state}`;
-    item.fetched.textContent = formatCount(crawl.stats.fetched);
-    item.relevant.textContent = formatCount(crawl.stats.relevant);
-    item.harvest.textContent = formatPercent(harvestRate(crawl.stats));
+    this.showFigures(item, crawl);
     item.created.textContent = formatDateTime(crawl.createdAt);
     const can = crawlActions(crawl.state);
     item.buttons.pause.hidden = !can.pause;
     item.buttons.resume.hidden = !can.resume;
     item.buttons.stop.hidden = !can.stop;
+  }
+
+  /** "53 fetched · 15 records · 0.28 records / page · 14 sites with a record": the figures of the crawl's strategy. */
+  private showFigures(item: Item, crawl: CrawlRecord): void {
+    const figures = crawlFigures(crawl, this.records.get(crawl.id!));
+    const shown = [...item.figures.querySelectorAll<HTMLElement>('[data-figure]')];
+    if (shown.length === figures.length && shown.every((el, i) => el.dataset.figure === figures[i]!.id)) {
+      shown.forEach((el, i) => (el.textContent = figures[i]!.text));
+      return;
+    }
+    fill(item.figures, ...figures.flatMap((f, i) => [
+      ...(i ? [h('span', { class: 'sep', 'aria-hidden': 'true' }, ' · ')] : []),
+      h('span', { class: 'figure', title: f.title }, h('span', { 'data-figure': f.id }, f.text), ` ${f.label}`),
+    ]));
   }
 
   private showError(message: string | null): void {

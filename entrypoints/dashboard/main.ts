@@ -35,7 +35,7 @@ let selectedId = crawlIdFromUrl();
 /** A crawl just started: selected before its row reaches this page's list. */
 let justStarted: number | undefined;
 
-const list = new CrawlList({
+const list = new CrawlList(db, {
   select: (id) => {
     select(id);
     showDetail();

@@ -107,7 +107,8 @@ export function pageCommit(page: PageOutcome, run: CommitTerms): PageCommit {
     // keeps what the server sent and, beside it, the DOM it was read from.
     body: { ...bodyOf(out), ...(page.render?.html !== undefined ? { rendered: page.render.html } : {}), ...(page.render?.resources ? { resources: page.render.resources } : {}) },
     stats: verdict
-      ? { attempts: requests, fetched: 1, relevant: relevant ? 1 : 0, bytes: downloaded, ...(verdict.by === 'keywords' ? { keywordVerdicts: 1 } : {}), ...copies }
+      ? { attempts: requests, fetched: 1, relevant: relevant ? 1 : 0, bytes: downloaded, ...(verdict.by === 'keywords' ? { keywordVerdicts: 1 } : {}),
+        ...(role?.urlClass === 'content' ? { contentPages: 1 } : {}), ...copies }
       : { attempts: requests, listPages: 1, bytes: downloaded, ...copies },
     ...(role?.refreshInMs !== undefined ? { requeueAt: now + role.refreshInMs } : {}),
     ...(run.strategyReport ? { strategyReport: run.strategyReport } : {}),

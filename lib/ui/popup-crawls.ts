@@ -4,6 +4,8 @@ import type { CrawlRecord } from '../records/rows';
 import type { CrawlerDB } from '../store/db';
 import type { PageRecord } from '../records/types';
 import { recentErrors } from './queries';
+import { recordCounts, type RecordCounts } from './crawl-figures';
+import { describedParts } from '../records/crawl-name';
 
 export interface PopupCrawl {
   crawl: CrawlRecord;
@@ -11,10 +13,10 @@ export interface PopupCrawl {
   inFlight: string[];
   errors: PageRecord[];
   /**
-   * A template crawl's records (its measure, where other crawls have a harvest rate): all the template holds, and
-   * those this crawl's pages gave; absent for other crawls.
+   * A template crawl's records (its measure, where other crawls have a harvest rate): all the template holds, those
+   * this crawl's pages gave, and their sites; absent for other crawls.
    */
-  records?: { all: number; thisCycle: number };
+  records?: RecordCounts;
 }
 
 /** A crawl that is working now: the popup's controls matter most for these. */
@@ -48,7 +50,35 @@ export async function popupCrawls(db: CrawlerDB, fetchingNow: (crawlId: number) 
   }));
 }
 
-async function templateRecords(db: CrawlerDB, crawl: CrawlRecord): Promise<{ all: number; thisCycle: number }> {
-  const rows = await db.records.where('crawlName').equals(crawl.name).toArray();
-  return { all: rows.length, thisCycle: rows.filter((r) => r.lastCrawlId === crawl.id).length };
+async function templateRecords(db: CrawlerDB, crawl: CrawlRecord): Promise<RecordCounts> {
+  return recordCounts(await db.records.where('crawlName').equals(crawl.name).toArray(), crawl.id!);
+}
+
+/** How an ended crawl is started again: the message, and what its button says. */
+export interface CrawlAgain {
+  label: string;
+  title: string;
+  /** A template's next cycle (design E.6). */
+  recrawl?: { name: string };
+  /** A topic crawl's config, as it was, for its topic. */
+  start?: Record<string, unknown>;
+}
+
+/**
+ * Starting an ended crawl again: a template's next cycle, which keeps its records current; any other crawl once more
+ * with its settings and topic (a described name is described anew, with today's day). None for a crawl whose seed list
+ * was packed, since its row keeps only the first seed of each host.
+ */
+export function crawlAgain(crawl: Pick<CrawlRecord, 'name' | 'config' | 'topicId' | 'seedsGiven' | 'state'>): CrawlAgain | null {
+  if (crawl.state === 'running' || crawl.state === 'training' || crawl.state === 'paused') return null;
+  if (crawl.config.template) {
+    return { label: 'Recrawl', title: 'The next cycle of this template: its search again, changed pages re-read, its records kept current', recrawl: { name: crawl.name } };
+  }
+  if (crawl.seedsGiven) return null;
+  const { name, ...config } = crawl.config;
+  return {
+    label: 'Crawl again',
+    title: 'A new crawl with the same seeds and settings, for the same topic (which has learned since)',
+    start: { ...config, ...(describedParts(name) ? {} : { name }), topic: { ...config.topic, id: crawl.topicId } },
+  };
 }

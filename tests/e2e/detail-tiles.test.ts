@@ -27,7 +27,8 @@ function fixture() {
   const forum = structuredClone(f.crawls.find((c) => c.id === 3)!);
   Object.assign(forum, { id: 5, name: 'Forum boards' });
   forum.config.strategy = { name: 'multi-queue' };
-  Object.assign(forum.stats, { listPages: 1_234, changed: 456, unchanged: 321 });
+  Object.assign(forum.stats, { listPages: 1_234, contentPages: 55, changed: 456, unchanged: 321 });
+  forum.queues = { 5: { queued: 12, inFlight: 1 }, 4: { queued: 30, inFlight: 0 }, 3: { queued: 0, inFlight: 0 } };
   f.crawls.push(forum);
   return f;
 }
@@ -60,13 +61,16 @@ for (const width of [800, 1280]) {
     expect(await dash.getByTestId('detail-not-modified').innerText()).toBe('543,210 of 777,777, 87.6 GB saved');
     expect(await dash.getByTestId('detail-rechecked-tile').isVisible()).toBe(true);
     expect(await brokenTiles(dash)).toEqual([]);
-    // A multi-queue crawl's own figures: list pages read, and their refreshes in place of Changed / unchanged.
+    // A multi-queue crawl's own figures: content pages, list pages read and their refreshes (in place of Changed /
+    // unchanged), and its queues; not a harvest rate.
     await dash.goto(dash.url().replace(/\?.*$/, '?crawl=5'));
     await expect.poll(() => dash.getByTestId('detail-list-reads').innerText()).toBe('1,234');
+    expect(await dash.getByTestId('detail-content-pages').innerText()).toBe('55');
+    expect(await dash.getByTestId('detail-queue-count').innerText()).toBe('2');
     expect(await dash.getByTestId('detail-list-refreshes').innerText()).toBe('777');
     expect(await dash.getByTestId('detail-list-refreshes-parts').innerText()).toBe('456 changed, 321 unchanged');
     expect(await dash.getByTestId('detail-rechecked-tile').isHidden()).toBe(true);
-    expect(await dash.getByTestId('detail-harvest-tile').isVisible()).toBe(true);
+    expect(await dash.getByTestId('detail-harvest-tile').isHidden()).toBe(true);
     expect(await brokenTiles(dash)).toEqual([]);
     // The tiles stay within the detail: none is wider than the page.
     expect(await dash.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);

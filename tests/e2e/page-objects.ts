@@ -16,6 +16,16 @@ export async function openDashboard(
   return { dash, errors };
 }
 
+/**
+ * The headline figures shown inside `root` (a crawl list card, a popup card, the detail's tiles), by id: the text of
+ * each visible element marked `data-figure`.
+ */
+export function shownFigures(root: Locator): Promise<Record<string, string>> {
+  return root.locator('[data-figure]').evaluateAll((els) => Object.fromEntries(els
+    .filter((el) => !el.closest('[hidden]'))
+    .map((el) => [(el as HTMLElement).dataset.figure!, (el.textContent ?? '').trim()])));
+}
+
 /** The popup; its numbers are read from one crawl's card: the first (the newest running crawl) unless `crawl(id)`. */
 export class PopupPage {
   constructor(readonly page: Page, private readonly extensionId: string, private readonly crawlId?: number) {}
