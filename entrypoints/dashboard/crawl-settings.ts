@@ -17,19 +17,24 @@ export function crawlSettings(crawl: CrawlRecord, topic: Topic | undefined): Chi
   const { config } = crawl;
   const scope = scopeText(config.scope);
   const p = config.politeness;
+  const template = isTemplate(crawl);
+  // What applies to the crawl's kind only: a template's seeds are its search's results, its words the template's.
   const rows: [string, Child][] = [
     ['Topic', h('a', { href: `?view=topics&topic=${crawl.topicId}`, 'data-testid': 'detail-topic', title: "The topic's labels, model and evaluation" }, topic ? topic.name : `#${crawl.topicId}`)],
-    ['Seeds', crawl.seedsGiven ? `${formatCount(crawl.seedsGiven)} seeds given; the first of each host:\n${config.seeds.join('\n')}` : config.seeds.join('\n')],
-    ['Keywords', keywordsRow(config.topic.keywords, topic)],
+    ...(template
+      ? [['Search', h('span', { 'data-testid': 'detail-search' }, searchText(crawl))] as [string, Child]]
+      : [['Seeds', crawl.seedsGiven ? `${formatCount(crawl.seedsGiven)} seeds given; the first of each host:\n${config.seeds.join('\n')}` : config.seeds.join('\n')] as [string, Child]]),
+    ...(template && !config.topic.keywords.length ? [] : [['Keywords', keywordsRow(config.topic.keywords, topic)] as [string, Child]]),
     ['Strategy', strategyText(config.strategy)],
     ...(config.template ? [['Template', templateText(config.template)] as [string, Child]] : []),
-    ['Scope', scope],
+    ['Scope', h('span', { 'data-testid': 'detail-scope' }, template ? templateScopeText(config.scope) : scope)],
     ['Limits', `${formatCount(config.budget.maxPages)} pages, depth ${config.budget.maxDepth}`],
     ['Politeness', `${p.delayMs} ms delay, ${p.concurrency} at once, robots.txt ${p.robots ? 'obeyed' : 'ignored'}`],
     ['User-Agent', h('span', { 'data-testid': 'detail-identify' }, identityText(config))],
     ['Safety', h('span', { 'data-testid': 'detail-safety' }, safetyText(config.safety, crawl.allowed))],
-    // A template follows its filter layers: no link classifier to re-score with or to weigh authority in.
-    ...(isTemplate(crawl) ? [] : [
+    // Only a strategy that follows the link classifier re-scores its frontier and weighs a URL's authority (a template
+    // follows its filter layers, breadth-first and multi-queue their own orders).
+    ...(!strategyModule(config.strategy.name)?.followsModel ? [] : [
       ['Re-scored', h('span', { 'data-testid': 'detail-rescore' }, rescoreText(crawl))],
       ['URL authority', h('span', { 'data-testid': 'detail-authority', title: 'How often the labeled pages that link to a URL are on topic, and what that does to its score' }, authorityText(crawl))],
     ] as [string, Child][]),
@@ -37,6 +42,30 @@ export function crawlSettings(crawl: CrawlRecord, topic: Topic | undefined): Chi
     ...queueRows(crawl),
   ];
   return rows.flatMap(([k, v]) => [h('dt', null, k), h('dd', null, v)]);
+}
+
+/**
+ * A template crawl's seeds: its search's results this cycle, those it crawls (design E.2, E.3); before the search
+ * has run, that it will.
+ */
+function searchText(crawl: CrawlRecord): string {
+  const run = crawl.templateRun;
+  if (!run?.seeded) return crawl.state === 'running' || crawl.state === 'training' ? 'searching now: its results become the seeds' : 'not run: its results become the seeds';
+  const crawled = run.results.length - run.skipped.length;
+  const pages = `${formatCount(run.searchPages)} result page${run.searchPages === 1 ? '' : 's'}`;
+  const sample = run.skipped.length ? `; ${formatCount(crawled)} crawled this cycle, ${formatCount(run.skipped.length)} left for the next (sampling)` : '; every one crawled';
+  const errors = run.searchErrors.length ? `; ${formatCount(run.searchErrors.length)} result page${run.searchErrors.length === 1 ? '' : 's'} could not be read` : '';
+  return `${formatCount(run.results.length)} result${run.results.length === 1 ? '' : 's'} from ${pages}${sample}${errors}`;
+}
+
+/** A template crawl's scope: its search's results take the place of seeds, and the engine is in scope as one. */
+function templateScopeText(scope: CrawlRecord['config']['scope']): string {
+  switch (scope.mode) {
+    case 'seed-hosts': return "the hosts of the search's results, and the engine's";
+    case 'seed-sites': return "the sites of the search's results (every subdomain), and the engine's";
+    case 'listed-sites': return `listed sites: ${scope.sites.join(', ')}, and the engine's`;
+    case 'anywhere': return 'anywhere';
+  }
 }
 
 /** "sparse-tunneling (longest tunnel 10, queue per unknown site 15, blacklist after 20)". */

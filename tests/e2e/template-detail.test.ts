@@ -31,6 +31,7 @@ it("shows a finished template crawl's records per page and per site, no harvest 
   let card: string[] = [];
   let chartHidden = false;
   let sites: { heads: string[]; rows: Record<string, string> } = { heads: [], rows: {} };
+  let settings: Record<string, string> = {};
   const summary = await runCrawl({
     config: companyConfig('shops detail'), out, profileDir: mkdtempSync(join(tmpdir(), 'focus-template-detail-')),
     hostRules: `MAP *.test 127.0.0.1:${world.port}`, log: () => {},
@@ -48,6 +49,8 @@ it("shows a finished template crawl's records per page and per site, no harvest 
         }
       }
       shown = await tiles(page);
+      settings = await page.locator('#detail-config').evaluate((dl) => Object.fromEntries([...dl.querySelectorAll('dt')].map((dt) =>
+        [dt.textContent!, (dt.nextElementSibling as HTMLElement).innerText.trim()])));
       chartHidden = await page.getByTestId('harvest-chart').isHidden();
       const table = page.getByTestId('sites');
       await expect.poll(() => table.getByTestId('site-row').count()).toBe(8);
@@ -83,6 +86,12 @@ it("shows a finished template crawl's records per page and per site, no harvest 
   expect(Object.keys(shown)).not.toContain('Harvest rate');
   expect(Object.keys(shown)).not.toContain('Relevant');
   expect(chartHidden).toBe(true);
+  // Its settings say what applies to a template crawl: its search's results, not seeds it never had; no row empty.
+  expect(settings).not.toHaveProperty('Seeds');
+  expect(settings).not.toHaveProperty('Re-scored');
+  expect(Object.entries(settings).filter(([, v]) => v === '' || v === '—')).toEqual([]);
+  expect(settings.Search).toMatch(/^\d+ results? from \d+ result pages?; every one crawled$/);
+  expect(settings.Scope).toBe("the hosts of the search's results, and the engine's");
   // The Sites panel: each site's records where a topic crawl has relevant and off-topic pages.
   expect(sites.heads.map((t) => t.toLowerCase())).not.toContain('relevant');
   const perSite = Object.fromEntries([...sitesWith].map((site) => [site, `${records.filter((r) => r.site === site).length} has a record`]));
