@@ -6,11 +6,13 @@ import Dexie from 'dexie';
 import type { CrawlerDB } from '@/lib/store/db';
 import type { PageKind, PageLabel, PageRecord } from '@/lib/records/types.ts';
 import { byId, errorText, fill, h } from '@/lib/platform/dom';
-import { formatCount, formatScore, keptText, priorityText } from '@/lib/ui/format';
+import { formatCount, formatScore, keptText, priorityText, shortReason } from '@/lib/ui/format';
 import { pageRowCount, REREAD_MS, watchThrottled } from '@/lib/ui/queries';
 import { renderTag } from '@/lib/ui/render-note';
+import { rowTally, rowTallyText } from '@/lib/ui/row-tally';
 import {
   ALL_PAGES,
+  OPENING_QUERY,
   keyOf,
   matchingCount,
   busiestSites,
@@ -39,13 +41,13 @@ const SITES_EVERY_MS = 2000;
 /** How long typing pauses before the search runs. */
 const SEARCH_DELAY_MS = 250;
 
-/** The filters' choices, the query's values typed: what the selects offer, in their order, the first the default. */
+/** The filters' choices, the query's values typed: what the selects offer, in their order (OPENING_QUERY: the default). */
 const KIND_CHOICES: readonly [PageKind | 'all', string][] = [
   ['all', 'Any verdict'], ['relevant', 'Relevant'], ['irrelevant', 'Not relevant'], ['unjudged', 'No verdict'], ['failed', 'Failed'], ['skipped', 'Skipped'],
 ];
 const LABEL_CHOICES: readonly [LabelFilter, string][] = [['any', 'Any label'], ['on', 'Labeled on topic'], ['off', 'Labeled off topic'], ['none', 'Not labeled']];
 const SORT_CHOICES: readonly [PageSort, string][] = [
-  ['oldest', 'Oldest first'], ['newest', 'Newest first'], ['score-high', 'Highest score first'], ['score-low', 'Lowest score first'],
+  ['newest', 'Newest first'], ['oldest', 'Oldest first'], ['score-high', 'Highest score first'], ['score-low', 'Lowest score first'],
 ];
 const options = (choices: readonly [string, string][]) => choices.map(([value, text]) => h('option', { value }, text));
 
@@ -55,12 +57,15 @@ const KIND_WORDS: Record<PageKind | 'all', string> = {
 
 export class PagesTable {
   private crawlId: number | undefined;
-  private query: PageQuery = { ...ALL_PAGES };
+  private query: PageQuery = { ...OPENING_QUERY };
   private window: PageWindow | undefined;
   private unsubscribe: (() => void) | undefined;
   private unsubscribeCounts: (() => void) | undefined;
-  /** Pages matching the query (null: not counted, or not countable by index) and pages in the crawl. */
-  private counts: { matching: number | null; total: number } | undefined;
+  /**
+   * Pages matching the query (null: not counted, or not countable by index), pages in the crawl, and what those are
+   * when some are no request the budget counts ("41 rows: 40 requests, 1 kept by robots.txt").
+   */
+  private counts: { matching: number | null; total: number; tally: string | null } | undefined;
   private countsKey = '';
   private unsubscribeSites: (() => void) | undefined;
   /** The crawl whose site list shows page counts. */
@@ -117,12 +122,12 @@ export class PagesTable {
   show(crawlId: number | undefined): void {
     if (crawlId === this.crawlId) return;
     this.crawlId = crawlId;
-    this.query = { ...ALL_PAGES };
+    this.query = { ...OPENING_QUERY };
     this.search.value = '';
     this.site.value = '';
-    this.kind.value = ALL_PAGES.kind;
-    this.label.value = ALL_PAGES.label;
-    this.sort.value = ALL_PAGES.sort;
+    this.kind.value = OPENING_QUERY.kind;
+    this.label.value = OPENING_QUERY.label;
+    this.sort.value = OPENING_QUERY.sort;
     this.unsubscribeSites?.();
     this.unsubscribeSites = undefined;
     this.go({ at: 'start' });
@@ -253,7 +258,8 @@ export class PagesTable {
         // would hold up the next read).
         const total = crawl ? await pageRowCount(this.db, crawl) : 0;
         const unfiltered = countsKeyOf(id, query) === countsKeyOf(id, ALL_PAGES);
-        return { matching: unfiltered ? total : await matchingCount(this.db, id, query), total };
+        const tally = crawl ? rowTallyText(rowTally(crawl, total)) : null;
+        return { matching: unfiltered ? total : await matchingCount(this.db, id, query), total, tally };
       },
       (counts) => {
         this.counts = counts;
@@ -290,13 +296,17 @@ export class PagesTable {
     for (const [seq, cell] of this.labelCells) cell.show(window.labels.get(seq));
   }
 
-  /** "100 of 2,431 relevant pages · 100,000 in all", or "100 matching pages · 100,000 in all" while the count is not known. */
+  /**
+   * "100 of 2,431 relevant pages · 100,000 in all", or "100 matching pages · 100,000 in all" while the count is not
+   * known; the total says what its rows are when some are no request: "41 of 41 pages · 41 rows: 40 requests, 1 kept
+   * by robots.txt".
+   */
   private rangeText({ rows, hasPrev, hasNext }: PageWindow): string {
-    const { matching = null, total = null } = this.counts ?? {};
+    const { matching = null, total = null, tally = null } = this.counts ?? {};
     if (total === 0 && rows.length === 0) return 'No pages yet';
     const kind = KIND_WORDS[this.query.kind];
     const what = `${kind ? `${kind} ` : ''}page${matching === 1 || (matching === null && rows.length === 1) ? '' : 's'}${this.query.site ? ` on ${this.query.site}` : ''}`;
-    const all = total === null ? '' : ` · ${formatCount(total)} in all`;
+    const all = total === null ? '' : ` · ${tally ?? `${formatCount(total)} in all`}`;
     if (matching !== null) return `${formatCount(rows.length)} of ${formatCount(matching)} ${what}${all}`;
     const more = hasPrev || hasNext ? ' (more before or after)' : '';
     return `${formatCount(rows.length)} matching ${what}${more}${all}`;
@@ -367,8 +377,10 @@ function renderCell(p: PageRecord): HTMLElement | null {
 
 function verdictOf(p: PageRecord): Node | string {
   if (p.error) {
-    const why = p.status && !p.error.includes(String(p.status)) ? `${p.status} · ${p.error}` : p.error;
-    return h('span', { class: 'error-text' }, p.outcome === 'skipped' ? `Skipped: ${why}` : why);
+    const status = p.status && !p.error.includes(String(p.status)) ? `${p.status} · ` : '';
+    const skipped = p.outcome === 'skipped' ? 'Skipped: ' : '';
+    // The column is narrow: the reason's headline, its whole text (with the URLs it names) on hover.
+    return h('span', { class: 'error-text', title: `${skipped}${status}${p.error}` }, `${skipped}${status}${shortReason(p.error)}`);
   }
   const verdict = p.relevant === null ? 'no verdict' : `${p.relevant ? 'relevant' : 'not relevant'}${p.relevance === null ? '' : ` (${formatScore(p.relevance)})`}`;
   return p.status && p.status !== 200 ? `${verdict} · HTTP ${p.status}` : verdict;

@@ -108,17 +108,18 @@ export function commitForNonPage(
         commit: {
           ...base, children, entry: { ...entry, reason: error }, outcome: 'skipped',
           page: pageRow(entry.url, taken, now, null, result.chain, { error, outcome: 'skipped' }),
-          stats: { skipped: 1, attempts: requested ? 1 : 0 },
+          stats: { skipped: 1, attempts: requested ? 1 : 0, ...(result.by === 'robots' && !requested ? { robotsKept: 1 } : {}) },
         },
       };
     }
     case 'failed':
+      // The gate fails a URL for good only when its host's robots.txt could not be read: it was never requested.
       return {
         requested,
         commit: {
           ...base, entry: { ...entry, reason: result.reason }, outcome: 'failed',
           page: pageRow(entry.url, taken, now, null, result.chain, { error: result.reason, outcome: 'failed' }),
-          stats: { failed: 1, attempts: requested ? 1 : 0 },
+          stats: { failed: 1, attempts: requested ? 1 : 0, ...(requested ? {} : { robotsKept: 1 }) },
         },
       };
     case 'retry': {

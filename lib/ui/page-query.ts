@@ -28,6 +28,9 @@ export interface PageQuery {
 
 export const ALL_PAGES: PageQuery = { search: '', site: '', kind: 'all', label: 'any', sort: 'oldest' };
 
+/** What the Pages table opens on: every page, newest first, so a running crawl's new pages come in at the top. */
+export const OPENING_QUERY: PageQuery = { ...ALL_PAGES, sort: 'newest' };
+
 /** A row's place in the chosen order: [seq] or [score, seq]. */
 export type PageKey = (number | string)[];
 

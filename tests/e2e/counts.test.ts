@@ -22,8 +22,11 @@ afterAll(async () => {
 });
 
 const number = (text: string) => Number(text.replace(/[^\d]/g, ''));
-/** "12 of 12 failed pages · 40 in all" -> [12, 12, 40]. */
-const rangeNumbers = (text: string) => [...text.matchAll(/[\d,]+/g)].map((m) => number(m[0]));
+/** "12 of 12 failed pages · 41 rows: 40 requests, 1 kept by robots.txt" -> [12, 12, 41]. */
+const rangeNumbers = (text: string) => {
+  const [head = '', tail = ''] = text.split(' · ');
+  return [...[...head.matchAll(/[\d,]+/g)].map((m) => number(m[0])), ...[...tail.matchAll(/[\d,]+/g)].slice(0, 1).map((m) => number(m[0]))];
+};
 
 /** What the database holds for the crawl, read with IndexedDB itself from an extension page. */
 function databaseRows(page: Page, crawlId: number) {
@@ -37,13 +40,15 @@ function databaseRows(page: Page, crawlId: number) {
       const req = db.transaction(store).objectStore(store).getAll();
       req.onsuccess = () => resolve(req.result as T[]);
     });
-    const pages = (await all<{ crawlId: number; seq: number; outcome?: string; url: string }>('pages')).filter((p) => p.crawlId === id);
+    const pages = (await all<{ crawlId: number; seq: number; outcome?: string; url: string; error?: string; redirects?: unknown[] }>('pages')).filter((p) => p.crawlId === id);
     const frontier = (await all<{ crawlId: number; url: string; state: string }>('frontier')).filter((e) => e.crawlId === id);
     const pageUrls = new Set(pages.map((p) => p.url));
     db.close();
     return {
       pages: pages.length,
       skippedPages: pages.filter((p) => p.outcome === 'skipped').length,
+      // Rows of pages robots.txt kept the crawl from requesting: no request, so not in the budget.
+      robotsPages: pages.filter((p) => !p.redirects && /robots\.txt/.test(p.error ?? '')).length,
       // Skipped entries with no page row: links recorded as skipped without a request.
       skippedLinks: frontier.filter((e) => e.state === 'skipped' && !pageUrls.has(e.url)).length,
     };
@@ -70,11 +75,15 @@ it('the table, the tiles, the popup and the export count the same rows of a fini
 
   // The table: every row, and a total that is its rows.
   await expect.poll(() => dash.getByTestId('page-row').count()).toBe(truth.pages);
-  await expect.poll(range).toBe(`${truth.pages} of ${truth.pages} pages · ${truth.pages} in all`);
+  // The budget counts the requests; the rows it does not count say why (robots.txt's staff page).
+  expect(truth.pages).toBe(crawl.stats.attempts + truth.robotsPages);
+  const told = `${truth.pages} rows: ${crawl.stats.attempts} requests, ${truth.robotsPages} kept by robots.txt`;
+  await expect.poll(range).toBe(`${truth.pages} of ${truth.pages} pages · ${told}`);
+  expect(await dash.getByTestId('detail-budget-parts').innerText()).toBe(told);
   const kindCount = async (kind: string) => {
     await dash.getByTestId('page-kind').selectOption(kind);
     const words = { relevant: 'relevant', irrelevant: 'not relevant', unjudged: 'without a verdict', failed: 'failed', skipped: 'skipped' }[kind]!;
-    // Counted: "3 of 3 failed pages · 41 in all" (before the count is in, "3 matching failed pages").
+    // Counted: "3 of 3 failed pages · 41 rows: ..." (before the count is in, "3 matching failed pages").
     let text = '';
     await expect.poll(async () => (text = await range()).includes(` ${words} page`) && rangeNumbers(text).length === 3).toBe(true);
     const [shown, matching, all] = rangeNumbers(text);
@@ -86,6 +95,24 @@ it('the table, the tiles, the popup and the export count the same rows of a fini
     relevant: await kindCount('relevant'), irrelevant: await kindCount('irrelevant'), unjudged: await kindCount('unjudged'),
     failed: await kindCount('failed'), skipped: await kindCount('skipped'),
   };
+  // A skipped redirect's verdict: its headline in the narrow column (three lines at most), the whole reason on hover.
+  await dash.getByTestId('page-kind').selectOption('skipped');
+  const verdicts = dash.getByTestId('page-verdict').locator('.error-text');
+  await expect.poll(() => verdicts.count()).toBe(table.skipped);
+  for (const width of [1280, 800]) {
+    await dash.setViewportSize({ width, height: 900 });
+    const shown = await verdicts.evaluateAll((spans) => spans.map((span) => ({
+      text: span.textContent, title: span.getAttribute('title') ?? '',
+      lines: Math.round(span.getBoundingClientRect().height / parseFloat(getComputedStyle(span).lineHeight)),
+    })));
+    const redirects = shown.filter((v) => /^Skipped: redirect/.test(v.text ?? ''));
+    expect(redirects.length, JSON.stringify(shown)).toBeGreaterThan(0);
+    for (const v of redirects) {
+      expect(v.lines, `${width} px: ${JSON.stringify(v)}`).toBeLessThanOrEqual(3);
+      expect(v.title).toMatch(/^Skipped: redirect to http:\/\/127\.0\.0\.1:\d+\/\S+ not followed: /);
+    }
+  }
+  await dash.setViewportSize({ width: 1280, height: 900 });
   await dash.getByTestId('page-kind').selectOption('all');
 
   // The tiles: what they count is what the table lists, and the Skipped tile says which of its skipped are links.

@@ -22,7 +22,7 @@ afterAll(async () => {
 
 const status = (crawlId: number) => send<CrawlStatus>(browser.page, 'status', { crawlId });
 
-it('shows new pages in the Pages table while the crawl runs, oldest first and newest first', async () => {
+it('shows new pages in the Pages table while the crawl runs, newest first at the top', async () => {
   // A politeness delay on one host keeps the crawl running for several seconds.
   const { crawlId } = await send<{ crawlId: number }>(browser.page, 'start', {
     name: 'Live tree', seeds: [`${site.origin}/p/0`], topic: { keywords: ['astronomy', 'planets'] },
@@ -37,24 +37,30 @@ it('shows new pages in the Pages table while the crawl runs, oldest first and ne
   const tile = async () => Number((await dash.getByTestId('detail-fetched').innerText()).replace(/\D/g, ''));
   const siteFetched = async () => Number((await dash.locator('[data-testid=site-row] td').nth(1).innerText().catch(() => '0')).replace(/\D/g, ''));
   const [tileAt, siteAt] = [await tile(), await siteFetched()];
-  // Rows are added as the crawl goes, with no reload and no click; the tiles and the Sites panel follow.
+  // The table opens newest first, as the order control says: the newest page at the top.
+  expect(await dash.getByTestId('page-sort').inputValue()).toBe('newest');
+  const seqs = () => rows.evaluateAll((trs) => trs.map((tr) => Number((tr as HTMLElement).dataset.seq)));
+  const newest = async () => (await status(crawlId)).crawl.nextSeq - 1;
+  const opened = await seqs();
+  expect(opened[0]).toBe(Math.max(...opened));
+  // Rows are added at the top as the crawl goes, with no reload and no click; the tiles and the Sites panel follow.
+  const top = opened[0]!;
   await expect.poll(() => rows.count(), { timeout: 30_000, interval: 200 }).toBeGreaterThanOrEqual(first + 5);
+  await expect.poll(async () => (await seqs())[0], { timeout: 30_000, interval: 200 }).toBeGreaterThan(top);
   await expect.poll(tile).toBeGreaterThan(tileAt);
   await expect.poll(siteFetched).toBeGreaterThan(siteAt);
+  expect((await seqs())[0]).toBeLessThanOrEqual(await newest());
 
-  // Newest first: the newest page is at the top, and the top moves as pages come in.
+  // Oldest first, when asked: the first page at the top.
+  await dash.getByTestId('page-sort').selectOption('oldest');
+  await expect.poll(async () => (await seqs())[0]).toBe(1);
   await dash.getByTestId('page-sort').selectOption('newest');
-  const topSeq = async () => Number(await rows.first().getAttribute('data-seq'));
-  await expect.poll(topSeq).toBeGreaterThan(0);
-  const top = await topSeq();
-  await expect.poll(topSeq, { timeout: 30_000, interval: 200 }).toBeGreaterThan(top);
 
   // Once finished, the table holds every page row and says so.
   await expect.poll(async () => (await status(crawlId)).crawl.state, { timeout: 60_000, interval: 200 }).toBe('finished');
   // Its page rows are seqs 1 to nextSeq - 1, newest first.
-  const pages = (await status(crawlId)).crawl.nextSeq - 1;
-  await expect.poll(async () => (await rows.evaluateAll((trs) => trs.map((tr) => Number((tr as HTMLElement).dataset.seq)))))
-    .toEqual(Array.from({ length: pages }, (_, i) => pages - i));
+  const pages = await newest();
+  await expect.poll(seqs).toEqual(Array.from({ length: pages }, (_, i) => pages - i));
   await expect.poll(() => dash.getByTestId('page-range').innerText()).toBe(`${pages} of ${pages} pages · ${pages} in all`);
   expect(errors).toEqual([]);
   await dash.close();

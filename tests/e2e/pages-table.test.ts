@@ -51,11 +51,14 @@ it('shows host, path and whole titles, and finds pages by search, site, label an
   await seedCrawl(dash, crawlOf(1, 'Night sky', pages, now), pages, { bodies: true });
   await dash.goto(`chrome-extension://${browser.extensionId}/dashboard.html?crawl=1`);
   await expect.poll(() => rows(dash).count()).toBe(100);
-  await expect.poll(() => dash.getByTestId('page-range').innerText()).toBe('100 of 600 pages · 600 in all');
+  // The rows the crawl made no request for are said for what they are: its training reads.
+  const train = pages.filter((p) => p.phase === 'train').length;
+  const told = train ? `600 rows: ${600 - train} requests, ${train} training read${train === 1 ? '' : 's'}` : '600 in all';
+  await expect.poll(() => dash.getByTestId('page-range').innerText()).toBe(`100 of 600 pages · ${told}`);
 
-  // Every URL reads as its host and its whole path; no title or path is cut short at 1,280 px.
+  // Newest first. Every URL reads as its host and its whole path; no title or path is cut short at 1,280 px.
   const first = await shown(dash);
-  expect(first.slice(0, 3).map((r) => `https://${r.host}${r.path}`)).toEqual(pages.slice(0, 3).map((p) => p.url));
+  expect(first.slice(0, 3).map((r) => `https://${r.host}${r.path}`)).toEqual(pages.slice(-3).reverse().map((p) => p.url));
   const clipped = () =>
     dash.locator('[data-testid=page-title], [data-testid=page-url] .path').evaluateAll((els) =>
       els.filter((el) => el.scrollWidth > el.clientWidth + 1 || getComputedStyle(el).textOverflow === 'ellipsis').length,
@@ -79,13 +82,13 @@ it('shows host, path and whole titles, and finds pages by search, site, label an
   await dash.getByTestId('page-search').fill('saturn CROSSING');
   const saturn = pages.filter((p) => /saturn/i.test(p.title + p.url) && /crossing/i.test(p.title + p.url));
   await expect.poll(async () => (await shown(dash)).map((r) => r.seq)).toEqual(saturn.slice(0, 100).map((p) => p.seq));
-  await expect.poll(() => dash.getByTestId('page-range').innerText()).toMatch(/^\d+ matching pages · 600 in all$/);
+  await expect.poll(() => dash.getByTestId('page-range').innerText()).toMatch(new RegExp(`^\\d+ matching pages · ${told}$`));
 
   // A site: the pages of both NASA hosts, and only those.
   await dash.getByTestId('page-search').fill('');
   await dash.getByTestId('page-site').selectOption('nasa.gov');
   const nasa = pages.filter((p) => p.site === 'nasa.gov');
-  await expect.poll(() => dash.getByTestId('page-range').innerText()).toBe(`${Math.min(100, nasa.length)} of ${nasa.length} pages on nasa.gov · 600 in all`);
+  await expect.poll(() => dash.getByTestId('page-range').innerText()).toBe(`${Math.min(100, nasa.length)} of ${nasa.length} pages on nasa.gov · ${told}`);
   expect(new Set((await shown(dash)).map((r) => r.host))).toEqual(new Set(['www.nasa.gov', 'science.nasa.gov']));
 
   // Highest score first, within the site and the relevant pages.
