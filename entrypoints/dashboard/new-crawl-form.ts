@@ -134,8 +134,9 @@ export function setupNewCrawlForm(onStarted: (crawlId: number) => void, db: Craw
   watch(() => allTopics(db), renderTopics, (err) => say(`Could not read the topics: ${errorText(err)}`));
 
   /**
-   * Refusals of the config, each beside its field (marked, the first scrolled into view) when the form has one; a
-   * field refused on several lines gets one note a line. The rest stay by the Start button.
+   * Refusals of the config, each beside its field (marked; the form's first field in error focused and scrolled into
+   * view) when the form has one; a field refused on several lines gets one note a line. The rest stay by the Start
+   * button.
    */
   const refuse = (refusals: FormProblem[]) => {
     const general: string[] = [];
@@ -151,7 +152,8 @@ export function setupNewCrawlForm(onStarted: (crawlId: number) => void, db: Craw
       (notes[notes.length - 1] ?? el).insertAdjacentElement('afterend', note);
       el.setAttribute('aria-invalid', 'true');
       el.setAttribute('aria-describedby', [el.getAttribute('aria-describedby'), note.id].filter(Boolean).join(' '));
-      first ??= el;
+      // The first in the form's order, whatever order the refusals came in: where the user starts reading.
+      if (!first || first.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_PRECEDING) first = el;
     }
     if (general.length) say(general.join(' '));
     if (first) {
@@ -195,7 +197,11 @@ export function setupNewCrawlForm(onStarted: (crawlId: number) => void, db: Craw
       })
       .then(
       ({ crawlId }) => {
-        say(null, `Started crawl #${crawlId}.`);
+        // A form left as it was starts the same crawl again at the next click: it is cleared for the next one.
+        write(defaultFormValues());
+        topicSelect.value = '';
+        importedBase = {};
+        say(null, `Started crawl #${crawlId}. The form is cleared for the next one.`);
         onStarted(crawlId);
       },
       (err: unknown) => refuseOne(errorText(err)),

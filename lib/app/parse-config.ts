@@ -50,15 +50,21 @@ function bool(v: unknown, field: string, fallback: boolean): boolean {
   return v;
 }
 
-function httpUrl(s: string, field: string): string {
+/** Why `s` is no URL a crawl can start from or read, in words after its field's name, or null when it is one. */
+export function httpUrlProblem(s: string): string | null {
   let u: URL;
   try {
     u = new URL(s);
   } catch {
-    throw new ConfigError(`${field}: "${s}" is not a URL (write it in full, e.g. https://example.org/)`);
+    return `"${s}" is not a URL (write it in full, e.g. https://example.org/)`;
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new ConfigError(`${field}: "${s}" is not an http(s) URL`);
-  return u.href;
+  return u.protocol !== 'http:' && u.protocol !== 'https:' ? `"${s}" is not an http(s) URL` : null;
+}
+
+function httpUrl(s: string, field: string): string {
+  const problem = httpUrlProblem(s);
+  if (problem) throw new ConfigError(`${field}: ${problem}`);
+  return new URL(s).href;
 }
 
 /** Validates a user-supplied config and fills defaults. Throws ConfigError with one clear sentence. */

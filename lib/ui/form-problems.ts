@@ -1,7 +1,7 @@
 // What the "New crawl" form refuses, each refusal beside its field in the field's own words: the worker's own check
 // (parseConfig) read as the form's sentences, and every refusal of a form at once rather than the first. Pure: no DOM.
 import { ConfigError, DEFAULTS } from '../records/config';
-import { parseConfig } from '../app/parse-config';
+import { httpUrlProblem, parseConfig } from '../app/parse-config';
 import { patternProblems } from '../records/patterns';
 import { STRATEGY_MODULES, strategyModule } from '../strategies/registry';
 import { FORM_FIELDS, formToConfig, isObject, SCOPE_CHOICES, type CrawlFormValues, type Json } from './config-form';
@@ -72,8 +72,8 @@ const FILLER_URL = 'https://example.org/';
 
 /**
  * Every refusal of the form at once, each beside its field in the field's own words: empty number fields, URL
- * patterns the crawl would ignore (read by lib/records/patterns.ts, as the crawl reads them), a template that is
- * not JSON, then each refusal of the worker's own check (parseConfig). parseConfig stops at its first refusal,
+ * patterns the crawl would ignore (read by lib/records/patterns.ts, as the crawl reads them), every seed and link
+ * source that is no http(s) URL (numbered as the field shows its lines), a template that is not JSON, then each refusal of the worker's own check (parseConfig). parseConfig stops at its first refusal,
  * so each refused setting is set aside (its default, or a stand-in value that passes) and the check runs again,
  * until it passes: the stand-ins are never sent, they only let the next refusal show.
  */
@@ -108,12 +108,31 @@ export function formProblems(v: CrawlFormValues, base: Json = {}): FormProblem[]
     for (const { line, problem } of refused) push(f.field, `${f.label}, line ${line + 1}: ${problem}`);
     if (refused.length) keptPatterns.set(f.path, given.filter((_, i) => !refused.some((r) => r.line === i)).map((s) => s.trim()).filter(Boolean));
   }
+  // Every bad line of a list of URLs, as parseConfig reads each (it stops at the first).
+  const urlFields = [
+    { path: 'seeds', ...FORM_FIELDS.seeds!, text: v.seeds },
+    { path: 'training.linkSources', ...FORM_FIELDS['training.linkSources']!, text: v.linkSources },
+  ];
+  const keptUrls = new Map<string, string[]>();
+  for (const f of urlFields) {
+    const given = f.text.split(/\r?\n/);
+    const refused = given.flatMap((s, line) => {
+      const problem = s.trim() ? httpUrlProblem(s.trim()) : null;
+      return problem ? [{ line, problem }] : [];
+    });
+    for (const { line, problem } of refused) push(f.field, `${f.label}, line ${line + 1}: ${problem}`);
+    if (refused.length) keptUrls.set(f.path, given.filter((_, i) => !refused.some((r) => r.line === i)).map((s) => s.trim()).filter(Boolean));
+  }
   const notJson = templateJsonProblem(v.template);
   if (notJson) add('template', 'template', formErrorOf(notJson).message);
 
   for (const path of new Set(setAside)) standIn(config, path);
-  // The other lines of a field with a refused pattern still count (a positive pattern says what the topic is).
-  for (const [path, kept] of keptPatterns) {
+  // The other lines of a field with a refused pattern or URL still count (a positive pattern says what the topic is).
+  for (const [path, kept] of [...keptPatterns, ...keptUrls]) {
+    if (path === 'seeds') {
+      config.seeds = kept.length ? kept : [FILLER_URL];
+      continue;
+    }
     const [group, key] = path.split('.') as [string, string];
     if (isObject(config[group])) (config[group] as Json)[key] = kept;
   }
