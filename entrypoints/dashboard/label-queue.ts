@@ -40,6 +40,16 @@ const KEYS: Record<string, 'down' | 'up' | 'on' | 'off' | 'skip'> = {
 
 const isHttp = (url: string): boolean => /^https?:\/\//i.test(url);
 
+/** Input types whose keys are not text: the queue's keys still answer there. */
+const NOT_TEXT = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'file', 'range', 'color', 'image']);
+
+/** Whether a key pressed with the focus on `target` is typed into it (a text field, a select, something editable). */
+function takesText(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target instanceof HTMLInputElement) return !NOT_TEXT.has(target.type);
+  return target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement || target.isContentEditable;
+}
+
 /** Scrolls the list, and only the list (scrollIntoView would scroll the page too), to show `row`. */
 function keepInView(list: HTMLElement, row: HTMLElement): void {
   const top = row.offsetTop; // the list is positioned (labeling-queue.css), so this is from the list's top
@@ -67,10 +77,12 @@ export class LabelQueue {
   private readonly error = byId('queue-error');
 
   constructor(private readonly db: CrawlerDB) {
-    this.list.addEventListener('keydown', (ev) => {
-      if (ev.altKey || ev.ctrlKey || ev.metaKey || (ev.target as HTMLElement).matches('input, textarea, select')) return;
+    // The keys answer the queue wherever the focus is in the Topics view (a click on the queue first was one step too
+    // many), except where they are text: a text field, a list of choices, something editable.
+    document.addEventListener('keydown', (ev) => {
+      if (ev.altKey || ev.ctrlKey || ev.metaKey || ev.defaultPrevented || takesText(ev.target)) return;
       const action = KEYS[ev.key];
-      if (!action) return;
+      if (!action || this.items.length === 0 || !this.list.isConnected || this.list.closest('[hidden]')) return;
       ev.preventDefault();
       if (action === 'down' || action === 'up') this.move(action === 'down' ? 1 : -1);
       else if (action === 'skip') this.skip(this.focus);

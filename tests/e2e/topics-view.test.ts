@@ -175,8 +175,8 @@ it('asks about the links and pages of a running crawl\'s frontier, answered with
   expect(kinds.length).toBe(await t.queueItems().count());
   expect(kinds.every((k) => /^(link|page)$/i.test(k))).toBe(true);
 
-  // The keyboard moves the focused row: j down, k up.
-  await p.getByTestId('label-queue').focus();
+  // The keys work anywhere in the view, with nothing clicked first: j down, k up.
+  await p.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   const focusedUrl = () => p.locator('[data-testid=queue-item].focused').getAttribute('data-url');
   const urls = await t.queueItems().evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.url!));
   expect(await focusedUrl()).toBe(urls[0]);
@@ -184,6 +184,17 @@ it('asks about the links and pages of a running crawl\'s frontier, answered with
   expect(await focusedUrl()).toBe(urls[1]);
   await p.keyboard.press('k');
   expect(await focusedUrl()).toBe(urls[0]);
+  // Typed into a text field, the same keys are text: nothing moves, nothing is labeled.
+  await p.getByTestId('labels-site').fill('');
+  await p.getByTestId('labels-site').press('j');
+  await p.getByTestId('labels-site').press('1');
+  expect(await p.getByTestId('labels-site').inputValue()).toBe('j1');
+  expect(await focusedUrl()).toBe(urls[0]);
+  expect(await t.queueItems().count()).toBe(urls.length);
+  await p.getByTestId('labels-site').fill('');
+  await p.getByTestId('model-retrain').focus(); // a button has the focus: the keys still answer the queue
+  // The view says so.
+  expect(await p.getByTestId('queue-keys').innerText()).toMatch(/anywhere in this view, unless you are typing in a text field/);
 
   // "1" labels the first link on topic: it leaves the queue and is stored as the user's label.
   await p.keyboard.press('1');
