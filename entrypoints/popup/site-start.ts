@@ -1,5 +1,6 @@
-// "Crawl this site": a crawl that starts on the tab's page, stays on its host, and learns a topic chosen here
-// or a new one whose keywords the page's title and headings suggest. One click on Start after opening it.
+// "Crawl this site": a crawl that starts on the tab's page, stays on its host, and learns a topic chosen here or a new
+// one whose keywords the page suggests (its title, headings and the text around its links: lib/ui/page-keywords.ts).
+// One click on Start after opening it.
 import { isToolbarPopup, openDashboard, requestHostAccess } from '@/lib/platform/actions';
 import { byId, errorText, fill, h } from '@/lib/platform/dom';
 import { sendMessage } from '@/lib/platform/messaging';
@@ -7,7 +8,8 @@ import type { CrawlerDB } from '@/lib/store/db';
 import type { Topic } from '@/lib/records/types.ts';
 import { keywordList, keywordsText } from '@/lib/ui/config-form';
 import { allTopics } from '@/lib/ui/label-queries';
-import { keywordsFromPage, siteStartConfig, siteStartLimits, siteStartProblem } from '@/lib/ui/site-start';
+import { siteStartConfig, siteStartLimits, siteStartProblem } from '@/lib/ui/site-start';
+import { keywordsFromPage } from '@/lib/ui/page-keywords';
 import { readTabPage, targetTab } from './tab-page';
 
 export async function setupSiteStart(db: CrawlerDB): Promise<void> {

@@ -1,8 +1,9 @@
-// The tab "Crawl this site" is about, and what its page shows: its address, title and headings, read in the
-// tab itself (what the user sees, logged in or not) by a tiny injected function.
+// The tab "Crawl this site" is about, and what its page shows: its address, language, title, headings and links,
+// read in the tab itself (what the user sees, logged in or not) by an injected function (lib/ui/page-outline.ts).
 import { browser } from 'wxt/browser';
 import { isToolbarPopup } from '@/lib/platform/actions';
 import type { TabPage } from '@/lib/ui/site-start';
+import { pageOutline, type PageOutline } from '@/lib/ui/page-outline';
 
 export type TabTarget = { tabId: number; url: string | undefined; title: string } | { problem: string };
 
@@ -21,21 +22,14 @@ export async function targetTab(search = location.search): Promise<TabTarget> {
   return { tabId: tab.id, url: tab.url, title: tab.title ?? '' };
 }
 
-/** The page's title and headings as the tab shows them; the tab's title alone where no script may run. */
+/** The page's outline as the tab shows it (lib/ui/page-outline.ts); the tab's title alone where no script may run. */
 export async function readTabPage(tabId: number, url: string, title: string): Promise<TabPage> {
   try {
     const [injection] = await browser.scripting.executeScript({ target: { tabId }, func: pageOutline });
-    const outline = injection?.result as { title: string; headings: string[] } | undefined;
-    if (outline) return { url, title: outline.title || title, headings: outline.headings };
+    const outline = injection?.result as PageOutline | undefined;
+    if (outline) return { ...outline, url, title: outline.title || title };
   } catch {
     // A page the browser keeps scripts from (the web store, a PDF viewer): its title still says something.
   }
-  return { url, title, headings: [] };
-}
-
-/** Runs in the tab: it is serialised, so it uses nothing from this file. */
-function pageOutline(): { title: string; headings: string[] } {
-  const text = (el: Element) => (el.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 200);
-  const headings = [...document.querySelectorAll('h1'), ...document.querySelectorAll('h2')].map(text).filter(Boolean).slice(0, 12);
-  return { title: document.title, headings };
+  return { url, title, lang: '', headings: [], links: [] };
 }

@@ -58,7 +58,42 @@ it('shows the running crawl before a newer finished one, and pauses it', async (
   await popup.page.close();
 });
 
-it('crawls the site of the tab it is about: its address, its host, keywords from its title', async () => {
+it('offers what can be done with an ended crawl: open it, crawl it again, delete it; no dead buttons', async () => {
+  const first = await start({ name: 'Moon once', seeds: [`${env.site.origin}/space/moon`], topic: { keywords: ['moon'] }, budget: { maxPages: 1 }, politeness: { delayMs: 0 } });
+  await expect.poll(async () => (await status(first.crawlId))?.crawl.state, { timeout: 30_000 }).toBe('finished');
+  const popup = await new PopupPage(await env.browser.context.newPage(), env.browser.extensionId).open(`crawl=${first.crawlId}`);
+  const buttons = () => popup.card().locator('button').evaluateAll((bs) => bs
+    .filter((b) => !b.closest('[hidden]'))
+    .map((b) => `${b.textContent}${(b as HTMLButtonElement).disabled ? ' (disabled)' : ''}`));
+  await expect.poll(buttons).toEqual(['Moon once', 'Open', 'Crawl again', 'Delete']);
+  await screenshot(popup, 'popup-ended-crawl.png');
+
+  const opened = (id: number) => env.browser.context.waitForEvent('page', (p) => p.url().includes(`/dashboard.html?crawl=${id}`));
+  // Open: the dashboard, on this crawl.
+  const dashboard = opened(first.crawlId);
+  await popup.card().getByTestId('open').click();
+  await (await dashboard).close();
+  // Crawl again: a new crawl with the same seeds and settings, for the same topic, shown in the dashboard.
+  const again = env.browser.context.waitForEvent('page', (p) => /\/dashboard\.html\?crawl=\d+/.test(p.url()) && !p.url().endsWith(`=${first.crawlId}`));
+  await popup.card().getByTestId('again').click();
+  const next = await again;
+  const nextId = Number(new URL(next.url()).searchParams.get('crawl'));
+  const [was, now] = [(await status(first.crawlId)).crawl, (await status(nextId)).crawl];
+  expect(nextId).toBeGreaterThan(first.crawlId);
+  expect({ name: now.name, topicId: now.topicId, seeds: now.config.seeds, budget: now.config.budget.maxPages })
+    .toEqual({ name: was.name, topicId: was.topicId, seeds: was.config.seeds, budget: was.config.budget.maxPages });
+  await next.close();
+  // Delete: the first click asks, on the button; the second deletes.
+  await popup.card().getByTestId('delete').click();
+  expect(await popup.card().getByTestId('delete').innerText()).toBe('Delete it and its pages?');
+  expect(await status(first.crawlId)).not.toBeNull();
+  await popup.card().getByTestId('delete').click();
+  await expect.poll(() => status(first.crawlId)).toBeNull();
+  await expect.poll(() => popup.page.getByTestId('no-crawl').innerText()).toMatch(`There is no crawl #${first.crawlId}`);
+  await popup.page.close();
+});
+
+it('crawls the site of the tab it is about: its address, its host, the page\'s topical words as keywords', async () => {
   const site = await env.browser.context.newPage();
   const url = `${env.site.origin}/space/telescopes`;
   await site.goto(url);
@@ -66,7 +101,9 @@ it('crawls the site of the tab it is about: its address, its host, keywords from
   expect(await popup.page.getByTestId('site-host').innerText()).toBe(new URL(url).host);
   await popup.page.getByTestId('crawl-site').click();
   const keywords = popup.page.getByTestId('site-keywords');
-  await expect.poll(() => keywords.inputValue()).toBe('choosing, first, telescope');
+  // "Choosing a first telescope": the page's subject and what its text says around its links, best first; no
+  // "choosing" or "first", nothing of the site's navigation.
+  await expect.poll(() => keywords.inputValue()).toBe('telescope, reflector, refractors, lenses, mirrors, aperture');
   await keywords.fill('telescope, refractor, reflector');
   expect(await popup.page.getByTestId('site-topic').inputValue()).toBe(''); // a new topic
   await popup.page.getByTestId('site-open-dashboard').check();
