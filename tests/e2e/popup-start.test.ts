@@ -139,7 +139,8 @@ it('gives two unnamed crawls distinct names that say what they are, and one topi
   const described = async () => (await dashboard.page.getByTestId('crawl-select').allInnerTexts()).filter((n) => n.startsWith('astronomy on '));
   for (const [i, path] of ['/space/mars', '/space/jupiter'].entries()) {
     await dashboard.startCrawl({ name: '', seeds: `${env.site.origin}${path}`, keywords: 'astronomy', maxPages: 2, delayMs: 0 });
-    await expect.poll(async () => (await described()).length).toBe(i + 1);
+    // A loaded machine can take more than the poll's default second to list it.
+    await expect.poll(async () => (await described()).length, { timeout: 20_000 }).toBe(i + 1);
     await expect.poll(() => dashboard.page.getByTestId('detail-state').innerText(), { timeout: 30_000 }).toMatch(/finished|failed/i);
   }
   const names = await described();
