@@ -8,6 +8,11 @@ export interface RowTally {
   rows: number;
   /** Crawl-phase requests: what the budget counts. */
   requests: number;
+  /**
+   * Rows the requests made: fewer than the requests when a page took more than one (a redirect's hops, a retry, a
+   * template's search pages, which have no row of their own).
+   */
+  requested: number;
   /** Pages training read before the crawl (outside the budget). */
   train: number;
   /** Pages judged from what training read, with no request of their own. */
@@ -22,19 +27,22 @@ export interface RowTally {
 export function rowTally(crawl: Pick<CrawlRecord, 'stats'>, rows: number): RowTally {
   const s = crawl.stats;
   const [train, copies, robots] = [s.trainPages, s.copies ?? 0, s.robotsKept ?? 0];
-  return { rows, requests: s.attempts, train, copies, robots, other: Math.max(0, rows - s.attempts - train - copies - robots) };
+  const rest = Math.max(0, rows - train - copies - robots);
+  const requested = Math.min(rest, s.attempts);
+  return { rows, requests: s.attempts, requested, train, copies, robots, other: rest - requested };
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${formatCount(n)} ${n === 1 ? one : many}`;
 
 /**
- * "41 rows: 40 requests, 1 kept by robots.txt", or null when every row is a request (a row count then needs no
- * words). Rows with no request are named by what they are.
+ * "41 rows: 40 requests, 1 kept by robots.txt", or null when every row is one the requests made (a row count then
+ * needs no words). Rows with no request are named by what they are; rows fewer than the requests say so ("26 from 28
+ * requests"), so the parts always add up to the rows.
  */
 export function rowTallyText(t: RowTally): string | null {
-  if (t.rows === t.requests && !t.train && !t.copies) return null;
+  if (!t.train && !t.copies && !t.robots && !t.other) return null;
   const parts = [
-    plural(t.requests, 'request'),
+    t.requested === t.requests ? plural(t.requests, 'request') : `${formatCount(t.requested)} from ${plural(t.requests, 'request')}`,
     ...(t.train ? [plural(t.train, 'training read')] : []),
     ...(t.copies ? [plural(t.copies, 'copy of a training read', 'copies of training reads')] : []),
     ...(t.robots ? [`${formatCount(t.robots)} kept by robots.txt`] : []),
