@@ -3,6 +3,7 @@
 // the demo site, a template crawl of company sites and a multi-queue crawl of a forum, each crawled for real through
 // the command-line runner in Chromium. The Pages table's rows, the budget and the export's lines agree too: a row
 // the budget does not count says why where the rows are counted.
+// @module-tag chromium
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -2,6 +2,7 @@
 // delay): the popup, the detail's tile, the command line's progress lines and summary.json never say more than the
 // server saw, none says a number before it means something, and all say about 60 once it does. Crawled for real
 // through the command-line runner in Chromium; what the server saw is the evidence.
+// @module-tag chromium
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';

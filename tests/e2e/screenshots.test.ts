@@ -2,11 +2,13 @@
 // (screens-fixture.ts): the crawl list, the detail of a best-first, a template and a multi-queue crawl, the New crawl
 // form with its refusals, and the popup. Set FOCUS_SCREENSHOTS=1 to write them into results/screens/<browser>/ (a
 // plain `npm test` skips this file); docs/development.md says which of them the docs show.
+// @module-tag chromium
+// @module-tag firefox
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ensureBuilt, launchWithExtension, ROOT } from '../../scripts/lib/browser';
-import { hasFirefox, launchFirefoxWithExtension } from '../../scripts/lib/firefox';
+import { launchFirefoxWithExtension } from '../../scripts/lib/firefox';
 import { screensFixture, writeTables } from './screens-fixture';
 
 /** What the photographer needs of a browser's page, in Chromium (Playwright) or Firefox (Puppeteer). */
@@ -73,8 +75,11 @@ async function photograph(s: Shooter, dir: string): Promise<void> {
 
 const shotsDir = (browser: string) => join(ROOT, 'results', 'screens', browser);
 
-describe.skipIf(!process.env.FOCUS_SCREENSHOTS)('screenshots (FOCUS_SCREENSHOTS=1)', () => {
-  it('in Chromium', async () => {
+const WHY = 'writes results/screens: FOCUS_SCREENSHOTS=1 runs it';
+
+describe('screenshots (FOCUS_SCREENSHOTS=1)', () => {
+  it('in Chromium', async ({ skip }) => {
+    skip(!process.env.FOCUS_SCREENSHOTS, WHY);
     ensureBuilt();
     const launched = await launchWithExtension();
     try {
@@ -101,7 +106,8 @@ describe.skipIf(!process.env.FOCUS_SCREENSHOTS)('screenshots (FOCUS_SCREENSHOTS=
     }
   });
 
-  it.skipIf(!hasFirefox())('in Firefox', async () => {
+  it('in Firefox', async ({ skip }) => {
+    skip(!process.env.FOCUS_SCREENSHOTS, WHY);
     ensureBuilt(undefined, 'firefox');
     const ff = await launchFirefoxWithExtension();
     try {
