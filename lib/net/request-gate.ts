@@ -191,7 +191,10 @@ export class RequestGate {
         // target that is a page the chain already requested (/a sent to /a;jsessionid=1) is that page under the
         // server's own spelling: asked for, not claimed again. A loop is a URL requested twice.
         const samePage = chain.some((h) => this.policy.canonical(h.url) === next);
-        const target = requestUrl(hop.location) ?? next;
+        let target = requestUrl(hop.location) ?? next;
+        // A server that keeps its session in the URL alone sends /a back to /a;jsessionid=1: asked without the id, that
+        // is /a again, a loop. Then the id the server gave for this very request is sent, as it spelled it.
+        if (samePage && chain.some((h) => h.url === target)) target = requestUrl(hop.location, undefined, true) ?? target;
         if (chain.some((h) => h.url === target)) {
           return { kind: 'blocked', target: next, reason: 'redirect loop', chain, record: false, by: 'redirect' };
         }

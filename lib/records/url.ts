@@ -108,36 +108,39 @@ function canonicalOf(u: URL, opts: CanonicalOptions): string {
 /**
  * The URL as the site spelled it, as it is requested and as robots.txt is checked: its path and query in the site's
  * own order and escapes (a server may read parameters by position, and a robots.txt rule is written against the
- * site's spelling), less what never reaches a server or selects content: the fragment, credentials, and tracking
- * parameters (a crawl is no campaign click). Null when it is not an http(s) URL. `normalizeUrl` gives the same page's
- * canonical form, which is only for knowing a page twice.
+ * site's spelling), less what never reaches a server or selects content: the fragment, credentials, tracking
+ * parameters (a crawl is no campaign click) and session ids (`;jsessionid=`, `PHPSESSID`, `sessionid`: the crawl
+ * sends the user's cookies, which carry the session; an id copied into a link is someone's session, often not
+ * theirs). Null when it is not an http(s) URL. `normalizeUrl` gives the same page's canonical form, which is only for
+ * knowing a page twice; the two drop the same session ids, so the key a page is known by and the request agree.
+ * `keepSession`: the session ids are kept (a redirect that names the page it came from with a session id in the
+ * path, for a server that keeps its session in the URL alone: request-gate.ts).
  */
-export function requestUrl(input: string, base?: string): string | null {
+export function requestUrl(input: string, base?: string, keepSession = false): string | null {
   const u = httpUrl(input, base);
-  if (!u) return null;
-  u.hash = '';
-  u.username = '';
-  u.password = '';
-  const search = untracked(u.search);
-  if (search !== null) u.search = search;
-  return u.href;
+  return u && asRequested(u, keepSession).href;
 }
 
-/** The query without tracking parameters, or null when it has none to remove. */
-function untracked(search: string): string | null {
+/** The query without tracking parameters (and session ids unless `keepSession`), or null when it has none to remove. */
+function unsent(search: string, keepSession: boolean): string | null {
   if (search.length <= 1) return null;
   const pairs = search.slice(1).split('&');
-  const kept = pairs.filter((pair) => pair === '' || !isTracking(paramOf(pair).name));
+  const drop = keepSession ? isTracking : isNoise;
+  const kept = pairs.filter((pair) => pair === '' || !drop(paramOf(pair).name));
   return kept.length === pairs.length ? null : kept.some(Boolean) ? `?${kept.join('&')}` : '';
 }
 
 /** `u` made what requestUrl makes of it, in place; each setter re-serializes the URL, so only what is there is removed. */
-function asRequested(u: URL): URL {
+function asRequested(u: URL, keepSession = false): URL {
   // An empty fragment (`/page#`) reads as '' too, but is still spelled in href.
   if (u.hash !== '' || u.href.endsWith('#')) u.hash = '';
   if (u.username !== '') u.username = '';
   if (u.password !== '') u.password = '';
-  const search = untracked(u.search);
+  if (!keepSession && u.pathname.includes(';')) {
+    const path = u.pathname.replace(PATH_SESSION, '');
+    if (path !== u.pathname) u.pathname = path;
+  }
+  const search = unsent(u.search, keepSession);
   if (search !== null) u.search = search;
   return u;
 }
