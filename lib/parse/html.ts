@@ -23,7 +23,20 @@ export function parseHtml(html: string, pageUrl: string, opts: LinkContextOption
     links: scan.links,
     nofollow: scan.robots.includes('nofollow') || scan.robots.includes('none'),
     ...(scan.passwordField ? { passwordField: true } : {}),
+    ...(scan.main ? { main: capBlocks(scan.main, MAX_TEXT_CHARS) } : {}),
+    ...(scan.mainHeading ? { heading: scan.mainHeading } : {}),
+    ...(scan.canonical ? { canonical: scan.canonical } : {}),
   };
+}
+
+/** The first blocks up to `max` characters in all: a page is compared on its first part, as it is judged. */
+function capBlocks(blocks: string[], max: number): string[] {
+  let total = 0;
+  for (let i = 0; i < blocks.length; i++) {
+    total += blocks[i]!.length;
+    if (total > max) return blocks.slice(0, i);
+  }
+  return blocks;
 }
 
 /** Cuts at the last space before the cap when there is one near it, so no word is split. */

@@ -8,12 +8,15 @@ import type { ExtractedLink, LinkMarkup } from '../records/types';
 import { collapseSpaces } from './whitespace';
 import { attr, MarkupReader, nonEmpty } from './link-markup';
 import { pagerRoles, replyCount } from './listing';
+import { MainText } from './main-text';
 
 export type DomRoot = Document | Element | DocumentFragment;
 
 export interface LinkContextOptions {
   /** Characters looked at before and after each anchor (design A.4 "window of fixed size"). */
   windowChars?: number;
+  /** Also collect the page's main text (main-text.ts): what the crawl compares pages by; the labeler needs none. */
+  mainText?: boolean;
 }
 
 /** Everything one walk over a page yields; parseHtml reuses it so the tree is walked once. */
@@ -29,6 +32,12 @@ export interface PageScan {
   robots: string[];
   /** The page has a password field: a sign-in form, most often. */
   passwordField: boolean;
+  /** The page's main text in blocks, without navigation, header, footer and sidebars (main-text.ts), when asked for. */
+  main: string[] | null;
+  /** The text of the first `<h1>` outside them, or null. */
+  mainHeading: string | null;
+  /** The first `<link rel="canonical" href>`, resolved against the base, when it is an http(s) URL. */
+  canonical: string | null;
 }
 
 export const DEFAULT_WINDOW_CHARS = 80;
@@ -125,7 +134,7 @@ export type OnLink = (element: Element, link: ExtractedLink) => void;
  * `onLink` sees each link with its element (the labeler marks links on the live page with it).
  */
 export function scanPage(root: DomRoot, baseUrl: string, opts: LinkContextOptions = {}, onLink?: OnLink): PageScan {
-  const walker = new PageWalker();
+  const walker = new PageWalker(opts.mainText ? new MainText() : null);
   // The top level is read through childNodes because linkedom's doctype node reports no nextSibling;
   // below it, firstChild/nextSibling/parentNode walk without allocating a NodeList per element.
   const top = root.childNodes;
@@ -135,10 +144,15 @@ export function scanPage(root: DomRoot, baseUrl: string, opts: LinkContextOption
   const text = walker.stream.toString();
   const spans = walker.spans;
   for (const span of spans) span.anchor = headOf(anchorOf(span, text), MAX_ANCHOR_CHARS);
-  const links = buildLinks(spans, text, resolveBase(walker.baseHref, baseUrl), opts.windowChars ?? DEFAULT_WINDOW_CHARS, onLink);
+  const base = resolveBase(walker.baseHref, baseUrl);
+  const links = buildLinks(spans, text, base, opts.windowChars ?? DEFAULT_WINDOW_CHARS, onLink);
   const h = walker.heading;
   const firstHeading = h && h.end > h.start && h.start >= 0 ? nonEmpty(text.slice(h.start, h.end)) : null;
-  return { text, links, title: walker.title, firstHeading, robots: walker.robots, passwordField: walker.passwordField };
+  const canonical = walker.canonicalHref === null ? null : resolveHref(walker.canonicalHref, base);
+  return {
+    text, links, title: walker.title, firstHeading, robots: walker.robots, passwordField: walker.passwordField,
+    main: walker.main?.blocks() ?? null, mainHeading: walker.main?.heading ?? null, canonical,
+  };
 }
 
 /** Depth-first without recursion: broken pages can nest thousands of unclosed tags. */
@@ -169,6 +183,7 @@ class PageWalker {
   readonly spans: LinkSpan[] = [];
   readonly robots: string[] = [];
   baseHref: string | null = null;
+  canonicalHref: string | null = null;
   title: string | null = null;
   passwordField = false;
   heading: { el: Element; start: number; end: number } | null = null;
@@ -176,6 +191,8 @@ class PageWalker {
   private headingOpen = false;
   /** The forms and action bars around the current node, and what a link's markup says. */
   private readonly markup = new MarkupReader();
+
+  constructor(readonly main: MainText | null) {}
 
   closeLink(): void {
     const open = this.open;
@@ -188,8 +205,10 @@ class PageWalker {
 
   enter(node: Node): boolean {
     if (node.nodeType === TEXT_NODE) {
-      const start = this.stream.append(node.nodeValue ?? '');
+      const raw = node.nodeValue ?? '';
+      const start = this.stream.append(raw);
       if (start >= 0) {
+        this.main?.text(raw, this.open !== null);
         if (this.open && this.open.start < 0) this.open.start = start;
         if (this.headingOpen && this.heading && this.heading.start < 0) this.heading.start = start;
       }
@@ -226,6 +245,9 @@ class PageWalker {
         // The first <base href> wins, as in browsers.
         if (this.baseHref === null) this.baseHref = attr(el, 'href');
         break;
+      case 'link':
+        if (this.canonicalHref === null && (attr(el, 'rel') ?? '').toLowerCase().split(/\s+/).includes('canonical')) this.canonicalHref = attr(el, 'href');
+        break;
       case 'meta':
         if (attr(el, 'name')?.trim().toLowerCase() === 'robots') {
           for (const t of (attr(el, 'content') ?? '').toLowerCase().split(/[\s,]+/)) if (t) this.robots.push(t);
@@ -241,7 +263,13 @@ class PageWalker {
         }
         break;
     }
-    if (BLOCKS.has(tag)) this.stream.wordBreak();
+    if (BLOCKS.has(tag)) {
+      this.stream.wordBreak();
+      if (this.main) {
+        this.main.edge();
+        this.main.enter(el, tag, attr);
+      }
+    }
     return true;
   }
 
@@ -253,7 +281,13 @@ class PageWalker {
       this.heading.end = this.stream.length;
       this.headingOpen = false;
     }
-    if (BLOCKS.has((node as Element).localName.toLowerCase())) this.stream.wordBreak();
+    if (BLOCKS.has((node as Element).localName.toLowerCase())) {
+      this.stream.wordBreak();
+      if (this.main) {
+        this.main.edge();
+        this.main.leave(node as Element);
+      }
+    }
   }
 }
 

@@ -71,6 +71,15 @@ export interface ParsedPage {
   nofollow: boolean;
   /** The page has a password field (a sign-in form, most often). */
   passwordField?: boolean;
+  /**
+   * The main text in blocks, without the site's navigation, header, footer and sidebars: what tells a page apart from
+   * another of the same site (lib/parse/main-text.ts). Absent where a page was not read from HTML.
+   */
+  main?: string[];
+  /** The page's `<link rel="canonical">`, absolute, when it names an http(s) URL. */
+  canonical?: string;
+  /** The text of its first `<h1>` outside the site's furniture (a logo's is not), when it has one. */
+  heading?: string;
 }
 
 export type EntryState = 'queued' | 'inflight' | 'done' | 'failed' | 'skipped';
@@ -114,6 +123,13 @@ export interface FrontierEntry {
   strategy?: EntryStrategyState;
   /** What the link to it last showed of its version (design D.5: a thread's reply count); another value queues it again. */
   revisit?: string;
+  /** Queued from a sitemap (lib/net/sitemap.ts), with the time its `<lastmod>` gave, when it gave one. */
+  sitemap?: { lastmod?: number };
+  /**
+   * Why the link it was found by may be another spelling of a page the crawl knows (docs/duplicates.md): it waits
+   * behind every other link, its priority lowered by PRESUMED_PENALTY (lib/learning/duplicates.ts).
+   */
+  presumed?: string;
   /** Whether the page it was (best) found on was judged on topic: the link classifier's parent-page feature. */
   parentOnTopic?: boolean;
   /** That page's hub bucket (link-features.ts `hubBucket`) when it links to labeled pages: the parent-hub feature. */
@@ -132,8 +148,11 @@ export interface FrontierEntry {
 export type Phase = 'train' | 'crawl';
 
 /** One fetch attempt's outcome, in fetch order. What `pages.jsonl` exports. */
-/** A page's verdict, or why it has none: judged relevant or not, fetched without a verdict, failed, skipped. */
-export type PageKind = 'relevant' | 'irrelevant' | 'unjudged' | 'failed' | 'skipped';
+/**
+ * A page's verdict, or why it has none: judged relevant or not, fetched without a verdict, a duplicate of content
+ * held (not judged again), failed, skipped.
+ */
+export type PageKind = 'relevant' | 'irrelevant' | 'unjudged' | 'duplicate' | 'failed' | 'skipped';
 
 export interface PageRecord {
   crawlId: number;
@@ -179,6 +198,15 @@ export interface PageRecord {
   lastModified?: string;
   /** The page was asked for again and found unchanged: its body is the stored copy, and an archive says so. */
   revisit?: Revisit;
+  /**
+   * The page held the same content (or nearly: another sidebar, timestamp, "recently viewed" box) as this page the
+   * crawl already had: it was not judged again (docs/duplicates.md).
+   */
+  duplicateOf?: string;
+  /** The URL its `<link rel="canonical">` named, when another than its own (canonical form). */
+  canonical?: string;
+  /** Why that canonical URL was not taken as the page's (another site, a login page, a chain...); absent when it was. */
+  canonicalNote?: string;
   /**
    * Whether the page was rendered in a browser tab before it was read, and why. Absent when it was not and its HTML
    * gave no reason to (rendering is off, or the page read as a whole page).

@@ -70,6 +70,7 @@ describe('parseHtml: document shapes linkedom builds oddly', () => {
 
   it('copes with an empty document and with plain text', () => {
     expect(parseHtml('', 'https://e.org/')).toEqual({ title: '', text: '', links: [], nofollow: false });
+    expect(parseHtml('', 'https://e.org/', { mainText: true })).toEqual({ title: '', text: '', links: [], nofollow: false, main: [] });
     expect(parseHtml('just words', 'https://e.org/').text).toBe('just words');
   });
 });
