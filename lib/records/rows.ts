@@ -58,6 +58,16 @@ export interface CrawlStats {
   unchanged?: number;
   /** The stored copies' sizes for the pages answered 304: what was not downloaded again. */
   bytesSaved?: number;
+  /** Pages fetched whose content the crawl already held (docs/duplicates.md): requested, not judged again. */
+  duplicates?: number;
+  /** URLs not requested because a learned rule of their host said a page held is the same (docs/duplicates.md). */
+  variantSkips?: number;
+  /** URLs not requested because a page fetched named them its canonical URL. */
+  canonicalSkips?: number;
+  /** Sitemap files read, URLs they queued, and of those the ones fetched (docs/duplicates.md, "Sitemaps"). */
+  sitemapRequests?: number;
+  sitemapQueued?: number;
+  sitemapFetched?: number;
 }
 
 export interface CrawlRecord {
@@ -112,6 +122,58 @@ export interface CrawlRecord {
   queues?: QueueCounts;
   /** A template crawl's cycle (design E.2, E.3, E.6): absent for other crawls. */
   templateRun?: TemplateRun;
+  /** What the crawl learned of its hosts' URL variants, by host (lib/learning/url-variants.ts). */
+  variants?: VariantBook;
+  /** The sitemaps read for the seeds' hosts, once they were (lib/run/sitemap-seeding.ts). */
+  sitemaps?: SitemapRead[];
+}
+
+/**
+ * One rule of a host's URL variants (lib/learning/url-variants.ts, VariantRule: `?sort`, `?variant=default`, `/print`,
+ * `/`, `Aa`, `index`): the pairs of pages one rule apart the crawl compared, same content or not.
+ */
+export interface VariantEvidence {
+  same: number;
+  changed: number;
+  /** A few distinct values the same-content pairs had (a parameter's values, or the pages they were variants of). */
+  values: string[];
+  /** Set when a page's own pager varies the parameter: it is never learned away. */
+  paging?: true;
+}
+
+/** Per host: each rule's evidence, and the URLs not requested because of what it learned. */
+export interface HostVariants {
+  rules: Record<string, VariantEvidence>;
+  notRequested: number;
+}
+
+export type VariantBook = Record<string, HostVariants>;
+
+/** A sitemap read for a crawl: where, what it listed and queued, and what went wrong. */
+export interface SitemapRead {
+  url: string;
+  /** Where it was found: robots.txt, the site's /sitemap.xml, or a sitemap index. */
+  from: 'robots.txt' | 'default' | 'index';
+  /** URLs (or sitemaps, for an index) it listed, and those queued. */
+  listed: number;
+  queued: number;
+  /** Why it was read only in part, or not at all. */
+  error?: string;
+}
+
+/** A page's content sketch as the store keeps it (lib/parse/content-sketch.ts), to rebuild a run's index on resume. */
+export interface SketchRow {
+  crawlId: number;
+  /** The page row's seq. */
+  seq: number;
+  url: string;
+  bins: Uint32Array;
+  shingles: number;
+  exact: string;
+  heading: number;
+  relevant: boolean | null;
+  canonical?: string;
+  duplicateOf?: string;
 }
 
 /** One cycle of a template crawl: its search, its sample of seeds, and when it is due again. */
