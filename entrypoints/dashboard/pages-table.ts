@@ -52,7 +52,7 @@ const SORT_CHOICES: readonly [PageSort, string][] = [
 const options = (choices: readonly [string, string][]) => choices.map(([value, text]) => h('option', { value }, text));
 
 const KIND_WORDS: Record<PageKind | 'all', string> = {
-  all: '', relevant: 'relevant', irrelevant: 'not relevant', unjudged: 'without a verdict', failed: 'failed', skipped: 'skipped',
+  all: '', relevant: 'relevant', irrelevant: 'not relevant', unjudged: 'without a verdict', duplicate: 'duplicate', failed: 'failed', skipped: 'skipped',
 };
 
 export class PagesTable {

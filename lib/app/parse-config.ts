@@ -71,7 +71,12 @@ function httpUrl(s: string, field: string): string {
 export function parseConfig(input: unknown): CrawlConfig {
   if (!isObject(input)) throw new ConfigError('the config must be a JSON object');
   const c = input;
-  const seeds = strings(c.seeds, 'seeds').map((s, i) => httpUrl(s, `seeds[${i}]`));
+  // `seeds` is a list of URLs, or `{"urls": [...], "sitemaps": true|false}` (`seedSitemaps` is how a stored config keeps it).
+  const seedBlock = isObject(c.seeds) ? c.seeds : { urls: c.seeds };
+  const unknownSeedKey = Object.keys(seedBlock).find((k) => k !== 'urls' && k !== 'sitemaps');
+  if (unknownSeedKey !== undefined) throw new ConfigError(`seeds.${unknownSeedKey} is not a setting of seeds (write "urls" and "sitemaps")`);
+  const seeds = strings(seedBlock.urls, isObject(c.seeds) ? 'seeds.urls' : 'seeds').map((s, i) => httpUrl(s, `seeds[${i}]`));
+  const seedSitemaps = bool(seedBlock.sitemaps ?? c.seedSitemaps, 'seeds.sitemaps', DEFAULTS.seedSitemaps);
   let template: TemplateConfig | undefined;
   try {
     template = c.template === undefined ? undefined : parseTemplate(c.template);
@@ -108,6 +113,7 @@ export function parseConfig(input: unknown): CrawlConfig {
   const config: CrawlConfig = {
     name: name.trim(),
     seeds,
+    seedSitemaps,
     topic: {
       // Design E.1: a template's search keywords say what the topic is when the user gives none.
       keywords: strings(topic.keywords, 'topic.keywords').length ? strings(topic.keywords, 'topic.keywords') : template?.search.keywords ?? [],

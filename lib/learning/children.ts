@@ -200,3 +200,42 @@ export function seedCandidates(config: CrawlConfig, strategy: Strategy = createS
     return url ? [{ url, ...(href === null || href === url ? {} : { href }), host: hostOf(url), site: siteOf(url), score: 1, priority, depth: 0, parentUrl: null, anchor: '', context: '', strategy: { tunnel: 0 } }] : [];
   });
 }
+
+/**
+ * URLs a sitemap lists, as frontier candidates (docs/duplicates.md, "Sitemaps"): each scored as a link whose anchor is
+ * the words of its path (a sitemap carries no anchor) and no context, from no page (the parent-page feature unknown),
+ * one link from a seed; kept in scope and safe as links are, and planned by the strategy, which may drop it. Each keeps
+ * its `<lastmod>`. `listedBy`: the sitemap's URL.
+ */
+export function planListed(
+  entries: readonly { url: string; anchor: string; lastmod?: number }[], listedBy: string, config: CrawlConfig, classifier: LinkClassifier,
+  authority: TargetAuthority | null, planner: LinkPlanner, dropped: Record<string, number> = {},
+): Candidate[] {
+  if (config.budget.maxDepth < 1) return [];
+  const { strategy, rules } = planner;
+  const parent: FrontierEntry = {
+    crawlId: 0, url: listedBy, host: hostOf(listedBy), state: 'done', score: 1, priority: strategy.seedPriority(), order: 0, depth: 0, parentUrl: null,
+    anchor: '', context: '', attempts: 0, discoveredAt: 0, updatedAt: 0, strategy: { tunnel: 0 },
+  };
+  const out: Candidate[] = [];
+  for (const e of entries) {
+    const target = linkTarget(e.url, config.canonical);
+    if (!target || !rules.inScope(target.url, target)) continue;
+    const { url, href, host, site } = target;
+    const candidate: Candidate = { url, ...(href === url ? {} : { href }), host, site, depth: 1, parentUrl: listedBy, anchor: e.anchor, context: '', score: 0, priority: 0,
+      sitemap: e.lastmod === undefined ? {} : { lastmod: e.lastmod } };
+    const unsafe = rules.safety.check(href, { anchor: e.anchor }, target.requested);
+    if (unsafe) {
+      out.push({ ...candidate, priority: -Number.MAX_VALUE, skip: describeBlock(unsafe) });
+      continue;
+    }
+    const { logOdds, score } = rankLink(classifier, authority, { url, anchor: e.anchor, context: '' }, config.classifier);
+    const plan = strategy.plan({ url, anchor: e.anchor, logOdds, score, depth: 1 }, { entry: parent, relevant: false, url: listedBy, text: '' });
+    if ('drop' in plan) {
+      dropped[plan.drop] = (dropped[plan.drop] ?? 0) + 1;
+      continue;
+    }
+    out.push({ ...candidate, score, logOdds, priority: plan.priority, ...(plan.state ? { strategy: plan.state } : {}) });
+  }
+  return out;
+}

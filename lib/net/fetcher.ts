@@ -49,8 +49,8 @@ export interface HopOptions {
   maxBytes: number;
   /** 'omit' for requests that must not carry the user's session (robots.txt). */
   credentials: RequestCredentials;
-  /** 'text': read any 2xx body as UTF-8 text into `text` (robots.txt); default 'html'. */
-  body?: 'html' | 'text';
+  /** 'text': read any 2xx body as UTF-8 text into `text` (robots.txt); 'bytes': any 2xx body into `payload` (a sitemap); default 'html'. */
+  body?: 'html' | 'text' | 'bytes';
   /**
    * The stored copy's validators: the request asks with If-None-Match / If-Modified-Since, and a 304 is the
    * outcome `notModified`. Without them a 304 is an error like any other status outside 2xx.
@@ -162,7 +162,7 @@ function conditionalHeaders(v: Validators): Record<string, string> {
   return { ...(v.etag ? { 'If-None-Match': v.etag } : {}), ...(v.lastModified ? { 'If-Modified-Since': v.lastModified } : {}) };
 }
 
-async function readResponse(url: string, res: Response, maxBytes: number, want: 'html' | 'text'): Promise<HopOutcome> {
+async function readResponse(url: string, res: Response, maxBytes: number, want: 'html' | 'text' | 'bytes'): Promise<HopOutcome> {
   const base = outcomeOf(url, res);
   if (res.type === 'opaqueredirect') {
     // The platform's fetch could not tell where the redirect goes: it is not followed blind.
@@ -188,10 +188,11 @@ async function readResponse(url: string, res: Response, maxBytes: number, want: 
     res.body?.cancel().catch(() => {});
     return { kind: 'response', out: { ...base, error: `HTTP ${res.status}` } };
   }
-  if (want === 'text') {
+  if (want === 'text' || want === 'bytes') {
     const body = await readCapped(res, maxBytes, null);
     const bytes = body === 'not-html' ? new Uint8Array(0) : body.bytes;
-    return { kind: 'response', out: { ...base, text: new TextDecoder().decode(bytes), bytes: bytes.length } };
+    const truncated = body !== 'not-html' && body.truncated;
+    return { kind: 'response', out: want === 'text' ? { ...base, text: new TextDecoder().decode(bytes), bytes: bytes.length } : { ...base, payload: bytes, bytes: bytes.length, truncated } };
   }
   const declared = base.contentType;
   if (declared && !HTML_TYPES.has(declared)) {

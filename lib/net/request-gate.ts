@@ -7,7 +7,7 @@
 // itself is put to the crawl's guard, a navigation also to robots.txt.
 import type { RobotsCache, RobotsLoader } from './robots';
 import type { Politeness } from './politeness';
-import { fetchOnce, type Clock, type FetchOutcome, type FetchPort, type Validators } from './fetcher';
+import { fetchOnce, type Clock, type FetchOutcome, type FetchPort, type HopOutcome, type Validators } from './fetcher';
 import type { PageRequest, RenderPort, RenderRequest, RenderResult } from './render';
 import { sessionLoss, type SessionLoss } from './session';
 import { requestUrl } from '../records/url';
@@ -210,6 +210,38 @@ export class RequestGate {
     } finally {
       if (slotHeld) this.politeness.end(new URL(current).host, this.clock.now());
     }
+  }
+
+  /**
+   * Reads a file that is no page (a sitemap) without the user's cookies, through the same gates as a page: safety,
+   * scope and robots.txt for it and each redirect hop (five at most), the host's politeness slot for each request. Its
+   * body's bytes, at most `maxBytes` (`out.truncated` past it), or why it was not had. Null when the crawl halted first.
+   */
+  async file(url: string, maxBytes: number): Promise<{ kind: 'file'; out: FetchOutcome; requests: number } | { kind: 'refused' | 'failed'; reason: string; requests: number } | null> {
+    let current = url;
+    for (let requests = 0; ; ) {
+      const blocked = await this.admit(current);
+      if (blocked) return { kind: 'refused', reason: 'reason' in blocked ? blocked.reason : 'refused', requests };
+      const host = new URL(current).host;
+      if (!(await this.acquire(host))) return requests === 0 ? null : { kind: 'failed', reason: 'paused before a redirect was followed', requests };
+      let h: HopOutcome;
+      try {
+        h = await fetchOnce(current, { fetch: this.port, clock: this.clock, timeoutMs: this.opts.timeoutMs, maxBytes, credentials: 'omit', body: 'bytes' });
+      } finally {
+        this.politeness.end(host, this.clock.now());
+      }
+      requests++;
+      if (h.kind === 'response') return h.out.error ? { kind: 'failed', reason: h.out.error, requests } : { kind: 'file', out: h.out, requests };
+      if (h.kind !== 'redirect') return { kind: 'failed', reason: h.out.error ?? `HTTP ${h.out.status}`, requests };
+      const next = h.location === null ? null : requestUrl(h.location);
+      if (next === null || requests > 5) return { kind: 'failed', reason: next === null ? 'a redirect to what is no web address' : 'too many redirects', requests };
+      current = next;
+    }
+  }
+
+  /** The sitemaps the robots.txt of `url`'s origin names (none when robots.txt is not read: `politeness.robots` off). */
+  sitemapsNamed(url: string): Promise<string[]> {
+    return this.robots ? this.robots.sitemaps(url) : Promise.resolve([]);
   }
 
   /** True when pages can be rendered here (the browser gave a RenderPort). */

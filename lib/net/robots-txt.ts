@@ -16,6 +16,8 @@ export interface RobotsRules {
   isAllowed(pathAndQuery: string, agent: string): boolean;
   /** The crawl-delay of `agent`'s group, in seconds, if it has one. */
   crawlDelay(agent: string): number | undefined;
+  /** The sitemaps its `Sitemap:` lines name (absolute http(s) URLs, RFC 9309 2.2.4's other records), in order. */
+  sitemaps: string[];
 }
 
 /** The library checks that a URL belongs to the robots.txt it read; rules here are the same for any origin. */
@@ -76,11 +78,28 @@ function groupLines(text: string): string {
   return out.join('\n');
 }
 
+/** The URLs of the `Sitemap:` lines, wherever they stand; a value that is no absolute http(s) URL is left out. */
+function sitemapLines(text: string): string[] {
+  const out: string[] = [];
+  for (const raw of text.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/)) {
+    const m = /^\s*sitemap\s*:\s*(\S+)/i.exec(raw.replace(/\s#.*$/, ''));
+    if (!m) continue;
+    try {
+      const u = new URL(m[1]!);
+      if ((u.protocol === 'http:' || u.protocol === 'https:') && !out.includes(u.href)) out.push(u.href);
+    } catch {
+      // not a URL: ignored, as RFC 9309 lets a parser ignore what it cannot read
+    }
+  }
+  return out;
+}
+
 /** Parses a robots.txt body. */
 export function parseRobotsTxt(text: string): RobotsRules {
   const rules = robotsParser(`${ORIGIN}/robots.txt`, groupLines(text));
   return {
     isAllowed: (pathAndQuery, agent) => rules.isAllowed(ORIGIN + matchForm(pathAndQuery), agent) !== false,
     crawlDelay: (agent) => rules.getCrawlDelay(agent),
+    sitemaps: sitemapLines(text),
   };
 }

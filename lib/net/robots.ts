@@ -85,6 +85,16 @@ export class RobotsCache {
     }
   }
 
+  /**
+   * The sitemaps the robots.txt of `url`'s origin names (read now if it was not yet); none when it names none, has none
+   * (4xx) or could not be read.
+   */
+  async sitemaps(url: string): Promise<string[]> {
+    const verdict = await this.check(url);
+    if (verdict.kind === 'wait' || verdict.kind === 'unavailable') return [];
+    return this.origins.get(new URL(url).origin)?.read?.rules?.sitemaps ?? [];
+  }
+
   /** Where the rules for `url`'s origin were read, once they were. */
   source(url: string): RobotsSource | undefined {
     return this.origins.get(new URL(url).origin)?.read?.source;

@@ -3,7 +3,7 @@
 // declared here, above the policy that makes the decisions and below the run, learning and the store, so
 // those depend on this file and not on Dexie; lib/store/ implements them (CrawlStore, TopicStore, RecordStore).
 import type { RobotsShare } from '../net/shared-robots';
-import type { CrawlRecord, CrawlStats, FieldRecord, ModelRecord, RecordChange, RecordChangeKind } from '../records/rows';
+import type { CrawlRecord, CrawlStats, FieldRecord, ModelRecord, RecordChange, RecordChangeKind, SitemapRead, SketchRow, VariantEvidence } from '../records/rows';
 import type { NextOrder, Strategy } from '../strategies/types';
 import type { EntryState, EntryStrategyState, FrontierEntry, LabeledLink, LabelValue, PageBody, PageLabel, PageRecord, Topic } from '../records/types';
 
@@ -33,6 +33,12 @@ export interface Candidate {
   parentHub?: number;
   /** The link's log-odds by the link classifier (absent for seeds). */
   logOdds?: number;
+  /** Not requested (`skip` says why) because its host's learned URL variants make it a page held: that host. */
+  variantOf?: string;
+  /** Queued from a sitemap: FrontierEntry.sitemap. */
+  sitemap?: { lastmod?: number };
+  /** Why it may be another spelling of a page the crawl knows: FrontierEntry.presumed (its priority is lowered). */
+  presumed?: string;
 }
 
 /** A strategy's priority for an entry whose text log-odds is `logOdds` (StrategyInstance.rerank); null: keep it. */
@@ -96,6 +102,16 @@ export interface PageCommit {
   requeueAt?: number;
   /** The strategy's report as of this page, for a strategy whose report follows every take (its queues). */
   strategyReport?: Record<string, unknown>;
+  /** The page's content sketch, kept so that a resumed run knows the content the crawl holds. */
+  sketch?: Omit<SketchRow, 'crawlId' | 'seq'>;
+  /** What the page taught of its host's URL variants: the host's rules as they stand now. */
+  variantRules?: { host: string; rules: Record<string, VariantEvidence> };
+  /** The fetched entry was not requested: its host's learned variants make it a page held (that host). */
+  variantSkip?: string;
+  /** The page's canonical URL, taken as its own (one of `aliases`): counted when it was not fetched yet. */
+  canonicalAlias?: string;
+  /** Sitemaps read (sitemap seeding's commit): written on the crawl row. */
+  sitemaps?: SitemapRead[];
 }
 
 /** A topic's labels and its saved model, as learning reads and saves them. */
@@ -174,6 +190,8 @@ export interface RunStorePort extends CrawlStorePort {
     getEntry(crawlId: number, url: string): Promise<FrontierEntry | undefined>;
   };
   getCrawl(id: number): Promise<CrawlRecord | undefined>;
+  /** The content sketches of a crawl's pages, in fetch order (a run's duplicate index is rebuilt from them). */
+  sketches?(crawlId: number): Promise<SketchRow[]>;
   strategyMemory(crawlId: number): Promise<{ graph: { url: string; links: string[] }[]; saved: unknown }>;
   labeledOutlinks(crawlId: number): Promise<{ label: 0 | 1; links: string[] }[]>;
   saveStrategyState(crawlId: number, state: unknown, now: number): Promise<unknown>;

@@ -27,6 +27,11 @@ export type SafetyAllowance = { url: string; at: number } | { rule: string; matc
 export interface CrawlConfig {
   name: string;
   seeds: string[];
+  /**
+   * Read the seeds' sitemaps (robots.txt's `Sitemap:` lines, else /sitemap.xml) and queue their URLs as links
+   * (lib/run/sitemap-seeding.ts). Written `"seeds": {"urls": [...], "sitemaps": false}` in a config.
+   */
+  seedSitemaps: boolean;
   /** `id`: the topic (crawl profile) to learn from and add to; without it the crawl gets a new topic of its own. */
   topic: { keywords: string[]; id?: number };
   training: { linkSources: string[]; positive: string[]; negative: string[] };
@@ -92,6 +97,7 @@ export interface CrawlConfig {
 }
 
 export const DEFAULTS: Omit<CrawlConfig, 'name' | 'seeds'> = {
+  seedSitemaps: false,
   topic: { keywords: [] },
   training: { linkSources: [], positive: [], negative: [] },
   strategy: { name: 'best-first' },

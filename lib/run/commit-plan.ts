@@ -61,7 +61,8 @@ export function firstReads(c: PageCommit): { links: Candidate[]; aliases: string
   return {
     links: bestPerUrl(c.children),
     aliases: c.aliases,
-    // A URL asked again may have been named by an unsafe link while it was in flight: then it stays skipped.
+    // A URL asked again may have been named by an unsafe link while it was in flight (then it stays skipped), or fetched
+  // meanwhile as another page's alias (then it stays done).
     current: c.entry && c.outcome === 'retry' ? c.entry.url : null,
   };
 }
@@ -145,8 +146,9 @@ export function planCommit(c: PageCommit, read: CommitRead, now: number): Commit
   const seq = c.page ? crawl.nextSeq++ : 0;
   const puts: FrontierEntry[] = [];
   const current = read.current;
-  if (c.entry && c.outcome === 'retry' && current?.state === 'skipped') {
-    // Counted as skipped when the unsafe link was met; nothing to write.
+  if (c.entry && c.outcome === 'retry' && (current?.state === 'skipped' || current?.state === 'done')) {
+    // Counted as skipped when the unsafe link was met, or fetched meanwhile as another page's other URL (its canonical
+    // URL, a redirect's target): nothing to write.
   } else if (c.entry && c.outcome === 'retry') {
     puts.push({ ...c.entry, state: 'queued', updatedAt: now });
     crawl.stats.queued++;
@@ -159,8 +161,13 @@ export function planCommit(c: PageCommit, read: CommitRead, now: number): Commit
     const known = read.aliases[i];
     const base = known ?? c.entry;
     if (known?.state === 'queued') crawl.stats.queued -= 1;
-    if (base && (!known || known.state === 'queued')) {
-      puts.push({ ...base, url: alias, state: 'done', reason: `same page as ${c.entry?.url ?? c.page?.url}`, updatedAt: now });
+    // One in flight is this page too: its own commit will say so, or, when it was only taken to wait, it stays done.
+    if (base && (!known || known.state === 'queued' || known.state === 'inflight')) {
+      const page = c.entry?.url ?? c.page?.url;
+      const canonical = alias === c.canonicalAlias;
+      // A canonical URL not fetched yet is known by the page that named it: never requested (counted).
+      if (canonical) crawl.stats.canonicalSkips = (crawl.stats.canonicalSkips ?? 0) + 1;
+      puts.push({ ...base, url: alias, state: 'done', reason: canonical ? `the canonical URL of ${page}, fetched as that page` : `same page as ${page}`, updatedAt: now });
     }
   });
   const s = crawl.stats;
@@ -198,6 +205,9 @@ export function planCommit(c: PageCommit, read: CommitRead, now: number): Commit
   if (c.strategyReport) crawl.strategyReport = c.strategyReport;
   s.queued += delta.queued;
   s.skipped += delta.skipped;
+  noteVariants(crawl, c, delta.variantOf);
+  if (delta.sitemap) s.sitemapQueued = (s.sitemapQueued ?? 0) + delta.sitemap;
+  if (c.sitemaps?.length) crawl.sitemaps = [...(crawl.sitemaps ?? []), ...c.sitemaps];
   s.labels += labels.length;
   countDropped(crawl, closed.length);
   const pace = paceAfter(crawl.pace, c.stats.fetched ?? 0, c.activeMs);
@@ -255,6 +265,23 @@ function linksToJudged(
 }
 
 /**
+ * What a commit says of its hosts' URL variants, on the crawl row: a page's host's rules as they stand now, the fetched
+ * entry not requested because of them, and its links not requested because of them, by host.
+ */
+function noteVariants(crawl: CrawlRecord, c: PageCommit, linksOf: Map<string, number>): void {
+  if (!c.variantRules && !c.variantSkip && linksOf.size === 0) return;
+  const book = { ...crawl.variants };
+  if (c.variantRules) book[c.variantRules.host] = { notRequested: book[c.variantRules.host]?.notRequested ?? 0, rules: c.variantRules.rules };
+  const count = (host: string, n: number) => {
+    book[host] = { rules: book[host]?.rules ?? {}, notRequested: (book[host]?.notRequested ?? 0) + n };
+    crawl.stats.variantSkips = (crawl.stats.variantSkips ?? 0) + n;
+  };
+  if (c.variantSkip) count(c.variantSkip, 1);
+  for (const [host, n] of linksOf) count(host, n);
+  crawl.variants = book;
+}
+
+/**
  * One candidate per URL: the one with the highest priority (a page often links the same URL twice), except that a
  * link kept from requesting wins over any other to the same URL: one link naming it "Sign out" makes the URL unsafe
  * however innocently another names it.
@@ -272,9 +299,9 @@ export function bestPerUrl(candidates: Candidate[]): Candidate[] {
  * What a queued entry keeps of the link it is (best) found by: learning and the parent-page features read them.
  * `parentHub` is written even when the new link has none, so that it never keeps another page's bucket.
  */
-function foundBy(c: Candidate): Pick<FrontierEntry, 'href' | 'parentUrl' | 'anchor' | 'context' | 'strategy' | 'parentOnTopic' | 'parentHub'> {
+function foundBy(c: Candidate): Pick<FrontierEntry, 'href' | 'parentUrl' | 'anchor' | 'context' | 'strategy' | 'parentOnTopic' | 'parentHub' | 'presumed'> {
   return { href: c.href, parentUrl: c.parentUrl, anchor: c.anchor, context: c.context, ...(c.strategy ? { strategy: c.strategy } : {}),
-    ...(c.parentOnTopic === undefined ? {} : { parentOnTopic: c.parentOnTopic }), parentHub: c.parentHub };
+    ...(c.parentOnTopic === undefined ? {} : { parentOnTopic: c.parentOnTopic }), parentHub: c.parentHub, presumed: c.presumed };
 }
 
 /**
@@ -290,7 +317,11 @@ export function planUpserts(
   crawl: CrawlRecord, unique: Candidate[], known: (FrontierEntry | undefined)[], now: number, puts: FrontierEntry[], everyLink?: Rerank,
   hold?: { held: (HeldLinks | undefined)[]; room: number; out: Map<string, HeldLinks | null> },
 ) {
-  const delta = { queued: 0, skipped: 0 };
+  const delta = { queued: 0, skipped: 0, sitemap: 0, variantOf: new Map<string, number>() };
+  /** A URL not requested because of its host's learned variants, counted for that host. */
+  const variantSkip = (c: Candidate) => {
+    if (c.variantOf !== undefined) delta.variantOf.set(c.variantOf, (delta.variantOf.get(c.variantOf) ?? 0) + 1);
+  };
   unique.forEach((c, i) => {
     const old = known[i];
     const held = hold?.held[i];
@@ -302,6 +333,7 @@ export function planUpserts(
       if (old.state === 'queued') delta.queued--;
       if (held) hold!.out.set(c.url, null);
       delta.skipped++;
+      variantSkip(c);
       puts.push({ ...old, state: 'skipped', reason: c.skip, ...foundBy(c), notBefore: undefined, updatedAt: now });
       return;
     }
@@ -337,12 +369,19 @@ export function planUpserts(
           ...(shownAnew ? { revisit: c.revisit } : {}) });
       } else if (shownAnew) {
         puts.push({ ...old, revisit: c.revisit, updatedAt: now }); // the version it shows now, to compare with next time
+      } else if (c.sitemap && !old.sitemap && old.state === 'queued') {
+        puts.push({ ...old, sitemap: c.sitemap, updatedAt: now }); // linked before, listed now: its lastmod is kept
       }
       return;
     }
     const state: EntryState = c.skip ? 'skipped' : 'queued';
-    if (c.skip) delta.skipped++;
-    else delta.queued++;
+    if (c.skip) {
+      delta.skipped++;
+      variantSkip(c);
+    } else {
+      delta.queued++;
+      if (c.sitemap) delta.sitemap++;
+    }
     puts.push({
       crawlId: crawl.id!, url: c.url, ...(c.href === undefined ? {} : { href: c.href }), host: c.host, site: c.site ?? siteOf(c.url), state, score: c.score, priority: c.priority,
       order: -crawl.nextOrder++, depth: c.depth, parentUrl: c.parentUrl, anchor: c.anchor, context: c.context,
@@ -351,6 +390,8 @@ export function planUpserts(
       ...(c.parentOnTopic === undefined ? {} : { parentOnTopic: c.parentOnTopic }),
       ...(c.parentHub === undefined ? {} : { parentHub: c.parentHub }),
       ...(everyLink && c.logOdds !== undefined && !c.skip ? { inlinks: { n: 1, sum: c.logOdds, best: c.logOdds } } : {}),
+      ...(c.sitemap ? { sitemap: c.sitemap } : {}),
+      ...(c.presumed ? { presumed: c.presumed } : {}),
     });
   });
   return delta;

@@ -23,6 +23,7 @@ import { RenderBook } from '../policy/render-policy';
 import { makeGate } from './gate';
 import { RenderSlots, type RenderRun } from './render';
 import { sessionLostMessage } from './outcome';
+import { Duplicates, loadDuplicates, PRESUMED_PENALTY } from '../learning/duplicates';
 
 export interface CrawlerPorts {
   store: RunStorePort;
@@ -84,6 +85,10 @@ export class RunContext {
   modelSaveMs = 0;
   /** What rendering showed so far, kind by kind on each host, and the tabs the run may use at once (`fetch.render`). */
   readonly renderBook = new RenderBook();
+  /** The content the crawl holds and what its hosts' URL variants taught (docs/duplicates.md); loaded by openRun. */
+  duplicates = new Duplicates(undefined);
+  /** The rules (`host rule`) a presumed duplicate is being requested to probe right now: one at a time each. */
+  readonly probing = new Set<string>();
   /** URLs whose response a rendered page kept for the archive in this run. */
   readonly renderCaptured = new Set<string>();
   readonly renderSlots: RenderSlots;
@@ -225,9 +230,10 @@ export async function openRun(
   ports: CrawlerPorts, crawlId: number, crawl: CrawlRecord, halt: HaltSignal, active: Map<string, Promise<void>>,
 ): Promise<RunContext> {
   const { store, clock } = ports;
-  const strategy = createStrategy(crawl.config);
+  const strategy = presuming(createStrategy(crawl.config));
   const ctx = new RunContext(ports, crawlId, crawl, strategy, halt, active);
   const reclaimed = await store.frontier.reclaimInFlight(crawlId, clock.now());
+  ctx.duplicates = await loadDuplicates(store, crawl);
   if (reclaimed.requeued) ports.log?.(`reclaimed ${reclaimed.requeued} URL(s) left in flight`);
   if (reclaimed.failed) ports.log?.(`failed ${reclaimed.failed} URL(s) in flight at every stop of the worker`);
   // The graph is written with each commit; what the strategy saved besides, after its last re-rank.
@@ -238,6 +244,21 @@ export async function openRun(
     halted: () => ctx.halted, fail: (err) => ctx.requestHalt('paused', describeFatal(err)),
   }, await loadModel(store, crawl.topicId, ctx.config.judge.threshold));
   return ctx;
+}
+
+/**
+ * The strategy, its re-ranking keeping a presumed duplicate behind the rest (docs/duplicates.md): however a queued
+ * URL is re-scored (the model learned, more links were found to it), one presumed another spelling of a page the crawl
+ * knows keeps its penalty until a link that presumes nothing raises it.
+ */
+function presuming(strategy: Strategy): Strategy {
+  if (!strategy.followsModel) return strategy;
+  const wrapped: Strategy = Object.create(strategy);
+  wrapped.rerank = (entry, logOdds) => {
+    const priority = strategy.rerank(entry, logOdds);
+    return priority === null || !entry.presumed ? priority : priority - PRESUMED_PENALTY;
+  };
+  return wrapped;
 }
 
 /** A sentence for errors that stop the whole crawl (storage, mostly): the crawl pauses and can be resumed. */

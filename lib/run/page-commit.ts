@@ -12,6 +12,7 @@ import { siteOf } from '../records/url';
 import { DEFAULTS, type CrawlConfig } from '../records/config';
 import type { CrawlStats } from '../records/rows';
 import { pageRow, takenFrom, type PageRow } from './outcome';
+import { contentParts, type ContentFindings } from './content-step';
 
 export type NewLinkLabel = Omit<LabeledLink, 'id' | 'crawlId' | 'topicId'>;
 
@@ -45,6 +46,8 @@ export interface PageOutcome {
   recheck?: Recheck;
   /** How `fetch.render` treated the page, and the DOM it was read from when rendered. */
   render?: { note: RenderNote; html?: string; resources?: PageResource[] };
+  /** What its content said: its sketch, the held page it duplicates, its canonical URL (content-step.ts). */
+  content?: ContentFindings;
 }
 
 /**
@@ -79,13 +82,17 @@ export interface CommitTerms {
   strategyReport?: Record<string, unknown>;
 }
 
-/** The commit of a page that was parsed: judged (or listed), its links planned. */
+/** The commit of a page that was parsed: judged (or listed, or found a duplicate of content held), its links planned. */
 export function pageCommit(page: PageOutcome, run: CommitTerms): PageCommit {
   const { entry, out, chain, parsed, role, verdict, children, copy, recheck } = page;
   const { config, strategy, now } = run;
   const relevant = verdict?.relevant ?? false;
+  const duplicate = page.content?.duplicate ?? null;
   const { fromVerdicts, linksToJudged, linksPerJudgedPage } = config.learning;
   const teaches = verdict !== null && fromVerdicts && learnable(verdict);
+  // A duplicate's links are the original's: they teach nothing and count as no new link to a URL.
+  const learns = !duplicate;
+  const content = contentParts(page.content ?? null, entry.url, verdict ? verdict.relevant : null);
   const outlinks = strategy.keepsGraph && relevant ? children.filter((c) => !c.skip).map((c) => c.url) : undefined;
   // A copy made no request and downloaded nothing; a 304 downloaded no body.
   const [requests, downloaded] = copy ? [0, 0] : [1, recheck?.revisit?.profile === 'server-not-modified' ? 0 : out.bytes];
@@ -96,20 +103,24 @@ export function pageCommit(page: PageOutcome, run: CommitTerms): PageCommit {
     ...(outlinks ? { outlinks } : {}),
     ...(teaches && linksToJudged ? { verdict: relevant ? 1 : 0 } : {}),
     // A crawl stored before the limit existed has none in its config: it learns with the default.
-    ...(fromVerdicts && linksToJudged ? { learnLinksToJudged: linksPerJudgedPage ?? DEFAULTS.learning.linksPerJudgedPage } : {}),
-    ...(config.classifier.everyLink && strategy.followsModel ? { everyLink: (e: FrontierEntry, lo: number) => strategy.rerank(e, lo) } : {}),
+    ...(fromVerdicts && linksToJudged && learns ? { learnLinksToJudged: linksPerJudgedPage ?? DEFAULTS.learning.linksPerJudgedPage } : {}),
+    ...(config.classifier.everyLink && strategy.followsModel && learns ? { everyLink: (e: FrontierEntry, lo: number) => strategy.rerank(e, lo) } : {}),
+    ...content.commit,
     // A copy's content is as fetched when training read it: it carries that time (an archive dates it so).
     page: { ...judgedRow(entry.url, out, parsed, { ...takenFrom(entry), ...(role ? { urlClass: role.urlClass } : {}) }, verdict, chain, now),
       ...(copy ? { copyOf: copy.seq, fetchedAt: copy.fetchedAt } : {}), ...(recheck?.revisit ? { revisit: recheck.revisit } : {}),
       ...(page.render ? { render: page.render.note } : {}),
-      ...(page.kept?.length ? { kept: page.kept.slice(0, MAX_KEPT_ON_ROW), keptLinks: page.kept.length } : {}) },
+      ...(page.kept?.length ? { kept: page.kept.slice(0, MAX_KEPT_ON_ROW), keptLinks: page.kept.length } : {}), ...content.page },
     // A copy keeps the body too, so a page of the crawl can be labeled and exported like any other. A rendered page
     // keeps what the server sent and, beside it, the DOM it was read from.
     body: { ...bodyOf(out), ...(page.render?.html !== undefined ? { rendered: page.render.html } : {}), ...(page.render?.resources ? { resources: page.render.resources } : {}) },
-    stats: verdict
-      ? { attempts: requests, fetched: 1, relevant: relevant ? 1 : 0, bytes: downloaded, ...(verdict.by === 'keywords' ? { keywordVerdicts: 1 } : {}),
-        ...(role?.urlClass === 'content' ? { contentPages: 1 } : {}), ...copies }
-      : { attempts: requests, listPages: 1, bytes: downloaded, ...copies },
+    stats: {
+      ...(verdict
+        ? { attempts: requests, fetched: 1, relevant: relevant ? 1 : 0, bytes: downloaded, ...(verdict.by === 'keywords' ? { keywordVerdicts: 1 } : {}),
+          ...(role?.urlClass === 'content' ? { contentPages: 1 } : {}), ...copies }
+        : duplicate ? { attempts: requests, duplicates: 1, bytes: downloaded, ...copies } : { attempts: requests, listPages: 1, bytes: downloaded, ...copies }),
+      ...(entry.sitemap ? { sitemapFetched: 1 } : {}),
+    },
     ...(role?.refreshInMs !== undefined ? { requeueAt: now + role.refreshInMs } : {}),
     ...(run.strategyReport ? { strategyReport: run.strategyReport } : {}),
     activeMs: run.activeMs,

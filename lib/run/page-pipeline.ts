@@ -17,6 +17,8 @@ import type { RunContext } from './context';
 import { commitForNonPage, type NonPage } from './outcome';
 import { copyGoneCommit, pageCommit, unparsedCommit, type PageOutcome, type Recheck } from './page-commit';
 import { renderStep } from './render';
+import { examineContent, markVariantLinks, presumeLinks, sameAsReason, variantInFlight, type ContentFindings } from './content-step';
+import { PageVariants, PRESUMED_PENALTY } from '../learning/duplicates';
 import type { BlockedRequest } from '../net/render';
 
 /**
@@ -40,6 +42,7 @@ type Response = Extract<GateResult, { kind: 'response' }>;
 /** Requests a taken URL through the gate and records what came back; `answered()` once the request is over. */
 export async function processEntry(ctx: RunContext, entry: FrontierEntry, answered: () => void = () => {}): Promise<void> {
   const held: string[] = [];
+  const probes: string[] = [];
   try {
     // Requested as the site spelled it; known by its canonical form. A seed, or a page asked for before, is expected
     // to open with the user's session (`attempts` counts this take too).
@@ -52,6 +55,9 @@ export async function processEntry(ctx: RunContext, entry: FrontierEntry, answer
     // The crawl halted since the URL was taken (the take waits behind commits, so its answer can come after a page's
     // answer ended the session): no request starts now.
     if (ctx.halted) return await giveBack(ctx, entry);
+    // Queued before its host's variants were learned, and a page held by what they say: not requested. Queued before
+    // the page it may be another spelling of was held: it waits behind the rest.
+    if ((await skipAsVariant(ctx, entry)) || (await deferAsPresumed(ctx, entry, probes))) return;
     const result = await ctx.gate.page(entry.href ?? entry.url, { anchor: entry.anchor, expectsSession }, (url) => claim(ctx, url, held), validators);
     // Halted while the gate read the host's robots.txt: the gate has released the slot, and nothing was requested.
     if (result === null) return await giveBack(ctx, entry, false);
@@ -62,6 +68,7 @@ export async function processEntry(ctx: RunContext, entry: FrontierEntry, answer
     else await recordNonPage(ctx, entry, result);
   } finally {
     for (const url of held) ctx.claimed.delete(url);
+    for (const key of probes) ctx.probing.delete(key);
   }
 }
 
@@ -78,6 +85,65 @@ async function giveBack(ctx: RunContext, entry: FrontierEntry, slotHeld = true):
     site: siteOf(entry.url), stats: {}, activeMs: ctx.activeMs(),
   });
 }
+
+/**
+ * A URL its host's learned variants make a page held (docs/duplicates.md): recorded as skipped, with the page it is,
+ * without a request (the budget does not count it, and its host's slot is freed at once).
+ */
+async function skipAsVariant(ctx: RunContext, entry: FrontierEntry): Promise<boolean> {
+  const same = ctx.duplicates.sameAs(entry.url, entry.anchor);
+  if (!same) return false;
+  ctx.politeness.end(entry.host, ctx.ports.clock.now());
+  ctx.reserved--;
+  await ctx.commits.submit({
+    crawlId: ctx.crawlId, entry: { ...entry, reason: sameAsReason(same) }, outcome: 'skipped', aliases: [], labels: [], children: [],
+    site: siteOf(entry.url), stats: { skipped: 1 }, variantSkip: same.host, activeMs: ctx.activeMs(),
+  });
+  return true;
+}
+
+/**
+ * A URL queued as new-looking that the pages held since make look like another spelling of one of them
+ * (docs/duplicates.md): back in the queue without a request, behind every new-looking URL, as it would have been queued
+ * had that page been held then. One already presumed has waited its turn and is requested, as a probe of its rule: one
+ * probe of a rule at a time on a host, so that what the first shows decides for the rest (learned: not requested).
+ * Held: the probe's key, released when its page is recorded.
+ */
+async function deferAsPresumed(ctx: RunContext, entry: FrontierEntry, held: string[]): Promise<boolean> {
+  if (entry.depth === 0 || !ctx.strategy.followsModel) return false;
+  const now = ctx.ports.clock.now();
+  // Another spelling of it is being fetched right now: it waits for that answer.
+  let why = variantInFlight(ctx, entry.url);
+  let notBefore: number | undefined;
+  if (!why && entry.presumed === undefined) why = ctx.duplicates.presume({ url: entry.url, anchor: entry.anchor }, NO_PAGE)?.why ?? null;
+  else if (!why) {
+    const probe = ctx.duplicates.presume({ url: entry.url, anchor: entry.anchor }, NO_PAGE);
+    // A parameter is probed as one, whatever its value (`?view=list` and `?view=grid` wait for each other).
+    const key = probe && `${probe.host} ${probe.rule.replace(/=.*$/, '')}`;
+    if (!key) return false;
+    if (!ctx.probing.has(key)) {
+      ctx.probing.add(key);
+      held.push(key);
+      return false;
+    }
+    why = entry.presumed!;
+    notBefore = now + PROBE_WAIT_MS;
+  }
+  if (!why) return false;
+  ctx.politeness.end(entry.host, now);
+  ctx.reserved--;
+  const priority = entry.presumed === undefined ? entry.priority - PRESUMED_PENALTY : entry.priority;
+  await ctx.commits.submit({
+    crawlId: ctx.crawlId, entry: { ...entry, attempts: entry.attempts - 1, presumed: why, priority, ...(notBefore === undefined ? {} : { notBefore }) },
+    outcome: 'retry', aliases: [], labels: [], children: [], site: siteOf(entry.url), stats: {}, activeMs: ctx.activeMs(),
+  });
+  return true;
+}
+
+/** How long a presumed URL waits while a probe of its rule is in flight. */
+const PROBE_WAIT_MS = 250;
+
+const NO_PAGE = new PageVariants([]);
 
 /**
  * A page training already read: judged and planned from the stored copy, as if it had just been fetched, without a
@@ -183,7 +249,9 @@ async function recordResponse(ctx: RunContext, entry: FrontierEntry, result: Res
   // A copy is judged as training read it, and a page found unchanged as it was stored; any other page may be rendered
   // first (fetch.render).
   const shown = copy || rechecked?.revisit ? { parsed, blocked: [] } : await renderStep(ctx.renderRun(), out, parsed);
-  const page = judgeAndPlan(ctx, entry, result, shown.parsed, copy);
+  const content = examineContent(ctx, entry, out, shown.parsed);
+  const page = judgeAndPlan(ctx, entry, result, shown.parsed, copy, content);
+  if (content?.held) content.held.relevant = page.verdict?.relevant ?? null;
   if (rechecked) page.recheck = rechecked;
   if ('note' in shown && shown.note) {
     page.render = { note: shown.note, ...(shown.html !== undefined ? { html: shown.html } : {}), ...(shown.resources ? { resources: shown.resources } : {}) };
@@ -197,7 +265,8 @@ async function recordResponse(ctx: RunContext, entry: FrontierEntry, result: Res
   await ctx.commits.submit(commit);
   // With links to judged pages learned, the store may have added labels of its own.
   ctx.learner.pageDone(commit.labels.length + (commit.learnLinksToJudged ? 1 : 0), commit.children);
-  tellStrategy(ctx, entry.url, page.parsed.text, page.verdict?.relevant ?? false, page.children, page.role);
+  // A duplicate is no new page to the strategy: the original was told.
+  if (!content?.duplicate) tellStrategy(ctx, entry.url, page.parsed.text, page.verdict?.relevant ?? false, page.children, page.role);
   const now = ctx.ports.clock.now();
   if (++ctx.sinceSave >= MODEL_SAVE_EVERY && now - ctx.modelSavedAt >= Math.max(MODEL_SAVE_EVERY_MS, ctx.modelSaveMs / MODEL_SAVE_SHARE)) {
     ctx.sinceSave = 0;
@@ -208,20 +277,30 @@ async function recordResponse(ctx: RunContext, entry: FrontierEntry, result: Res
   }
 }
 
-/** design D.1: a list page is mined for links, neither judged nor counted as content; any other page gets the judge's verdict. */
-function judgeAndPlan(ctx: RunContext, entry: FrontierEntry, { out, chain }: Response, parsed: ParsedPage, copy?: PageOutcome['copy']): PageOutcome {
+/**
+ * design D.1: a list page is mined for links, neither judged nor counted as content; a duplicate of content held is not
+ * judged again (its links are planned with the original's verdict); any other page gets the judge's verdict.
+ */
+function judgeAndPlan(
+  ctx: RunContext, entry: FrontierEntry, { out, chain }: Response, parsed: ParsedPage, copy?: PageOutcome['copy'], content?: ContentFindings | null,
+): PageOutcome {
   const { strategy, config } = ctx;
   const { judge, link } = ctx.learner.model;
   const role = strategy.pageRole?.(entry, out.finalUrl);
-  const judged = role?.listing ? null : judge.judge(parsed, config.judge.smoothing);
+  const duplicate = content?.duplicate;
+  const judged = role?.listing || duplicate ? null : judge.judge(parsed, config.judge.smoothing);
   const verdict = judged && { ...judged, relevant: judged.relevance >= config.judge.threshold };
+  const relevant = duplicate ? duplicate.held.relevant ?? false : verdict?.relevant ?? false;
   const dropped: Record<string, number> = {};
   const kept: KeptByPage[] = [];
-  const children = planChildren(parsed, entry, out.finalUrl, config, link, verdict?.relevant ?? false, dropped, ctx.authority, { strategy, rules: ctx.rules }, kept);
-  // Every URL of the redirect chain after the first, and the final one, are this page: never fetched again.
-  const aliases = [...new Set([...chain.slice(1).map((h) => ctx.canonical(h.url)), ctx.canonical(out.finalUrl)])]
+  const children = planChildren(parsed, entry, out.finalUrl, config, link, relevant, dropped, ctx.authority, { strategy, rules: ctx.rules }, kept);
+  // Every URL of the redirect chain after the first, and the final one, are this page: never fetched again; so is the
+  // canonical URL it names, when that is taken as its own.
+  const aliases = [...new Set([...chain.slice(1).map((h) => ctx.canonical(h.url)), ctx.canonical(out.finalUrl), content?.canonical?.taken ? content.canonical.url : null])]
     .filter((u): u is string => u !== null && u !== entry.url);
-  return { entry, out, chain, parsed, ...(role ? { role } : {}), verdict, children, dropped, aliases, kept, ...(copy ? { copy } : {}) };
+  markVariantLinks(ctx, children);
+  presumeLinks(ctx, [entry.url, ...aliases], children, parsed);
+  return { entry, out, chain, parsed, ...(role ? { role } : {}), verdict, children, dropped, aliases, kept, ...(copy ? { copy } : {}), ...(content ? { content } : {}) };
 }
 
 /** Stopped requests of one rendered page listed as kept from requesting; a page that polls one gets one line. */
@@ -281,7 +360,7 @@ function tellStrategy(ctx: RunContext, url: string, text: string, relevant: bool
 
 function safeParse(html: string, url: string): ParsedPage | { error: string } {
   try {
-    return parseHtml(html, url);
+    return parseHtml(html, url, { mainText: true });
   } catch (err) {
     return { error: `could not parse the page: ${err instanceof Error ? err.message : String(err)}` };
   }

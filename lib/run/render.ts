@@ -144,7 +144,7 @@ async function rendered(
   }
   let parsed: ParsedPage;
   try {
-    parsed = parseHtml(result.html, result.url);
+    parsed = parseHtml(result.html, result.url, { mainText: true });
   } catch (err) {
     const error = `the rendered page could not be parsed: ${err instanceof Error ? err.message : String(err)}`;
     return asFetched({ rendered: false, why: decision.why, ...kind, error, ...blocked, ms: result.durationMs }, result.blocked);

@@ -10,6 +10,7 @@ import { describeFatal, HaltSignal, openRun, type CrawlerPorts, type HaltAs, typ
 import { crawlLoop } from './crawl-loop';
 import { seedFromSearch } from './template-seeding';
 import { fitAuthority, loadAuthority, loadCopies, train } from './training';
+import { seedFromSitemaps } from './sitemap-seeding';
 
 export class CrawlRunner {
   private readonly halt = new HaltSignal();
@@ -78,6 +79,8 @@ export class CrawlRunner {
       if (!ctx.halted) await ctx.learner.loadAnswers();
       if (!ctx.halted) ctx.learner.resumeRescoring(crawl);
       if (!ctx.halted) ctx.copies = await loadCopies(ctx);
+      // The seeds' sitemaps, once: their URLs queued as links, so best-first decides when to take them.
+      if (!ctx.halted) await seedFromSitemaps(ctx);
       const end = ctx.halted ? null : await crawlLoop(ctx);
       await ctx.learner.windDown();
       await ctx.learner.save();

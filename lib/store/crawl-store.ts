@@ -4,7 +4,7 @@
 import Dexie from 'dexie';
 import type { CrawlConfig } from '../records/config';
 import type { FrontierEntry, LabeledLink, PageBody, PageRecord } from '../records/types';
-import { emptyStats, exportMarkKey, exportMarkPrefix, type CrawlRecord, type CrawlState, type ExportFormat } from '../records/rows';
+import { emptyStats, exportMarkKey, exportMarkPrefix, type CrawlRecord, type CrawlState, type ExportFormat, type SketchRow } from '../records/rows';
 import { firstReads, planCommit, secondReads } from '../run/commit-plan';
 import { crawlRow, type CrawlerDB } from './db';
 import { countWrites } from './fifo-queues';
@@ -93,7 +93,7 @@ export class CrawlStore implements CrawlStorePort {
     const held = this.held.begin();
     const taught = this.taught.begin();
     const labels: LabelPack[] = [];
-    const seqs = await db.transaction('rw', [db.frontier, db.hostHeads, db.crawls, db.pages, db.bodies, db.labels, db.pageLabels, db.sites, db.graph, db.records, db.recordChanges], async () => {
+    const seqs = await db.transaction('rw', [db.frontier, db.hostHeads, db.crawls, db.pages, db.bodies, db.labels, db.pageLabels, db.sites, db.graph, db.records, db.recordChanges, db.sketches], async () => {
       const seqs: number[] = [];
       // Pages of one crawl are planned together (a batch is one crawl's in practice); another crawl's start a new run.
       for (let i = 0; i < commits.length;) {
@@ -205,6 +205,7 @@ export class CrawlStore implements CrawlStorePort {
         c.pageLabel !== undefined && c.page
           ? db.pageLabels.add({ topicId, crawlId, seq, url: c.page.url, label: c.pageLabel, source: 'auto', createdAt: now })
           : undefined,
+        c.sketch && c.page ? db.sketches.add({ ...c.sketch, crawlId, seq }) : undefined,
       ]));
     }
     if (made.length) adds.push(() => addLabels(db, packLabels(crawl.topicId, crawlId, made), wrote));
@@ -212,6 +213,11 @@ export class CrawlStore implements CrawlStorePort {
     if (bodies.length) adds.push(() => db.bodies.bulkAdd(bodyRows(bodies)));
     await flush();
     return seqs;
+  }
+
+  /** The content sketches of a crawl's pages, in fetch order. */
+  sketches(crawlId: number): Promise<SketchRow[]> {
+    return this.db.sketches.where('[crawlId+seq]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).toArray();
   }
 
   /** The Sites panel: every site a page was fetched from, with its counters, queue and state. */
@@ -261,7 +267,7 @@ export class CrawlStore implements CrawlStorePort {
     const db = this.db;
     // The crawl's labeled links stay with its topic (they are what the topic learned); its labeled pages go
     // with their bodies.
-    return db.transaction('rw', [db.crawls, db.frontier, db.hostHeads, db.pages, db.bodies, db.pageLabels, db.sites, db.graph, db.strategyStates, db.settings, db.recordChanges, db.seedLists], async () => {
+    return db.transaction('rw', [db.crawls, db.frontier, db.hostHeads, db.pages, db.bodies, db.pageLabels, db.sites, db.graph, db.strategyStates, db.settings, db.recordChanges, db.seedLists, db.sketches], async () => {
       if (!(await db.crawls.get(crawlId))) return false;
       const lo = [crawlId, Dexie.minKey], hi = [crawlId, Dexie.maxKey];
       dropRows(db, crawlId);
@@ -274,6 +280,7 @@ export class CrawlStore implements CrawlStorePort {
       await db.sites.where('[crawlId+site]').between(lo, hi).delete();
       await db.pageLabels.where('[crawlId+seq]').between(lo, hi).delete();
       await db.graph.where('[crawlId+seq]').between(lo, hi).delete();
+      await db.sketches.where('[crawlId+seq]').between(lo, hi).delete();
       await db.strategyStates.delete(crawlId);
       await db.recordChanges.where('[crawlId+url]').between(lo, hi).delete();
       await db.settings.where('key').startsWith(exportMarkPrefix(crawlId)).delete();

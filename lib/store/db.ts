@@ -1,6 +1,6 @@
 import Dexie, { type EntityTable, type Table } from 'dexie';
 import type { FrontierEntry, PageBody, PageLabel, PageRecord, Topic } from '../records/types';
-import type { CrawlRecord, FieldRecord, GraphRow, HostHead, ModelRecord, RecordChange, SeedBatch, Setting, SiteStats, StrategyStateRow } from '../records/rows';
+import type { CrawlRecord, FieldRecord, GraphRow, HostHead, ModelRecord, RecordChange, SeedBatch, Setting, SiteStats, SketchRow, StrategyStateRow } from '../records/rows';
 import type { Candidate } from '../ports';
 import { upgradeToTopics } from './migrations/v2-topics';
 import { addEntrySites } from './migrations/v4-entry-sites';
@@ -34,6 +34,7 @@ export class CrawlerDB extends Dexie {
   hostHeads!: Table<HostHead, [number, string, string]>;
   seedLists!: Table<PackedSeeds, [number, number]>;
   crawlConfigs!: Table<CrawlConfigRow, number>;
+  sketches!: Table<SketchRow, [number, number]>;
 
   constructor(name = 'focus', deps?: { indexedDB: IDBFactory; IDBKeyRange: typeof IDBKeyRange }) {
     super(name, deps);
@@ -109,6 +110,10 @@ export class CrawlerDB extends Dexie {
     // The labels' crawlId index goes: nothing reads labels by crawl, and a crawl that learns from links to judged pages
     // writes about sixteen labels a page (one B-tree entry fewer each).
     this.version(13).stores({ crawlConfigs: 'crawlId', labels: '++id, [topicId+id], [topicId+url]' });
+    // v14: each page's content sketch (lib/parse/content-sketch.ts), by its seq: a resumed run rebuilds from them what
+    // content the crawl holds (docs/duplicates.md). A new table: no row of an older version changes, and a crawl stored
+    // before holds no sketch (its pages are not compared with the new ones).
+    this.version(14).stores({ sketches: '[crawlId+seq]' });
     this.use(crawlConfigMiddleware());
   }
 }

@@ -4,11 +4,12 @@
 import type { PageKind, PageRecord } from '../records/types';
 import { siteOf } from '../records/url';
 
-export const PAGE_KINDS: readonly PageKind[] = ['relevant', 'irrelevant', 'unjudged', 'failed', 'skipped'];
+export const PAGE_KINDS: readonly PageKind[] = ['relevant', 'irrelevant', 'unjudged', 'duplicate', 'failed', 'skipped'];
 
-export function pageKind(p: Pick<PageRecord, 'outcome' | 'error' | 'relevant'>): PageKind {
+export function pageKind(p: Pick<PageRecord, 'outcome' | 'error' | 'relevant' | 'duplicateOf'>): PageKind {
   if (p.outcome === 'skipped') return 'skipped';
   if (p.outcome === 'failed' || (!p.outcome && p.error)) return 'failed';
+  if (p.duplicateOf !== undefined) return 'duplicate';
   return p.relevant === true ? 'relevant' : p.relevant === false ? 'irrelevant' : 'unjudged';
 }
 
