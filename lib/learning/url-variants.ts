@@ -115,7 +115,7 @@ export function learnedRules(host: HostVariants | undefined): Set<VariantRule> {
 
 /**
  * A URL with every learned rule applied, and the rules that changed it: two URLs with one key are one page of the
- * host's. Letter case, then an index file, learned last segments (again while one is left), a trailing slash, and the
+ * host's. Letter case, then an index file, a trailing slash, learned last segments (again while one is left), and the
  * learned parameters.
  */
 export function reduce(url: string, learned: ReadonlySet<VariantRule>): { key: string; applied: VariantRule[] } {
@@ -132,16 +132,16 @@ export function reduce(url: string, learned: ReadonlySet<VariantRule>): { key: s
     path = path.slice(0, -file.length);
     applied.push('index');
   }
+  if (learned.has('/') && path.length > 1 && path.endsWith('/')) {
+    path = path.slice(0, -1);
+    applied.push('/');
+  }
   for (;;) {
     const at = path.lastIndexOf('/');
     const rule = `/${path.slice(at + 1).toLowerCase()}`;
     if (at <= 0 || rule === '/' || !learned.has(rule)) break;
     path = path.slice(0, at);
     applied.push(rule);
-  }
-  if (learned.has('/') && path.length > 1 && path.endsWith('/')) {
-    path = path.slice(0, -1);
-    applied.push('/');
   }
   const pairs = pairsOf(u.search);
   const kept = pairs.filter((p) => {
