@@ -58,7 +58,7 @@ const lineAt = (xml: string, at: number): number => xml.slice(0, at).split('\n')
 /** An element's local name (`sm:url` is `url`). */
 const local = (name: string): string => name.slice(name.indexOf(':') + 1).toLowerCase();
 
-const TOKEN = /<!--[\s\S]*?(?:-->|$)|<!\[CDATA\[([\s\S]*?)(?:\]\]>|$)|<\?[\s\S]*?(?:\?>|$)|<!DOCTYPE[^>]*>|<(\/?)([A-Za-z_][\w.:-]*)([^>]*?)(\/?)>|<|[^<]+/g;
+const TOKEN = /<!--[\s\S]*?(?:-->|$)|<!\[CDATA\[([\s\S]*?)(?:\]\]>|$)|<\?[\s\S]*?(?:\?>|$)|<!DOCTYPE[^>]*>|<(\/?)([A-Za-z_][\w.:-]*)([^>]*?)(\/?)>|<|[^<]+/gi;
 
 /**
  * A sitemap's entries, in order, at most `maxUrls`. Throws NotASitemap when the body is no sitemap at all (an HTML
@@ -74,12 +74,13 @@ export function parseSitemap(xml: string, maxUrls = SITEMAP_MAX_URLS): ParsedSit
   let buffer = '';
   const fault = (at: number, what: string): ParsedSitemap => {
     if (kind === null) throw new NotASitemap(`not a sitemap: ${what}`);
-    return { kind, entries, problem: `bad XML at line ${lineAt(text, at)}: ${what}; the ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'} before it are kept` };
+    const kept = entries.length === 0 ? 'no entry came before it' : entries.length === 1 ? 'the entry before it is kept' : `the ${entries.length} entries before it are kept`;
+    return { kind, entries, problem: `bad XML at line ${lineAt(text, at)}: ${what}; ${kept}` };
   };
   TOKEN.lastIndex = 0;
   for (let m = TOKEN.exec(text); m; m = TOKEN.exec(text)) {
     const token = m[0];
-    if (token.startsWith('<!--') || token.startsWith('<?') || token.startsWith('<!DOCTYPE')) {
+    if (token.startsWith('<!--') || token.startsWith('<?') || /^<!doctype/i.test(token)) {
       if (token.startsWith('<!--') && !token.endsWith('-->')) return fault(m.index, 'a comment is never closed');
       continue;
     }

@@ -11,9 +11,12 @@ import { siteOf } from '../records/url';
 import type { RunContext } from './context';
 import { presumeLinks } from './content-step';
 
-/** The share of the budget that sitemap files may take, and the files a crawl reads at least (budget allowing). */
+/**
+ * The share of the budget that sitemap files may take, and the files a crawl may read whatever its budget (an index
+ * and two of its sitemaps), but never the requests its seeds need.
+ */
 export const SITEMAP_FILE_SHARE = 0.05;
-export const SITEMAP_FILES_MIN = 5;
+export const SITEMAP_FILES_MIN = 3;
 /** Candidates queued per commit: a sitemap of 50,000 URLs is queued in steps, not in one transaction. */
 const QUEUE_STEP = 2_000;
 
@@ -40,14 +43,14 @@ export async function seedFromSitemaps(ctx: RunContext): Promise<void> {
   const crawl = await ctx.mustGet();
   if (crawl.sitemaps !== undefined) return;
   const { maxPages } = ctx.config.budget;
-  const maxFiles = Math.max(SITEMAP_FILES_MIN, Math.ceil(maxPages * SITEMAP_FILE_SHARE));
+  const maxFiles = Math.max(0, Math.min(maxPages - ctx.config.seeds.length, Math.max(SITEMAP_FILES_MIN, Math.ceil(maxPages * SITEMAP_FILE_SHARE))));
   const todo = await firstSitemaps(ctx);
   const seen = new Set(todo.map((t) => t.url));
   const reads: SitemapRead[] = [];
   let requests = 0, files = 0;
   while (todo.length > 0 && !ctx.halted) {
     if (files >= maxFiles || ctx.reserved >= maxPages) {
-      reads.push(...todo.splice(0).map((t) => ({ ...t, listed: 0, queued: 0, error: `not read: ${files >= maxFiles ? `the crawl reads at most ${maxFiles} sitemap files (5% of its budget)` : 'the budget was spent'}` })));
+      reads.push(...todo.splice(0).map((t) => ({ ...t, listed: 0, queued: 0, error: `not read: ${files >= maxFiles ? `the crawl reads at most ${maxFiles} sitemap file${maxFiles === 1 ? '' : 's'} on a budget of ${maxPages}` : 'the budget was spent'}` })));
       break;
     }
     const next = todo.shift()!;
@@ -59,7 +62,7 @@ export async function seedFromSitemaps(ctx: RunContext): Promise<void> {
     }
     ctx.reserved += got.requests - 1;
     requests += got.requests;
-    files++;
+    if (got.requests > 0) files++;
     if (got.kind !== 'file') {
       reads.push({ ...next, listed: 0, queued: 0, error: got.reason });
       continue;
