@@ -51,6 +51,10 @@ export function pageLine(p: PageRecord, content?: PageContent): string {
     line.kept = p.kept;
     if ((p.keptLinks ?? 0) > p.kept.length) line.keptLinks = p.keptLinks;
   }
+  // Content the crawl already held under another URL (not judged again), and the canonical URL the page named.
+  if (p.duplicateOf !== undefined) line.duplicateOf = p.duplicateOf;
+  if (p.canonical !== undefined) line.canonical = p.canonical;
+  if (p.canonicalNote !== undefined) line.canonicalNote = p.canonicalNote;
   if (content) {
     line.contentType = p.contentType;
     line.bytes = p.bytes;

@@ -97,13 +97,14 @@ export function isLearned(rule: VariantRule, e: VariantEvidence | undefined): bo
 }
 
 /**
- * Whether a rule was seen to change content on a host: its pager varies the parameter, or most of its pairs (two at
- * least) changed. A URL it makes of a page held is then a page of its own, as likely new as any other link; one pair
- * that changed among others that did not (a sorted listing of two pages) does not make it so.
+ * Whether a rule was seen to change content on a host: its pager varies the parameter, or its pairs changed three times
+ * at least and over twice as often as not. A URL it makes of a page held is then a page of its own, as likely new as
+ * any other link; a few pairs that changed among others that did not (the sorts of a listing of two pages) do not
+ * make it so.
  */
 export function isChanging(rule: VariantRule, e: VariantEvidence | undefined): boolean {
   if (!e) return false;
-  return (rule.startsWith('?') && e.paging === true) || (e.changed >= 2 && e.changed > e.same);
+  return (rule.startsWith('?') && e.paging === true) || (e.changed >= 3 && e.changed > 2 * e.same);
 }
 
 /** The rules learned on a host. */

@@ -119,13 +119,15 @@ export class VariantLearner {
    * spelling of it), or null.
    */
   near(url: string): { rule: VariantRule; other: string } | null {
-    const host = this.book[hostOf(url)];
-    return this.pairs(url).find((p) => !isChanging(p.rule, host?.rules[p.rule])) ?? null;
+    const host = hostOf(url);
+    return this.pairs(url).find((p) => !this.changes(host, p.rule)) ?? null;
   }
 
-  /** Whether a rule was seen to change content on a host. */
+  /** Whether a rule was seen to change content on a host; a parameter's value changes content when its pager varies it. */
   changes(host: string, rule: VariantRule): boolean {
-    return isChanging(rule, this.book[host]?.rules[rule]);
+    const rules = this.book[host]?.rules;
+    if (rule.startsWith('?') && rule.includes('=') && rules?.[rule.slice(0, rule.indexOf('='))]?.paging) return true;
+    return isChanging(rule, rules?.[rule]);
   }
 
   /** The pages seen one rule away from `url`, with the rule and the value it counts. */

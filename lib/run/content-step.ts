@@ -113,9 +113,12 @@ export function presumeLinks(ctx: RunContext, pageUrls: string[], children: Cand
   }
 }
 
-/** Why `url` waits for a URL being fetched right now that is one rule from it (either way), or null. */
+/**
+ * Why `url` waits for a URL being requested right now that is one rule from it (either way), or null. Only URLs past
+ * their own checks count: two spellings taken at once must not each wait for the other.
+ */
 export function variantInFlight(ctx: RunContext, url: string): string | null {
-  for (const other of ctx.active.keys()) {
+  for (const other of ctx.requesting) {
     if (other === url) continue;
     const rule = candidates(url).find((c) => c.reduced === other)?.rule ?? candidates(other).find((c) => c.reduced === url)?.rule;
     if (rule !== undefined) return `may be ${other} spelled another way (${ruleWords(rule)}), which is being fetched`;

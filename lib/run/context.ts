@@ -89,6 +89,8 @@ export class RunContext {
   duplicates = new Duplicates(undefined);
   /** The rules (`host rule`) a presumed duplicate is being requested to probe right now: one at a time each. */
   readonly probing = new Set<string>();
+  /** The URLs whose request is going out or whose answer is being recorded (past the checks before a request). */
+  readonly requesting = new Set<string>();
   /** URLs whose response a rendered page kept for the archive in this run. */
   readonly renderCaptured = new Set<string>();
   readonly renderSlots: RenderSlots;

@@ -43,6 +43,11 @@ type Response = Extract<GateResult, { kind: 'response' }>;
 export async function processEntry(ctx: RunContext, entry: FrontierEntry, answered: () => void = () => {}): Promise<void> {
   const held: string[] = [];
   const probes: string[] = [];
+  // Another spelling of it being requested right now, seen before this takes a turn to wait: else it is requested
+  // (claimed at once, so that two spellings taken together do not both go).
+  const inFlight = ctx.strategy.followsModel && entry.depth > 0 ? variantInFlight(ctx, entry.url) : null;
+  const requesting = inFlight === null;
+  if (requesting) ctx.requesting.add(entry.url);
   try {
     // Requested as the site spelled it; known by its canonical form. A seed, or a page asked for before, is expected
     // to open with the user's session (`attempts` counts this take too).
@@ -57,7 +62,7 @@ export async function processEntry(ctx: RunContext, entry: FrontierEntry, answer
     if (ctx.halted) return await giveBack(ctx, entry);
     // Queued before its host's variants were learned, and a page held by what they say: not requested. Queued before
     // the page it may be another spelling of was held: it waits behind the rest.
-    if ((await skipAsVariant(ctx, entry)) || (await deferAsPresumed(ctx, entry, probes))) return;
+    if ((await skipAsVariant(ctx, entry)) || (await deferAsPresumed(ctx, entry, probes, inFlight))) return;
     const result = await ctx.gate.page(entry.href ?? entry.url, { anchor: entry.anchor, expectsSession }, (url) => claim(ctx, url, held), validators);
     // Halted while the gate read the host's robots.txt: the gate has released the slot, and nothing was requested.
     if (result === null) return await giveBack(ctx, entry, false);
@@ -69,6 +74,7 @@ export async function processEntry(ctx: RunContext, entry: FrontierEntry, answer
   } finally {
     for (const url of held) ctx.claimed.delete(url);
     for (const key of probes) ctx.probing.delete(key);
+    if (requesting) ctx.requesting.delete(entry.url);
   }
 }
 
@@ -107,14 +113,15 @@ async function skipAsVariant(ctx: RunContext, entry: FrontierEntry): Promise<boo
  * (docs/duplicates.md): back in the queue without a request, behind every new-looking URL, as it would have been queued
  * had that page been held then. One already presumed has waited its turn and is requested, as a probe of its rule: one
  * probe of a rule at a time on a host, so that what the first shows decides for the rest (learned: not requested).
- * Held: the probe's key, released when its page is recorded.
+ * Held: the probe's key, released when its page is recorded. `inFlight`: another spelling being requested, which it
+ * waits for a moment.
  */
-async function deferAsPresumed(ctx: RunContext, entry: FrontierEntry, held: string[]): Promise<boolean> {
+async function deferAsPresumed(ctx: RunContext, entry: FrontierEntry, held: string[], inFlight: string | null): Promise<boolean> {
   if (entry.depth === 0 || !ctx.strategy.followsModel) return false;
   const now = ctx.ports.clock.now();
-  // Another spelling of it is being fetched right now: it waits for that answer.
-  let why = variantInFlight(ctx, entry.url);
-  let notBefore: number | undefined;
+  // Another spelling of it is being requested right now: it waits for that answer.
+  let why = inFlight;
+  let notBefore = inFlight === null ? undefined : now + PROBE_WAIT_MS;
   if (!why && entry.presumed === undefined) why = ctx.duplicates.presume({ url: entry.url, anchor: entry.anchor }, NO_PAGE)?.why ?? null;
   else if (!why) {
     const probe = ctx.duplicates.presume({ url: entry.url, anchor: entry.anchor }, NO_PAGE);
@@ -293,11 +300,12 @@ function judgeAndPlan(
   const relevant = duplicate ? duplicate.held.relevant ?? false : verdict?.relevant ?? false;
   const dropped: Record<string, number> = {};
   const kept: KeptByPage[] = [];
-  const children = planChildren(parsed, entry, out.finalUrl, config, link, relevant, dropped, ctx.authority, { strategy, rules: ctx.rules }, kept);
   // Every URL of the redirect chain after the first, and the final one, are this page: never fetched again; so is the
-  // canonical URL it names, when that is taken as its own.
+  // canonical URL it names, when that is taken as its own. The page's links to them are links to itself.
   const aliases = [...new Set([...chain.slice(1).map((h) => ctx.canonical(h.url)), ctx.canonical(out.finalUrl), content?.canonical?.taken ? content.canonical.url : null])]
     .filter((u): u is string => u !== null && u !== entry.url);
+  const children = planChildren(parsed, entry, out.finalUrl, config, link, relevant, dropped, ctx.authority, { strategy, rules: ctx.rules }, kept)
+    .filter((c) => !aliases.includes(c.url));
   markVariantLinks(ctx, children);
   presumeLinks(ctx, [entry.url, ...aliases], children, parsed);
   return { entry, out, chain, parsed, ...(role ? { role } : {}), verdict, children, dropped, aliases, kept, ...(copy ? { copy } : {}), ...(content ? { content } : {}) };
