@@ -24,6 +24,7 @@ import type { CrawlConfig } from '../lib/records/config';
 import type { CrawlRecord } from '../lib/records/rows';
 import { runPagesPerMinute } from '../lib/records/pace';
 import { crawlFigures, figuresLine, figuresOf, figureValues, recordCounts, type RecordCounts } from '../lib/ui/crawl-figures';
+import { duplicateCounts, learnedText, type DuplicateCounts } from '../lib/ui/duplicate-words';
 import type { Launched } from './lib/browser';
 import { BROWSERS, isBrowserName, openSession, waitInPage, type BrowserName, type ExtensionSession } from './lib/session';
 import type { Bridge } from '../lib/store/shared/bridge-server';
@@ -90,6 +91,11 @@ export interface Summary {
    * with validators, 304s, pages found changed and unchanged, body bytes downloaded, and bytes the 304s saved.
    */
   recheck?: { requests: number; conditional: number; notModified: number; changed: number; unchanged: number; bytesDownloaded: number; bytesSaved: number };
+  /**
+   * Spent on new content (docs/duplicates.md): duplicates fetched, URLs not requested by a learned rule or a canonical
+   * link, sitemap files read and the URLs they queued and fetched; and what was learned of each host's URLs.
+   */
+  duplicates?: DuplicateCounts & { learned: string[] };
   /** A template crawl: its cycle, records after the run, and what the run changed. */
   template?: { cycle: number; searchResults: number; seedsCrawled: number; records: number; changes: Record<string, number> | null; nextRecrawl: string | null };
   /**
@@ -309,6 +315,7 @@ function summarize(s: CrawlStatus, crawlId: number, records: RecordCounts | unde
       } }
       : {}),
     ...(c.sessionLost ? { sessionLost: { url: c.sessionLost.url, by: c.sessionLost.by, what: c.sessionLost.what, ...(c.sessionLost.after ? { after: c.sessionLost.after } : {}) } } : {}),
+    ...(c.config.template ? {} : { duplicates: { ...duplicateCounts(c.stats), learned: learnedText(c.variants) } }),
   };
 }
 
@@ -328,6 +335,11 @@ export function formatSummary(s: Summary): string {
     ...(s.recheck
       ? [`  asked again: ${s.recheck.requests} requests, ${s.recheck.conditional} conditional, ${s.recheck.notModified} not modified (304); ` +
         `${s.recheck.changed} changed, ${s.recheck.unchanged} unchanged; ${kb(s.recheck.bytesDownloaded)} downloaded, ${kb(s.recheck.bytesSaved)} saved`]
+      : []),
+    ...(s.duplicates
+      ? [`  duplicates fetched ${s.duplicates.duplicates}; not requested: ${s.duplicates.notRequestedByRule} by a learned rule, ${s.duplicates.notRequestedByCanonical} by a canonical link` +
+        (s.duplicates.sitemapFiles ? `; sitemaps: ${s.duplicates.sitemapFiles} files, ${s.duplicates.sitemapQueued} URLs queued, ${s.duplicates.sitemapFetched} fetched` : ''),
+        ...s.duplicates.learned.map((l) => `  ${l}`)]
       : []),
     ...(s.template
       ? [`  template cycle ${s.template.cycle}: ${s.template.searchResults} search results, ${s.template.seedsCrawled} crawled, ${s.template.records} records` +

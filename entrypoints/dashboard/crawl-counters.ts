@@ -77,6 +77,13 @@ function figureTile(id: FigureId, testid: string, more: Partial<Counter> = {}): 
     label: spec.label[0]!.toUpperCase() + spec.label.slice(1), testid, figure: id, title: spec.title, ...(spec.tone ? { tone: spec.tone } : {}),
     value: (c, rows) => of(c, rows)?.text ?? '—', shows: (c) => crawlFigures(c).some((f) => f.id === id), ...more,
   };
+/** "not requested: 212 by a learned rule, 25 by a canonical link", or nothing when the crawl skipped none. */
+function notRequestedParts(stats: CrawlRecord['stats']): string {
+  const parts = [
+    stats.variantSkips ? `${formatCount(stats.variantSkips)} by a learned rule` : '',
+    stats.canonicalSkips ? `${formatCount(stats.canonicalSkips)} by a canonical link` : '',
+  ].filter(Boolean);
+  return parts.length ? `not requested: ${parts.join(', ')}` : '';
 }
 
 const counters: Counter[] = [
@@ -113,6 +120,11 @@ const counters: Counter[] = [
     label: 'Skipped', testid: 'detail-skipped', value: (c) => formatCount(c.stats.skipped),
     parts: (c, rows) => skippedParts(c.stats.skipped, rows.skippedPages),
     title: 'URLs the crawl chose not to fetch. Pages: taken but not fetched (robots.txt, a redirect not followed), listed in the Pages table. Links kept from requesting: unsafe links and redirect targets recorded without a request, with no page row',
+  },
+  {
+    label: 'Duplicates', testid: 'detail-duplicates', shows: notTemplate, value: (c) => formatCount(c.stats.duplicates ?? 0),
+    parts: (c) => notRequestedParts(c.stats),
+    title: 'Pages fetched whose content the crawl already held under another URL (not judged again), and URLs it did not request because a rule it learned of their site, or a canonical link, made them a page it held (docs/duplicates.md)',
   },
   {
     label: 'Budget used', testid: 'detail-budget', value: (c) => `${formatCount(c.stats.attempts)} / ${formatCount(c.config.budget.maxPages)}`,

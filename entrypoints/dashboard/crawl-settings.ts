@@ -10,6 +10,7 @@ import { strategyModule } from '@/lib/strategies/registry';
 import { engineUrl } from '@/lib/records/template-config.ts';
 import { queueWeight } from '@/lib/strategies/multi-queue/weights';
 import { queueLoads } from '@/lib/store/fifo-queues';
+import { learnedText, sitemapsText } from '@/lib/ui/duplicate-words';
 import { isTemplate } from './crawl-counters';
 
 /** The crawl's settings as term and description pairs; `topic` is its topic row, when read. */
@@ -27,6 +28,10 @@ export function crawlSettings(crawl: CrawlRecord, topic: Topic | undefined): Chi
     ...(template && !config.topic.keywords.length ? [] : [['Keywords', keywordsRow(config.topic.keywords, topic)] as [string, Child]]),
     ['Strategy', strategyText(config.strategy)],
     ...(config.template ? [['Template', templateText(config.template)] as [string, Child]] : []),
+    ...(template ? [] : [
+      ['Sitemaps', h('span', { 'data-testid': 'detail-sitemaps' }, sitemapsText(crawl))],
+      ['Learned URLs', h('span', { 'data-testid': 'detail-learned', title: 'What the crawl learned of its sites\' URLs: parameters and suffixes that do not change a page\'s content, whose URLs it then did not request' }, learnedText(crawl.variants).join('\n') || 'nothing yet')],
+    ] as [string, Child][]),
     ['Scope', h('span', { 'data-testid': 'detail-scope' }, template ? templateScopeText(config.scope) : scope)],
     ['Limits', `${formatCount(config.budget.maxPages)} pages, depth ${config.budget.maxDepth}`],
     ['Politeness', `${p.delayMs} ms delay, ${p.concurrency} at once, robots.txt ${p.robots ? 'obeyed' : 'ignored'}`],

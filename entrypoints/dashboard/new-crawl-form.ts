@@ -26,7 +26,7 @@ import { allTopics } from '@/lib/ui/label-queries';
 import { watch } from '@/lib/ui/queries';
 
 type Field = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
-type TextKey = Exclude<keyof CrawlFormValues, 'robots' | 'identify' | 'safetyOff' | 'strategyParams'>;
+type TextKey = Exclude<keyof CrawlFormValues, 'robots' | 'sitemaps' | 'identify' | 'safetyOff' | 'strategyParams'>;
 
 const textKeys: TextKey[] = [
   'name', 'seeds', 'topicId', 'keywords', 'linkSources', 'positive', 'negative', 'strategy',
@@ -39,6 +39,7 @@ export function setupNewCrawlForm(onStarted: (crawlId: number) => void, db: Craw
   const topicSelect = addTopicField(form);
   const field = (name: string) => form.elements.namedItem(name) as Field;
   const robots = field('robots') as HTMLInputElement;
+  const sitemaps = field('sitemaps') as HTMLInputElement;
   const identify = field('identify') as HTMLInputElement;
   const safetyRules = byId('safety-rules');
   const ruleBoxes = () => [...safetyRules.querySelectorAll<HTMLInputElement>('input[type=checkbox]')];
@@ -72,6 +73,7 @@ export function setupNewCrawlForm(onStarted: (crawlId: number) => void, db: Craw
     for (const k of textKeys) (v as unknown as Record<TextKey, string>)[k] = field(k).value;
     v.strategyParams = Object.fromEntries([...paramBox.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>('input, select, textarea')].map((i) => [i.name.replace(/^strategyParam:/, ''), i.value]));
     v.robots = robots.checked;
+    v.sitemaps = sitemaps.checked;
     v.identify = identify.checked;
     v.safetyOff = [...ruleBoxes().filter((b) => !b.checked).map((b) => b.value), ...unknownOff];
     return v;
@@ -80,6 +82,7 @@ export function setupNewCrawlForm(onStarted: (crawlId: number) => void, db: Craw
     for (const k of textKeys) field(k).value = v[k];
     showStrategy(v.strategyParams);
     robots.checked = v.robots;
+    sitemaps.checked = v.sitemaps;
     identify.checked = v.identify;
     fill(
       safetyRules,

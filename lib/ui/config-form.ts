@@ -30,6 +30,8 @@ export interface CrawlFormValues {
   delayMs: string;
   concurrency: string;
   robots: boolean;
+  /** Read the seeds' sitemaps and queue their URLs as links (seeds.sitemaps). */
+  sitemaps: boolean;
   /** Name the crawl (FocusCrawler) in the User-Agent of its requests. */
   identify: boolean;
   /** Whether pages are rendered in a background tab before they are read (fetch.render). */
@@ -68,6 +70,7 @@ export const defaultFormValues = (): CrawlFormValues => ({
   delayMs: String(DEFAULTS.politeness.delayMs),
   concurrency: String(DEFAULTS.politeness.concurrency),
   robots: DEFAULTS.politeness.robots,
+  sitemaps: DEFAULTS.seedSitemaps,
   identify: DEFAULTS.politeness.identify,
   render: DEFAULTS.fetch.render,
   renderScrolls: String(DEFAULTS.fetch.renderScrolls),
@@ -176,6 +179,8 @@ export function formToConfig(v: CrawlFormValues, base: Json = {}): Json {
   const config: Json = {
     ...base,
     seeds: lines(v.seeds),
+    // seeds.sitemaps, as a stored config keeps it: the seeds stay the list every other reader of the form expects.
+    seedSitemaps: v.sitemaps,
     topic: topicOf(v, section(base, 'topic')),
     training: {
       ...section(base, 'training'),
@@ -262,6 +267,12 @@ function dropUndefined(o: Json): Json {
   return out;
 }
 
+/** `seeds.sitemaps`, or a stored config's `seedSitemaps`, when the file says. */
+function sitemapsOf(c: Json): boolean | undefined {
+  const v = isObject(c.seeds) ? c.seeds.sitemaps : c.seedSitemaps;
+  return typeof v === 'boolean' ? v : undefined;
+}
+
 const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined);
 const textLines = (v: unknown): string | undefined =>
   Array.isArray(v) ? v.filter((s) => typeof s === 'string').join('\n') : undefined;
@@ -281,7 +292,8 @@ export function configToForm(input: unknown, current: CrawlFormValues): CrawlFor
   const mode = SCOPE_MODES.find((m) => m === scope.mode);
   return {
     name: text(c.name) ?? current.name,
-    seeds: textLines(c.seeds) ?? current.seeds,
+    seeds: textLines(isObject(c.seeds) ? c.seeds.urls : c.seeds) ?? current.seeds,
+    sitemaps: sitemapsOf(c) ?? current.sitemaps,
     topicId: typeof topic.id === 'number' && Number.isInteger(topic.id) ? String(topic.id) : current.topicId,
     keywords: Array.isArray(topic.keywords) ? topic.keywords.filter((s) => typeof s === 'string').join(', ') : current.keywords,
     linkSources: textLines(training.linkSources) ?? current.linkSources,

@@ -89,7 +89,7 @@ export class DashboardPage {
     return this;
   }
 
-  async startCrawl(f: { name: string; seeds: string; keywords: string; maxPages: number; delayMs: number; identify?: boolean }): Promise<void> {
+  async startCrawl(f: { name: string; seeds: string; keywords: string; maxPages: number; delayMs: number; identify?: boolean; sitemaps?: boolean }): Promise<void> {
     const p = this.page;
     await p.getByTestId('form-name').fill(f.name);
     await p.getByTestId('form-seeds').fill(f.seeds);
@@ -97,6 +97,7 @@ export class DashboardPage {
     await p.getByTestId('form-max-pages').fill(String(f.maxPages));
     await p.getByTestId('form-delay').fill(String(f.delayMs));
     if (f.identify !== undefined) await p.getByTestId('form-identify').setChecked(f.identify);
+    if (f.sitemaps !== undefined) await p.getByTestId('form-sitemaps').setChecked(f.sitemaps);
     await p.getByTestId('start').click();
   }
 

@@ -31,4 +31,12 @@ describe('the runner summary', () => {
   it('says a run too short for a rate of pages a minute is one', () => {
     expect(formatSummary({ ...base, pagesPerMinute: null })).toContain('  12.0 s, too short for a rate of pages a minute');
   });
+  it('says what went to content already held, what was not requested, the sitemaps, and what was learned', () => {
+    const text = formatSummary({ ...base, duplicates: {
+      duplicates: 3, notRequestedByRule: 212, notRequestedByCanonical: 25, sitemapFiles: 4, sitemapQueued: 110, sitemapFetched: 80,
+      learned: ['on shop.test, `sort` and `view` do not change content: 212 URLs not requested'],
+    } });
+    expect(text).toContain('duplicates fetched 3; not requested: 212 by a learned rule, 25 by a canonical link; sitemaps: 4 files, 110 URLs queued, 80 fetched');
+    expect(text).toContain('\n  on shop.test, `sort` and `view` do not change content: 212 URLs not requested');
+  });
 });

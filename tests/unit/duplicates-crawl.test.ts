@@ -10,6 +10,7 @@ import { CrawlerDB } from '../../lib/store/db';
 import { realClock } from '../../lib/net/fetcher';
 import { learnedRules } from '../../lib/learning/url-variants';
 import { pageLine } from '../../lib/export/jsonl';
+import { duplicatesText, learnedText, sitemapsText } from '../../lib/ui/duplicate-words';
 import { startCatalogShop, uniquePages, type CatalogShop } from '../fixtures/sites/catalog-shop';
 import { loopbackFetch } from '../support/loopback-fetch';
 import { shopSpend } from '../support/shop-measure';
@@ -58,6 +59,8 @@ describe('a crawl of a shop that serves its pages under many URLs', { timeout: 3
     for (const rule of ['?page', '?brand']) expect(learned, rule).not.toContain(rule);
     expect(host!.notRequested).toBeGreaterThan(200);
     expect(crawl.stats.variantSkips).toBe(host!.notRequested);
+    // As the crawl detail and the CLI say it.
+    expect(learnedText(crawl.variants)).toEqual([expect.stringMatching(new RegExp(`^on shop\\.test, (?=.*\`sort\`)(?=.*\`view\`)(?!.*\`ref=).* do not change content: ${host!.notRequested.toLocaleString('en-US')} URLs not requested$`))]);
     // And none of them wrongly: every listing a brand filter or a page number makes was asked for.
     const served = new Set(shop.seen.map((r) => r.path));
     for (const path of ['/c/telescopes/?page=2', '/c/telescopes/?brand=orion', '/c/eyepieces/?brand=baader', '/c/mounts/?brand=ioptron']) expect(served, path).toContain(path);
@@ -66,6 +69,8 @@ describe('a crawl of a shop that serves its pages under many URLs', { timeout: 3
     expect(crawl.stats.duplicates).toBe(spend.duplicates);
     expect(crawl.stats.canonicalSkips).toBeGreaterThan(10);
     expect(crawl.stats).toMatchObject({ sitemapRequests: 4, sitemapQueued: expect.any(Number), sitemapFetched: expect.any(Number) });
+    expect(sitemapsText(crawl)).toBe(`4 files read: ${crawl.stats.sitemapQueued} URLs queued, ${crawl.stats.sitemapFetched} fetched`);
+    expect(duplicatesText(crawl.stats)).toBe(`${spend.duplicates} duplicates found; not requested: ${crawl.stats.variantSkips} URLs by a learned rule, ${crawl.stats.canonicalSkips} by a canonical link`);
     const rows = await store.pages.pagesAfter(crawlId, 0, 1000);
     const dup = rows.find((r) => r.duplicateOf !== undefined)!;
     expect(dup).toMatchObject({ relevant: null, kind: 'duplicate' });

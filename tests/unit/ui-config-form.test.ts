@@ -35,6 +35,10 @@ describe('new crawl form', () => {
     expect(config.budget).toEqual({ maxPages: 250, maxDepth: DEFAULTS.budget.maxDepth });
     expect(config.scope).toEqual({ mode: 'listed-sites', sites: ['a.example', 'b.example'] });
     expect(config.politeness.robots).toBe(false);
+    // The sitemaps box is seeds.sitemaps, and a config file's seeds.sitemaps fills it.
+    expect(parseConfig(formToConfig({ ...v, sitemaps: true })).seedSitemaps).toBe(true);
+    expect(parseConfig(formToConfig({ ...v, sitemaps: false })).seedSitemaps).toBe(false);
+    expect(configToForm({ seeds: { urls: ['https://a.example/'], sitemaps: true } }, defaultFormValues())).toMatchObject({ seeds: 'https://a.example/', sitemaps: true });
   });
 
   it('leaves the name out when empty and passes a bad number on for the worker to reject', () => {
