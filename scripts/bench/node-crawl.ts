@@ -18,7 +18,7 @@ const corpusPages = new Map<string, Map<string, string>>();
  * Answers corpus paths from memory, as the loopback server would (decoded-path lookup included); with `sites`, as
  * the web of sites: each article only on its own host, its links absolute across hosts.
  */
-export function memoryFetch(corpus: string, sites?: Map<string, string>): FetchPort {
+export function memoryFetch(corpus: string, sites?: Map<string, string>, sitemaps = false): FetchPort {
   const key = `${corpus}${sites ? ' sites' : ''}`;
   let pages = corpusPages.get(key);
   if (!pages) {
@@ -31,6 +31,8 @@ export function memoryFetch(corpus: string, sites?: Map<string, string>): FetchP
   const byPath = pages;
   return async (url) => {
     const u = new URL(url);
+    // With `sitemaps`, each host lists its articles at /sitemap.xml, as a site's sitemap does (the corpus has none).
+    if (u.pathname === '/sitemap.xml' && sitemaps) return new Response(sitemapOf(byPath, u, sites), { status: 200, headers: { 'content-type': 'application/xml' } });
     const html = sites && !onItsHost(u, sites) ? undefined : byPath.get(decodeURIComponent(u.pathname));
     return html === undefined
       ? new Response('not found\n', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } })
@@ -38,12 +40,23 @@ export function memoryFetch(corpus: string, sites?: Map<string, string>): FetchP
   };
 }
 
+/** The sitemap of a host: every article it serves (on the one site, all of them), at most 50,000. */
+function sitemapOf(pages: Map<string, string>, u: URL, sites?: Map<string, string>): string {
+  const locs = [...pages.keys()].filter((path) => !sites || onItsHost(new URL(path, u.origin), sites)).slice(0, 50_000)
+    .map((path) => `<url><loc>${new URL(encodeURI(path), u.origin).href.replace(/&/g, '&amp;')}</loc></url>`);
+  return `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${locs.join('')}</urlset>`;
+}
+
 /** Reads the corpus into memory now, so the first case timed does not pay for it. */
 export function loadCorpusInMemory(corpus: string, web?: 'one-site' | 'sites'): void {
   memoryFetch(corpus, web === 'sites' ? loadSites(corpus) : undefined);
 }
 
-export type NodeCaseOptions = Pick<CaseOptions, 'corpus' | 'topic' | 'seed' | 'budget' | 'strategy' | 'strategyParams' | 'concurrency' | 'learning' | 'rescoreEveryPages' | 'linksToJudged' | 'judgeSmoothing' | 'keywords' | 'classifier' | 'web' | 'maxSources'>;
+export type NodeCaseOptions = Pick<CaseOptions, 'corpus' | 'topic' | 'seed' | 'budget' | 'strategy' | 'strategyParams' | 'concurrency' | 'learning' | 'rescoreEveryPages' | 'linksToJudged' | 'judgeSmoothing' | 'keywords' | 'classifier' | 'web' | 'maxSources'> & {
+  /** `seeds.sitemaps` (default false here, so the figures before it stay comparable), and whether the hosts serve one. */
+  seedSitemaps?: boolean;
+  serveSitemaps?: boolean;
+};
 
 /** One case crawled by the crawl core in Node; returns the harvest table (scored split included) and timing. */
 export async function runNodeCase(o: NodeCaseOptions) {
@@ -52,9 +65,10 @@ export async function runNodeCase(o: NodeCaseOptions) {
   const keywords = o.keywords ?? TOPIC_KEYWORDS[o.topic];
   if (!keywords?.length) throw new Error(`no keywords known for topic ${o.topic}`);
   const sites = o.web === 'sites' ? loadSites(o.corpus) : undefined;
-  const config = caseConfig(o, truth, (a) => articleUrl(ORIGIN, pathOf.get(a)!, sites), sites !== undefined, keywords);
+  const made = caseConfig(o, truth, (a) => articleUrl(ORIGIN, pathOf.get(a)!, sites), sites !== undefined, keywords);
+  const config = { ...made, seeds: { urls: made.seeds, sitemaps: o.seedSitemaps ?? false } };
   const store = new CrawlStore(new CrawlerDB(`sweep-${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
-  const service = new CrawlService({ store, fetch: memoryFetch(o.corpus, sites), clock: realClock });
+  const service = new CrawlService({ store, fetch: memoryFetch(o.corpus, sites, o.serveSitemaps), clock: realClock });
   const t0 = Date.now();
   const { crawlId } = await service.handlers.start(config);
   await service.settled(crawlId);
