@@ -77,6 +77,8 @@ function figureTile(id: FigureId, testid: string, more: Partial<Counter> = {}): 
     label: spec.label[0]!.toUpperCase() + spec.label.slice(1), testid, figure: id, title: spec.title, ...(spec.tone ? { tone: spec.tone } : {}),
     value: (c, rows) => of(c, rows)?.text ?? '—', shows: (c) => crawlFigures(c).some((f) => f.id === id), ...more,
   };
+}
+
 /** "not requested: 212 by a learned rule, 25 by a canonical link", or nothing when the crawl skipped none. */
 function notRequestedParts(stats: CrawlRecord['stats']): string {
   const parts = [

@@ -1,6 +1,7 @@
 // A crawl of the test shop (tests/fixtures/sites/catalog-shop.ts) in real Chromium with the built extension, started
 // from the dashboard's form with its sitemaps box ticked, as a user does: the shop's server, not the crawler's rows,
 // says what was spent on content already held, and the crawl detail says what was found and learned.
+// @module-tag chromium
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ensureBuilt, launchWithExtension, send, type Launched } from '../../scripts/lib/browser';
 import type { CrawlStatus } from '../../lib/app/protocol';
