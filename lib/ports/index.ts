@@ -3,7 +3,7 @@
 // declared here, above the policy that makes the decisions and below the run, learning and the store, so
 // those depend on this file and not on Dexie; lib/store/ implements them (CrawlStore, TopicStore, RecordStore).
 import type { RobotsShare } from '../net/shared-robots';
-import type { CrawlRecord, CrawlStats, FieldRecord, ModelRecord, RecordChange, RecordChangeKind, SitemapRead, SketchRow, VariantEvidence } from '../records/rows';
+import type { CrawlRecord, CrawlStats, FieldRecord, ModelRecord, RecallPoint, RecordChange, RecordChangeKind, SitemapRead, SketchRow, VariantEvidence } from '../records/rows';
 import type { NextOrder, Strategy } from '../strategies/types';
 import type { EntryState, EntryStrategyState, FrontierEntry, LabeledLink, LabelValue, PageBody, PageLabel, PageRecord, Topic } from '../records/types';
 
@@ -77,6 +77,11 @@ export interface PageCommit {
   verdict?: LabelValue;
   /** Set when the crawl ranks a URL by every link found to it (`classifier.everyLink`): the strategy's rerank. */
   everyLink?: Rerank;
+  /**
+   * The log-odds the judged page was taken at, when the strategy's priority is the link's log-odds (a seed has none):
+   * the commit counts the page and its verdict into the crawl's recall calibration (lib/learning/recall.ts).
+   */
+  takenAt?: number;
   /**
    * A found link to a page with a kept verdict becomes a labeled link with that verdict (`learning.linksToJudged`),
    * until links have taught this many labels of that page (`learning.linksPerJudgedPage`).
@@ -187,6 +192,8 @@ export interface RunStorePort extends CrawlStorePort {
     forgetBound(crawlId: number): void;
     reclaimInFlight(crawlId: number, now: number, maxReclaims?: number): Promise<{ requeued: number; failed: number }>;
     countByState(crawlId: number, state: EntryState): Promise<number>;
+    /** Queued URLs counted between priorities (FrontierStore.countQueuedByPriority); a store without it gives no recall estimate. */
+    countQueuedByPriority?(crawlId: number, edges: readonly number[]): Promise<number[]>;
     getEntry(crawlId: number, url: string): Promise<FrontierEntry | undefined>;
   };
   getCrawl(id: number): Promise<CrawlRecord | undefined>;
@@ -195,6 +202,8 @@ export interface RunStorePort extends CrawlStorePort {
   strategyMemory(crawlId: number): Promise<{ graph: { url: string; links: string[] }[]; saved: unknown }>;
   labeledOutlinks(crawlId: number): Promise<{ label: 0 | 1; links: string[] }[]>;
   saveStrategyState(crawlId: number, state: unknown, now: number): Promise<unknown>;
+  /** Keeps the newest recall estimate (or why there is none) on the crawl row, and an estimate in its history. */
+  saveRecall(crawlId: number, recall: RecallPoint | { note: string }, now: number): Promise<void>;
   /** Set by a store shared by several browsers: robots.txt answers are read once per crawl, not once per browser. */
   readonly robots?: RobotsShare;
   /** Set by a store shared by several browsers: each link source is read once per crawl, by the worker that claims it. */

@@ -126,6 +126,13 @@ export interface CrawlRecord {
   variants?: VariantBook;
   /** The sitemaps read for the seeds' hosts, once they were (lib/run/sitemap-seeding.ts). */
   sitemaps?: SitemapRead[];
+  /**
+   * The pages the crawl judged, by the log-odds they were taken at (lib/learning/recall.ts calibrates on them),
+   * counted by each page's commit; absent for a crawl whose order is not the link classifier's log-odds.
+   */
+  recallTaken?: TakenBins;
+  /** The newest estimate of how much of the topic the crawl holds, or why there is none (docs/recall.md). */
+  recall?: RecallPoint | { note: string };
 }
 
 /**
@@ -174,6 +181,22 @@ export interface SketchRow {
   relevant: boolean | null;
   canonical?: string;
   duplicateOf?: string;
+}
+
+/** Judged pages by the bin of the log-odds they were taken at (lib/learning/recall.ts): `[pages, relevant]`, keyed by bin. */
+export type TakenBins = Record<string, [number, number]>;
+
+/** One estimate of recall (the share of the topic's pages the crawl holds) and its interval, at a count of pages fetched. */
+export interface RecallPoint {
+  fetched: number;
+  estimate: number;
+  low: number;
+  high: number;
+}
+
+/** An estimate kept in a crawl's recall history (the `recallHistory` table), one every RECALL_EVERY pages. */
+export interface RecallRow extends RecallPoint {
+  crawlId: number;
 }
 
 /** One cycle of a template crawl: its search, its sample of seeds, and when it is due again. */

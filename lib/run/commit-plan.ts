@@ -10,6 +10,7 @@
 //      when this page closes its site, that site's queued URLs; the store reads them and calls `planCommit`.
 import { urlLogOdds } from '../learning/link-classifier';
 import { logistic } from '../learning/naive-bayes';
+import { withTaken } from '../learning/recall';
 import type { Admission, Candidate, PageCommit, Rerank } from '../ports';
 import type { CrawlRecord, CrawlStats, SiteStats } from '../records/rows';
 import type { EntryState, FrontierEntry } from '../records/types';
@@ -209,6 +210,7 @@ export function planCommit(c: PageCommit, read: CommitRead, now: number): Commit
   if (delta.sitemap) s.sitemapQueued = (s.sitemapQueued ?? 0) + delta.sitemap;
   if (c.sitemaps?.length) crawl.sitemaps = [...(crawl.sitemaps ?? []), ...c.sitemaps];
   s.labels += labels.length;
+  if (c.takenAt !== undefined) crawl.recallTaken = withTaken(crawl.recallTaken ?? {}, c.takenAt, (c.stats.relevant ?? 0) > 0);
   countDropped(crawl, closed.length);
   const pace = paceAfter(crawl.pace, c.stats.fetched ?? 0, c.activeMs);
   return {

@@ -106,6 +106,8 @@ export function pageCommit(page: PageOutcome, run: CommitTerms): PageCommit {
     ...(fromVerdicts && linksToJudged && learns ? { learnLinksToJudged: linksPerJudgedPage ?? DEFAULTS.learning.linksPerJudgedPage } : {}),
     ...(config.classifier.everyLink && strategy.followsModel && learns ? { everyLink: (e: FrontierEntry, lo: number) => strategy.rerank(e, lo) } : {}),
     ...content.commit,
+    // Seeds are taken first whatever they would score: they say nothing of a log-odds.
+    ...(verdict && strategy.priorityIsLogOdds && entry.parentUrl !== null ? { takenAt: entry.priority } : {}),
     // A copy's content is as fetched when training read it: it carries that time (an archive dates it so).
     page: { ...judgedRow(entry.url, out, parsed, { ...takenFrom(entry), ...(role ? { urlClass: role.urlClass } : {}) }, verdict, chain, now),
       ...(copy ? { copyOf: copy.seq, fetchedAt: copy.fetchedAt } : {}), ...(recheck?.revisit ? { revisit: recheck.revisit } : {}),

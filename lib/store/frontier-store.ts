@@ -212,6 +212,18 @@ export class FrontierStore {
     return this.db.frontier.where('[crawlId+state]').equals([crawlId, state]).count();
   }
 
+  /**
+   * The queued URLs counted by priority: `edges.length + 1` counts, the first below `edges[0]`, each next from its edge
+   * up to the next one, the last at or above the last edge. Counted through the frontier's index, reading no row (in
+   * one read transaction, so the counts agree with each other).
+   */
+  async countQueuedByPriority(crawlId: number, edges: readonly number[]): Promise<number[]> {
+    const index = this.db.frontier.where('[crawlId+state+priority+order]');
+    const bounds = [Dexie.minKey, ...edges, Dexie.maxKey];
+    return this.db.transaction('r', this.db.frontier, () => Promise.all(bounds.slice(1).map((hi, i) =>
+      index.between([crawlId, 'queued', bounds[i], Dexie.minKey], [crawlId, 'queued', hi, Dexie.minKey], true, false).count())));
+  }
+
   /** The URLs of a crawl's queued entries, keys only: what the learner's reach index lists (lib/learning/reach-index.ts). */
   async queuedUrls(crawlId: number): Promise<string[]> {
     const keys = await this.db.frontier.where('[crawlId+state]').equals([crawlId, 'queued']).primaryKeys();

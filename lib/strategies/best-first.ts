@@ -11,6 +11,7 @@ export const bestFirst: StrategyModule = {
     name: 'best-first',
     next: 'priority',
     followsModel: true,
+    priorityIsLogOdds: true,
     seedPriority: () => SEED_PRIORITY,
     plan: (link) => ({ priority: link.logOdds }),
     rerank: (_entry, logOdds) => logOdds,

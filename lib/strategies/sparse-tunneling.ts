@@ -30,6 +30,7 @@ const sparse = ({ maxTunnel, unknownSiteQueue, blacklistAfter }: Record<string, 
     name: 'sparse-tunneling',
     next: 'priority',
     followsModel: true,
+    priorityIsLogOdds: true,
     seedPriority: () => SEED_PRIORITY,
     plan(link, parent) {
       // Design B.3: d(page) = 0 when the page is relevant, else d(parent) + 1; its links inherit d(page), and a

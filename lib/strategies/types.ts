@@ -134,6 +134,11 @@ export interface Strategy {
   judgeSite?(site: SiteView): string | null;
   /** Whether priorities follow the link classifier, so the queue is re-scored when the model learns. */
   readonly followsModel: boolean;
+  /**
+   * Its priority is the link's log-odds as the classifier ranks it, nothing added: the queue counted by priority is
+   * counted by log-odds, and the crawl estimates its recall from it (lib/learning/recall.ts).
+   */
+  readonly priorityIsLogOdds?: boolean;
   /** A new priority for a queued entry when the model changed, or null to leave it. */
   rerank(entry: FrontierEntry, logOdds: number): number | null;
   /** How the next URL is chosen (NextOrder). */

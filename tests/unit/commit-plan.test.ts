@@ -206,3 +206,21 @@ describe('planCommit: the page itself', () => {
     expect(plan.crawl.stats.queued).toBe(9);
   });
 });
+
+describe('planCommit: the recall calibration', () => {
+  it('counts a judged page, and whether it was relevant, in the bin of the log-odds it was taken at', () => {
+    const on = commit([], { takenAt: 2.2, stats: { fetched: 1, relevant: 1 } });
+    const first = planCommit(on, reads(on), NOW).crawl;
+    expect(first.recallTaken).toEqual({ 4: [1, 1] });
+    const off = commit([], { takenAt: 2.4, stats: { fetched: 1, relevant: 0 } });
+    const second = planCommit(off, reads(off, [], [], first), NOW).crawl;
+    expect(second.recallTaken).toEqual({ 4: [2, 1] });
+    // The row read is not changed: the store may read it again for the next page of its batch.
+    expect(first.recallTaken).toEqual({ 4: [1, 1] });
+  });
+
+  it('counts nothing for a page with no log-odds to learn from (a seed, a strategy not ordered by them)', () => {
+    const seed = commit([], { stats: { fetched: 1, relevant: 1 } });
+    expect(planCommit(seed, reads(seed), NOW).crawl.recallTaken).toBeUndefined();
+  });
+});
