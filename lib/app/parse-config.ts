@@ -1,6 +1,6 @@
 // Checks a user's crawl config (the dashboard form's, an imported file's, the runner's JSON) and fills its
 // defaults: one clear sentence for the first thing wrong. Above the strategies, as it asks each for its parameters.
-import { strategyParams, strategyProblem } from '../strategies/registry';
+import { createStrategy, strategyParams, strategyProblem } from '../strategies/registry';
 import { DEFAULT_SAFETY_RULES } from '../records/safety-rules';
 import { siteOfHostOrUrl } from '../records/url';
 import { patternProblems } from '../records/patterns';
@@ -135,6 +135,7 @@ export function parseConfig(input: unknown): CrawlConfig {
     budget: {
       maxPages: num(budget.maxPages, 'budget.maxPages', DEFAULTS.budget.maxPages, 1, 10_000_000, true),
       maxDepth: num(budget.maxDepth, 'budget.maxDepth', DEFAULTS.budget.maxDepth, 0, 10_000, true),
+      ...targetRecall(budget.targetRecall),
     },
     scope: { mode: mode as ScopeMode, sites: strings(scope.sites, 'scope.sites') },
     politeness: {
@@ -188,7 +189,20 @@ export function parseConfig(input: unknown): CrawlConfig {
   if (config.topic.keywords.length === 0 && config.training.positive.length === 0 && config.topic.id === undefined) {
     throw new ConfigError('topic.keywords or training.positive: give the crawler something that says what the topic is');
   }
+  // A target the crawl could never see itself reach is refused, not left to run to its page budget unnoticed.
+  if (config.budget.targetRecall !== undefined && !createStrategy(config).priorityIsLogOdds) {
+    throw new ConfigError(`budget.targetRecall needs a strategy that takes pages in the order of their link score (best-first, sparse-tunneling): ${strategyName} gives no recall estimate`);
+  }
   return config;
+}
+
+/** `budget.targetRecall`: a share of the topic above 0 and at most 1, or nothing. */
+function targetRecall(v: unknown): { targetRecall?: number } {
+  if (v === undefined) return {};
+  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0 || v > 1) {
+    throw new ConfigError(`budget.targetRecall must be a share of the topic above 0 and at most 1, e.g. 0.8 (got ${JSON.stringify(v)})`);
+  }
+  return { targetRecall: v };
 }
 
 /** URL patterns, each read as the crawl reads it (lib/records/patterns.ts): one the crawl would ignore is refused. */

@@ -1,7 +1,7 @@
 // The one message protocol between the extension's pages (popup, dashboard, runner) and the service worker.
 import type { ModelBundle } from '../export/model-bundle';
 import type { CrawlConfig } from '../records/config';
-import type { AnswerEffect, CrawlRecord, FieldRecord, RecordChange } from '../records/rows';
+import type { AnswerEffect, CrawlRecord, FieldRecord, RecallPoint, RecordChange } from '../records/rows';
 import type { LabeledLink, LabelValue, PageRecord, Topic } from '../records/types';
 
 export interface ProtocolMap {
@@ -20,6 +20,8 @@ export interface ProtocolMap {
    * for every URL ever taken, and the popup read them all on each refresh.
    */
   fetchingNow(req: { crawlId: number }): string[];
+  /** The crawl's recall estimates, one every hundred pages fetched, oldest first (the runner's summary.json). */
+  recallHistory(req: { crawlId: number }): RecallPoint[];
   /** Page rows in fetch order after `afterSeq`, at most `limit`. */
   pages(req: { crawlId: number; afterSeq: number; limit: number }): PageRecord[];
   deleteCrawl(req: { crawlId: number }): { deleted: boolean };

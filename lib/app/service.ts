@@ -248,6 +248,10 @@ export class CrawlService {
       return crawl ? this.statusOf(crawl) : null;
     },
     fetchingNow: async ({ crawlId }) => this.runners.get(crawlId)?.runner.inFlight() ?? [],
+    recallHistory: async ({ crawlId }) => {
+      await this.must(crawlId);
+      return (await this.ports.store.recallHistory(crawlId)).map(({ fetched, estimate, low, high }) => ({ fetched, estimate, low, high }));
+    },
     pages: ({ crawlId, afterSeq, limit }) => this.ports.store.pages.pagesAfter(crawlId, afterSeq, Math.min(Math.max(1, limit), 5000)),
     setSiteBlacklisted: async ({ crawlId, site, on }) => {
       if (typeof site !== 'string' || !site.trim()) throw new Error('name the site to blacklist');

@@ -17,7 +17,7 @@ import { rowKeyOf } from '../store/label-packs';
 
 type TopicRequest = Exclude<
   keyof ProtocolMap,
-  'start' | 'pause' | 'resume' | 'stop' | 'status' | 'fetchingNow' | 'pages' | 'deleteCrawl' | 'markExported' | 'setSiteBlacklisted' | 'allowKept' | 'setLabeler' | 'startShared' | 'recrawl' | 'records' | 'recordChanges'
+  'start' | 'pause' | 'resume' | 'stop' | 'status' | 'fetchingNow' | 'pages' | 'recallHistory' | 'deleteCrawl' | 'markExported' | 'setSiteBlacklisted' | 'allowKept' | 'setLabeler' | 'startShared' | 'recrawl' | 'records' | 'recordChanges'
 >;
 export type TopicHandlers = { [K in TopicRequest]: (data: Request<K>) => Promise<ReturnType<ProtocolMap[K]>> };
 

@@ -38,7 +38,11 @@ export interface CrawlConfig {
   strategy: StrategyConfig;
   /** Sites (registrable domains) never entered, whatever the strategy; the dashboard can add to it while a crawl runs. */
   siteBlacklist: string[];
-  budget: { maxPages: number; maxDepth: number };
+  /**
+   * `targetRecall` (0-1): the crawl ends once its estimate of how much of the topic it holds reaches it, whatever is
+   * left of `maxPages` (lib/run/recall-watch.ts); absent, only the page budget ends it.
+   */
+  budget: { maxPages: number; maxDepth: number; targetRecall?: number };
   scope: { mode: ScopeMode; sites: string[] };
   /**
    * `identify`: the crawl's requests name it in their User-Agent (the browser's own, then `FocusCrawler/<version>`),

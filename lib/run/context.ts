@@ -24,6 +24,7 @@ import { makeGate } from './gate';
 import { RenderSlots, type RenderRun } from './render';
 import { sessionLostMessage } from './outcome';
 import { Duplicates, loadDuplicates, PRESUMED_PENALTY } from '../learning/duplicates';
+import { RecallWatch } from './recall-watch';
 
 export interface CrawlerPorts {
   store: RunStorePort;
@@ -36,7 +37,8 @@ export interface CrawlerPorts {
   log?: (line: string) => void;
 }
 
-export type HaltAs = 'paused' | 'stopped';
+/** How a halted run ends: paused or stopped by the user (or a fault), or finished (its target recall reached). */
+export type HaltAs = 'paused' | 'stopped' | 'finished';
 
 /** Whether the run was asked to stop taking URLs, and how it ends then; the first ask wins. */
 export class HaltSignal {
@@ -63,6 +65,8 @@ export class RunContext {
   /** The crawl's one way to the network: every request passes its gates (request-gate.ts). */
   gate: RequestGate;
   learner!: CrawlLearner;
+  /** The recall estimate every hundred pages, and the stop at `budget.targetRecall` (recall-watch.ts). */
+  recall!: RecallWatch;
   /** The authority of URLs among the labeled training pages' links (null without both training lists, or when off). */
   authority: TargetAuthority | null = null;
   /** Redirect targets being requested under another entry: not taken meanwhile. */
@@ -245,6 +249,10 @@ export async function openRun(
     authority: () => ctx.authority,
     halted: () => ctx.halted, fail: (err) => ctx.requestHalt('paused', describeFatal(err)),
   }, await loadModel(store, crawl.topicId, ctx.config.judge.threshold));
+  ctx.recall = new RecallWatch({
+    crawlId, store, clock, log: ports.log, strategy, config: () => ctx.config, judge: () => ctx.learner.model.judge,
+    halted: () => ctx.halted, finish: (message) => ctx.requestHalt('finished', message),
+  }, crawl.stats.fetched);
   return ctx;
 }
 

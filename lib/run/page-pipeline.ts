@@ -270,6 +270,7 @@ async function recordResponse(ctx: RunContext, entry: FrontierEntry, result: Res
   });
   await withRecord(ctx, commit, page);
   await ctx.commits.submit(commit);
+  ctx.recall.committed(commit.stats.fetched ?? 0);
   // With links to judged pages learned, the store may have added labels of its own.
   ctx.learner.pageDone(commit.labels.length + (commit.learnLinksToJudged ? 1 : 0), commit.children);
   // A duplicate is no new page to the strategy: the original was told.

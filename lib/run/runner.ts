@@ -81,7 +81,11 @@ export class CrawlRunner {
       if (!ctx.halted) ctx.copies = await loadCopies(ctx);
       // The seeds' sitemaps, once: their URLs queued as links, so best-first decides when to take them.
       if (!ctx.halted) await seedFromSitemaps(ctx);
+      if (!ctx.halted) await ctx.recall.open(crawl);
       const end = ctx.halted ? null : await crawlLoop(ctx);
+      // The loop ended by itself: the last pages get an estimate too (a crawl that reached its target recall ends on the
+      // estimate that said so).
+      if (end && !this.halt.reason) await ctx.recall.final();
       await ctx.learner.windDown();
       await ctx.learner.save();
       const final: { state: CrawlState; message: string } = this.halt.reason

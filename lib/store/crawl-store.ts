@@ -4,7 +4,7 @@
 import Dexie from 'dexie';
 import type { CrawlConfig } from '../records/config';
 import type { FrontierEntry, LabeledLink, PageBody, PageRecord } from '../records/types';
-import { emptyStats, exportMarkKey, exportMarkPrefix, type CrawlRecord, type CrawlState, type ExportFormat, type SketchRow } from '../records/rows';
+import { emptyStats, exportMarkKey, exportMarkPrefix, type CrawlRecord, type CrawlState, type ExportFormat, type RecallPoint, type RecallRow, type SketchRow } from '../records/rows';
 import { firstReads, planCommit, secondReads } from '../run/commit-plan';
 import { crawlRow, type CrawlerDB } from './db';
 import { countWrites } from './fifo-queues';
@@ -220,6 +220,23 @@ export class CrawlStore implements CrawlStorePort {
     return this.db.sketches.where('[crawlId+seq]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).toArray();
   }
 
+  /**
+   * The crawl's newest recall estimate, or why there is none, on its row; an estimate is also added to its history.
+   * Only the `recall` field is written: the counters the commits keep are not touched.
+   */
+  async saveRecall(crawlId: number, recall: RecallPoint | { note: string }, now: number): Promise<void> {
+    const db = this.db;
+    await db.transaction('rw', db.crawls, db.recallHistory, async () => {
+      await db.crawls.update(crawlId, { recall, updatedAt: now });
+      if ('estimate' in recall) await db.recallHistory.put({ crawlId, ...recall });
+    });
+  }
+
+  /** A crawl's recall estimates, in the order of pages fetched. */
+  recallHistory(crawlId: number): Promise<RecallRow[]> {
+    return this.db.recallHistory.where('[crawlId+fetched]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).toArray();
+  }
+
   /** The Sites panel: every site a page was fetched from, with its counters, queue and state. */
   sites(crawlId: number) {
     return sitesOf(this.db, crawlId);
@@ -267,7 +284,7 @@ export class CrawlStore implements CrawlStorePort {
     const db = this.db;
     // The crawl's labeled links stay with its topic (they are what the topic learned); its labeled pages go
     // with their bodies.
-    return db.transaction('rw', [db.crawls, db.frontier, db.hostHeads, db.pages, db.bodies, db.pageLabels, db.sites, db.graph, db.strategyStates, db.settings, db.recordChanges, db.seedLists, db.sketches], async () => {
+    return db.transaction('rw', [db.crawls, db.frontier, db.hostHeads, db.pages, db.bodies, db.pageLabels, db.sites, db.graph, db.strategyStates, db.settings, db.recordChanges, db.seedLists, db.sketches, db.recallHistory], async () => {
       if (!(await db.crawls.get(crawlId))) return false;
       const lo = [crawlId, Dexie.minKey], hi = [crawlId, Dexie.maxKey];
       dropRows(db, crawlId);
@@ -283,6 +300,7 @@ export class CrawlStore implements CrawlStorePort {
       await db.sketches.where('[crawlId+seq]').between(lo, hi).delete();
       await db.strategyStates.delete(crawlId);
       await db.recordChanges.where('[crawlId+url]').between(lo, hi).delete();
+      await db.recallHistory.where('[crawlId+fetched]').between(lo, hi).delete();
       await db.settings.where('key').startsWith(exportMarkPrefix(crawlId)).delete();
       await db.crawls.delete(crawlId);
       this.held.forget(crawlId);

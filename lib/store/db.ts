@@ -1,6 +1,6 @@
 import Dexie, { type EntityTable, type Table } from 'dexie';
 import type { FrontierEntry, PageBody, PageLabel, PageRecord, Topic } from '../records/types';
-import type { CrawlRecord, FieldRecord, GraphRow, HostHead, ModelRecord, RecordChange, SeedBatch, Setting, SiteStats, SketchRow, StrategyStateRow } from '../records/rows';
+import type { CrawlRecord, FieldRecord, GraphRow, HostHead, ModelRecord, RecallRow, RecordChange, SeedBatch, Setting, SiteStats, SketchRow, StrategyStateRow } from '../records/rows';
 import type { Candidate } from '../ports';
 import { upgradeToTopics } from './migrations/v2-topics';
 import { addEntrySites } from './migrations/v4-entry-sites';
@@ -35,6 +35,8 @@ export class CrawlerDB extends Dexie {
   seedLists!: Table<PackedSeeds, [number, number]>;
   crawlConfigs!: Table<CrawlConfigRow, number>;
   sketches!: Table<SketchRow, [number, number]>;
+  /** A crawl's recall estimates, one every RECALL_EVERY pages fetched (lib/run/recall-watch.ts). */
+  recallHistory!: Table<RecallRow, [number, number]>;
 
   constructor(name = 'focus', deps?: { indexedDB: IDBFactory; IDBKeyRange: typeof IDBKeyRange }) {
     super(name, deps);
@@ -114,6 +116,9 @@ export class CrawlerDB extends Dexie {
     // content the crawl holds (docs/duplicates.md). A new table: no row of an older version changes, and a crawl stored
     // before holds no sketch (its pages are not compared with the new ones).
     this.version(14).stores({ sketches: '[crawlId+seq]' });
+    // v15: a crawl's recall estimates, one row each (the crawl row, written with every page, keeps only the newest).
+    // A new table: no row of an older version changes.
+    this.version(15).stores({ recallHistory: '[crawlId+fetched]' });
     this.use(crawlConfigMiddleware());
   }
 }

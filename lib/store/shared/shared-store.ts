@@ -207,6 +207,7 @@ export class SharedRunStore implements RunStorePort {
   strategyMemory: RunStorePort['strategyMemory'] = (id) => this.local.strategyMemory(id);
   labeledOutlinks: RunStorePort['labeledOutlinks'] = (id) => this.local.labeledOutlinks(id);
   saveStrategyState: RunStorePort['saveStrategyState'] = (id, state, now) => this.local.saveStrategyState(id, state, now);
+  saveRecall: RunStorePort['saveRecall'] = (id, recall, now) => this.local.saveRecall(id, recall, now);
 }
 
 /** The store of a shared crawl whose runner is gone (the browser restarted without it): it takes nothing and says why. */
