@@ -18,10 +18,10 @@ import { EXPORT_FORMATS, frontierSize, type ExportFormat } from '../lib/records/
 import { isExportFormat } from '../lib/export/selection';
 import type { CrawlStatus } from '../lib/app/protocol';
 import type { PageRecord } from '../lib/records/types';
-import type { FieldRecord, RecordChange } from '../lib/records/rows';
+import type { CrawlRecord, FieldRecord, RecallPoint, RecordChange } from '../lib/records/rows';
+import { recallSentence } from '../lib/ui/format';
 import { changesJsonl, recordsJsonl } from '../lib/export/records';
 import type { CrawlConfig } from '../lib/records/config';
-import type { CrawlRecord } from '../lib/records/rows';
 import { runPagesPerMinute } from '../lib/records/pace';
 import { crawlFigures, figuresLine, figuresOf, figureValues, recordCounts, type RecordCounts } from '../lib/ui/crawl-figures';
 import { duplicateCounts, learnedText, type DuplicateCounts } from '../lib/ui/duplicate-words';
@@ -82,6 +82,11 @@ export interface Summary {
   durationSeconds: number;
   /** Pages a minute from the first page to the last (lib/records/pace.ts); null for a run too short to tell. */
   pagesPerMinute: number | null;
+  /**
+   * How much of the topic the crawl holds (docs/recall.md): the newest estimate and its interval (null, with the
+   * note saying why, when there is none) and every estimate made, one every hundred pages fetched.
+   */
+  recall?: { estimate: number | null; low: number | null; high: number | null; note?: string; history: RecallPoint[] };
   /** What the crawl's strategy reported of itself (e.g. HITS rounds and their cost), when it reports. */
   strategyReport?: Record<string, unknown>;
   /** Set when a request ended the user's session and the crawl paused for it: the URL, and how. */
@@ -201,7 +206,8 @@ export async function runCrawl(opts: RunOptions): Promise<Summary> {
     if (opts.exports?.length) await exportInto(session, crawlId, opts.exports, opts.out, log);
     const written = parsed.template ? await writeRecords(session, parsed.name, crawlId, opts.out) : undefined;
     if (session.chromium) await opts.onFinished?.(session.chromium, crawlId);
-    const local = { ...summarize(status, crawlId, written?.counts), ...(written ? { template: written.template } : {}) };
+    const recall = status.crawl.recall ? recallSummary(status.crawl.recall, await send<RecallPoint[]>('recallHistory', { crawlId })) : undefined;
+    const local = { ...summarize(status, crawlId, written?.counts), ...(recall ? { recall } : {}), ...(written ? { template: written.template } : {}) };
     const summary = joined ? withShared(local, status.crawl, await joined.frontier.status(), joined.worker) : local;
     writeFileSync(join(opts.out, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
     return summary;
@@ -319,6 +325,15 @@ function summarize(s: CrawlStatus, crawlId: number, records: RecordCounts | unde
   };
 }
 
+/** summary.json's `recall`: the newest estimate (or why there is none) and the history. */
+function recallSummary(latest: NonNullable<CrawlRecord['recall']>, history: RecallPoint[]): NonNullable<Summary['recall']> {
+  const r = (x: number) => Math.round(x * 1000) / 1000;
+  const points = history.map((p) => ({ fetched: p.fetched, estimate: r(p.estimate), low: r(p.low), high: r(p.high) }));
+  return 'note' in latest
+    ? { estimate: null, low: null, high: null, note: latest.note, history: points }
+    : { estimate: r(latest.estimate), low: r(latest.low), high: r(latest.high), history: points };
+}
+
 const round = (x: number) => Math.round(x * 1000) / 1000;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
 
@@ -328,6 +343,7 @@ export function formatSummary(s: Summary): string {
     // The figures of the crawl's strategy, as the dashboard and the popup show them (lib/ui/crawl-figures.ts).
     `  ${figuresLine(figuresOf(s.figures), ', ')}`,
     `  ${s.requests} requests, failed ${s.failed}, skipped ${s.skipped}, training pages ${s.trainPages}, frontier left ${s.frontierLeft}`,
+    ...(s.recall ? [`  recall: ${s.recall.estimate === null ? s.recall.note : recallSentence({ fetched: 0, estimate: s.recall.estimate, low: s.recall.low!, high: s.recall.high! })}`] : []),
     ...(s.blacklistedSites || Object.keys(s.dropped).length
       ? [`  blacklisted sites ${s.blacklistedSites}; links dropped: ${Object.entries(s.dropped).map(([why, n]) => `${why} ${n}`).join(', ') || 'none'}`]
       : []),

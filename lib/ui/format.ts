@@ -138,3 +138,14 @@ export function shortReason(text: string, max = 40): string {
   const cut = head.slice(0, max - 1);
   return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), max / 2)).trimEnd()}…`;
 }
+
+/**
+ * A crawl's recall estimate as the popup, the crawl detail and the runner say it: "about 72% of the topic found
+ * (65-80%)", or why there is none; null for a crawl made before estimates were kept.
+ */
+export function recallSentence(recall: CrawlRecord['recall']): string | null {
+  if (!recall) return null;
+  if ('note' in recall) return recall.note;
+  const pct = (x: number) => Math.round(x * 100);
+  return `about ${pct(recall.estimate)}% of the topic found (${pct(recall.low)}-${pct(recall.high)}%)`;
+}

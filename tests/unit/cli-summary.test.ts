@@ -39,4 +39,12 @@ describe('the runner summary', () => {
     expect(text).toContain('duplicates fetched 3; not requested: 212 by a learned rule, 25 by a canonical link; sitemaps: 4 files, 110 URLs queued, 80 fetched');
     expect(text).toContain('\n  on shop.test, `sort` and `view` do not change content: 212 URLs not requested');
   });
+  it('says how much of the topic the crawl holds, or why it cannot say', () => {
+    const history = [{ fetched: 200, estimate: 0.41, low: 0.2, high: 0.6 }, { fetched: 300, estimate: 0.72, low: 0.65, high: 0.8 }];
+    expect(formatSummary({ ...base, recall: { estimate: 0.72, low: 0.65, high: 0.8, history } }))
+      .toContain('  recall: about 72% of the topic found (65-80%)');
+    expect(formatSummary({ ...base, recall: { estimate: null, low: null, high: null, note: 'not enough to estimate yet', history: [] } }))
+      .toContain('  recall: not enough to estimate yet');
+    expect(formatSummary(base)).not.toMatch(/recall/);
+  });
 });

@@ -3,6 +3,7 @@
 // reachable pages the crawl fetched; `budget.targetRecall` ending a crawl; a strategy with no estimate saying so.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../lib/app/parse-config';
 import { CrawlService } from '../../lib/app/service';
 import { realClock } from '../../lib/net/fetcher';
 import type { RecallPoint } from '../../lib/records/rows';
@@ -90,4 +91,20 @@ describe('the recall estimate of a crawl', () => {
     expect(row.recall).toEqual({ note: 'not enough to estimate yet' });
     expect(history).toEqual([]);
   }, 180_000);
+});
+
+describe('budget.targetRecall in a config', () => {
+  it('takes a share of the topic above 0 and at most 1', () => {
+    expect(parseConfig(config({ budget: { maxPages: 100, targetRecall: 0.8 } })).budget).toEqual({ maxPages: 100, maxDepth: 50, targetRecall: 0.8 });
+    expect(parseConfig(config()).budget.targetRecall).toBeUndefined();
+    for (const bad of [0, -0.1, 1.2, '0.8', Number.NaN]) {
+      expect(() => parseConfig(config({ budget: { targetRecall: bad } }))).toThrow(/^budget\.targetRecall must be a share of the topic above 0 and at most 1/);
+    }
+  });
+
+  it('is refused with a strategy that gives no estimate, rather than left to run to the page budget', () => {
+    expect(() => parseConfig(config({ strategy: { name: 'breadth-first' }, budget: { targetRecall: 0.8 } })))
+      .toThrow('budget.targetRecall needs a strategy that takes pages in the order of their link score (best-first, sparse-tunneling): breadth-first gives no recall estimate');
+    expect(parseConfig(config({ strategy: { name: 'sparse-tunneling' }, budget: { targetRecall: 0.8 } })).budget.targetRecall).toBe(0.8);
+  });
 });
