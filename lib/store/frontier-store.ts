@@ -3,6 +3,7 @@
 // table and its heads; CrawlStore's page commit writes through its helpers inside one transaction. Its parts: the
 // one enqueue path (frontier-enqueue.ts), big seed lists fed as the crawl needs them (frontier-seeds.ts), the take
 // (here), reclaiming a stopped worker's entries (frontier-reclaim.ts) and re-scoring (frontier-rescore.ts).
+import Dexie from 'dexie';
 import type { NextOrder } from '../strategies/types';
 import type { EntryState, FrontierEntry } from '../records/types';
 import { crawlRow, type CrawlerDB } from './db';
