@@ -30,7 +30,7 @@ type TextKey = Exclude<keyof CrawlFormValues, 'robots' | 'sitemaps' | 'identify'
 
 const textKeys: TextKey[] = [
   'name', 'seeds', 'topicId', 'keywords', 'linkSources', 'positive', 'negative', 'strategy',
-  'maxPages', 'maxDepth', 'scopeMode', 'scopeSites', 'delayMs', 'concurrency', 'render', 'renderScrolls', 'renderClicks', 'renderGrowMs', 'renderGrowLinks', 'safetyAvoid', 'siteBlacklist', 'template',
+  'maxPages', 'maxDepth', 'targetRecall', 'scopeMode', 'scopeSites', 'delayMs', 'concurrency', 'render', 'renderScrolls', 'renderClicks', 'renderGrowMs', 'renderGrowLinks', 'safetyAvoid', 'siteBlacklist', 'template',
 ];
 
 /** `db`: the page's database connection (the topic choices are read from it); one of its own when not given. */

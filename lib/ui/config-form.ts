@@ -25,6 +25,8 @@ export interface CrawlFormValues {
   siteBlacklist: string;
   maxPages: string;
   maxDepth: string;
+  /** budget.targetRecall as typed, a share from 0 to 1; empty: the crawl runs to its page budget. */
+  targetRecall: string;
   scopeMode: ScopeMode;
   scopeSites: string;
   delayMs: string;
@@ -65,6 +67,7 @@ export const defaultFormValues = (): CrawlFormValues => ({
   siteBlacklist: '',
   maxPages: String(DEFAULTS.budget.maxPages),
   maxDepth: String(DEFAULTS.budget.maxDepth),
+  targetRecall: '',
   scopeMode: DEFAULTS.scope.mode,
   scopeSites: '',
   delayMs: String(DEFAULTS.politeness.delayMs),
@@ -190,7 +193,7 @@ export function formToConfig(v: CrawlFormValues, base: Json = {}): Json {
     },
     strategy: strategyOfForm(v, section(base, 'strategy')),
     siteBlacklist: lines(v.siteBlacklist),
-    budget: { ...section(base, 'budget'), maxPages: numberField(v.maxPages), maxDepth: numberField(v.maxDepth) },
+    budget: { ...section(base, 'budget'), maxPages: numberField(v.maxPages), maxDepth: numberField(v.maxDepth), targetRecall: numberField(v.targetRecall) },
     scope: { ...section(base, 'scope'), mode: v.scopeMode, sites: v.scopeMode === 'listed-sites' ? lines(v.scopeSites) : [] },
     politeness: {
       ...section(base, 'politeness'),
@@ -306,6 +309,7 @@ export function configToForm(input: unknown, current: CrawlFormValues): CrawlFor
     siteBlacklist: textLines(c.siteBlacklist) ?? current.siteBlacklist,
     maxPages: text(budget.maxPages) ?? current.maxPages,
     maxDepth: text(budget.maxDepth) ?? current.maxDepth,
+    targetRecall: text(budget.targetRecall) ?? current.targetRecall,
     scopeMode: mode ?? current.scopeMode,
     scopeSites: textLines(scope.sites) ?? current.scopeSites,
     delayMs: text(politeness.delayMs) ?? current.delayMs,
@@ -336,6 +340,7 @@ export const FORM_FIELDS: Record<string, { field: string; label: string }> = {
   siteBlacklist: { field: 'siteBlacklist', label: 'Site blacklist' },
   'budget.maxPages': { field: 'maxPages', label: 'Max pages' },
   'budget.maxDepth': { field: 'maxDepth', label: 'Max depth' },
+  'budget.targetRecall': { field: 'targetRecall', label: 'Target recall' },
   'scope.mode': { field: 'scopeMode', label: 'Scope' },
   'scope.sites': { field: 'scopeSites', label: 'Sites' },
   'politeness.delayMs': { field: 'delayMs', label: 'Delay (ms)' },

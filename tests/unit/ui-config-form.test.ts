@@ -258,6 +258,18 @@ describe('the form checks everything before a start, every refusal at once', () 
     expect(byField({ ...defaultFormValues(), template: '{"search": {}}' })).toEqual({ template: [expect.stringMatching(/^Template: template\.search\.url /)] });
   });
 
+  it('sends a target recall as typed, none when empty, and refuses one no crawl could reach beside its field', () => {
+    expect(parseConfig(formToConfig({ ...valid, targetRecall: '0.8' })).budget.targetRecall).toBe(0.8);
+    expect(parseConfig(formToConfig(valid)).budget.targetRecall).toBeUndefined();
+    expect(configToForm({ budget: { targetRecall: 0.9 } }, defaultFormValues()).targetRecall).toBe('0.9');
+    expect(byField({ ...valid, targetRecall: '1.5' })).toEqual({
+      targetRecall: ['Target recall must be a share of the topic above 0 and at most 1, e.g. 0.8 (you wrote 1.5)'],
+    });
+    expect(byField({ ...valid, strategy: 'breadth-first', targetRecall: '0.8' })).toEqual({
+      targetRecall: ['Target recall needs a strategy that takes pages in the order of their link score (best-first, sparse-tunneling): breadth-first gives no recall estimate.'],
+    });
+  });
+
   it('reads an empty number field as its default only where the form shows that default', () => {
     // Max pages and the like show their default as their value: emptied, they show none, and are refused.
     const empty = byField({ ...valid, maxPages: '', concurrency: ' ' });
