@@ -33,6 +33,12 @@ export interface ReplayPoint {
   fetched: number;
   truth: number;
   result: RecallResult;
+  /**
+   * What any estimate made from the queue could say at best: the on-topic pages found, over those and the on-topic
+   * pages queued, by the corpus's labels (a calibration that knew each queued URL's verdict). Its distance from the
+   * truth is the topic's pages no fetched page links to yet, which no queue shows.
+   */
+  queueBound: number;
 }
 
 const logit = (p: number) => Math.log(Math.max(p, 1e-12) / Math.max(1 - p, 1e-12));
@@ -60,7 +66,11 @@ export function replay(trace: Trace): ReplayPoint[] {
     const queued = new Array<number>(QUEUE_EDGES.length + 1).fill(0);
     const first = binOf(-Infinity);
     for (const [, score] of snap.queued) queued[binOf(logit(score)) - first]! += 1;
-    out.push({ fetched: snap.fetched, truth: held.size / total, result: estimateRecall({ fetched: snap.fetched, relevant, taken, queued }) });
+    const queuedOnTopic = new Set(snap.queued.map(([a]) => a).filter((a) => onTopic.has(a) && reachable.has(a) && !held.has(a))).size;
+    out.push({
+      fetched: snap.fetched, truth: held.size / total, result: estimateRecall({ fetched: snap.fetched, relevant, taken, queued }),
+      queueBound: held.size / (held.size + queuedOnTopic),
+    });
   }
   return out;
 }
@@ -127,6 +137,7 @@ async function main(): Promise<void> {
       score('queue, calibrated (kept)', 'point' in p.result ? p.result.point.estimate : null, p.truth);
       score('capture-recapture', o.captureRecapture, o.truth);
       score('harvest fit', o.harvestFit, o.truth);
+      score('queue, every verdict known (bound)', p.queueBound, p.truth);
     }
     const cells = POINTS.map((n) => {
       const p = pointAt(replayed, n);
