@@ -1,6 +1,7 @@
 // The selected crawl: its header, updated in place from its crawl row, and its parts: the counter tiles
-// (crawl-counters.ts), its settings (crawl-settings.ts, with its topic), the harvest chart, the links it fetches next
-// (next-up-panel.ts), the links the safety guard kept it from requesting (kept-panel.ts) and its sites, live.
+// (crawl-counters.ts), its settings (crawl-settings.ts, with its topic), the harvest chart and the share of the topic
+// found (recall-chart.ts), the links it fetches next (next-up-panel.ts), the links the safety guard kept it from
+// requesting (kept-panel.ts) and its sites, live.
 import type { CrawlerDB } from '@/lib/store/db';
 import type { CrawlRecord } from '@/lib/records/rows.ts';
 import type { Topic } from '@/lib/records/types.ts';
@@ -13,12 +14,14 @@ import { crawlSettings } from './crawl-settings';
 import { HarvestChart } from './harvest-chart';
 import { KeptPanel } from './kept-panel';
 import { NextUpPanel } from './next-up-panel';
+import { RecallChart } from './recall-chart';
 import { SitesPanel } from './sites-panel';
 import './learning.css';
 
 export class CrawlDetail {
   private readonly counters: CrawlCounters;
   private readonly chart: HarvestChart;
+  private readonly recall: RecallChart;
   private readonly nextUp: NextUpPanel;
   private readonly kept: KeptPanel;
   private readonly sites: SitesPanel;
@@ -29,10 +32,11 @@ export class CrawlDetail {
   constructor(db: CrawlerDB) {
     this.counters = new CrawlCounters(db, byId('counters'));
     this.chart = new HarvestChart(db);
+    this.recall = new RecallChart(db);
     this.nextUp = new NextUpPanel(db);
     this.kept = new KeptPanel(db);
     this.sites = new SitesPanel(db);
-    byId('crawl-detail').append(this.chart.root, this.nextUp.root, this.kept.root, this.sites.root);
+    byId('crawl-detail').append(this.chart.root, this.recall.root, this.nextUp.root, this.kept.root, this.sites.root);
     watch(
       () => allTopics(db),
       (rows) => {
@@ -52,6 +56,7 @@ export class CrawlDetail {
     // A template crawl's measure is its records (the tiles and the Records view): its keyword judge calls every page relevant.
     this.chart.root.hidden = !!crawl && isTemplate(crawl);
     this.chart.show(crawl && !isTemplate(crawl) ? crawl : undefined);
+    this.recall.show(crawl);
     this.nextUp.show(crawl?.id);
     this.kept.show(crawl?.id);
     this.counters.show(crawl);

@@ -5,7 +5,7 @@
 import { controlCrawl, type CrawlControl } from '@/lib/platform/actions';
 import { errorText, fill, h } from '@/lib/platform/dom';
 import { sendMessage } from '@/lib/platform/messaging';
-import { crawlActions, formatCount, formatRate, pagesPerMinute, splitUrl, waitingText } from '@/lib/ui/format';
+import { crawlActions, formatCount, formatRate, pagesPerMinute, recallSentence, splitUrl, waitingText } from '@/lib/ui/format';
 import { crawlAgain, isActive, type PopupCrawl } from '@/lib/ui/popup-crawls';
 import { crawlFigures, type FigureId } from '@/lib/ui/crawl-figures';
 import { frontierSize } from '@/lib/records/rows.ts';
@@ -32,6 +32,8 @@ export class CrawlCard {
   private readonly stats = {} as Record<StatId, HTMLSpanElement>;
   private readonly common: HTMLElement[];
   private readonly training = h('p', { class: 'training', 'data-testid': 'training', hidden: true });
+  /** How much of the topic the crawl holds (docs/recall.md), or why there is no estimate. */
+  private readonly recall = h('p', { class: 'recall', 'data-testid': 'recall', hidden: true });
   private readonly buttons: Record<CrawlControl, HTMLButtonElement>;
   private readonly ended: { open: HTMLButtonElement; again: HTMLButtonElement; remove: HTMLButtonElement };
   private readonly running = h('div', { class: 'controls', 'data-testid': 'controls' });
@@ -66,6 +68,7 @@ export class CrawlCard {
       this.message,
       h('div', { class: 'budget', title: 'Requests made out of the page budget' }, h('div', { class: 'bar' }, this.budgetFill), this.budgetText),
       this.statsBox,
+      this.recall,
       this.training,
       this.running,
       this.done,
@@ -95,6 +98,9 @@ export class CrawlCard {
     this.stats.ppm.textContent = formatRate(pagesPerMinute(crawl));
     this.stats.failed.textContent = formatCount(stats.failed);
 
+    const recall = recallSentence(crawl.recall);
+    this.recall.hidden = recall === null;
+    this.recall.textContent = recall ?? '';
     this.training.hidden = crawl.state !== 'training';
     this.training.textContent = `Training the link classifier: ${formatCount(stats.trainPages)} pages read, ${formatCount(stats.labels)} labeled links.`;
     this.showButtons();
