@@ -21,7 +21,7 @@ const LAYERS = [
 ];
 
 /** The files that run only in Node, beside the runner: Redis and the loopback bridge to it. */
-const NODE_SIDE = '^lib/(store/shared/(redis-frontier|redis-scripts|bridge-server)|app/shared-run)\\.ts$';
+const NODE_SIDE = '^lib/(store/shared/(redis-[a-z-]+|bridge-server)|app/shared-run)\\.ts$';
 
 const upper = (i) => LAYERS.slice(i + 1).flatMap((l) => l.path);
 

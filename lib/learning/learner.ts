@@ -191,6 +191,14 @@ export class CrawlLearner {
     if (queued && this.index) this.index.noteQueued(queued.filter((c) => !c.skip));
     else this.pagesCommitted++;
     if (committedLabels > 0) void this.requestSync();
+    const shared = this.d.store.frontier.rescoreWanted?.bind(this.d.store.frontier);
+    if (shared) {
+      // A shared frontier: the crawl's pages, not this worker's, decide a re-score (in Redis, once for every worker);
+      // this worker leads the pass when none does.
+      const why = shared();
+      if (why !== null && !this.rescoring) this.scheduleRescore(why);
+      return;
+    }
     const every = this.d.config.learning.rescoreEveryPages;
     if (every > 0 && ++this.pagesSinceRescore >= every && this.rested()) this.scheduleRescore(`${every} pages fetched`);
   }
@@ -352,8 +360,8 @@ export class CrawlLearner {
     const { store, clock, crawlId } = this.d;
     const started = clock.now();
     const { revision, lastLabelId } = this.model;
-    const { scanned, changed, complete } = await store.frontier.rescoreQueued(crawlId, (e) => this.rankEntry(e), clock.now(), {
-      chunk: RESCORE_CHUNK, epsilon: RESCORE_STEP,
+    const { scanned, changed, complete, ledElsewhere } = await store.frontier.rescoreQueued(crawlId, (e) => this.rankEntry(e), clock.now(), {
+      chunk: RESCORE_CHUNK, epsilon: RESCORE_STEP, why,
       // Give the crawl's own transactions as much time as the chunk took (see the frontier-scale benchmark).
       pause: async (ms) => {
         if (this.stopping) return false;
@@ -361,6 +369,11 @@ export class CrawlLearner {
         return !this.stopping;
       },
     });
+    if (ledElsewhere !== undefined) {
+      // A shared frontier's pass that another worker leads (or that was over before this one came to it).
+      if (ledElsewhere) this.d.log?.(`the crawl's re-score (${why}) is led by ${ledElsewhere}`);
+      return;
+    }
     const report: RescoreReport = { at: clock.now(), why, scanned, changed, complete, ms: clock.now() - started, revision, lastLabelId };
     this.lastRescore = report;
     await store.updateCrawl(crawlId, { lastRescore: report });

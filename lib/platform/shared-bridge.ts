@@ -34,6 +34,11 @@ export function httpBridge(at: BridgeAddress): SharedBridge {
     robots: (req) => call('robots', req),
     trainClaim: (req) => call('trainClaim', req),
     trained: (req) => call('trained', req),
+    trainingLinks: (req) => call('trainingLinks', req),
+    rescoreLead: (req) => call('rescoreLead', req),
+    rescoreSlice: (req) => call('rescoreSlice', req),
+    rescoreWrite: (req) => call('rescoreWrite', req),
+    rescoreLeave: (req) => call('rescoreLeave', req),
   };
 }
 

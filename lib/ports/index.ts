@@ -149,12 +149,22 @@ export interface CrawlStorePort {
   readonly pages: { bodies(keys: { crawlId: number; seq: number }[]): Promise<(PageBody | undefined)[]> };
   readonly frontier: {
     enqueue(crawlId: number, candidates: Candidate[], now: number): Promise<void>;
+    /**
+     * Re-scores every queued link with `rank`, a chunk at a time. On a frontier shared by several browsers the
+     * re-score is the whole crawl's, led by one worker at a time: `why` opens a pass when none is open, and
+     * `ledElsewhere` says this worker did not lead it (who does, '' when no pass was open).
+     */
     rescoreQueued(
       crawlId: number,
       rank: (e: FrontierEntry) => { score: number; priority: number; inlinks?: FrontierEntry['inlinks'] } | null,
       now: number,
-      opts?: { chunk?: number; epsilon?: number; pause?: (chunkMs: number) => Promise<boolean> },
-    ): Promise<{ scanned: number; changed: number; complete: boolean }>;
+      opts?: { chunk?: number; epsilon?: number; pause?: (chunkMs: number) => Promise<boolean>; why?: string },
+    ): Promise<{ scanned: number; changed: number; complete: boolean; ledElsewhere?: string }>;
+    /**
+     * Set by a frontier shared by several browsers, whose re-scores the crawl's page count decides (in Redis, for every
+     * worker): why a pass waits for a worker to lead it, or null.
+     */
+    rescoreWanted?(): string | null;
     /** Re-scores only the queued entries an answer reaches (FrontierStore.rescoreReached); a store without it re-scores all at the next full pass. */
     rescoreReached?(
       crawlId: number,
@@ -206,6 +216,8 @@ export interface RunStorePort extends CrawlStorePort {
   saveRecall(crawlId: number, recall: RecallPoint | { note: string }, now: number): Promise<void>;
   /** Set by a store shared by several browsers: robots.txt answers are read once per crawl, not once per browser. */
   readonly robots?: RobotsShare;
+  /** Set by a store shared by several browsers: the crawl's pages are everyone's, and this browser may have fetched none. */
+  readonly shared?: true;
   /** Set by a store shared by several browsers: each link source is read once per crawl, by the worker that claims it. */
   readonly training?: TrainingShare;
 }

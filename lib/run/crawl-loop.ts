@@ -153,6 +153,8 @@ function launch(ctx: RunContext, entry: FrontierEntry, requests: RequestSlots): 
 async function ending(ctx: RunContext, message: string): Promise<{ state: CrawlState; message: string }> {
   const crawl = await ctx.mustGet();
   if (crawl.stats.fetched > 0 || crawl.stats.trainPages > 0 || (crawl.stats.listPages ?? 0) > 0) return { state: 'finished', message };
+  // A shared crawl ended by its budget or frontier: the other workers took its pages.
+  if (ctx.ports.store.shared) return { state: 'finished', message };
   const run = crawl.templateRun;
   if (run && run.results.length === 0) {
     return { state: 'failed', message: `the search found no result links${run.searchErrors.length ? ` (${run.searchErrors.slice(0, 2).join('; ')})` : ''}: check template.search` };

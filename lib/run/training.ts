@@ -44,7 +44,11 @@ export async function train(ctx: RunContext): Promise<void> {
   };
   await Promise.all(Array.from({ length: ctx.config.politeness.concurrency }, () => (share ? sharedWorker(share) : worker())));
   if (ctx.halted) return;
-  if (share) await share.catchUp(ctx.crawlId, ctx.ports.clock.now());
+  if (share) {
+    await share.catchUp(ctx.crawlId, ctx.ports.clock.now());
+    // The authority counts every labeled link source's out-links, whichever worker read it.
+    ctx.authority = await loadAuthority(ctx);
+  }
   await fitAuthority(ctx);
   await ctx.learner.requestSync();
   // The judge learns training pages as they arrive; if an earlier worker read some of them, their lessons

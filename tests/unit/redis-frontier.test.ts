@@ -5,7 +5,8 @@
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { connectRedis, FrontierError, RedisFrontier, type CrawlParams } from '../../lib/store/shared/redis-frontier';
-import type { SharedAck, SharedEntry } from '../../lib/store/shared/shared-store';
+import type { SharedAck, SharedEntry } from '../../lib/store/shared/bridge';
+import { decodeEntry, urlKey } from '../../lib/store/shared/redis-entries';
 import { startRedis, type RedisProcess } from '../support/redis-server';
 
 const entry = (url: string, priority: number, depth = 1): SharedEntry => ({
@@ -87,11 +88,11 @@ describe('the shared frontier in Redis', () => {
     const [seed] = (await f.take('w1', 1, params())).taken;
     const p = params();
     await f.ack('w1', [ack(seed!.url, seed!.fence, [entry('http://b.test/x', 1), entry('http://c.test/y', 2), entry('http://a.test/', 50)])], p);
-    expect(await redis.zscore(f.key('q'), 'http://a.test/')).toBeNull(); // done: not queued again
-    await f.ack('w2', [ack('http://nowhere.test/', 0, [entry('http://b.test/x', 7), entry('http://c.test/y', 0.5)])], p);
-    expect(Number(await redis.zscore(f.key('q'), 'http://b.test/x'))).toBe(7); // raised
-    expect(Number(await redis.zscore(f.key('q'), 'http://c.test/y'))).toBe(2); // a worse link leaves it
-    expect(JSON.parse((await redis.hget(f.key('e'), 'http://b.test/x'))!).priority).toBe(7); // with the better link's entry
+    expect(await redis.zscore(f.key('q'), urlKey('http://a.test/'))).toBeNull(); // done: not queued again
+    await f.ack('w2', [ack('http://nowhere.test/', 0, [{ ...entry('http://b.test/x', 7), anchor: 'better' }, entry('http://c.test/y', 0.5)])], p);
+    expect(Number(await redis.zscore(f.key('q'), urlKey('http://b.test/x')))).toBe(7); // raised
+    expect(Number(await redis.zscore(f.key('q'), urlKey('http://c.test/y')))).toBe(2); // a worse link leaves it
+    expect(decodeEntry((await redis.hget(f.key('e'), urlKey('http://b.test/x')))!, 7, null, 0).anchor).toBe('better'); // with the better link's entry
   });
 
   it("retakes a killed worker's leases once they expire; a heartbeat keeps a live worker's", async () => {

@@ -1,5 +1,5 @@
 // Two workers' run stores (each its own IndexedDB) on one crawl through the runner's loopback bridge and a real
-// redis-server: a link one worker's page found is taken by the other with the entry the first one's store queued,
+// redis-server: a link one worker's page found is taken by the other with the entry the first one's page queued,
 // a host busy at one worker waits at the other, and a verdict's labeled links reach the other worker's store,
 // whose model learns them at its next catch-up.
 // @module-tag redis
@@ -54,9 +54,9 @@ describe('run stores of two workers on one shared frontier', () => {
 
     const second = await two.store.frontier.take(two.crawlId, ready, 3000, 4);
     expect(second.entries.map((e) => [e.url, e.anchor, e.state])).toEqual([['http://c.test/eyepieces', 'eyepieces', 'inflight']]);
-    // The verdict's labeled link, learned by worker one, is in worker two's store as a label from elsewhere.
+    // The verdict's labeled link, learned by worker one, is in worker two's store as a label of the crawl.
     const labels = await two.local.topics.labelsAfter(two.topicId, 0);
-    expect(labels.map((l) => [l.url, l.label, l.crawlId])).toEqual([['http://a.test/', 1, null]]);
+    expect(labels.map((l) => [l.url, l.label, l.crawlId])).toEqual([['http://a.test/', 1, two.crawlId]]);
     expect(await one.local.topics.labelsAfter(one.topicId, 0)).toHaveLength(1); // its own, once
 
     // Leases taken from the other worker's store are its own: the other cannot complete them.

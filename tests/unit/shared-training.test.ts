@@ -88,7 +88,7 @@ describe('training on a shared crawl', () => {
     await until(async () => (await two.local.getCrawl(two.crawlId))!.state === 'running');
     await shared.redis.del(frontier.key('held'));
     const ends = await Promise.all([runOne, runTwo, runThree]);
-    expect(ends.map((e) => e.state)).toEqual(['finished', 'finished', 'finished']);
+    expect(ends.map((e) => e.state), JSON.stringify(ends.map((e) => [e.message, e.stats]))).toEqual(['finished', 'finished', 'finished']);
 
     for (const s of SOURCES) expect(requests.filter((p) => o + p === s), s).toHaveLength(1);
     // No crawl request before training was over.

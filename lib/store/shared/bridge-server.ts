@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RobotsAnswer } from '../../net/shared-robots';
-import type { SharedAck, SharedLabel } from './shared-store';
+import type { RescoreMove, SharedAck, SharedLabel } from './bridge';
 import type { CrawlParams, RedisFrontier } from './redis-frontier';
 
 export interface Bridge {
@@ -23,7 +23,18 @@ export async function openBridge(frontier: RedisFrontier, worker: string, params
     robots: async (b) => frontier.robots(String(b.url), b.claim === true, b.answer as RobotsAnswer | undefined),
     labels: async (b) => frontier.labelsAfter(worker, Math.max(0, Number(b.after) || 0)),
     trainClaim: async (b) => frontier.claimLinkSource(worker, (b.urls as string[]).map(String), params.leaseMs),
-    trained: async (b) => ({ result: await frontier.linkSourceRead(worker, String(b.url), b.labels as SharedLabel[], (b.addresses as string[] | undefined) ?? [String(b.url)]) }),
+    trained: async (b) => ({
+      result: await frontier.linkSourceRead(worker, String(b.url), b.labels as SharedLabel[], (b.addresses as string[] | undefined) ?? [String(b.url)],
+        b.outlinks as { label: 0 | 1; links: string[] } | undefined),
+    }),
+    trainingLinks: async () => ({ pages: await frontier.trainingLinks() }),
+    rescoreLead: async (b) => frontier.rescoreLead(worker, params.leaseMs, String(b.why ?? '')),
+    rescoreSlice: async (b) => frontier.rescoreSlice(String(b.cursor), Math.max(1, Math.min(5000, Number(b.count) || 500))),
+    rescoreWrite: async (b) => frontier.rescoreWrite(worker, String(b.fence), params.leaseMs, String(b.from), String(b.next), Number(b.scanned) || 0, b.moves as RescoreMove[]),
+    rescoreLeave: async (b) => {
+      await frontier.rescoreLeave(worker, String(b.fence));
+      return {};
+    },
     release: async (b) => ({ released: await frontier.release(worker, b.leases as [string, number][]) }),
     queued: async () => {
       const s = await frontier.status();

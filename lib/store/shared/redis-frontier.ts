@@ -4,8 +4,11 @@
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { RobotsAnswer } from '../../net/shared-robots';
-import type { SharedAck, SharedEntry, SharedLabel, SharedTake } from './shared-store';
-import { ACK, JOIN, KEY_NAMES, RELEASE, RENEW, TAKE, TCLAIM, TRAINED, type KeyName } from './redis-scripts';
+import type { RescoreMove, RescoreSlice, SharedAck, SharedEntry, SharedLabel, SharedTake } from './bridge';
+import { ACK, JOIN, KEY_NAMES, RELEASE, RENEW, TAKE, type KeyName } from './redis-scripts';
+import { RLEAD, RLEAVE, RWRITE } from './redis-rescore';
+import { TCLAIM, TRAINED } from './redis-training';
+import { childWire, decodeEntry, decodeLabel, encodeEntry, encodeLabel, urlKey } from './redis-entries';
 
 /** A Redis problem the user can fix (unreachable, refused password, another crawl of the same name): one line, exit 2. */
 export class FrontierError extends Error {}
@@ -15,6 +18,15 @@ export interface CrawlParams {
   perHost: number;
   delayMs: number;
   leaseMs: number;
+  /**
+   * How a link found again to a queued URL counts (`classifier.everyLink`): 'logodds' ranks the URL by all its links
+   * (the crawl's priority is that log-odds), 'max' by its better link's priority, '' (off) raises it when better.
+   */
+  everyLink?: 'logodds' | 'max' | '';
+  /** Labeled links a judged page may teach (`learning.linksToJudged`; 0: off). */
+  linksPerJudgedPage?: number;
+  /** Pages of the crawl between two re-score passes (`learning.rescoreEveryPages`; 0: never). */
+  rescoreEveryPages?: number;
 }
 
 export interface SharedStatus {
@@ -33,9 +45,17 @@ export interface SharedStatus {
   ended: string | null;
   /** Pages committed by each worker. */
   byWorker: Record<string, number>;
+  /** The crawl-wide re-score: passes opened so far, the last one's state and reason, what it read and moved, its leader. */
+  rescore: {
+    passes: number; state: 'open' | 'done'; why: string; scanned: number; changed: number; leader: string | null;
+    /** Slices written by each worker, over every pass; passes taken over from a leader that went quiet. */
+    slices: Record<string, number>; takeovers: number;
+  } | null;
 }
 
-const SCRIPTS = { join: JOIN, take: TAKE, ack: ACK, release: RELEASE, renew: RENEW, tclaim: TCLAIM, trained: TRAINED };
+const SCRIPTS = {
+  join: JOIN, take: TAKE, ack: ACK, release: RELEASE, renew: RENEW, tclaim: TCLAIM, trained: TRAINED, rlead: RLEAD, rwrite: RWRITE, rleave: RLEAVE,
+};
 type ScriptName = keyof typeof SCRIPTS;
 
 /** A worker counts as alive while it was heard from (a take, a completion or its heartbeat) this recently. */
@@ -106,7 +126,7 @@ export class RedisFrontier {
 
   /** Joins the crawl of this name, creating it with its seeds (and its link sources to read first) when it is new. */
   async join(configJson: string, seeds: SharedEntry[], linkSources: string[] = []): Promise<{ joined: 'created' | 'joined' | 'ended'; ended?: string }> {
-    const wire = JSON.stringify(seeds.map((s) => [s.url, String(s.priority), JSON.stringify(s)]));
+    const wire = JSON.stringify(seeds.map((s) => [urlKey(s.url), String(s.priority), encodeEntry(s), '', s.site ?? '']));
     const [what, why] = (await this.run('join', [configJson, wire, JSON.stringify(linkSources)])) as [string, string];
     if (what === 'different') {
       throw new FrontierError(`a crawl named "${this.name}" already runs on this Redis with another config: give the same config, or another name`);
@@ -115,33 +135,37 @@ export class RedisFrontier {
   }
 
   async take(worker: string, max: number, p: CrawlParams, scan = 500): Promise<SharedTake> {
-    const [flat, waitMs, queued, leased, reserved, ended, reclaimed] = (await this.run('take', [worker, max, p.leaseMs, p.maxPages, p.perHost, scan])) as
-      [string[], number, number, number, number, string, number];
+    const [flat, waitMs, queued, leased, reserved, ended, reclaimed, rescore] = (await this.run('take', [worker, max, p.leaseMs, p.maxPages, p.perHost, scan])) as
+      [string[], number, number, number, number, string, number, string];
     const taken: SharedTake['taken'] = [];
-    for (let i = 0; i < flat.length; i += 3) taken.push({ url: flat[i]!, fence: Number(flat[i + 1]), entry: JSON.parse(flat[i + 2]!) as SharedEntry });
-    return { taken, waitMs, queued, leased, reserved, ended: ended || null, reclaimed };
+    const now = Date.now();
+    for (let i = 0; i < flat.length; i += 5) {
+      const entry = decodeEntry(flat[i + 2]!, Number(flat[i + 3]), flat[i + 4] || null, now);
+      taken.push({ url: entry.url, fence: Number(flat[i + 1]), entry });
+    }
+    return { taken, waitMs, queued, leased, reserved, ended: ended || null, reclaimed, rescore: rescore || null };
   }
 
   async ack(worker: string, acks: SharedAck[], p: CrawlParams): Promise<('ok' | 'late' | 'dup')[]> {
     // Priorities cross as strings: a number handed to redis.call in Lua would lose its fraction.
     const wire = acks.map((a) => ({
-      url: a.url, fence: a.fence, requeue: a.requeue ?? false, priority: String(a.priority), notBefore: a.notBefore ?? 0,
-      entry: a.entry ? JSON.stringify(a.entry) : '', stats: a.stats, aliases: a.aliases,
-      children: a.children.map((c) => [c.url, String(c.priority), JSON.stringify(c)]),
-      labels: a.labels.map((l) => JSON.stringify(l)),
+      key: urlKey(a.url), url: a.url, fence: a.fence, requeue: a.requeue ?? false, priority: String(a.priority), notBefore: a.notBefore ?? 0,
+      entry: a.entry ? encodeEntry(a.entry, a.priority) : '', stats: a.stats, kept: a.aliases.map(urlKey),
+      children: a.children.map(childWire), labels: a.labels.map(encodeLabel), verdict: a.verdict === undefined ? '' : String(a.verdict),
     }));
-    return (await this.run('ack', [worker, p.delayMs, JSON.stringify(wire)])) as ('ok' | 'late' | 'dup')[];
+    return (await this.run('ack', [worker, p.delayMs, p.everyLink ?? '', p.linksPerJudgedPage ?? 0, p.rescoreEveryPages ?? 0, JSON.stringify(wire)])) as
+      ('ok' | 'late' | 'dup')[];
   }
 
   /**
-   * Labeled links other workers added after `cursor` (a position in the crawl's list of them), at most `limit`,
-   * and the cursor to ask from next time.
+   * Labeled links added after `cursor` (a position in the crawl's list of them) by the other workers and by the crawl
+   * itself (links to judged pages), at most `limit`, and the cursor to ask from next time.
    */
   async labelsAfter(worker: string, cursor: number, limit = 2000): Promise<{ labels: SharedLabel[]; next: number }> {
     const rows = await this.redis.lrange(this.key('labels'), cursor, cursor + limit - 1);
     const labels = rows.flatMap((r) => {
       const tab = r.indexOf('\t');
-      return r.slice(0, tab) === worker ? [] : [JSON.parse(r.slice(tab + 1)) as SharedLabel];
+      return r.slice(0, tab) === worker ? [] : [decodeLabel(r.slice(tab + 1))];
     });
     return { labels, next: cursor + rows.length };
   }
@@ -167,18 +191,61 @@ export class RedisFrontier {
     return { url: url || null, done: left === 0 };
   }
 
-  /** A link source read, with the labeled links learned from it: 'dup' when another worker's read came first. */
-  async linkSourceRead(worker: string, url: string, labels: SharedLabel[], addresses: string[] = [url]): Promise<'ok' | 'dup'> {
-    const wire = [worker, url, JSON.stringify(labels.map((l) => JSON.stringify(l))), JSON.stringify(addresses)];
+  /**
+   * A link source read, with what it taught (its labeled links; a labeled page's label and out-links): 'dup' when
+   * another worker's read came first.
+   */
+  async linkSourceRead(worker: string, url: string, labels: SharedLabel[], addresses: string[] = [url], outlinks?: { label: 0 | 1; links: string[] }): Promise<'ok' | 'dup'> {
+    const links = outlinks ? [String(outlinks.label), ...outlinks.links].join('\t') : '';
+    const wire = [worker, url, JSON.stringify(labels.map(encodeLabel)), JSON.stringify(addresses.map(urlKey)), links];
     return (await this.run('trained', wire)) as 'ok' | 'dup';
   }
 
+  /** Every labeled link source's label and out-links, as published by the workers that read them. */
+  async trainingLinks(): Promise<{ label: 0 | 1; links: string[] }[]> {
+    return (await this.redis.lrange(this.key('tlinks'), 0, -1)).map((line) => {
+      const [label, ...links] = line.split('\t');
+      return { label: label === '1' ? 1 : 0, links };
+    });
+  }
+
   async release(worker: string, leases: [string, number][]): Promise<number> {
-    return (await this.run('release', [worker, JSON.stringify(leases)])) as number;
+    return (await this.run('release', [worker, JSON.stringify(leases.map(([url, fence]) => [urlKey(url), fence]))])) as number;
   }
 
   async renew(worker: string, leaseMs: number): Promise<number> {
     return (await this.run('renew', [worker, leaseMs])) as number;
+  }
+
+  /** Leads the open re-score pass (or opens one for `why` and leads it): the fence to write with, and where it is. */
+  async rescoreLead(worker: string, leaseMs: number, why: string): Promise<{ lead: { pass: number; fence: string; cursor: string; why: string } | null; leader: string | null }> {
+    const r = (await this.run('rlead', [worker, leaseMs, why])) as string[];
+    if (r[0] === 'lead') return { lead: { pass: Number(r[1]), fence: r[2]!, cursor: r[3]!, why: r[4]! }, leader: worker };
+    return { lead: null, leader: r[0] === 'led' ? r[1]! : null };
+  }
+
+  /** A slice of the queue from `cursor`: its URLs' keys, priorities (as Redis spells them) and entries. */
+  async rescoreSlice(cursor: string, count: number): Promise<RescoreSlice> {
+    const [next, flat] = await this.redis.zscan(this.key('q'), cursor, 'COUNT', count);
+    const keys = flat.filter((_, i) => i % 2 === 0);
+    const values = keys.length ? await this.redis.hmget(this.key('e'), ...keys) : [];
+    const now = Date.now();
+    const entries = keys.flatMap((key, i) => {
+      const v = values[i];
+      return v ? [{ key, priority: flat[2 * i + 1]!, entry: decodeEntry(v, Number(flat[2 * i + 1]), null, now) }] : [];
+    });
+    return { next, entries };
+  }
+
+  /** The ranked slice written back; 'lost' when another worker leads the pass now. */
+  async rescoreWrite(worker: string, fence: string, leaseMs: number, from: string, next: string, scanned: number, moves: RescoreMove[]) {
+    const wire = moves.map((m) => [m.key, m.from, String(m.to), m.inlinks ? `${m.inlinks.n} ${m.inlinks.sum.toPrecision(6)} ${m.inlinks.best.toPrecision(6)}` : '']);
+    const [state, total, changed] = (await this.run('rwrite', [worker, fence, leaseMs, from, next, scanned, JSON.stringify(wire)])) as [string, number, number];
+    return { state: state as 'more' | 'done' | 'lost', scanned: total, changed };
+  }
+
+  async rescoreLeave(worker: string, fence: string): Promise<void> {
+    await this.run('rleave', [worker, fence]);
   }
 
   /** Whether a crawl of this name exists here. */
@@ -193,17 +260,23 @@ export class RedisFrontier {
       .zcount(this.key('workers'), now - ALIVE_MS, '+inf')
       .hgetall(this.key('stats'))
       .zcard(this.key('q')).zcard(this.key('delayed')).zcard(this.key('leaseAt'))
-      .scard(this.key('seen')).get(this.key('ended')).hgetall(this.key('wpages'))
-      .scard(this.key('tpending'))
+      .hlen(this.key('e')).get(this.key('ended')).hgetall(this.key('wpages'))
+      .scard(this.key('tpending')).scard(this.key('done')).hgetall(this.key('rescore'))
       .exec();
     const v = (i: number) => r![i]![1];
     const stats = v(1) as Record<string, string>;
     const n = (k: string) => Math.round(Number(stats[k] ?? 0));
+    const rescore = v(10) as Record<string, string>;
     return {
       name: this.name, workersAlive: v(0) as number, fetched: n('fetched'), relevant: n('relevant'), failed: n('failed'), skipped: n('skipped'),
-      requests: n('reserved'), queued: (v(2) as number) + (v(3) as number), leased: v(4) as number, seen: v(5) as number, training: v(8) as number,
-      ended: (v(6) as string | null) ?? null,
+      requests: n('reserved'), queued: (v(2) as number) + (v(3) as number), leased: v(4) as number, seen: (v(5) as number) + (v(9) as number),
+      training: v(8) as number, ended: (v(6) as string | null) ?? null,
       byWorker: Object.fromEntries(Object.entries(v(7) as Record<string, string>).map(([w, c]) => [w, Number(c)])),
+      rescore: rescore.pass ? {
+        passes: Number(rescore.pass), state: rescore.state as 'open' | 'done', why: rescore.why ?? '', scanned: Number(rescore.scanned ?? 0),
+        changed: Number(rescore.changed ?? 0), leader: rescore.leader || null, takeovers: Number(rescore.takeovers ?? 0),
+        slices: Object.fromEntries(Object.entries(rescore).flatMap(([k, c]) => (k.startsWith('slices:') ? [[k.slice(7), Number(c)]] : []))),
+      } : null,
     };
   }
 }

@@ -1,66 +1,18 @@
 // A crawl run on a shared frontier (many browsers, one crawl): the run's storage port, wrapped around this
 // browser's own store. Pages, bodies, labels and the model stay local; the frontier, the budget, per-host
-// politeness and the seen set live in Redis behind the command-line runner's loopback bridge. `take` leases URLs
-// from it; each commit is written here first, then completes its lease there with the children this store queued
-// (so admission, design A.7's raise and the canonical form are decided once, by the same policy as a local crawl).
-import type { RobotsAnswer, RobotsShare } from '../../net/shared-robots';
+// politeness, the seen set and the labeled links of links to judged pages live in Redis behind the command-line
+// runner's loopback bridge. `take` leases URLs from it; each commit is written here first (without its links), then
+// completes its lease there with the page's links, which the shared frontier queues or counts (design A.7) for the
+// whole crawl; its re-scores are the crawl's too (shared-rescore.ts).
+import type { RobotsShare } from '../../net/shared-robots';
 import type { PageCommit, RunStorePort, TrainingShare } from '../../ports';
-import type { CrawlStats } from '../../records/rows';
-import type { EntryState, FrontierEntry, LabeledLink } from '../../records/types';
+import type { EntryState, FrontierEntry } from '../../records/types';
+import { bestPerUrl } from '../../run/commit-plan';
 import type { CrawlStore } from '../crawl-store';
+import type { SharedAck, SharedBridge, SharedEntry } from './bridge';
+import { rescoreShared } from './shared-rescore';
 
-/** A frontier entry as Redis keeps it: the crawl's own id and the entry's state are each worker's. */
-export type SharedEntry = Omit<FrontierEntry, 'crawlId' | 'state'>;
-
-/** What a take leased: each URL with its lease's fence (the token its completion must show) and its entry. */
-export interface SharedTake {
-  taken: { url: string; fence: number; entry: SharedEntry }[];
-  /** How long until a queued URL's host is ready (-1: every host with queued URLs is busy elsewhere). */
-  waitMs: number;
-  queued: number;
-  leased: number;
-  /** Requests the budget counts, by every worker. */
-  reserved: number;
-  /** Why the shared crawl ended, once it has. */
-  ended: string | null;
-  reclaimed: number;
-}
-
-/** A labeled link (a verdict's, or the user's) as it crosses to the other workers. */
-export type SharedLabel = Omit<LabeledLink, 'id' | 'crawlId' | 'topicId'>;
-
-/** One page's completion of its lease. */
-export interface SharedAck {
-  url: string;
-  fence: number;
-  /** Queued again (a passing fault, or a refresh due later) rather than done. */
-  requeue?: boolean;
-  priority: number;
-  notBefore?: number;
-  entry?: SharedEntry;
-  stats: Partial<CrawlStats>;
-  /** Links this worker's store queued (or raised) from the page. */
-  children: SharedEntry[];
-  /** URLs no worker is to request: the page's other addresses (a redirect's final URL), links kept from requesting. */
-  aliases: string[];
-  /** The labeled links the page's commit made: every worker's model learns them (Naive Bayes counts are sums). */
-  labels: SharedLabel[];
-}
-
-/** The bridge's calls, as the command-line runner serves them. */
-export interface SharedBridge {
-  take(req: { max: number }): Promise<SharedTake>;
-  ack(req: { acks: SharedAck[] }): Promise<{ results: ('ok' | 'late' | 'dup')[] }>;
-  release(req: { leases: [string, number][] }): Promise<{ released: number }>;
-  queued(req: Record<string, never>): Promise<{ queued: number; ended: string | null }>;
-  /** The other workers' labeled links after a cursor, and the next cursor. */
-  labels(req: { after: number }): Promise<{ labels: SharedLabel[]; next: number }>;
-  robots(req: { url: string; claim?: boolean; answer?: RobotsAnswer }): Promise<{ answer: RobotsAnswer | null; claimed: boolean }>;
-  /** Claims a link source not read yet for this worker (url null: none free now); done once all are read. */
-  trainClaim(req: { urls: string[] }): Promise<{ url: string | null; done: boolean }>;
-  /** A link source read and the labeled links learned from it ('dup': another worker's read came first). */
-  trained(req: { url: string; labels: SharedLabel[]; addresses: string[] }): Promise<{ result: 'ok' | 'dup' }>;
-}
+export type { RescoreMove, RescoreSlice, SharedAck, SharedBridge, SharedEntry, SharedLabel, SharedTake } from './bridge';
 
 /** How long to wait before asking again when every ready host is busy with another worker's request. */
 const POLL_MS = 200;
@@ -82,9 +34,12 @@ export class SharedRunStore implements RunStorePort {
   readonly frontier: RunStorePort['frontier'];
   readonly robots: RobotsShare;
   readonly training: TrainingShare;
+  readonly shared = true;
   /** The fence of each URL this worker holds a lease on. */
   private readonly leases = new Map<string, number>();
   private ended: string | null = null;
+  /** Why a crawl-wide re-score waits for a leader, as the last take said. */
+  private rescoreWaiting: string | null = null;
   private labelsCursor = 0;
   private labelsReadAt = -Infinity;
   private topicId: number | undefined;
@@ -105,7 +60,9 @@ export class SharedRunStore implements RunStorePort {
     };
     this.frontier = {
       enqueue: (crawlId, candidates, now) => lf.enqueue(crawlId, candidates, now),
-      rescoreQueued: (crawlId, rank, now, opts) => lf.rescoreQueued(crawlId, rank, now, opts),
+      // The shared queue is re-scored once for the whole crawl, a slice at a time, by one worker at a time.
+      rescoreQueued: (crawlId, rank, now, opts) => rescoreShared(bridge, crawlId, rank, opts ?? {}),
+      rescoreWanted: () => this.rescoreWaiting,
       take: (crawlId, reserve, now, max) => this.take(crawlId, reserve, now, max),
       forgetBound: () => undefined,
       // Leases a stopped worker held are retaken in Redis once they expire; nothing here is in flight.
@@ -126,6 +83,7 @@ export class SharedRunStore implements RunStorePort {
     if (now - this.labelsReadAt >= LABELS_REFRESH_MS) await this.readLabels(crawlId, now);
     const r = await this.bridge.take({ max });
     this.ended = r.ended;
+    this.rescoreWaiting = r.rescore;
     if (r.reclaimed) this.log?.(`retook ${r.reclaimed} URL(s) whose lease expired`);
     const entries: FrontierEntry[] = [];
     const giveBack: [string, number][] = [];
@@ -145,7 +103,10 @@ export class SharedRunStore implements RunStorePort {
     return { entries, waitMs };
   }
 
-  /** Adds the other workers' new labeled links to this store, as labels from elsewhere (no crawl of this browser's). */
+  /**
+   * Adds the labeled links the other workers made, and those the crawl made of links to judged pages, to this store:
+   * they are this crawl's labels as much as its own verdicts are (a local crawl would have made them all).
+   */
   private async readLabels(crawlId: number, now: number): Promise<void> {
     this.labelsReadAt = now;
     this.topicId ??= (await this.local.getCrawl(crawlId))?.topicId;
@@ -154,7 +115,7 @@ export class SharedRunStore implements RunStorePort {
       if (next === this.labelsCursor) return;
       this.labelsCursor = next;
       if (labels.length && this.topicId !== undefined) {
-        await this.local.db.labels.bulkAdd(labels.map((l) => ({ ...l, crawlId: null, topicId: this.topicId! })));
+        await this.local.db.labels.bulkAdd(labels.map((l) => ({ ...l, crawlId, topicId: this.topicId! })));
       }
     }
   }
@@ -168,20 +129,23 @@ export class SharedRunStore implements RunStorePort {
     return q.ended ? 0 : q.queued;
   }
 
+  /**
+   * Each page is written in this browser's store (its row, body and labels: its pages.jsonl and exports are its own
+   * pages), then completes its lease in Redis with its links: the shared frontier queues them, counts them for URLs
+   * found again, and makes the labeled links of links to judged pages, for the whole crawl (design A.7).
+   */
   async commitPages(commits: PageCommit[], now: number): Promise<number[]> {
-    const seqs = await this.local.commitPages(commits, now);
-    // A link source read: the other workers learn its labeled links and do not read it again.
+    const seqs = await this.local.commitPages(commits.map(localPart), now);
+    // A link source read: the other workers learn what it taught and do not read it again.
     for (const c of commits) {
       if (c.entry || c.page?.phase !== 'train') continue;
       const addresses = [...new Set([c.page.url, c.page.finalUrl])];
-      const { result } = await this.bridge.trained({ url: c.page.url, labels: c.labels, addresses });
+      const outlinks = c.outlinks && c.pageLabel !== undefined ? { label: c.pageLabel, links: c.outlinks } : undefined;
+      const { result } = await this.bridge.trained({ url: c.page.url, labels: c.labels, addresses, ...(outlinks ? { outlinks } : {}) });
       if (result === 'dup') this.log?.(`link source ${c.page.url} was also read by another worker: its labeled links are published from the first read only`);
     }
     const leased = commits.filter((c) => c.entry && this.leases.has(c.entry.url));
     if (!leased.length) return seqs;
-    const childUrls = [...new Set(leased.flatMap((c) => c.children.filter((ch) => ch.skip === undefined).map((ch) => ch.url)))];
-    const rows = await Promise.all(childUrls.map((u) => this.local.frontier.getEntry(commits[0]!.crawlId, u)));
-    const queued = new Map(rows.flatMap((e) => (e && e.state === 'queued' ? [[e.url, e] as const] : [])));
     const acks = leased.map((c): SharedAck => {
       const entry = c.entry!;
       const requeue = c.outcome === 'retry' || (c.outcome === 'done' && c.requeueAt !== undefined);
@@ -189,9 +153,10 @@ export class SharedRunStore implements RunStorePort {
       return {
         url: entry.url, fence: this.leases.get(entry.url)!, priority: entry.priority, stats: c.stats,
         ...(requeue ? { requeue, notBefore: notBefore ?? 0, entry: sharedEntry({ ...entry, notBefore }) } : {}),
-        children: [...new Set(c.children.map((ch) => ch.url))].flatMap((u) => (queued.has(u) ? [sharedEntry(queued.get(u)!)] : [])),
+        children: bestPerUrl(c.children).filter((ch) => ch.skip === undefined),
         aliases: [...c.aliases, ...c.children.filter((ch) => ch.skip !== undefined).map((ch) => ch.url)],
         labels: c.labels,
+        ...(c.verdict !== undefined && c.learnLinksToJudged ? { verdict: c.verdict } : {}),
       };
     });
     const { results } = await this.bridge.ack({ acks });
@@ -205,9 +170,20 @@ export class SharedRunStore implements RunStorePort {
   updateCrawl: RunStorePort['updateCrawl'] = (id, patch) => this.local.updateCrawl(id, patch);
   getCrawl: RunStorePort['getCrawl'] = (id) => this.local.getCrawl(id);
   strategyMemory: RunStorePort['strategyMemory'] = (id) => this.local.strategyMemory(id);
-  labeledOutlinks: RunStorePort['labeledOutlinks'] = (id) => this.local.labeledOutlinks(id);
+  /** Every labeled link source's out-links, whichever worker read it: every worker's URL authority counts them all. */
+  labeledOutlinks: RunStorePort['labeledOutlinks'] = async () => (await this.bridge.trainingLinks({})).pages;
   saveStrategyState: RunStorePort['saveStrategyState'] = (id, state, now) => this.local.saveStrategyState(id, state, now);
   saveRecall: RunStorePort['saveRecall'] = (id, recall, now) => this.local.saveRecall(id, recall, now);
+}
+
+/**
+ * What a commit writes in this browser's store: the page, its body and labels, the fetched entry's row; not its links
+ * (the frontier is Redis's, which queues them and makes the labels of links to judged pages for the whole crawl).
+ */
+function localPart(c: PageCommit): PageCommit {
+  if (!c.children.length && !c.learnLinksToJudged && !c.everyLink && !c.admission) return c;
+  const { learnLinksToJudged: _l, everyLink: _e, admission: _a, ...rest } = c;
+  return { ...rest, children: [] };
 }
 
 /** The store of a shared crawl whose runner is gone (the browser restarted without it): it takes nothing and says why. */
@@ -215,5 +191,8 @@ export function detachedBridge(name: string): SharedBridge {
   const gone = async (): Promise<never> => {
     throw new Error(`"${name}" runs on a shared frontier whose command-line runner is gone: start the runner again to rejoin`);
   };
-  return { take: gone, ack: gone, release: gone, queued: gone, labels: gone, robots: gone, trainClaim: gone, trained: gone };
+  return {
+    take: gone, ack: gone, release: gone, queued: gone, labels: gone, robots: gone, trainClaim: gone, trained: gone, trainingLinks: gone,
+    rescoreLead: gone, rescoreSlice: gone, rescoreWrite: gone, rescoreLeave: gone,
+  };
 }

@@ -1,0 +1,88 @@
+// What crosses the loopback bridge between a worker's browser and its runner (docs/scale-out.md): the frontier's
+// entries as Redis keeps them, a take's leases, a page's completion, labeled links, slices of a re-score, and the
+// bridge's calls themselves (served by bridge-server.ts, called by lib/platform/shared-bridge.ts).
+import type { RobotsAnswer } from '../../net/shared-robots';
+import type { Candidate } from '../../ports';
+import type { CrawlStats } from '../../records/rows';
+import type { FrontierEntry, LabeledLink, LabelValue } from '../../records/types';
+
+/** A frontier entry as Redis keeps it: the crawl's own id and the entry's state are each worker's. */
+export type SharedEntry = Omit<FrontierEntry, 'crawlId' | 'state'>;
+
+/** What a take leased: each URL with its lease's fence (the token its completion must show) and its entry. */
+export interface SharedTake {
+  taken: { url: string; fence: number; entry: SharedEntry }[];
+  /** How long until a queued URL's host is ready (-1: every host with queued URLs is busy elsewhere). */
+  waitMs: number;
+  queued: number;
+  leased: number;
+  /** Requests the budget counts, by every worker. */
+  reserved: number;
+  /** Why the shared crawl ended, once it has. */
+  ended: string | null;
+  reclaimed: number;
+  /** Why a crawl-wide re-score pass waits for a worker to lead it (none leads, or its leader went quiet), or null. */
+  rescore: string | null;
+}
+
+/** A labeled link (a verdict's, or the user's) as it crosses to the other workers. */
+export type SharedLabel = Omit<LabeledLink, 'id' | 'crawlId' | 'topicId'>;
+
+/** One page's completion of its lease. */
+export interface SharedAck {
+  url: string;
+  fence: number;
+  /** Queued again (a passing fault, or a refresh due later) rather than done. */
+  requeue?: boolean;
+  priority: number;
+  notBefore?: number;
+  entry?: SharedEntry;
+  stats: Partial<CrawlStats>;
+  /** The page's links (one per URL, the best), each to be queued, or to count for a queued URL found again. */
+  children: Candidate[];
+  /** URLs no worker is to request: the page's other addresses (a redirect's final URL), links kept from requesting. */
+  aliases: string[];
+  /** The labeled links the page's commit made: every worker's model learns them (Naive Bayes counts are sums). */
+  labels: SharedLabel[];
+  /** The page's verdict, when links to it found later teach it (`learning.linksToJudged`). */
+  verdict?: LabelValue;
+}
+
+/** A slice of the shared queue, for a re-score: each URL's key, its priority as Redis spells it, and its entry. */
+export interface RescoreSlice {
+  next: string;
+  entries: { key: string; priority: string; entry: SharedEntry }[];
+}
+
+/** A queued URL a re-score moves: from the priority it was read with to its new one (and its in-links, re-ranked). */
+export interface RescoreMove {
+  key: string;
+  from: string;
+  to: number;
+  inlinks?: FrontierEntry['inlinks'];
+}
+
+/** The bridge's calls, as the command-line runner serves them. */
+export interface SharedBridge {
+  take(req: { max: number }): Promise<SharedTake>;
+  ack(req: { acks: SharedAck[] }): Promise<{ results: ('ok' | 'late' | 'dup')[] }>;
+  release(req: { leases: [string, number][] }): Promise<{ released: number }>;
+  queued(req: Record<string, never>): Promise<{ queued: number; ended: string | null }>;
+  /** The other workers' labeled links after a cursor, and the next cursor. */
+  labels(req: { after: number }): Promise<{ labels: SharedLabel[]; next: number }>;
+  robots(req: { url: string; claim?: boolean; answer?: RobotsAnswer }): Promise<{ answer: RobotsAnswer | null; claimed: boolean }>;
+  /** Claims a link source not read yet for this worker (url null: none free now); done once all are read. */
+  trainClaim(req: { urls: string[] }): Promise<{ url: string | null; done: boolean }>;
+  /**
+   * A link source read and what it taught: its labeled links, and a labeled page's label and out-links ('dup': another
+   * worker's read came first).
+   */
+  trained(req: { url: string; labels: SharedLabel[]; addresses: string[]; outlinks?: { label: 0 | 1; links: string[] } }): Promise<{ result: 'ok' | 'dup' }>;
+  /** Every labeled link source's label and out-links, read by any worker (what the URL authority counts). */
+  trainingLinks(req: Record<string, never>): Promise<{ pages: { label: 0 | 1; links: string[] }[] }>;
+  /** Leads the crawl-wide re-score's open pass (or opens one for `why`): null when another worker leads it, or none is open. */
+  rescoreLead(req: { why: string }): Promise<{ lead: { pass: number; fence: string; cursor: string; why: string } | null; leader: string | null }>;
+  rescoreSlice(req: { cursor: string; count: number }): Promise<RescoreSlice>;
+  rescoreWrite(req: { fence: string; from: string; next: string; scanned: number; moves: RescoreMove[] }): Promise<{ state: 'more' | 'done' | 'lost'; scanned: number; changed: number }>;
+  rescoreLeave(req: { fence: string }): Promise<Record<string, never>>;
+}

@@ -1,0 +1,83 @@
+// How a shared crawl keeps its URLs, frontier entries and labeled links in Redis: compactly, since the queue of a
+// large crawl is most of what Redis holds (docs/scale-out.md, "Memory"). A URL is keyed by an 11-character digest
+// of it (66 bits: two of a billion URLs collide once in about 10^2 such crawls); its entry is one string of fields
+// split by US (\x1f), the link's context kept as its distinct words (what the classifier reads of it: tokenizing
+// them again gives the same words, a test holds it so). The first four fields are read by the Lua steps
+// (redis-scripts.ts): the URL (its host), a delayed URL's priority, the links found to it, its depth.
+import { createHash } from 'node:crypto';
+import { uniqueTokens } from '../../parse/tokenize';
+import type { Candidate } from '../../ports';
+import type { LabeledLink } from '../../records/types';
+import { hostOf, siteOf } from '../../records/url';
+import type { SharedEntry, SharedLabel } from './bridge';
+
+export const US = '\x1f';
+
+/** The key of a URL in every set, hash and sorted set of the crawl. */
+export const urlKey = (url: string): string => createHash('sha1').update(url).digest('base64url').slice(0, 11);
+
+/** What an entry holds besides its URL's key: a queued entry, or a link to queue (a page's child). */
+export type EntryText = Pick<SharedEntry, 'url' | 'depth' | 'score' | 'anchor' | 'context'> &
+  Partial<Pick<SharedEntry, 'href' | 'strategy' | 'revisit' | 'parentOnTopic' | 'parentHub' | 'inlinks' | 'retries' | 'reason' | 'parentUrl'>>;
+
+/** Anchor text never holds the separator; a control character reads as a space to the tokenizer anyway. */
+const clean = (s: string): string => (s.includes(US) || s.includes('\x1e') ? s.replace(/[\x1e\x1f]/g, ' ') : s);
+const num = (x: number): string => String(Math.round(x * 1e4) / 1e4);
+
+/** An entry's string: `priority` only for a URL that waits in the delayed set (it is the queue's score otherwise). */
+export function encodeEntry(e: EntryText, priority?: number): string {
+  const inl = e.inlinks ? `${e.inlinks.n} ${e.inlinks.sum} ${e.inlinks.best}` : '';
+  return [
+    e.url, priority === undefined ? '' : String(priority), inl, String(e.depth), e.parentUrl ? urlKey(e.parentUrl) : '', num(e.score),
+    clean(e.anchor), uniqueTokens(e.context).join(' '), e.parentOnTopic === undefined ? '' : e.parentOnTopic ? '1' : '0',
+    e.parentHub === undefined ? '' : String(e.parentHub), e.href ?? '', e.strategy ? JSON.stringify(e.strategy) : '', e.revisit ?? '',
+    e.retries ? String(e.retries) : '', e.reason ? clean(e.reason) : '',
+  ].join(US);
+}
+
+/** An entry as the worker gets it back: its parent's URL (looked up by key) and priority are given. */
+export function decodeEntry(value: string, priority: number, parentUrl: string | null, now: number): SharedEntry {
+  const [url, , inl, depth, , score, anchor, context, onTopic, hub, href, strategy, revisit, retries, reason] = value.split(US) as string[];
+  const e: SharedEntry = {
+    url: url!, host: hostOf(url!), site: siteOf(url!), score: Number(score), priority, order: 0, depth: Number(depth), parentUrl,
+    anchor: anchor ?? '', context: context ?? '', attempts: 0, discoveredAt: now, updatedAt: now,
+  };
+  if (href) e.href = href;
+  if (onTopic) e.parentOnTopic = onTopic === '1';
+  if (hub) e.parentHub = Number(hub);
+  if (strategy) e.strategy = JSON.parse(strategy) as SharedEntry['strategy'];
+  if (revisit) e.revisit = revisit;
+  if (retries) e.retries = Number(retries);
+  if (reason) e.reason = reason;
+  if (inl) {
+    const [n, sum, best] = inl.split(' ').map(Number);
+    e.inlinks = { n: n!, sum: sum!, best: best! };
+  }
+  return e;
+}
+
+/** A link to queue as the completion script receives it: key, priority, entry, its own log-odds (every link counts), site. */
+export type ChildWire = [key: string, priority: string, value: string, logOdds: string, site: string];
+
+export function childWire(c: Candidate): ChildWire {
+  return [urlKey(c.url), String(c.priority), encodeEntry(c), c.logOdds === undefined ? '' : String(c.logOdds), c.site ?? siteOf(c.url)];
+}
+
+/**
+ * A labeled link: its label, source, the page it was found on and when it was made, then the link as an entry's fields
+ * (the script that turns a link to a judged page into a labeled link writes the link's entry string as it came).
+ */
+export function encodeLabel(l: SharedLabel): string {
+  return [String(l.label), l.source, l.pageUrl ?? '', String(l.createdAt), encodeEntry({ ...l, depth: 0, score: 0 })].join(US);
+}
+
+export function decodeLabel(s: string): SharedLabel {
+  const head = s.split(US, 4) as [string, LabeledLink['source'], string, string];
+  const [label, source, pageUrl, createdAt] = head;
+  const e = decodeEntry(s.slice(head.reduce((n, f) => n + f.length + 1, 0)), 0, null, 0);
+  return {
+    url: e.url, anchor: e.anchor, context: e.context, label: label === '1' ? 1 : 0, source, createdAt: Number(createdAt),
+    ...(pageUrl ? { pageUrl } : {}), ...(e.parentOnTopic === undefined ? {} : { parentOnTopic: e.parentOnTopic }),
+    ...(e.parentHub === undefined ? {} : { parentHub: e.parentHub }),
+  };
+}
