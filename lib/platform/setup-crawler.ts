@@ -50,9 +50,13 @@ export function setupCrawler(): CrawlService {
     ...service.handlers, ...setupLabeler(),
     // The command-line runner starts a crawl on its bridge to a shared frontier; `start` below is the wrapped one.
     startShared: async ({ config, bridge }: { config: unknown; bridge: { url: string; token: string; worker: string } }) => {
-      shared.expect(parseConfig(config).name, bridge);
+      const { name } = parseConfig(config);
+      // A worker started again on its profile: the labeled links its earlier crawl read are in the topic already.
+      const before = (await store.db.crawls.filter((c) => c.name === name && c.shared !== undefined).toArray()).at(-1);
+      const labelsCursor = before?.shared?.labelsCursor ?? 0;
+      shared.expect(name, { ...bridge, labelsCursor });
       const r = await handlers.start(config);
-      await store.updateCrawl(r.crawlId, { shared: { worker: bridge.worker } });
+      await store.updateCrawl(r.crawlId, { shared: { worker: bridge.worker, labelsCursor } });
       return r;
     },
   };

@@ -11,6 +11,8 @@ export interface BridgeAddress {
   url: string;
   token: string;
   worker: string;
+  /** How far an earlier crawl of this shared crawl in this browser read its labeled links (they are in its topic). */
+  labelsCursor?: number;
 }
 
 export function httpBridge(at: BridgeAddress): SharedBridge {
@@ -68,6 +70,6 @@ export class SharedCrawls {
       this.pending.delete(crawl.config.name);
       this.byCrawl.set(id, at);
     }
-    return new SharedRunStore(this.local, at ? httpBridge(at) : detachedBridge(crawl.config.name), this.log);
+    return new SharedRunStore(this.local, at ? httpBridge(at) : detachedBridge(crawl.config.name), this.log, at?.labelsCursor ?? 0);
   }
 }

@@ -141,7 +141,7 @@ describe('a crawl shared by several browsers through Redis', () => {
       // Kill it while it holds leases: the runner, and its browser (as a power loss would).
       await expect.poll(async () => {
         const leases = await watcher.hgetall(frontier.key('lease'));
-        held = Object.entries(leases).filter(([, v]) => v.startsWith('doomed\t')).map(([u]) => u);
+        held = Object.entries(leases).filter(([, v]) => v.startsWith('doomed#')).map(([u]) => u);
         return held.length;
       }, { timeout: 90_000, interval: 50 }).toBeGreaterThan(0);
       killAll(workers[2]!);

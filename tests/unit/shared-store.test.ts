@@ -65,6 +65,51 @@ describe('run stores of two workers on one shared frontier', () => {
   });
 });
 
+describe.skipIf(!hasRedis)('a worker started again under its name', () => {
+  const shared = useSharedRedis();
+
+  it("keeps none of its killed run's leases alive with its heartbeat; its pages count under its name", async () => {
+    const frontier = new RedisFrontier(shared.redis, 'restarted');
+    await frontier.join(JSON.stringify(config), seedEntries(config, 1));
+    const p = { ...params, leaseMs: 400 };
+    const killed = await openBridge(frontier, 'w2', p, () => undefined);
+    const taken = await httpBridge(killed).take({ max: 1 });
+    expect(taken.taken).toHaveLength(1);
+    await killed.close(); // its runner is gone: no heartbeat, no completion
+    const again = await openBridge(frontier, 'w2', p, () => undefined);
+    shared.bridges.push(again);
+    await new Promise((r) => setTimeout(r, 700)); // its heartbeat runs meanwhile
+    const retaken = await httpBridge(again).take({ max: 4 });
+    expect(retaken.reclaimed).toBe(1);
+    expect(retaken.taken.map((t) => t.url).sort()).toEqual(['http://a.test/', 'http://b.test/']);
+    await httpBridge(again).ack({ acks: retaken.taken.map((t) => ({ url: t.url, fence: t.fence, priority: 0, stats: { fetched: 1 }, children: [], aliases: [], labels: [] })) });
+    expect((await frontier.status()).byWorker).toEqual({ w2: 2 });
+  });
+
+  it("reads on from where its earlier crawl in the profile read the crawl's labeled links: none twice in its topic", async () => {
+    const frontier = new RedisFrontier(shared.redis, 'labels again');
+    await frontier.join(JSON.stringify(config), seedEntries(config, 1));
+    const label = (i: number) => ({ url: `http://a.test/${i}`, anchor: `comet ${i}`, context: 'telescope', label: 1 as const, source: 'verdict' as const, createdAt: i });
+    await frontier.ack('other', [{ url: 'http://x.test/', fence: 0, priority: 0, stats: {}, children: [], aliases: [], labels: [label(1), label(2)] }], params);
+    const local = new CrawlStore(new CrawlerDB('labels-again', { indexedDB: new IDBFactory(), IDBKeyRange }));
+    const topic = await local.topics.createTopic('telescopes', ['telescope'], 1);
+    const bridge = await openBridge(frontier, 'w3', params, () => undefined);
+    shared.bridges.push(bridge);
+    const start = async (cursor: number) => {
+      const crawlId = await local.createCrawl(config, topic.id!, 1);
+      await local.updateCrawl(crawlId, { shared: { worker: 'w3', labelsCursor: cursor } });
+      const store = new SharedRunStore(local, httpBridge(bridge), undefined, cursor);
+      await store.training.catchUp(crawlId, 1);
+      return (await local.getCrawl(crawlId))!.shared!.labelsCursor!;
+    };
+    const first = await start(0);
+    expect(first).toBe(2);
+    await frontier.ack('other', [{ url: 'http://y.test/', fence: 0, priority: 0, stats: {}, children: [], aliases: [], labels: [label(3)] }], params);
+    expect(await start(first)).toBe(3); // killed, started again: its new crawl reads only what came since
+    expect((await local.topics.labelsAfter(topic.id!, 0)).map((l) => l.url)).toEqual(['http://a.test/1', 'http://a.test/2', 'http://a.test/3']);
+  });
+});
+
 function commit(crawlId: number, entry: FrontierEntry, children: Candidate[]): PageCommit {
   return {
     crawlId, entry, outcome: 'done', children, aliases: [], site: 'a.test', stats: { fetched: 1, relevant: 1, attempts: 1 }, activeMs: 0,

@@ -17,25 +17,28 @@ export interface Bridge {
 
 export async function openBridge(frontier: RedisFrontier, worker: string, params: CrawlParams, log: (line: string) => void): Promise<Bridge> {
   const token = randomBytes(18).toString('base64url');
+  // This run of the worker: its leases, claims and lead are the run's, so a worker killed and started again under its
+  // name does not keep its killed run's leases alive with its heartbeat.
+  const run = `${worker}#${randomBytes(3).toString('hex')}`;
   const calls: Record<string, (body: Record<string, unknown>) => Promise<unknown>> = {
-    take: async (b) => frontier.take(worker, Math.max(1, Math.min(64, Number(b.max) || 1)), params),
-    ack: async (b) => ({ results: await frontier.ack(worker, b.acks as SharedAck[], params) }),
+    take: async (b) => frontier.take(run, Math.max(1, Math.min(64, Number(b.max) || 1)), params),
+    ack: async (b) => ({ results: await frontier.ack(run, b.acks as SharedAck[], params) }),
     robots: async (b) => frontier.robots(String(b.url), b.claim === true, b.answer as RobotsAnswer | undefined),
     labels: async (b) => frontier.labelsAfter(worker, Math.max(0, Number(b.after) || 0)),
-    trainClaim: async (b) => frontier.claimLinkSource(worker, (b.urls as string[]).map(String), params.leaseMs),
+    trainClaim: async (b) => frontier.claimLinkSource(run, (b.urls as string[]).map(String), params.leaseMs),
     trained: async (b) => ({
-      result: await frontier.linkSourceRead(worker, String(b.url), b.labels as SharedLabel[], (b.addresses as string[] | undefined) ?? [String(b.url)],
+      result: await frontier.linkSourceRead(run, String(b.url), b.labels as SharedLabel[], (b.addresses as string[] | undefined) ?? [String(b.url)],
         b.outlinks as { label: 0 | 1; links: string[] } | undefined),
     }),
     trainingLinks: async () => ({ pages: await frontier.trainingLinks() }),
-    rescoreLead: async (b) => frontier.rescoreLead(worker, params.leaseMs, String(b.why ?? '')),
+    rescoreLead: async (b) => frontier.rescoreLead(run, params.leaseMs, String(b.why ?? '')),
     rescoreSlice: async (b) => frontier.rescoreSlice(String(b.cursor), Math.max(1, Math.min(5000, Number(b.count) || 500))),
-    rescoreWrite: async (b) => frontier.rescoreWrite(worker, String(b.fence), params.leaseMs, String(b.from), String(b.next), Number(b.scanned) || 0, b.moves as RescoreMove[]),
+    rescoreWrite: async (b) => frontier.rescoreWrite(run, String(b.fence), params.leaseMs, String(b.from), String(b.next), Number(b.scanned) || 0, b.moves as RescoreMove[]),
     rescoreLeave: async (b) => {
-      await frontier.rescoreLeave(worker, String(b.fence));
+      await frontier.rescoreLeave(run, String(b.fence));
       return {};
     },
-    release: async (b) => ({ released: await frontier.release(worker, b.leases as [string, number][]) }),
+    release: async (b) => ({ released: await frontier.release(run, b.leases as [string, number][]) }),
     queued: async () => {
       const s = await frontier.status();
       return { queued: s.queued, ended: s.ended };
@@ -68,7 +71,7 @@ export async function openBridge(frontier: RedisFrontier, worker: string, params
   const { port } = server.address() as AddressInfo;
   // Renewed three times per lease: a worker's lease lapses only when its runner has been gone for a whole lease.
   const heartbeat = setInterval(() => {
-    frontier.renew(worker, params.leaseMs).catch((err: unknown) => log(`shared frontier: renewing leases failed: ${err instanceof Error ? err.message : err}`));
+    frontier.renew(run, params.leaseMs).catch((err: unknown) => log(`shared frontier: renewing leases failed: ${err instanceof Error ? err.message : err}`));
   }, Math.max(200, params.leaseMs / 3));
   return {
     url: `http://127.0.0.1:${port}`, token, worker,

@@ -20,7 +20,7 @@ if r[1] ~= 'open' then
 elseif why ~= '' and why ~= r[4] and r[5] == '1' then
   redis.call('HSET', K.rescore, 'again', '1', 'againWhy', why)
 end
-if r[2] ~= '' and r[2] ~= worker and tonumber(r[3]) >= now then return {'led', r[2]} end
+if r[2] ~= '' and r[2] ~= worker and tonumber(r[3]) >= now then return {'led', nameOf(r[2])} end
 -- A leader that went quiet: its pass is taken over where it was.
 if r[2] ~= '' and r[2] ~= worker then redis.call('HINCRBY', K.rescore, 'takeovers', 1) end
 local fence = redis.call('HINCRBY', K.rescore, 'fence', 1)
@@ -57,7 +57,7 @@ end
 local total = redis.call('HINCRBY', K.rescore, 'scanned', scanned)
 local moved = redis.call('HINCRBY', K.rescore, 'changed', changed)
 redis.call('HSET', K.rescore, 'cursor', nextCursor, 'started', '1', 'until', now + leaseMs)
-redis.call('HINCRBY', K.rescore, 'slices:' .. worker, 1)
+redis.call('HINCRBY', K.rescore, 'slices:' .. nameOf(worker), 1)
 if nextCursor ~= '0' then return {'more', total, moved} end
 redis.call('HSET', K.rescore, 'state', 'done', 'leader', '', 'endedAt', now, 'ms', now - tonumber(r[5]))
 if r[6] == '1' then openPass(r[7]) end

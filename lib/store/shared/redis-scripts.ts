@@ -11,7 +11,7 @@ export const KEY_NAMES = [
   'e', // hash: URL key -> its entry string, while queued, delayed or leased (a URL seen is in `e` or in `done`)
   'done', // set: URL keys fetched (or failed, or kept from requesting, or another address of a page) for good
   'delayed', // sorted set: URL key -> time before which it is not taken (Retry-After, a refresh)
-  'lease', // hash: URL key -> "worker\tfence\thost\tpriority"
+  'lease', // hash: URL key -> "worker#run\tfence\thost\tpriority"
   'leaseAt', // sorted set: URL key -> the lease's deadline
   'fence', // counter: each lease's token
   'hnext', // hash: host -> earliest start of its next request
@@ -42,6 +42,9 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local US = '\\31'
 local function num(x) return string.format('%.17g', x) end
+-- A worker is one runner: "name#run". Its leases, claims and lead are the run's (a worker started again under its name
+-- does not renew what its killed run held); its pages, labels and liveness are the name's.
+local function nameOf(w) return string.match(w, '^(.*)#[^#]*$') or w end
 local function parseLease(v)
   local w, f, host, prio = string.match(v, '^([^\\t]*)\\t([^\\t]*)\\t([^\\t]*)\\t([^\\t]*)$')
   return w, f, host, prio
@@ -137,7 +140,7 @@ return {'joined', ''}
  */
 export const TAKE = PRELUDE + `
 local worker, max, leaseMs, maxPages, perHost, scan = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
-redis.call('ZADD', K.workers, now, worker)
+redis.call('ZADD', K.workers, now, nameOf(worker))
 local reclaimed = 0
 for _, id in ipairs(redis.call('ZRANGEBYSCORE', K.leaseAt, '-inf', now)) do
   local v = redis.call('HGET', K.lease, id)
@@ -239,7 +242,7 @@ return {out, wait, queued, leased, reserved, ended or '', reclaimed, rescore}
  */
 export const ACK = PRELUDE + `
 local worker, delayMs, mode, judged, everyPages = ARGV[1], tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
-redis.call('ZADD', K.workers, now, worker)
+redis.call('ZADD', K.workers, now, nameOf(worker))
 local res = {}
 for i, a in ipairs(cjson.decode(ARGV[6])) do
   local id = a.key
@@ -276,7 +279,7 @@ for i, a in ipairs(cjson.decode(ARGV[6])) do
       if a.verdict ~= '' and judged > 0 then redis.call('HSET', K.verdicts, id, a.verdict .. '0') end
     end
     for k, n in pairs(a.stats) do redis.call('HINCRBYFLOAT', K.stats, k, tostring(n)) end
-    if not a.requeue then redis.call('HINCRBY', K.wpages, worker, 1) end
+    if not a.requeue then redis.call('HINCRBY', K.wpages, nameOf(worker), 1) end
     -- Its other addresses and the links kept from requesting: never requested (a URL leased now is its worker's).
     for _, k in ipairs(a.kept) do
       if redis.call('HEXISTS', K.lease, k) == 0 then
@@ -297,7 +300,7 @@ for i, a in ipairs(cjson.decode(ARGV[6])) do
         end
       end
     end
-    for _, l in ipairs(a.labels) do redis.call('RPUSH', K.labels, worker .. '\\t' .. l) end
+    for _, l in ipairs(a.labels) do redis.call('RPUSH', K.labels, nameOf(worker) .. '\\t' .. l) end
   end
 end
 if everyPages > 0 then
@@ -336,7 +339,7 @@ return n
 /** Extends the deadline of every lease the worker holds: the worker's heartbeat. ARGV: worker, leaseMs. Returns the leases renewed. */
 export const RENEW = PRELUDE + `
 local worker, leaseMs = ARGV[1], tonumber(ARGV[2])
-redis.call('ZADD', K.workers, now, worker)
+redis.call('ZADD', K.workers, now, nameOf(worker))
 local n = 0
 local all = redis.call('HGETALL', K.lease)
 for i = 1, #all, 2 do

@@ -9,7 +9,7 @@ import { PRELUDE } from './redis-scripts';
  */
 export const TCLAIM = PRELUDE + `
 local worker, leaseMs = ARGV[1], tonumber(ARGV[2])
-redis.call('ZADD', K.workers, now, worker)
+redis.call('ZADD', K.workers, now, nameOf(worker))
 local left, claimed = 0, ''
 for _, url in ipairs(cjson.decode(ARGV[3])) do
   if redis.call('SISMEMBER', K.trained, url) == 0 then
@@ -35,7 +35,7 @@ return {claimed, left}
  */
 export const TRAINED = PRELUDE + `
 local worker, url = ARGV[1], ARGV[2]
-redis.call('ZADD', K.workers, now, worker)
+redis.call('ZADD', K.workers, now, nameOf(worker))
 if redis.call('SADD', K.trained, url) == 0 then return 'dup' end
 redis.call('SREM', K.tpending, url)
 redis.call('HDEL', K.tclaim, url)
@@ -43,7 +43,7 @@ redis.call('HINCRBY', K.stats, 'trainPages', 1)
 for _, k in ipairs(cjson.decode(ARGV[4])) do
   if redis.call('HEXISTS', K.e, k) == 0 then redis.call('SADD', K.done, k) end
 end
-for _, l in ipairs(cjson.decode(ARGV[3])) do redis.call('RPUSH', K.labels, worker .. '\\t' .. l) end
+for _, l in ipairs(cjson.decode(ARGV[3])) do redis.call('RPUSH', K.labels, nameOf(worker) .. '\\t' .. l) end
 if ARGV[5] ~= '' then redis.call('RPUSH', K.tlinks, ARGV[5]) end
 return 'ok'
 `;

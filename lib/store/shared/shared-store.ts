@@ -44,7 +44,9 @@ export class SharedRunStore implements RunStorePort {
   private labelsReadAt = -Infinity;
   private topicId: number | undefined;
 
-  constructor(private readonly local: CrawlStore, private readonly bridge: SharedBridge, private readonly log?: (line: string) => void) {
+  /** `labelsCursor`: how far this browser's store holds the crawl's labeled links already (an earlier crawl of it here read them). */
+  constructor(private readonly local: CrawlStore, private readonly bridge: SharedBridge, private readonly log?: (line: string) => void, labelsCursor = 0) {
+    this.labelsCursor = labelsCursor;
     this.topics = local.topics;
     this.records = local.records;
     this.pages = local.pages;
@@ -109,14 +111,22 @@ export class SharedRunStore implements RunStorePort {
    */
   private async readLabels(crawlId: number, now: number): Promise<void> {
     this.labelsReadAt = now;
-    this.topicId ??= (await this.local.getCrawl(crawlId))?.topicId;
+    if (this.topicId === undefined) {
+      const crawl = await this.local.getCrawl(crawlId);
+      this.topicId = crawl?.topicId;
+      this.labelsCursor = Math.max(this.labelsCursor, crawl?.shared?.labelsCursor ?? 0);
+    }
+    const { db } = this.local;
     for (;;) {
       const { labels, next } = await this.bridge.labels({ after: this.labelsCursor });
       if (next === this.labelsCursor) return;
+      // The labels and how far they were read, together: a worker killed meanwhile reads none of them twice.
+      await db.transaction('rw', db.labels, db.crawls, async () => {
+        if (labels.length && this.topicId !== undefined) await db.labels.bulkAdd(labels.map((l) => ({ ...l, crawlId, topicId: this.topicId! })));
+        const row = await db.crawls.get(crawlId);
+        if (row?.shared) await db.crawls.put({ ...row, shared: { ...row.shared, labelsCursor: next } });
+      });
       this.labelsCursor = next;
-      if (labels.length && this.topicId !== undefined) {
-        await this.local.db.labels.bulkAdd(labels.map((l) => ({ ...l, crawlId, topicId: this.topicId! })));
-      }
     }
   }
 
