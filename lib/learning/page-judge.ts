@@ -92,6 +92,14 @@ export class PageJudge {
     this.add(page, label, 1);
   }
 
+  /**
+   * Learns a page from its words alone (`termFrequencies` of it): the same as `learn` of the page. A crawl shared by
+   * several browsers hands each worker the labeled pages the others read, so.
+   */
+  learnTerms(terms: Iterable<[string, number]>, label: Label): void {
+    this.add({ title: '', text: '' }, label, 1, new Map(terms));
+  }
+
   /** Exact inverse of `learn` with the same page and label (a corrected label). */
   unlearn(page: PageText, label: Label): void {
     if ((label === 1 ? this.pos : this.neg) === 0) throw new RangeError(`PageJudge.unlearn: no class ${label} pages`);
@@ -235,7 +243,8 @@ function capText(text: string): string {
 }
 
 /** Word occurrences of a page: title words TITLE_WEIGHT times each, then the (capped) text. */
-function termFrequencies(page: PageText): Map<string, number> {
+/** What the judge learns of a page: its words and how often each occurs (a title word counting TITLE_WEIGHT times). */
+export function termFrequencies(page: PageText): Map<string, number> {
   const frequencies = new Map<string, number>();
   for (const word of tokenize(page.title)) frequencies.set(word, (frequencies.get(word) ?? 0) + TITLE_WEIGHT);
   for (const word of tokenize(capText(page.text))) frequencies.set(word, (frequencies.get(word) ?? 0) + 1);

@@ -53,10 +53,10 @@ export function setupCrawler(): CrawlService {
       const { name } = parseConfig(config);
       // A worker started again on its profile: the labeled links its earlier crawl read are in the topic already.
       const before = (await store.db.crawls.filter((c) => c.name === name && c.shared !== undefined).toArray()).at(-1);
-      const labelsCursor = before?.shared?.labelsCursor ?? 0;
-      shared.expect(name, { ...bridge, labelsCursor });
+      const read = { labelsCursor: before?.shared?.labelsCursor ?? 0, lessonsCursor: before?.shared?.lessonsCursor ?? 0 };
+      shared.expect(name, { ...bridge, ...read });
       const r = await handlers.start(config);
-      await store.updateCrawl(r.crawlId, { shared: { worker: bridge.worker, labelsCursor } });
+      await store.updateCrawl(r.crawlId, { shared: { worker: bridge.worker, ...read } });
       return r;
     },
   };

@@ -11,8 +11,9 @@ export interface BridgeAddress {
   url: string;
   token: string;
   worker: string;
-  /** How far an earlier crawl of this shared crawl in this browser read its labeled links (they are in its topic). */
+  /** How far an earlier crawl of this shared crawl in this browser read its labeled links and judge lessons (its topic has them). */
   labelsCursor?: number;
+  lessonsCursor?: number;
 }
 
 export function httpBridge(at: BridgeAddress): SharedBridge {
@@ -37,6 +38,7 @@ export function httpBridge(at: BridgeAddress): SharedBridge {
     trainClaim: (req) => call('trainClaim', req),
     trained: (req) => call('trained', req),
     trainingLinks: (req) => call('trainingLinks', req),
+    judgeLessons: (req) => call('judgeLessons', req),
     rescoreLead: (req) => call('rescoreLead', req),
     rescoreSlice: (req) => call('rescoreSlice', req),
     rescoreWrite: (req) => call('rescoreWrite', req),
@@ -70,6 +72,6 @@ export class SharedCrawls {
       this.pending.delete(crawl.config.name);
       this.byCrawl.set(id, at);
     }
-    return new SharedRunStore(this.local, at ? httpBridge(at) : detachedBridge(crawl.config.name), this.log, at?.labelsCursor ?? 0);
+    return new SharedRunStore(this.local, at ? httpBridge(at) : detachedBridge(crawl.config.name), this.log, { labelsCursor: at?.labelsCursor, lessonsCursor: at?.lessonsCursor });
   }
 }

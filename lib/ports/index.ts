@@ -73,6 +73,8 @@ export interface PageCommit {
   labels: Omit<LabeledLink, 'id' | 'crawlId' | 'topicId'>[];
   /** A training read whose URL patterns say it is on or off topic: the page judge learns it. */
   pageLabel?: LabelValue;
+  /** What the judge learned of that page (its words and their counts), for a store that hands it to other browsers. */
+  pageTerms?: [string, number][];
   /** The fetched page's verdict, kept on its entry: links to it found later are learned with it. */
   verdict?: LabelValue;
   /** Set when the crawl ranks a URL by every link found to it (`classifier.everyLink`): the strategy's rerank. */
@@ -232,4 +234,6 @@ export interface TrainingShare {
   claim(urls: string[]): Promise<{ url: string | null; done: boolean }>;
   /** Brings the labeled links the other workers learned into this browser's store. */
   catchUp(crawlId: number, now: number): Promise<void>;
+  /** The labeled link sources the other workers read, as their judges learned them, not given to this one yet. */
+  judgeLessons(crawlId: number): Promise<{ label: LabelValue; terms: [string, number][] }[]>;
 }

@@ -86,9 +86,10 @@ export interface CrawlRecord {
   stats: CrawlStats;
   /**
    * Set for a crawl run on a shared frontier (docs/scale-out.md): this worker's name there, and how far it has read the
-   * crawl's labeled links into this browser's store (a worker started again on its profile reads on from there).
+   * crawl's labeled links into this browser's store and the other workers' labeled link sources into its judge (a
+   * worker started again on its profile reads on from there).
    */
-  shared?: { worker: string; labelsCursor?: number };
+  shared?: { worker: string; labelsCursor?: number; lessonsCursor?: number };
   /** Next page sequence number and next discovery order. */
   nextSeq: number;
   /** While nothing is in flight: what the crawl waits for (a host's politeness delay, Retry-After, robots.txt) and until when. */

@@ -149,7 +149,7 @@ export function copyGoneCommit(crawlId: number, entry: FrontierEntry, activeMs: 
  */
 export function trainingReadCommit(read: {
   crawlId: number; url: string; out: FetchOutcome | null; chain: Hop[]; parsed: ParsedPage | null; error: string | undefined;
-  labels: NewLinkLabel[]; pageLabel: 0 | 1 | null; outlinks?: string[]; now: number; activeMs: number;
+  labels: NewLinkLabel[]; pageLabel: 0 | 1 | null; outlinks?: string[]; pageTerms?: [string, number][]; now: number; activeMs: number;
 }): PageCommit {
   const { url, out, chain, parsed, now } = read;
   const taken = { phase: 'train' as const, depth: 0, parentUrl: null, score: 0 };
@@ -159,7 +159,7 @@ export function trainingReadCommit(read: {
       : pageRow(url, taken, now, out, chain, { error: read.error ?? 'no HTML body', outcome: 'failed' }),
     body: parsed ? bodyOf(out!) : undefined,
     children: [], aliases: [], labels: read.labels, ...(read.pageLabel === null ? {} : { pageLabel: read.pageLabel }),
-    ...(read.outlinks ? { outlinks: read.outlinks } : {}),
+    ...(read.outlinks ? { outlinks: read.outlinks } : {}), ...(read.pageTerms ? { pageTerms: read.pageTerms } : {}),
     site: siteOf(url), stats: { trainPages: 1 }, activeMs: read.activeMs,
   };
 }

@@ -5,6 +5,7 @@
 import type { FetchOutcome } from '../net/fetcher';
 import { hubBuckets } from '../learning/link-features';
 import { TargetAuthority } from '../learning/authority';
+import { termFrequencies } from '../learning/page-judge';
 import { parseHtml } from '../parse/html';
 import { hostOf, requestUrl } from '../records/url';
 import type { LabeledPages } from '../learning/children';
@@ -46,8 +47,10 @@ export async function train(ctx: RunContext): Promise<void> {
   if (ctx.halted) return;
   if (share) {
     await share.catchUp(ctx.crawlId, ctx.ports.clock.now());
-    // The authority counts every labeled link source's out-links, whichever worker read it.
+    // The authority counts every labeled link source's out-links, and the judge learns every labeled link source,
+    // whichever worker read it.
     ctx.authority = await loadAuthority(ctx);
+    for (const { label, terms } of await share.judgeLessons(ctx.crawlId)) ctx.learner.model.judge.learnTerms(terms, label);
   }
   await fitAuthority(ctx);
   await ctx.learner.requestSync();
@@ -98,9 +101,11 @@ async function trainOn(ctx: RunContext, url: string): Promise<void> {
       }
     });
   }
+  // A crawl shared by several browsers hands what the judge learns of a labeled page to the other workers' judges.
+  const pageTerms = pageLabel !== null && ctx.ports.store.training ? [...termFrequencies(parsed!)] : undefined;
   await ctx.commits.submit(trainingReadCommit({
     crawlId: ctx.crawlId, url, out, chain: result.chain, parsed, error, labels, pageLabel,
-    ...(outlinks ? { outlinks } : {}), now: clock.now(), activeMs: ctx.activeMs(),
+    ...(outlinks ? { outlinks } : {}), ...(pageTerms ? { pageTerms } : {}), now: clock.now(), activeMs: ctx.activeMs(),
   }));
   if (pageLabel !== null) ctx.learner.model.judge.learn(parsed!, pageLabel);
   void ctx.learner.requestSync();

@@ -32,7 +32,11 @@ describe('entries and labeled links as Redis keeps them', () => {
     };
     const back = decodeEntry(encodeEntry(e), 1, e.parentUrl, 5);
     expect(back).toEqual({ ...e, anchor: 'How to collimate a Newtonian', context: 'collimation aligns mirrors reflecting telescope guide walks through primary secondary mirror',
-      order: 0, discoveredAt: 5, updatedAt: 5 });
+      score: 0.731, order: 0, discoveredAt: 5, updatedAt: 5 });
+    // A seed's entry, its empty fields at the end left out.
+    const seed = encodeEntry({ url: 'http://a.test/', depth: 0, score: 1, anchor: '', context: '' });
+    expect(seed).toBe(['http://a.test/', '', '', '0', '', '1'].join('\x1f'));
+    expect(decodeEntry(seed, 9, null, 0)).toMatchObject({ url: 'http://a.test/', depth: 0, score: 1, anchor: '', context: '', parentUrl: null, priority: 9 });
     // The words are the features the classifier reads of the context, and of the context as kept.
     const model = new LinkClassifier(['telescope']);
     expect(model.features(back)).toEqual(model.features({ ...e, anchor: back.anchor }));

@@ -67,7 +67,7 @@ describe.skipIf(!hasRedis)('the crawl-wide re-score of a shared frontier', () =>
     expect((await f.status()).rescore!.passes).toBe(1); // still the same pass: once per change, not once per worker
   });
 
-  it("is led by one worker at a time, a slice at a time; a killed leader's slice is taken over where the pass was", async () => {
+  it("is led by one worker at a time, a slice at a time; a killed leader's slice is taken over where the pass was", { timeout: 30_000 }, async () => {
     const f = await crawlWith(1000);
     await onePage(f, 'http://elsewhere.test/1');
     const first = await f.rescoreLead('w1', 300, '');
@@ -77,6 +77,8 @@ describe.skipIf(!hasRedis)('the crawl-wide re-score of a shared frontier', () =>
 
     const one = await slice(f, 'w1', first.lead!.fence, '0');
     expect(one.written.state).toBe('more');
+    // Each entry comes with the page it was found on (a seed, with none, is left where it is by a re-score).
+    expect(new Set(one.read.entries.map((e) => e.entry.parentUrl))).toEqual(new Set(['http://seed.test/']));
     // w1 reads its second slice and dies before writing it: its lead lapses, w2 takes over at the cursor it had.
     const lost = await f.rescoreSlice(one.read.next, 100);
     await sleep(350);
@@ -170,5 +172,5 @@ describe.skipIf(!hasRedis)('the crawl-wide re-score of a shared frontier', () =>
       const key = urlKey(`http://h${i % 7}.test/p/${i}`);
       if (moved.has(key)) expect(moved.get(key), String(i)).toBe(i);
     }
-  });
+  }, 30_000);
 });

@@ -98,7 +98,7 @@ describe.skipIf(!hasRedis)('a worker started again under its name', () => {
     const start = async (cursor: number) => {
       const crawlId = await local.createCrawl(config, topic.id!, 1);
       await local.updateCrawl(crawlId, { shared: { worker: 'w3', labelsCursor: cursor } });
-      const store = new SharedRunStore(local, httpBridge(bridge), undefined, cursor);
+      const store = new SharedRunStore(local, httpBridge(bridge), undefined, { labelsCursor: cursor });
       await store.training.catchUp(crawlId, 1);
       return (await local.getCrawl(crawlId))!.shared!.labelsCursor!;
     };

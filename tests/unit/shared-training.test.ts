@@ -31,7 +31,8 @@ const SITE: Record<string, string> = {
   '/neg/1': page('Parking', []),
   '/neg/2': page('Tickets', []),
 };
-const SOURCES = ['/hub/1', '/hub/2', '/hub/3'].map((p) => o + p);
+// Hubs, and a labeled page: the judge of every worker learns it, whichever read it.
+const SOURCES = ['/hub/1', '/hub/2', '/hub/3', '/pos/2'].map((p) => o + p);
 const config = parseConfig({
   name: 'sky', seeds: [`${o}/start`], topic: { keywords: ['comet'] },
   training: { linkSources: SOURCES, positive: [`${o}/pos/*`], negative: [`${o}/neg/*`] },
@@ -78,7 +79,7 @@ describe('training on a shared crawl', () => {
     const one = await worker('one', frontier);
     const two = await worker('two', frontier);
     const third = await worker('three', frontier);
-    expect((await frontier.status()).training).toBe(3);
+    expect((await frontier.status()).training).toBe(4);
 
     // Two workers train at once: the link sources are shared out between them, none is read twice.
     const runOne = one.run();
@@ -92,7 +93,7 @@ describe('training on a shared crawl', () => {
 
     for (const s of SOURCES) expect(requests.filter((p) => o + p === s), s).toHaveLength(1);
     // No crawl request before training was over.
-    expect(requests.slice(0, 3).sort()).toEqual(['/hub/1', '/hub/2', '/hub/3']);
+    expect(requests.slice(0, 4).sort()).toEqual(['/hub/1', '/hub/2', '/hub/3', '/pos/2']);
     expect(requests.filter((p) => p === '/start')).toHaveLength(1);
 
     const all = [
@@ -106,6 +107,11 @@ describe('training on a shared crawl', () => {
     const models = await Promise.all([one, two, third].map(async (w) => counts((await w.local.topics.getModel(w.topicId))!.link)));
     expect(models[1]).toEqual(models[0]);
     expect(models[2]).toEqual(models[0]);
+    // The page judge too: each learned the labeled link source once, though one worker read it.
+    const judges = await Promise.all([one, two, third].map(async (w) => counts((await w.local.topics.getModel(w.topicId))!.judge)));
+    expect(judges.map((j) => (j as { pos: number }).pos)).toEqual([1, 1, 1]);
+    expect(judges[1]).toEqual(judges[0]);
+    expect(judges[2]).toEqual(judges[0]);
   });
 
   it("retakes a link source whose reader died (its claim lapsed), and publishes a second read's links only once", async () => {

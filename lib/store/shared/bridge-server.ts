@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RobotsAnswer } from '../../net/shared-robots';
-import type { RescoreMove, SharedAck, SharedLabel } from './bridge';
+import type { LinkSourceTaught, RescoreMove, SharedAck, SharedLabel } from './bridge';
 import type { CrawlParams, RedisFrontier } from './redis-frontier';
 
 export interface Bridge {
@@ -28,8 +28,9 @@ export async function openBridge(frontier: RedisFrontier, worker: string, params
     trainClaim: async (b) => frontier.claimLinkSource(run, (b.urls as string[]).map(String), params.leaseMs),
     trained: async (b) => ({
       result: await frontier.linkSourceRead(run, String(b.url), b.labels as SharedLabel[], (b.addresses as string[] | undefined) ?? [String(b.url)],
-        b.outlinks as { label: 0 | 1; links: string[] } | undefined),
+        { outlinks: b.outlinks as LinkSourceTaught['outlinks'], judge: b.judge as LinkSourceTaught['judge'] }),
     }),
+    judgeLessons: async (b) => frontier.judgeLessonsAfter(worker, Math.max(0, Number(b.after) || 0)),
     trainingLinks: async () => ({ pages: await frontier.trainingLinks() }),
     rescoreLead: async (b) => frontier.rescoreLead(run, params.leaseMs, String(b.why ?? '')),
     rescoreSlice: async (b) => frontier.rescoreSlice(String(b.cursor), Math.max(1, Math.min(5000, Number(b.count) || 500))),

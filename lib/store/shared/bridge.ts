@@ -48,6 +48,18 @@ export interface SharedAck {
   verdict?: LabelValue;
 }
 
+/** What a judge learned of a labeled page: its label, and its words with their counts (PageJudge.learnTerms). */
+export interface JudgeLesson {
+  label: LabelValue;
+  terms: [string, number][];
+}
+
+/** What a labeled link source taught besides its labeled links: its out-links (the URL authority) and its words (the judge). */
+export interface LinkSourceTaught {
+  outlinks?: { label: 0 | 1; links: string[] };
+  judge?: JudgeLesson;
+}
+
 /** A slice of the shared queue, for a re-score: each URL's key, its priority as Redis spells it, and its entry. */
 export interface RescoreSlice {
   next: string;
@@ -77,7 +89,9 @@ export interface SharedBridge {
    * A link source read and what it taught: its labeled links, and a labeled page's label and out-links ('dup': another
    * worker's read came first).
    */
-  trained(req: { url: string; labels: SharedLabel[]; addresses: string[]; outlinks?: { label: 0 | 1; links: string[] } }): Promise<{ result: 'ok' | 'dup' }>;
+  trained(req: { url: string; labels: SharedLabel[]; addresses: string[] } & LinkSourceTaught): Promise<{ result: 'ok' | 'dup' }>;
+  /** The labeled link sources the other workers read, as their judges learned them, after a cursor; and the next cursor. */
+  judgeLessons(req: { after: number }): Promise<{ lessons: JudgeLesson[]; next: number }>;
   /** Every labeled link source's label and out-links, read by any worker (what the URL authority counts). */
   trainingLinks(req: Record<string, never>): Promise<{ pages: { label: 0 | 1; links: string[] }[] }>;
   /** Leads the crawl-wide re-score's open pass (or opens one for `why`): null when another worker leads it, or none is open. */

@@ -2,8 +2,9 @@
 // large crawl is most of what Redis holds (docs/scale-out.md, "Memory"). A URL is keyed by an 11-character digest
 // of it (66 bits: two of a billion URLs collide once in about 10^2 such crawls); its entry is one string of fields
 // split by US (\x1f), the link's context kept as its distinct words (what the classifier reads of it: tokenizing
-// them again gives the same words, a test holds it so). The first four fields are read by the Lua steps
-// (redis-scripts.ts): the URL (its host), a delayed URL's priority, the links found to it, its depth.
+// them again gives the same words, a test holds it so), numbers to three or four decimals, empty fields at the end
+// left out. The first five fields are the Lua steps' (redis-scripts.ts): the URL (its host), a delayed URL's
+// priority, the links found to it, its depth, and the number its parent page was given there (`pages`).
 import { createHash } from 'node:crypto';
 import { uniqueTokens } from '../../parse/tokenize';
 import type { Candidate } from '../../ports';
@@ -22,20 +23,28 @@ export type EntryText = Pick<SharedEntry, 'url' | 'depth' | 'score' | 'anchor' |
 
 /** Anchor text never holds the separator; a control character reads as a space to the tokenizer anyway. */
 const clean = (s: string): string => (s.includes(US) || s.includes('\x1e') ? s.replace(/[\x1e\x1f]/g, ' ') : s);
-const num = (x: number): string => String(Math.round(x * 1e4) / 1e4);
+/** A log-odds or a score as kept: three decimals (a thousandth of a log-odds moves no URL past another that matters). */
+export const short = (x: number): string => String(Math.round(x * 1000) / 1000);
+/** Links found to a URL: how many, their log-odds' sum and the best one's. */
+export const inlinksField = (i: NonNullable<EntryText['inlinks']>): string => `${i.n} ${short(i.sum)} ${short(i.best)}`;
 
-/** An entry's string: `priority` only for a URL that waits in the delayed set (it is the queue's score otherwise). */
+/**
+ * An entry's string: `priority` only for a URL that waits in the delayed set (it is the queue's score otherwise). The
+ * parent's field is left empty: the completion script writes the number it gave the page that queued the link.
+ */
 export function encodeEntry(e: EntryText, priority?: number): string {
-  const inl = e.inlinks ? `${e.inlinks.n} ${e.inlinks.sum} ${e.inlinks.best}` : '';
-  return [
-    e.url, priority === undefined ? '' : String(priority), inl, String(e.depth), e.parentUrl ? urlKey(e.parentUrl) : '', num(e.score),
+  const fields = [
+    e.url, priority === undefined ? '' : String(priority), e.inlinks ? inlinksField(e.inlinks) : '', String(e.depth), '', short(e.score),
     clean(e.anchor), uniqueTokens(e.context).join(' '), e.parentOnTopic === undefined ? '' : e.parentOnTopic ? '1' : '0',
     e.parentHub === undefined ? '' : String(e.parentHub), e.href ?? '', e.strategy ? JSON.stringify(e.strategy) : '', e.revisit ?? '',
     e.retries ? String(e.retries) : '', e.reason ? clean(e.reason) : '',
-  ].join(US);
+  ];
+  let n = fields.length;
+  while (n > 6 && fields[n - 1] === '') n--;
+  return fields.slice(0, n).join(US);
 }
 
-/** An entry as the worker gets it back: its parent's URL (looked up by key) and priority are given. */
+/** An entry as the worker gets it back: its parent's URL (looked up by its number) and priority are given. */
 export function decodeEntry(value: string, priority: number, parentUrl: string | null, now: number): SharedEntry {
   const [url, , inl, depth, , score, anchor, context, onTopic, hub, href, strategy, revisit, retries, reason] = value.split(US) as string[];
   const e: SharedEntry = {
@@ -60,8 +69,11 @@ export function decodeEntry(value: string, priority: number, parentUrl: string |
 export type ChildWire = [key: string, priority: string, value: string, logOdds: string, site: string];
 
 export function childWire(c: Candidate): ChildWire {
-  return [urlKey(c.url), String(c.priority), encodeEntry(c), c.logOdds === undefined ? '' : String(c.logOdds), c.site ?? siteOf(c.url)];
+  return [urlKey(c.url), String(c.priority), encodeEntry(c), c.logOdds === undefined ? '' : short(c.logOdds), c.site ?? siteOf(c.url)];
 }
+
+/** The number the completion script gave a page whose links it queued (an entry's fifth field), or '' for a seed. */
+export const parentNumber = (value: string): string => value.split(US, 5)[4] ?? '';
 
 /**
  * A labeled link: its label, source, the page it was found on and when it was made, then the link as an entry's fields

@@ -4,11 +4,11 @@
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { RobotsAnswer } from '../../net/shared-robots';
-import type { RescoreMove, RescoreSlice, SharedAck, SharedEntry, SharedLabel, SharedTake } from './bridge';
+import type { JudgeLesson, LinkSourceTaught, RescoreMove, RescoreSlice, SharedAck, SharedEntry, SharedLabel, SharedTake } from './bridge';
 import { ACK, JOIN, KEY_NAMES, RELEASE, RENEW, TAKE, type KeyName } from './redis-scripts';
 import { RLEAD, RLEAVE, RWRITE } from './redis-rescore';
 import { TCLAIM, TRAINED } from './redis-training';
-import { childWire, decodeEntry, decodeLabel, encodeEntry, encodeLabel, urlKey } from './redis-entries';
+import { childWire, decodeEntry, decodeLabel, encodeEntry, encodeLabel, inlinksField, parentNumber, urlKey } from './redis-entries';
 
 /** A Redis problem the user can fix (unreachable, refused password, another crawl of the same name): one line, exit 2. */
 export class FrontierError extends Error {}
@@ -195,10 +195,24 @@ export class RedisFrontier {
    * A link source read, with what it taught (its labeled links; a labeled page's label and out-links): 'dup' when
    * another worker's read came first.
    */
-  async linkSourceRead(worker: string, url: string, labels: SharedLabel[], addresses: string[] = [url], outlinks?: { label: 0 | 1; links: string[] }): Promise<'ok' | 'dup'> {
+  async linkSourceRead(worker: string, url: string, labels: SharedLabel[], addresses: string[] = [url], taught: LinkSourceTaught = {}): Promise<'ok' | 'dup'> {
+    const { outlinks, judge } = taught;
     const links = outlinks ? [String(outlinks.label), ...outlinks.links].join('\t') : '';
-    const wire = [worker, url, JSON.stringify(labels.map(encodeLabel)), JSON.stringify(addresses.map(urlKey)), links];
+    const terms = judge ? `${judge.label}\t${judge.terms.map(([w, n]) => `${w} ${n}`).join(' ')}` : '';
+    const wire = [worker, url, JSON.stringify(labels.map(encodeLabel)), JSON.stringify(addresses.map(urlKey)), links, terms];
     return (await this.run('trained', wire)) as 'ok' | 'dup';
+  }
+
+  /** The labeled link sources other workers read, as their judges learned them, after `cursor`; and the next cursor. */
+  async judgeLessonsAfter(worker: string, cursor: number): Promise<{ lessons: JudgeLesson[]; next: number }> {
+    const rows = await this.redis.lrange(this.key('tjudge'), cursor, -1);
+    const lessons = rows.flatMap((r) => {
+      const [by, label, terms] = r.split('\t') as [string, string, string];
+      if (by === worker) return [];
+      const words = terms ? terms.split(' ') : [];
+      return [{ label: label === '1' ? 1 : 0, terms: Array.from({ length: words.length / 2 }, (_, i) => [words[2 * i]!, Number(words[2 * i + 1])] as [string, number]) } as JudgeLesson];
+    });
+    return { lessons, next: cursor + rows.length };
   }
 
   /** Every labeled link source's label and out-links, as published by the workers that read them. */
@@ -229,17 +243,20 @@ export class RedisFrontier {
     const [next, flat] = await this.redis.zscan(this.key('q'), cursor, 'COUNT', count);
     const keys = flat.filter((_, i) => i % 2 === 0);
     const values = keys.length ? await this.redis.hmget(this.key('e'), ...keys) : [];
+    // Their parents' URLs: a seed has none (a re-score leaves it where it is), a page answer reaches a page's links by it.
+    const pids = [...new Set(values.flatMap((v) => (v ? [parentNumber(v)] : [])).filter(Boolean))];
+    const parents = new Map(pids.length ? (await this.redis.hmget(this.key('pages'), ...pids)).map((u, i) => [pids[i]!, u] as const) : []);
     const now = Date.now();
     const entries = keys.flatMap((key, i) => {
       const v = values[i];
-      return v ? [{ key, priority: flat[2 * i + 1]!, entry: decodeEntry(v, Number(flat[2 * i + 1]), null, now) }] : [];
+      return v ? [{ key, priority: flat[2 * i + 1]!, entry: decodeEntry(v, Number(flat[2 * i + 1]), parents.get(parentNumber(v)) ?? null, now) }] : [];
     });
     return { next, entries };
   }
 
   /** The ranked slice written back; 'lost' when another worker leads the pass now. */
   async rescoreWrite(worker: string, fence: string, leaseMs: number, from: string, next: string, scanned: number, moves: RescoreMove[]) {
-    const wire = moves.map((m) => [m.key, m.from, String(m.to), m.inlinks ? `${m.inlinks.n} ${m.inlinks.sum.toPrecision(6)} ${m.inlinks.best.toPrecision(6)}` : '']);
+    const wire = moves.map((m) => [m.key, m.from, String(m.to), m.inlinks ? inlinksField(m.inlinks) : '']);
     const [state, total, changed] = (await this.run('rwrite', [worker, fence, leaseMs, from, next, scanned, JSON.stringify(wire)])) as [string, number, number];
     return { state: state as 'more' | 'done' | 'lost', scanned: total, changed };
   }

@@ -26,10 +26,11 @@ export const KEY_NAMES = [
   'tpending', // set: link sources not read yet: while any is, the crawl is training and workers take nothing
   'trained', // set: link sources read (by one worker, for the whole crawl)
   'tclaim', // hash: link source -> "worker\tdeadline", the worker reading it now
-  'pages', // hash: URL key -> URL of a fetched page that queued links (their entries name it by key)
+  'pages', // hash: number -> URL of a fetched page that queued links (their entries name it by its number; '#' counts them)
   'verdicts', // hash: URL key -> a judged page's label and how many labeled links to it were learned (learning.linksToJudged)
   'rescore', // hash: the crawl-wide re-score: its pass, state, reason, cursor, leader and lease (rescore-scripts.ts)
   'tlinks', // list: "label\tlinks..." of each labeled link source, for every worker's URL authority
+  'tjudge', // list: "worker\tlabel\tword count word count..." of each labeled link source, for every worker's page judge
 ] as const;
 
 export type KeyName = (typeof KEY_NAMES)[number];
@@ -42,6 +43,18 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local US = '\\31'
 local function num(x) return string.format('%.17g', x) end
+-- A log-odds as entries keep it: three decimals, no trailing zeros.
+local function short(x) return (string.gsub(string.format('%.3f', x), '%.?0+$', '')) end
+local B62 = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'
+local function b62(n)
+  local s = ''
+  repeat
+    local d = n % 62
+    s = string.sub(B62, d + 1, d + 1) .. s
+    n = math.floor(n / 62)
+  until n == 0
+  return s
+end
 -- A worker is one runner: "name#run". Its leases, claims and lead are the run's (a worker started again under its name
 -- does not renew what its killed run held); its pages, labels and liveness are the name's.
 local function nameOf(w) return string.match(w, '^(.*)#[^#]*$') or w end
@@ -61,13 +74,25 @@ local function fields(v)
   return string.sub(v, 1, a - 1), string.sub(v, a + 1, b - 1), string.sub(v, b + 1, c - 1), string.sub(v, c + 1, d - 1), string.sub(v, d + 1)
 end
 local function entryOf(u, p, inl, d, rest) return u .. US .. p .. US .. inl .. US .. d .. US .. rest end
+-- An entry with its parent's field (empty as a worker sends it) set to the number its parent page was given.
+local function withParent(v, pid)
+  local u, p, inl, d, rest = fields(v)
+  return entryOf(u, p, inl, d, pid .. string.match(rest, '^[^\\31]*(.*)$'))
+end
+-- A fetched page whose links are queued gets a number: their entries name it by that (pages: number -> URL).
+local function pageNumber(url)
+  local pid = b62(redis.call('HINCRBY', K.pages, '#', 1))
+  redis.call('HSET', K.pages, pid, url)
+  return pid
+end
 local function hostOf(url) return string.match(url, '^%a[%w+.-]*://([^/?#]+)') or '' end
 -- Queues a new URL, or lets a link found again to a queued one count (design A.7: raised when better; with every
 -- link counted, ranked by all of them: the mean of its best link's log-odds and of all its links', when the
 -- crawl's priority is that log-odds, else the better link's priority). A URL done, leased or delayed stays as it is.
--- c: {key, priority, entry, the link's log-odds or '', site}; mode: 'logodds' | 'max' | '' (classifier.everyLink off).
-local function add(c, mode)
-  local id, prio, value, lo = c[1], c[2], c[3], c[4]
+-- c: {key, priority, entry, the link's log-odds or '', site}; mode: 'logodds' | 'max' | '' (classifier.everyLink off);
+-- pid: the number of the page the link is on ('' for a seed).
+local function add(c, mode, pid)
+  local id, prio, value, lo = c[1], c[2], withParent(c[3], pid), c[4]
   local old = redis.call('HGET', K.e, id)
   if not old then
     if redis.call('SISMEMBER', K.done, id) == 1 then return false end
@@ -91,7 +116,7 @@ local function add(c, mode)
     local better = l > best
     if better then best = l end
     local p = mode == 'logodds' and (best + sum / n) / 2 or (better and tonumber(prio) or tonumber(cur))
-    redis.call('HSET', K.e, id, entryOf(ou, op, n .. ' ' .. string.format('%.6g', sum) .. ' ' .. string.format('%.6g', best), depth, better and nrest or orest))
+    redis.call('HSET', K.e, id, entryOf(ou, op, n .. ' ' .. short(sum) .. ' ' .. short(best), depth, better and nrest or orest))
     redis.call('ZADD', K.q, num(p), id)
     return better
   end
@@ -120,7 +145,7 @@ export const JOIN = PRELUDE + `
 local config = redis.call('GET', K.config)
 if not config then
   redis.call('SET', K.config, ARGV[1])
-  for _, s in ipairs(cjson.decode(ARGV[2])) do add(s, '') end
+  for _, s in ipairs(cjson.decode(ARGV[2])) do add(s, '', '') end
   for _, u in ipairs(cjson.decode(ARGV[3])) do redis.call('SADD', K.tpending, u) end
   return {'created', ''}
 end
@@ -270,7 +295,14 @@ for i, a in ipairs(cjson.decode(ARGV[6])) do
       redis.call('ZREM', K.delayed, id)
     end
     if a.requeue then
-      redis.call('HSET', K.e, id, a.entry)
+      -- Its parent stays the page that queued it.
+      local old = redis.call('HGET', K.e, id)
+      local pid = ''
+      if old then
+        local _, _, _, _, orest = fields(old)
+        pid = string.match(orest, '^([^\\31]*)')
+      end
+      redis.call('HSET', K.e, id, withParent(a.entry, pid))
       if tonumber(a.notBefore) > now then redis.call('ZADD', K.delayed, a.notBefore, id)
       else redis.call('ZADD', K.q, a.priority, id) end
     else
@@ -289,9 +321,9 @@ for i, a in ipairs(cjson.decode(ARGV[6])) do
         redis.call('HDEL', K.e, k)
       end
     end
-    if #a.children > 0 then redis.call('HSET', K.pages, id, a.url) end
+    local pid = #a.children > 0 and pageNumber(a.url) or ''
     for _, c in ipairs(a.children) do
-      add(c, mode)
+      add(c, mode, pid)
       if judged > 0 then
         local j = redis.call('HGET', K.verdicts, c[1])
         if j and tonumber(string.sub(j, 2)) < judged then

@@ -28,9 +28,11 @@ return {claimed, left}
 /**
  * A link source read: marks it read for the whole crawl and publishes what it taught, unless another worker's read
  * of it came first ('dup': nothing is published twice): the labeled links learned from it, and, for a labeled page,
- * its label and out-links (every worker's URL authority counts them). The last one ends training. Its addresses
+ * its label and out-links (every worker's URL authority counts them) and its words (every worker's judge learns them).
+ * The last one ends training. Its addresses
  * (as asked, and as answered) are done unless queued: a link to it found later is not queued, as it was read.
- * ARGV: worker, link source, labels JSON (each encoded), address keys JSON, out-links line ('' when none).
+ * ARGV: worker, link source, labels JSON (each encoded), address keys JSON, out-links line ('' when none), what the judge
+ * learned of it ('label\tword count word count...', '' when none).
  * Returns 'ok' | 'dup'.
  */
 export const TRAINED = PRELUDE + `
@@ -45,5 +47,6 @@ for _, k in ipairs(cjson.decode(ARGV[4])) do
 end
 for _, l in ipairs(cjson.decode(ARGV[3])) do redis.call('RPUSH', K.labels, nameOf(worker) .. '\\t' .. l) end
 if ARGV[5] ~= '' then redis.call('RPUSH', K.tlinks, ARGV[5]) end
+if ARGV[6] ~= '' then redis.call('RPUSH', K.tjudge, nameOf(worker) .. '\t' .. ARGV[6]) end
 return 'ok'
 `;

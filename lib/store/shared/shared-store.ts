@@ -41,12 +41,17 @@ export class SharedRunStore implements RunStorePort {
   /** Why a crawl-wide re-score waits for a leader, as the last take said. */
   private rescoreWaiting: string | null = null;
   private labelsCursor = 0;
+  private readonly lessonsCursor: number;
   private labelsReadAt = -Infinity;
   private topicId: number | undefined;
 
-  /** `labelsCursor`: how far this browser's store holds the crawl's labeled links already (an earlier crawl of it here read them). */
-  constructor(private readonly local: CrawlStore, private readonly bridge: SharedBridge, private readonly log?: (line: string) => void, labelsCursor = 0) {
-    this.labelsCursor = labelsCursor;
+  /** `read`: how far this browser holds the crawl's labeled links and judge lessons already (an earlier crawl of it here read them). */
+  constructor(
+    private readonly local: CrawlStore, private readonly bridge: SharedBridge, private readonly log?: (line: string) => void,
+    read: { labelsCursor?: number; lessonsCursor?: number } = {},
+  ) {
+    this.labelsCursor = read.labelsCursor ?? 0;
+    this.lessonsCursor = read.lessonsCursor ?? 0;
     this.topics = local.topics;
     this.records = local.records;
     this.pages = local.pages;
@@ -59,6 +64,7 @@ export class SharedRunStore implements RunStorePort {
     this.training = {
       claim: (urls) => bridge.trainClaim({ urls }),
       catchUp: (crawlId, now) => this.readLabels(crawlId, now),
+      judgeLessons: (crawlId) => this.judgeLessons(crawlId),
     };
     this.frontier = {
       enqueue: (crawlId, candidates, now) => lf.enqueue(crawlId, candidates, now),
@@ -130,6 +136,17 @@ export class SharedRunStore implements RunStorePort {
     }
   }
 
+  /**
+   * The labeled link sources the other workers read, as their judges learned them, after those this browser's judge
+   * learned already (an earlier crawl of this shared crawl in the profile may have); the crawl's row keeps how far.
+   */
+  private async judgeLessons(crawlId: number) {
+    const row = await this.local.getCrawl(crawlId);
+    const { lessons, next } = await this.bridge.judgeLessons({ after: row?.shared?.lessonsCursor ?? this.lessonsCursor });
+    if (row?.shared) await this.local.updateCrawl(crawlId, { shared: { ...row.shared, lessonsCursor: next } });
+    return lessons;
+  }
+
   private async countByState(crawlId: number, state: EntryState): Promise<number> {
     if (state !== 'queued') return this.local.frontier.countByState(crawlId, state);
     // Nothing more will be taken once the shared crawl ended, whatever its queue still holds (the budget is spent).
@@ -151,7 +168,8 @@ export class SharedRunStore implements RunStorePort {
       if (c.entry || c.page?.phase !== 'train') continue;
       const addresses = [...new Set([c.page.url, c.page.finalUrl])];
       const outlinks = c.outlinks && c.pageLabel !== undefined ? { label: c.pageLabel, links: c.outlinks } : undefined;
-      const { result } = await this.bridge.trained({ url: c.page.url, labels: c.labels, addresses, ...(outlinks ? { outlinks } : {}) });
+      const judge = c.pageTerms && c.pageLabel !== undefined ? { label: c.pageLabel, terms: c.pageTerms } : undefined;
+      const { result } = await this.bridge.trained({ url: c.page.url, labels: c.labels, addresses, ...(outlinks ? { outlinks } : {}), ...(judge ? { judge } : {}) });
       if (result === 'dup') this.log?.(`link source ${c.page.url} was also read by another worker: its labeled links are published from the first read only`);
     }
     const leased = commits.filter((c) => c.entry && this.leases.has(c.entry.url));
@@ -202,7 +220,7 @@ export function detachedBridge(name: string): SharedBridge {
     throw new Error(`"${name}" runs on a shared frontier whose command-line runner is gone: start the runner again to rejoin`);
   };
   return {
-    take: gone, ack: gone, release: gone, queued: gone, labels: gone, robots: gone, trainClaim: gone, trained: gone, trainingLinks: gone,
+    take: gone, ack: gone, release: gone, queued: gone, labels: gone, robots: gone, trainClaim: gone, trained: gone, trainingLinks: gone, judgeLessons: gone,
     rescoreLead: gone, rescoreSlice: gone, rescoreWrite: gone, rescoreLeave: gone,
   };
 }
