@@ -225,7 +225,8 @@ function withShared(local: Summary, crawl: Pick<CrawlRecord, 'config' | 'stats' 
   return {
     ...local, figures: figureValues(crawlFigures(totals)), fetched: s.fetched, failed: s.failed,
     ...(local.relevant === undefined ? {} : { relevant: s.relevant }),
-    frontierLeft: s.queued, state: s.ended ? 'finished' : local.state, message: s.ended ?? local.message,
+    frontierLeft: s.queued, state: s.ended ? 'finished' : local.state, message: s.ended ?? local.message, dropped: s.dropped,
+    blacklistedSites: s.blacklistedSites,
     shared: { worker, fetchedHere: local.fetched, byWorker: s.byWorker, workersAlive: s.workersAlive, requests: s.requests, queued: s.queued },
   };
 }

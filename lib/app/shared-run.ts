@@ -4,16 +4,14 @@
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import { seedCandidates } from '../learning/children';
-import { DEFAULTS, type CrawlConfig } from '../records/config';
-import type { FrontierEntry } from '../records/types';
-import { createStrategy } from '../strategies/registry';
-import type { Strategy } from '../strategies/types';
+import type { CrawlConfig } from '../records/config';
+import { crawlRules, rulesProblem } from './shared-rules';
 import type { SharedEntry } from '../store/shared/bridge';
 import { openBridge, type Bridge } from '../store/shared/bridge-server';
 import { connectRedis, FrontierError, RedisFrontier, type CrawlParams, type SharedStatus } from '../store/shared/redis-frontier';
 
-/** Strategies whose order is one score per URL, which one sorted set in Redis keeps. */
-export const SHARED_STRATEGIES = ['best-first', 'breadth-first'];
+/** Strategies whose queue, site book and state Redis keeps (docs/scale-out.md). */
+export const SHARED_STRATEGIES = ['best-first', 'breadth-first', 'sparse-tunneling', 'multi-queue'];
 
 export interface SharedOptions {
   /** redis://HOST:PORT[/DB] (a password as redis://:PASSWORD@HOST:PORT). */
@@ -39,7 +37,7 @@ export function sharedProblem(config: CrawlConfig): string | null {
     return `strategy "${config.strategy.name}" cannot run on a shared frontier yet (the shared frontier runs ${SHARED_STRATEGIES.join(' and ')})`;
   }
   if (config.template) return 'a template crawl cannot run on a shared frontier yet';
-  return null;
+  return rulesProblem(config);
 }
 
 /** The seeds as the frontier's first entries (what a local crawl's store would queue). */
@@ -51,29 +49,9 @@ export function seedEntries(config: CrawlConfig, now: number): SharedEntry[] {
   }));
 }
 
-/**
- * What the shared frontier applies of the crawl's policy in Redis: politeness, the budget, how a link found again to a
- * queued URL counts, how many labeled links a judged page teaches, and how many of the crawl's pages make a re-score.
- */
+/** Politeness, the budget, and how long a lease outlives its worker's last heartbeat. */
 export function crawlParams(config: CrawlConfig, leaseMs: number): CrawlParams {
-  const strategy = createStrategy(config);
-  const { learning } = config;
-  return {
-    maxPages: config.budget.maxPages, perHost: config.politeness.perHost, delayMs: config.politeness.delayMs, leaseMs,
-    everyLink: config.classifier.everyLink && strategy.followsModel ? (ranksByLogOdds(strategy) ? 'logodds' : 'max') : '',
-    linksPerJudgedPage: learning.fromVerdicts && learning.linksToJudged ? learning.linksPerJudgedPage ?? DEFAULTS.learning.linksPerJudgedPage : 0,
-    rescoreEveryPages: strategy.followsModel ? learning.rescoreEveryPages : 0,
-  };
-}
-
-/**
- * Whether the strategy's priority is the URL's log-odds itself (best-first, sparse tunneling): then Redis ranks a URL
- * by every link found to it as the strategy would; any other keeps the better link's priority.
- */
-function ranksByLogOdds(strategy: Strategy): boolean {
-  const probe: FrontierEntry = { crawlId: 0, url: 'http://probe.invalid/', host: 'probe.invalid', state: 'queued', score: 0.5, priority: 0, order: 0, depth: 1,
-    parentUrl: 'http://probe.invalid/parent', anchor: '', context: '', attempts: 0, discoveredAt: 0, updatedAt: 0 };
-  return [-2.5, 0, 1.75].every((x) => strategy.rerank(probe, x) === x);
+  return { maxPages: config.budget.maxPages, perHost: config.politeness.perHost, delayMs: config.politeness.delayMs, leaseMs };
 }
 
 export async function joinShared(config: CrawlConfig, opts: SharedOptions): Promise<SharedJoin> {
@@ -82,7 +60,8 @@ export async function joinShared(config: CrawlConfig, opts: SharedOptions): Prom
   const redis = await connectRedis(opts.url);
   try {
     const frontier = new RedisFrontier(redis, config.name);
-    const joined = await frontier.join(JSON.stringify(config), seedEntries(config, Date.now()), config.training.linkSources);
+    const joined = await frontier.join(JSON.stringify(config), seedEntries(config, Date.now()), config.training.linkSources, crawlRules(config),
+      config.siteBlacklist ?? []);
     const params = crawlParams(config, opts.leaseMs ?? 30_000);
     return { frontier, worker: opts.worker ?? `${hostname()}-${process.pid}`, params, ended: joined.ended ?? null, redis };
   } catch (err) {

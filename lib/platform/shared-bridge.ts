@@ -39,6 +39,7 @@ export function httpBridge(at: BridgeAddress): SharedBridge {
     trained: (req) => call('trained', req),
     trainingLinks: (req) => call('trainingLinks', req),
     judgeLessons: (req) => call('judgeLessons', req),
+    strategyState: (req) => call('strategyState', req),
     rescoreLead: (req) => call('rescoreLead', req),
     rescoreSlice: (req) => call('rescoreSlice', req),
     rescoreWrite: (req) => call('rescoreWrite', req),

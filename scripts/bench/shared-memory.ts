@@ -64,8 +64,8 @@ export async function crawlShapedMemory(redis: Redis, queued: number, log: (line
   await f.join('{}', seeds.map((url, i) => ({
     url, host: new URL(url).host, site: new URL(url).host, score: 1, priority: 1e9, order: -i, depth: 0, parentUrl: null, anchor: '', context: '',
     attempts: 0, discoveredAt: 0, updatedAt: 0,
-  })));
-  const p: CrawlParams = { maxPages: 1e9, perHost: 1000, delayMs: 0, leaseMs: 600_000, everyLink: 'logodds', linksPerJudgedPage: 8, rescoreEveryPages: 0 };
+  })), [], { everyLink: 'logodds', judged: 8 });
+  const p: CrawlParams = { maxPages: 1e9, perHost: 1000, delayMs: 0, leaseMs: 600_000 };
   let fetched = 0, labels = 0, urlChars = 0, urls = 0;
   for (;;) {
     const s = await redis.zcard(f.key('q'));

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../../scripts/lib/browser';
+import { hasFirefox } from '../../scripts/lib/firefox';
 import { parseConfig } from '../../lib/app/parse-config';
 import { RedisFrontier } from '../../lib/store/shared/redis-frontier';
 import { urlKey } from '../../lib/store/shared/redis-entries';
@@ -106,6 +107,38 @@ describe('a crawl shared by several browsers through Redis', () => {
     const status = startStatus('telescopes');
     expect(await status.exited).toBe(0);
     expect(status.output()).toMatch(/telescopes: ended: page budget reached \(30 pages\)[\s\S]*fetched 30/);
+  });
+
+  it.skipIf(!hasFirefox())('a Chromium worker and a Firefox worker: no page requested twice, the budget held, both commit pages', { timeout: 240_000 }, async () => {
+    ensureBuilt(undefined, 'firefox');
+    const config = configFile('mixed', 30);
+    const parsed = parseConfig(JSON.parse(readFileSync(config, 'utf8')));
+    // Held until both have joined (Firefox starts slower), then let go together.
+    const admin = new Redis(redis.url);
+    const frontier = new RedisFrontier(admin, 'mixed');
+    await frontier.join(JSON.stringify(parsed), seedEntries(parsed, Date.now()));
+    await admin.set(frontier.key('held'), '1');
+    const from = site.requests.length;
+    const workers = [startWorker('chromium', config), startWorker('firefox', config, ['--browser', 'firefox'])];
+    try {
+      // Both crawls started in their browsers (Firefox starts slower): let go.
+      await expect.poll(() => workers.filter((w) => /crawl \d+ started in the extension/.test(w.output())).length, { timeout: 180_000, interval: 200 }).toBe(2);
+      await admin.del(frontier.key('held'));
+      const codes = await Promise.all(workers.map((w) => w.exited));
+      expect(codes, workers.map((w) => w.output()).join('\n----\n')).toEqual([0, 0]);
+    } finally {
+      admin.disconnect();
+      for (const w of workers) killAll(w);
+    }
+    const requested = pageRequests(from);
+    expect(requested.length).toBe(new Set(requested).size); // no page asked twice, by either browser
+    expect(requested.length).toBe(30);
+    const [chromium, firefox] = workers.map(pagesOf);
+    expect(chromium!.length).toBeGreaterThan(0);
+    expect(firefox!.length).toBeGreaterThan(0);
+    expect(new Set([...chromium!, ...firefox!])).toEqual(new Set(requested));
+    const summary = JSON.parse(readFileSync(join(workers[1]!.out, 'summary.json'), 'utf8'));
+    expect(summary.shared.byWorker).toEqual({ chromium: chromium!.length, firefox: firefox!.length });
   });
 
   it('training on a shared crawl: each link source requested once in total, and no crawl request before training is over', { timeout: 150_000 }, async () => {

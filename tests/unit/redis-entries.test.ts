@@ -60,8 +60,8 @@ describe.skipIf(!hasRedis)("the completion script's decisions on a page's links"
 
   it('ranks a URL found again by all its links, as a local commit does', async () => {
     const f = new RedisFrontier(shared.redis, `every link ${++n}`);
-    await f.join('{}', []);
-    const p = params({ everyLink: 'logodds' });
+    await f.join('{}', [], [], { everyLink: 'logodds' });
+    const p = params();
     const found = [1.5, -0.5, 3.25, 0.75];
     for (const [i, lo] of found.entries()) await f.ack('w1', [ack(`http://p${i}.test/`, 0, [candidate('http://b.test/x', lo)])], p);
     // A local crawl: the same links, one page after another, through the commit planner.
@@ -87,8 +87,8 @@ describe.skipIf(!hasRedis)("the completion script's decisions on a page's links"
 
   it("turns links to a judged page into labeled links with its verdict, whichever worker judged it, at most N times", async () => {
     const f = new RedisFrontier(shared.redis, `judged ${++n}`);
-    await f.join('{}', [{ ...candidate('http://a.test/', 9), parentUrl: null, order: 0, attempts: 0, discoveredAt: 0, updatedAt: 0 }]);
-    const p = params({ linksPerJudgedPage: 2 });
+    await f.join('{}', [{ ...candidate('http://a.test/', 9), parentUrl: null, order: 0, attempts: 0, discoveredAt: 0, updatedAt: 0 }], [], { judged: 2 });
+    const p = params();
     const [a] = (await f.take('w1', 1, p)).taken;
     await f.ack('w1', [ack(a!.url, a!.fence, [], { verdict: 0 })], p); // worker one judged a.test off topic
     for (const [i, w] of ['w2', 'w3', 'w2'].entries()) {

@@ -21,7 +21,7 @@ const link = (url: string, priority: number): SharedEntry => ({
   url, host: new URL(url).host, site: new URL(url).hostname, score: 0.5, priority, order: 0, depth: 1, parentUrl: 'http://seed.test/',
   anchor: `anchor ${url}`, context: 'telescope mirrors', attempts: 0, discoveredAt: 0, updatedAt: 0,
 });
-const params = (p: Partial<CrawlParams> = {}): CrawlParams => ({ maxPages: 1000, perHost: 100, delayMs: 0, leaseMs: 10_000, rescoreEveryPages: 2, ...p });
+const params = (p: Partial<CrawlParams> = {}): CrawlParams => ({ maxPages: 1000, perHost: 100, delayMs: 0, leaseMs: 10_000, ...p });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The new priority every re-score below gives a URL: its last path segment, as a number. */
 const ranked = (url: string) => Number(url.split('/').pop());
@@ -33,7 +33,8 @@ describe.skipIf(!hasRedis)('the crawl-wide re-score of a shared frontier', () =>
   /** A crawl with `links` URLs queued (priority 0), its seed fetched: one page of the crawl. */
   const crawlWith = async (links: number, p = params()) => {
     const f = new RedisFrontier(shared.redis, `rescore ${++n}`);
-    await f.join('{}', [{ ...link('http://seed.test/', 1), parentUrl: null }]);
+    // A pass every 2 pages of the crawl.
+    await f.join('{}', [{ ...link('http://seed.test/', 1), parentUrl: null }], [], { everyPages: 2 });
     const [seed] = (await f.take('w1', 1, p)).taken;
     const children = Array.from({ length: links }, (_, i) => link(`http://h${i % 7}.test/p/${i}`, 0));
     await f.ack('w1', [ack(seed!.url, seed!.fence, children)], p);
@@ -110,7 +111,7 @@ describe.skipIf(!hasRedis)('the crawl-wide re-score of a shared frontier', () =>
     const { lead } = await f.rescoreLead('w1', 10_000, '');
     const read = await f.rescoreSlice('0', 1000);
     // Meanwhile another worker's page finds h3.test/p/3 again by a better link.
-    await f.ack('w2', [ack('http://elsewhere.test/2', 0, [link('http://h3.test/p/3', 77)])], params({ rescoreEveryPages: 0 }));
+    await f.ack('w2', [ack('http://elsewhere.test/2', 0, [link('http://h3.test/p/3', 77)])], params());
     const moves = read.entries.map((e) => ({ key: e.key, from: e.priority, to: ranked(e.entry.url) }));
     expect((await f.rescoreWrite('w1', lead!.fence, 10_000, '0', read.next, read.entries.length, moves)).state).toBe('done');
     const moved = await priorities(f);

@@ -32,6 +32,10 @@ export async function openBridge(frontier: RedisFrontier, worker: string, params
     }),
     judgeLessons: async (b) => frontier.judgeLessonsAfter(worker, Math.max(0, Number(b.after) || 0)),
     trainingLinks: async () => ({ pages: await frontier.trainingLinks() }),
+    strategyState: async (b) => {
+      await frontier.saveStrategyState(worker, b.state);
+      return {};
+    },
     rescoreLead: async (b) => frontier.rescoreLead(run, params.leaseMs, String(b.why ?? '')),
     rescoreSlice: async (b) => frontier.rescoreSlice(String(b.cursor), Math.max(1, Math.min(5000, Number(b.count) || 500))),
     rescoreWrite: async (b) => frontier.rescoreWrite(run, String(b.fence), params.leaseMs, String(b.from), String(b.next), Number(b.scanned) || 0, b.moves as RescoreMove[]),

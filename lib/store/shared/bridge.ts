@@ -3,6 +3,7 @@
 // bridge's calls themselves (served by bridge-server.ts, called by lib/platform/shared-bridge.ts).
 import type { RobotsAnswer } from '../../net/shared-robots';
 import type { Candidate } from '../../ports';
+import type { QueueLoad } from '../../strategies/types';
 import type { CrawlStats } from '../../records/rows';
 import type { FrontierEntry, LabeledLink, LabelValue } from '../../records/types';
 
@@ -23,6 +24,8 @@ export interface SharedTake {
   reclaimed: number;
   /** Why a crawl-wide re-score pass waits for a worker to lead it (none leads, or its leader went quiet), or null. */
   rescore: string | null;
+  /** A crawl by queues (design D.3): each queue's URLs queued and in flight, as the take left them. */
+  queues?: QueueLoad[];
 }
 
 /** A labeled link (a verdict's, or the user's) as it crosses to the other workers. */
@@ -46,6 +49,11 @@ export interface SharedAck {
   labels: SharedLabel[];
   /** The page's verdict, when links to it found later teach it (`learning.linksToJudged`). */
   verdict?: LabelValue;
+  /** The page's site (its counts may close it, design B.5), and links its strategy dropped, by reason. */
+  site?: string;
+  dropped?: Record<string, number>;
+  /** What the link it was fetched by showed of its version (design D.5): another later queues it again. */
+  revisit?: string;
 }
 
 /** What a judge learned of a labeled page: its label, and its words with their counts (PageJudge.learnTerms). */
@@ -92,6 +100,8 @@ export interface SharedBridge {
   trained(req: { url: string; labels: SharedLabel[]; addresses: string[] } & LinkSourceTaught): Promise<{ result: 'ok' | 'dup' }>;
   /** The labeled link sources the other workers read, as their judges learned them, after a cursor; and the next cursor. */
   judgeLessons(req: { after: number }): Promise<{ lessons: JudgeLesson[]; next: number }>;
+  /** What this worker's strategy saved, kept per worker in Redis (a crawl by queues learns its iFactor from all of them). */
+  strategyState(req: { state: unknown }): Promise<Record<string, never>>;
   /** Every labeled link source's label and out-links, read by any worker (what the URL authority counts). */
   trainingLinks(req: Record<string, never>): Promise<{ pages: { label: 0 | 1; links: string[] }[] }>;
   /** Leads the crawl-wide re-score's open pass (or opens one for `why`): null when another worker leads it, or none is open. */

@@ -65,11 +65,14 @@ export function decodeEntry(value: string, priority: number, parentUrl: string |
   return e;
 }
 
-/** A link to queue as the completion script receives it: key, priority, entry, its own log-odds (every link counts), site. */
-export type ChildWire = [key: string, priority: string, value: string, logOdds: string, site: string];
+/**
+ * A link to queue as the completion script receives it: key, priority, entry, its own log-odds (every link counts),
+ * site (design B.4), and what it shows of its target's version (design D.5).
+ */
+export type ChildWire = [key: string, priority: string, value: string, logOdds: string, site: string, revisit: string];
 
 export function childWire(c: Candidate): ChildWire {
-  return [urlKey(c.url), String(c.priority), encodeEntry(c), c.logOdds === undefined ? '' : short(c.logOdds), c.site ?? siteOf(c.url)];
+  return [urlKey(c.url), String(c.priority), encodeEntry(c), c.logOdds === undefined ? '' : short(c.logOdds), c.site ?? siteOf(c.url), c.revisit ?? ''];
 }
 
 /** The number the completion script gave a page whose links it queued (an entry's fifth field), or '' for a seed. */

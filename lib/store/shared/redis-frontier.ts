@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import type { RobotsAnswer } from '../../net/shared-robots';
 import type { JudgeLesson, LinkSourceTaught, RescoreMove, RescoreSlice, SharedAck, SharedEntry, SharedLabel, SharedTake } from './bridge';
 import { ACK, JOIN, KEY_NAMES, RELEASE, RENEW, TAKE, type KeyName } from './redis-scripts';
+import type { QueueLoad } from '../../strategies/types';
 import { RLEAD, RLEAVE, RWRITE } from './redis-rescore';
 import { TCLAIM, TRAINED } from './redis-training';
 import { childWire, decodeEntry, decodeLabel, encodeEntry, encodeLabel, inlinksField, parentNumber, urlKey } from './redis-entries';
@@ -18,15 +19,28 @@ export interface CrawlParams {
   perHost: number;
   delayMs: number;
   leaseMs: number;
+}
+
+/** What the crawl's config says the scripts apply, stored by its first worker (lib/app/shared-run.ts, `crawlRules`). */
+export interface CrawlRules {
   /**
    * How a link found again to a queued URL counts (`classifier.everyLink`): 'logodds' ranks the URL by all its links
    * (the crawl's priority is that log-odds), 'max' by its better link's priority, '' (off) raises it when better.
    */
-  everyLink?: 'logodds' | 'max' | '';
+  everyLink: 'logodds' | 'max' | '';
   /** Labeled links a judged page may teach (`learning.linksToJudged`; 0: off). */
-  linksPerJudgedPage?: number;
+  judged: number;
   /** Pages of the crawl between two re-score passes (`learning.rescoreEveryPages`; 0: never). */
-  rescoreEveryPages?: number;
+  everyPages: number;
+  /** Design B.4: URLs queued at most for a site with no relevant page yet (0: no cap), and why a URL is kept out then. */
+  unknownSiteQueue: number;
+  admitReason: string;
+  /** Design B.5: off-topic pages of a site past which it is closed (0: never), and why, `%d` standing for how many. */
+  blacklistAfter: number;
+  closeReason: string;
+  /** Design D.3: the number of FIFO queues a crawl takes by (0: by priority), and iFactor until list pages were read. */
+  queues: number;
+  iFactor: number;
 }
 
 export interface SharedStatus {
@@ -45,6 +59,9 @@ export interface SharedStatus {
   ended: string | null;
   /** Pages committed by each worker. */
   byWorker: Record<string, number>;
+  /** Links kept out of the frontier, by reason (by the strategy's plans, and by the site book); sites closed. */
+  dropped: Record<string, number>;
+  blacklistedSites: number;
   /** The crawl-wide re-score: passes opened so far, the last one's state and reason, what it read and moved, its leader. */
   rescore: {
     passes: number; state: 'open' | 'done'; why: string; scanned: number; changed: number; leader: string | null;
@@ -124,10 +141,14 @@ export class RedisFrontier {
     }
   }
 
-  /** Joins the crawl of this name, creating it with its seeds (and its link sources to read first) when it is new. */
-  async join(configJson: string, seeds: SharedEntry[], linkSources: string[] = []): Promise<{ joined: 'created' | 'joined' | 'ended'; ended?: string }> {
+  /**
+   * Joins the crawl of this name, creating it when it is new with its rules, the sites its config closes, its seeds,
+   * and its link sources to read first.
+   */
+  async join(configJson: string, seeds: SharedEntry[], linkSources: string[] = [], rules: Partial<CrawlRules> = {}, closedSites: string[] = []):
+    Promise<{ joined: 'created' | 'joined' | 'ended'; ended?: string }> {
     const wire = JSON.stringify(seeds.map((s) => [urlKey(s.url), String(s.priority), encodeEntry(s), '', s.site ?? '']));
-    const [what, why] = (await this.run('join', [configJson, wire, JSON.stringify(linkSources)])) as [string, string];
+    const [what, why] = (await this.run('join', [configJson, wire, JSON.stringify(linkSources), JSON.stringify(rules), JSON.stringify(closedSites)])) as [string, string];
     if (what === 'different') {
       throw new FrontierError(`a crawl named "${this.name}" already runs on this Redis with another config: give the same config, or another name`);
     }
@@ -135,26 +156,26 @@ export class RedisFrontier {
   }
 
   async take(worker: string, max: number, p: CrawlParams, scan = 500): Promise<SharedTake> {
-    const [flat, waitMs, queued, leased, reserved, ended, reclaimed, rescore] = (await this.run('take', [worker, max, p.leaseMs, p.maxPages, p.perHost, scan])) as
-      [string[], number, number, number, number, string, number, string];
+    const [flat, waitMs, queued, leased, reserved, ended, reclaimed, rescore, loads] = (await this.run('take', [worker, max, p.leaseMs, p.maxPages, p.perHost, scan])) as
+      [string[], number, number, number, number, string, number, string, string];
     const taken: SharedTake['taken'] = [];
     const now = Date.now();
     for (let i = 0; i < flat.length; i += 5) {
       const entry = decodeEntry(flat[i + 2]!, Number(flat[i + 3]), flat[i + 4] || null, now);
       taken.push({ url: entry.url, fence: Number(flat[i + 1]), entry });
     }
-    return { taken, waitMs, queued, leased, reserved, ended: ended || null, reclaimed, rescore: rescore || null };
+    return { taken, waitMs, queued, leased, reserved, ended: ended || null, reclaimed, rescore: rescore || null, ...(loads ? { queues: JSON.parse(loads) as QueueLoad[] } : {}) };
   }
 
   async ack(worker: string, acks: SharedAck[], p: CrawlParams): Promise<('ok' | 'late' | 'dup')[]> {
     // Priorities cross as strings: a number handed to redis.call in Lua would lose its fraction.
     const wire = acks.map((a) => ({
-      key: urlKey(a.url), url: a.url, fence: a.fence, requeue: a.requeue ?? false, priority: String(a.priority), notBefore: a.notBefore ?? 0,
-      entry: a.entry ? encodeEntry(a.entry, a.priority) : '', stats: a.stats, kept: a.aliases.map(urlKey),
+      key: urlKey(a.url), url: a.url, site: a.site ?? '', fence: a.fence, requeue: a.requeue ?? false, priority: String(a.priority), notBefore: a.notBefore ?? 0,
+      entry: a.entry ? encodeEntry(a.entry, a.priority) : '', stats: a.stats, kept: a.aliases.map(urlKey), dropped: a.dropped ?? {},
       children: a.children.map(childWire), labels: a.labels.map(encodeLabel), verdict: a.verdict === undefined ? '' : String(a.verdict),
+      revisit: a.revisit ?? '',
     }));
-    return (await this.run('ack', [worker, p.delayMs, p.everyLink ?? '', p.linksPerJudgedPage ?? 0, p.rescoreEveryPages ?? 0, JSON.stringify(wire)])) as
-      ('ok' | 'late' | 'dup')[];
+    return (await this.run('ack', [worker, p.delayMs, JSON.stringify(wire)])) as ('ok' | 'late' | 'dup')[];
   }
 
   /**
@@ -223,6 +244,11 @@ export class RedisFrontier {
     });
   }
 
+  /** What a worker's strategy saved (a crawl by queues sums its list pages' counts over every worker, for iFactor). */
+  async saveStrategyState(worker: string, state: unknown): Promise<void> {
+    await this.redis.hset(this.key('sstate'), worker, JSON.stringify(state ?? null));
+  }
+
   async release(worker: string, leases: [string, number][]): Promise<number> {
     return (await this.run('release', [worker, JSON.stringify(leases.map(([url, fence]) => [urlKey(url), fence]))])) as number;
   }
@@ -278,7 +304,7 @@ export class RedisFrontier {
       .hgetall(this.key('stats'))
       .zcard(this.key('q')).zcard(this.key('delayed')).zcard(this.key('leaseAt'))
       .hlen(this.key('e')).get(this.key('ended')).hgetall(this.key('wpages'))
-      .scard(this.key('tpending')).scard(this.key('done')).hgetall(this.key('rescore'))
+      .scard(this.key('tpending')).scard(this.key('done')).hgetall(this.key('rescore')).hlen(this.key('closed'))
       .exec();
     const v = (i: number) => r![i]![1];
     const stats = v(1) as Record<string, string>;
@@ -289,6 +315,8 @@ export class RedisFrontier {
       requests: n('reserved'), queued: (v(2) as number) + (v(3) as number), leased: v(4) as number, seen: (v(5) as number) + (v(9) as number),
       training: v(8) as number, ended: (v(6) as string | null) ?? null,
       byWorker: Object.fromEntries(Object.entries(v(7) as Record<string, string>).map(([w, c]) => [w, Number(c)])),
+      dropped: Object.fromEntries(Object.entries(stats).flatMap(([k, c]) => (k.startsWith('dropped:') ? [[k.slice(8), Number(c)]] : []))),
+      blacklistedSites: v(11) as number,
       rescore: rescore.pass ? {
         passes: Number(rescore.pass), state: rescore.state as 'open' | 'done', why: rescore.why ?? '', scanned: Number(rescore.scanned ?? 0),
         changed: Number(rescore.changed ?? 0), leader: rescore.leader || null, takeovers: Number(rescore.takeovers ?? 0),

@@ -3,7 +3,7 @@
 // (a retrain, a HITS round). One worker at a time leads it, under a lease: it reads a slice of the queue (ZSCAN from
 // the pass's cursor), ranks it with its model, and writes the slice back with the next cursor. A leader that stops
 // renewing (killed) loses the lead; the next worker to lead goes on from the cursor, redoing the slice it had.
-import { PRELUDE } from './redis-scripts';
+import { PRELUDE } from './redis-prelude';
 
 /**
  * Takes the lead of the open pass, or opens one for `why` first when none is open and `why` is given. A pass open for

@@ -1,6 +1,6 @@
 // Training on a shared crawl, as Lua: each link source is claimed by one worker (with a lease its heartbeat renews)
 // and read once for the whole crawl; what it taught is published for every worker (docs/scale-out.md).
-import { PRELUDE } from './redis-scripts';
+import { PRELUDE } from './redis-prelude';
 
 /**
  * Claims a link source for the worker to read: the first of the given ones that is neither read nor claimed by

@@ -7,6 +7,7 @@
 import type { RobotsShare } from '../../net/shared-robots';
 import type { PageCommit, RunStorePort, TrainingShare } from '../../ports';
 import type { EntryState, FrontierEntry } from '../../records/types';
+import type { NextOrder } from '../../strategies/types';
 import { bestPerUrl } from '../../run/commit-plan';
 import type { CrawlStore } from '../crawl-store';
 import type { SharedAck, SharedBridge, SharedEntry } from './bridge';
@@ -71,7 +72,7 @@ export class SharedRunStore implements RunStorePort {
       // The shared queue is re-scored once for the whole crawl, a slice at a time, by one worker at a time.
       rescoreQueued: (crawlId, rank, now, opts) => rescoreShared(bridge, crawlId, rank, opts ?? {}),
       rescoreWanted: () => this.rescoreWaiting,
-      take: (crawlId, reserve, now, max) => this.take(crawlId, reserve, now, max),
+      take: (crawlId, reserve, now, max, _scan, next) => this.take(crawlId, reserve, now, max, next),
       forgetBound: () => undefined,
       // Leases a stopped worker held are retaken in Redis once they expire; nothing here is in flight.
       reclaimInFlight: async () => ({ requeued: 0, failed: 0 }),
@@ -85,13 +86,15 @@ export class SharedRunStore implements RunStorePort {
     return this.ended;
   }
 
-  private async take(crawlId: number, reserve: (entry: FrontierEntry) => number, now: number, wanted: number | (() => number)) {
+  private async take(crawlId: number, reserve: (entry: FrontierEntry) => number, now: number, wanted: number | (() => number), next?: NextOrder) {
     // The free slots as of this call (the loop may pass them as a function read when the take runs).
     const max = typeof wanted === 'function' ? wanted() : wanted;
     if (now - this.labelsReadAt >= LABELS_REFRESH_MS) await this.readLabels(crawlId, now);
     const r = await this.bridge.take({ max });
     this.ended = r.ended;
     this.rescoreWaiting = r.rescore;
+    // Redis chose among the queues (design D.3); the strategy ranks them as they are now for its report.
+    if (r.queues && next && next !== 'priority') next.rank(r.queues);
     if (r.reclaimed) this.log?.(`retook ${r.reclaimed} URL(s) whose lease expired`);
     const entries: FrontierEntry[] = [];
     const giveBack: [string, number][] = [];
@@ -183,7 +186,7 @@ export class SharedRunStore implements RunStorePort {
         ...(requeue ? { requeue, notBefore: notBefore ?? 0, entry: sharedEntry({ ...entry, notBefore }) } : {}),
         children: bestPerUrl(c.children).filter((ch) => ch.skip === undefined),
         aliases: [...c.aliases, ...c.children.filter((ch) => ch.skip !== undefined).map((ch) => ch.url)],
-        labels: c.labels,
+        labels: c.labels, site: c.site, ...(c.dropped ? { dropped: c.dropped } : {}), ...(entry.revisit !== undefined ? { revisit: entry.revisit } : {}),
         ...(c.verdict !== undefined && c.learnLinksToJudged ? { verdict: c.verdict } : {}),
       };
     });
@@ -200,7 +203,11 @@ export class SharedRunStore implements RunStorePort {
   strategyMemory: RunStorePort['strategyMemory'] = (id) => this.local.strategyMemory(id);
   /** Every labeled link source's out-links, whichever worker read it: every worker's URL authority counts them all. */
   labeledOutlinks: RunStorePort['labeledOutlinks'] = async () => (await this.bridge.trainingLinks({})).pages;
-  saveStrategyState: RunStorePort['saveStrategyState'] = (id, state, now) => this.local.saveStrategyState(id, state, now);
+  /** Saved here and in Redis: a crawl by queues learns its iFactor from every worker's list pages (design D.3). */
+  saveStrategyState: RunStorePort['saveStrategyState'] = async (id, state, now) => {
+    await this.local.saveStrategyState(id, state, now);
+    await this.bridge.strategyState({ state });
+  };
   saveRecall: RunStorePort['saveRecall'] = (id, recall, now) => this.local.saveRecall(id, recall, now);
 }
 
@@ -220,7 +227,7 @@ export function detachedBridge(name: string): SharedBridge {
     throw new Error(`"${name}" runs on a shared frontier whose command-line runner is gone: start the runner again to rejoin`);
   };
   return {
-    take: gone, ack: gone, release: gone, queued: gone, labels: gone, robots: gone, trainClaim: gone, trained: gone, trainingLinks: gone, judgeLessons: gone,
+    take: gone, ack: gone, release: gone, queued: gone, labels: gone, robots: gone, trainClaim: gone, trained: gone, trainingLinks: gone, judgeLessons: gone, strategyState: gone,
     rescoreLead: gone, rescoreSlice: gone, rescoreWrite: gone, rescoreLeave: gone,
   };
 }
