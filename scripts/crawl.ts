@@ -29,7 +29,7 @@ import type { Launched } from './lib/browser';
 import { BROWSERS, isBrowserName, openSession, waitInPage, type BrowserName, type ExtensionSession } from './lib/session';
 import type { Bridge } from '../lib/store/shared/bridge-server';
 import { formatStatus, FrontierError, type SharedStatus } from '../lib/store/shared/redis-frontier';
-import { joinShared, serveBridge, sharedStatus, type SharedOptions } from '../lib/app/shared-run';
+import { joinShared, serveBridge, sharedRecords, sharedStatus, type SharedJoin, type SharedOptions } from '../lib/app/shared-run';
 
 export interface RunOptions {
   config: unknown;
@@ -138,9 +138,9 @@ export async function runCrawl(opts: RunOptions): Promise<Summary> {
   if (opts.recrawl && (!opts.profileDir || !parsed.template)) {
     throw new ConfigError(opts.profileDir ? '--recrawl needs a config with a template' : '--recrawl needs --profile: the profile that holds the template\'s records');
   }
-  if (opts.frontier && opts.recrawl) throw new FrontierError('--recrawl cannot run on a shared frontier yet');
-  // Redis first: an unreachable server, a refused password or another config of the same name stop here.
-  const joined = opts.frontier ? await joinShared(parsed, opts.frontier) : undefined;
+  // Redis first: an unreachable server, a refused password or another config of the same name stop here. A recrawl on a
+  // shared frontier is the crawl's next cycle there (or the cycle under way, joined).
+  const joined = opts.frontier ? await joinShared(parsed, { ...opts.frontier, recrawl: opts.recrawl }) : undefined;
   if (joined) log(`joined the shared crawl "${parsed.name}" as ${joined.worker}${joined.ended ? ` (it has ended: ${joined.ended})` : ''}`);
   mkdirSync(opts.out, { recursive: true });
   const pagesFile = join(opts.out, 'pages.jsonl');
@@ -171,10 +171,10 @@ export async function runCrawl(opts: RunOptions): Promise<Summary> {
     }
     const { crawlId } = previous
       ? { crawlId: previous.crawl.id! }
-      : opts.recrawl
-        ? await send<{ crawlId: number }>('recrawl', { name: parsed.name, config: opts.config })
-        : bridge
-          ? await send<{ crawlId: number }>('startShared', { config: opts.config, bridge: { url: bridge.url, token: bridge.token, worker: bridge.worker } })
+      : bridge
+        ? await send<{ crawlId: number }>('startShared', { config: opts.config, bridge: { url: bridge.url, token: bridge.token, worker: bridge.worker } })
+        : opts.recrawl
+          ? await send<{ crawlId: number }>('recrawl', { name: parsed.name, config: opts.config })
           : await send<{ crawlId: number }>('start', opts.config);
     if (!previous) log(`crawl ${crawlId} started in the extension ${session.extensionId} (${browser})`);
     if (session.chromium) await opts.onStarted?.(session.chromium, crawlId);
@@ -204,7 +204,7 @@ export async function runCrawl(opts: RunOptions): Promise<Summary> {
     }
     await drainPages();
     if (opts.exports?.length) await exportInto(session, crawlId, opts.exports, opts.out, log);
-    const written = parsed.template ? await writeRecords(session, parsed.name, crawlId, opts.out) : undefined;
+    const written = parsed.template ? await writeRecords(session, parsed.name, crawlId, opts.out, joined) : undefined;
     if (session.chromium) await opts.onFinished?.(session.chromium, crawlId);
     const recall = status.crawl.recall ? recallSummary(status.crawl.recall, await send<RecallPoint[]>('recallHistory', { crawlId })) : undefined;
     const local = { ...summarize(status, crawlId, written?.counts), ...(recall ? { recall } : {}), ...(written ? { template: written.template } : {}) };
@@ -273,10 +273,14 @@ async function exportInto(session: ExtensionSession, crawlId: number, formats: E
   }
 }
 
-/** records.jsonl (the template's records now) and changes.jsonl (what this run changed), and their counts. */
-async function writeRecords(session: ExtensionSession, name: string, crawlId: number, out: string): Promise<{ template: Summary['template']; counts: RecordCounts }> {
-  const records = await session.send<FieldRecord[]>('records', { name });
-  const changes = await session.send<RecordChange[]>('recordChanges', { crawlId });
+/**
+ * records.jsonl (the template's records now) and changes.jsonl (what this run changed), and their counts: a shared
+ * crawl's, as the whole crawl wrote them in Redis.
+ */
+async function writeRecords(session: ExtensionSession, name: string, crawlId: number, out: string, joined?: SharedJoin): Promise<{ template: Summary['template']; counts: RecordCounts }> {
+  const { records, changes } = joined
+    ? await sharedRecords(joined)
+    : { records: await session.send<FieldRecord[]>('records', { name }), changes: await session.send<RecordChange[]>('recordChanges', { crawlId }) };
   writeFileSync(join(out, 'records.jsonl'), recordsJsonl(records));
   writeFileSync(join(out, 'changes.jsonl'), changesJsonl(changes));
   const run = (await session.send<CrawlStatus | null>('status', { crawlId }))?.crawl.templateRun;

@@ -9,9 +9,11 @@ import { crawlRules, rulesProblem } from './shared-rules';
 import type { SharedEntry } from '../store/shared/bridge';
 import { openBridge, type Bridge } from '../store/shared/bridge-server';
 import { connectRedis, FrontierError, RedisFrontier, type CrawlParams, type SharedStatus } from '../store/shared/redis-frontier';
+import { nextCycle, records } from '../store/shared/redis-cycles';
+import type { FieldRecord, RecordChange } from '../records/rows';
 
 /** Strategies whose queue, site book and state Redis keeps (docs/scale-out.md). */
-export const SHARED_STRATEGIES = ['best-first', 'breadth-first', 'sparse-tunneling', 'multi-queue'];
+export const SHARED_STRATEGIES = ['best-first', 'breadth-first', 'sparse-tunneling', 'multi-queue', 'hits-fusion', 'template'];
 
 export interface SharedOptions {
   /** redis://HOST:PORT[/DB] (a password as redis://:PASSWORD@HOST:PORT). */
@@ -20,6 +22,8 @@ export interface SharedOptions {
   leaseMs?: number;
   /** This worker's name in the crawl (default: host name and process id). */
   worker?: string;
+  /** A template crawl's next cycle, once the one before ended (design E.6); a cycle under way is joined. */
+  recrawl?: boolean;
 }
 
 export interface SharedJoin {
@@ -36,7 +40,6 @@ export function sharedProblem(config: CrawlConfig): string | null {
   if (!SHARED_STRATEGIES.includes(config.strategy.name)) {
     return `strategy "${config.strategy.name}" cannot run on a shared frontier yet (the shared frontier runs ${SHARED_STRATEGIES.join(' and ')})`;
   }
-  if (config.template) return 'a template crawl cannot run on a shared frontier yet';
   return rulesProblem(config);
 }
 
@@ -54,14 +57,26 @@ export function crawlParams(config: CrawlConfig, leaseMs: number): CrawlParams {
   return { maxPages: config.budget.maxPages, perHost: config.politeness.perHost, delayMs: config.politeness.delayMs, leaseMs };
 }
 
+/**
+ * Joins the crawl of the config's name in Redis, creating it with its rules, the sites its config closes, its seeds (a
+ * template's come from each cycle's search, design E.2) and its link sources; `recrawl`: a template crawl that ended
+ * goes on to its next cycle (design E.6).
+ */
+export async function joinCrawl(frontier: RedisFrontier, config: CrawlConfig, recrawl = false): Promise<{ joined: 'created' | 'joined' | 'ended'; ended?: string }> {
+  const seeds = config.template ? [] : seedEntries(config, Date.now());
+  const joined = await frontier.join(JSON.stringify(config), seeds, config.training.linkSources, crawlRules(config), config.siteBlacklist ?? []);
+  if (!recrawl || joined.joined !== 'ended') return joined;
+  await nextCycle(frontier);
+  return { joined: 'joined' };
+}
+
 export async function joinShared(config: CrawlConfig, opts: SharedOptions): Promise<SharedJoin> {
   const problem = sharedProblem(config);
   if (problem) throw new FrontierError(problem);
   const redis = await connectRedis(opts.url);
   try {
     const frontier = new RedisFrontier(redis, config.name);
-    const joined = await frontier.join(JSON.stringify(config), seedEntries(config, Date.now()), config.training.linkSources, crawlRules(config),
-      config.siteBlacklist ?? []);
+    const joined = await joinCrawl(frontier, config, opts.recrawl);
     const params = crawlParams(config, opts.leaseMs ?? 30_000);
     return { frontier, worker: opts.worker ?? `${hostname()}-${process.pid}`, params, ended: joined.ended ?? null, redis };
   } catch (err) {
@@ -84,4 +99,9 @@ export async function sharedStatus(url: string, name: string): Promise<SharedSta
   } finally {
     redis.disconnect();
   }
+}
+
+/** A shared template crawl's records and what its cycle under way changed, as the whole crawl wrote them. */
+export async function sharedRecords(j: SharedJoin): Promise<{ records: FieldRecord[]; changes: RecordChange[] }> {
+  return records(j.frontier);
 }

@@ -3,7 +3,7 @@
 // declared here, above the policy that makes the decisions and below the run, learning and the store, so
 // those depend on this file and not on Dexie; lib/store/ implements them (CrawlStore, TopicStore, RecordStore).
 import type { RobotsShare } from '../net/shared-robots';
-import type { CrawlRecord, CrawlStats, FieldRecord, ModelRecord, RecallPoint, RecordChange, RecordChangeKind, SitemapRead, SketchRow, VariantEvidence } from '../records/rows';
+import type { CrawlRecord, CrawlStats, FieldRecord, ModelRecord, RecallPoint, RecordChange, RecordChangeKind, SitemapRead, SketchRow, TemplateRun, VariantEvidence } from '../records/rows';
 import type { NextOrder, Strategy } from '../strategies/types';
 import type { EntryState, EntryStrategyState, FrontierEntry, LabeledLink, LabelValue, PageBody, PageLabel, PageRecord, Topic } from '../records/types';
 
@@ -220,8 +220,32 @@ export interface RunStorePort extends CrawlStorePort {
   readonly robots?: RobotsShare;
   /** Set by a store shared by several browsers: the crawl's pages are everyone's, and this browser may have fetched none. */
   readonly shared?: true;
+  /** Set by a store shared by several browsers: a template cycle's search is run once for the crawl. */
+  readonly template?: TemplateShare;
+  /**
+   * Set by a store shared by several browsers: the relevant pages other workers committed since the last call, with
+   * their out-links, for a strategy that keeps the crawled graph (design C.2): it learns them as it learns this worker's.
+   */
+  othersGraph?(): { url: string; links: string[] }[];
   /** Set by a store shared by several browsers: each link source is read once per crawl, by the worker that claims it. */
   readonly training?: TrainingShare;
+}
+
+/**
+ * A template cycle's search on a crawl shared by several browsers (design E.2, E.3): done (the run and seeds it made, for
+ * every worker), claimed by this worker (the cycle's number, and the cycle before's run and seeds: its sample follows
+ * them), or another worker's (wait).
+ */
+export type CycleSearch =
+  | { state: 'seeded'; run: TemplateRun; seeds: string[] }
+  | { state: 'claimed'; cycle: number; previous: { run: TemplateRun; seeds: string[] } | null }
+  | { state: 'wait' };
+
+/** Set by a store shared by several browsers for a template crawl: each cycle's search is run once, for the whole crawl. */
+export interface TemplateShare {
+  search(): Promise<CycleSearch>;
+  /** The search this worker ran: its run and seeds, queued for every worker ('dup': another worker's came first). */
+  searched(run: TemplateRun, seeds: Candidate[]): Promise<'ok' | 'dup'>;
 }
 
 /**

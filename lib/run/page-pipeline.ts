@@ -353,8 +353,12 @@ function tellStrategy(ctx: RunContext, url: string, text: string, relevant: bool
   const { strategy } = ctx;
   const { store, clock } = ctx.ports;
   if (!strategy.afterPage) return;
+  // A shared crawl's other workers' relevant pages first: the graph is the crawl's (their text stays in their browsers).
+  const others = strategy.keepsGraph ? store.othersGraph?.() ?? [] : [];
+  const theirs = others.map((g) => strategy.afterPage!({ url: g.url, text: '', relevant: true, links: g.links }));
   const links = children.filter((c) => !c.skip).map((c) => c.url);
-  const asked = strategy.afterPage({ url, text, relevant, links, ...(role ? { role } : {}) });
+  const mine = strategy.afterPage({ url, text, relevant, links, ...(role ? { role } : {}) });
+  const asked = mine === 'rerank' || theirs.includes('rerank') ? 'rerank' : mine;
   if (asked === 'report') {
     const report = strategy.reportsLive ? null : strategy.report?.();
     if (report) void store.updateCrawl(ctx.crawlId, { strategyReport: report }).catch(() => undefined);

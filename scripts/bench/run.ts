@@ -141,7 +141,7 @@ async function main(): Promise<void> {
   const scale = skip.has('scale') ? null : runScale();
   const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? '', memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, chromium: chromiumVersion() };
   // Many browsers, one crawl: 1, 2 and 4 workers on Redis (skipped where redis-server is missing).
-  const scaleOut = skip.has('scale-out') || !existsSync('/usr/bin/redis-server') ? null : await measureScaleOut({ workers: [1, 2, 4], pages: 200, queued: 100_000, log });
+  const scaleOut = skip.has('scale-out') || !existsSync('/usr/bin/redis-server') ? null : await measureScaleOut({ workers: [1, 2, 4], pages: 600, queued: 100_000, log });
   const exported = skip.has('export') ? null : await measureExport({ pages: Number(v['export-pages']), formats: ['wacz', 'warc', 'jsonl', 'csv', 'zip'], log });
   for (const goal of exported ? exportGoals(exported) : []) log(`export at scale: ${goal}`); // the export goals
   const pagesTable = skip.has('pages-table') ? null : runPagesTable();

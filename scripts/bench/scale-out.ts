@@ -1,21 +1,25 @@
 // Many browsers, one crawl (docs/scale-out.md), measured: pages per second with 1, 2 and 4 workers (command-line
-// runners, each its own Chromium) on one crawl in a redis-server started here, against a loopback web of hosts;
-// Redis round trips and commands per page (INFO commandstats); and Redis memory per million queued URLs.
-//   npx tsx scripts/bench/scale-out.ts [--workers 1,2,4] [--pages 120] [--queued 200000]
+// runners, each its own Chromium) on one crawl in a redis-server started here, against a loopback web of 50 hosts
+// whose servers take 200 ms to answer, polite (at most 2 requests a host); where each worker's time goes (its CPU
+// seconds, browser and runner, per page, against the wall); Redis round trips and commands per page (INFO
+// commandstats); what Redis alone allows (workers in Node that fetch nothing); and Redis memory per queued URL.
+//   npx tsx scripts/bench/scale-out.ts [--workers 1,2,4] [--pages 600] [--queued 100000]
 // Prints figures; never fails on time. The workers are held until all have joined, then let go together.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Redis } from 'ioredis';
 import { parseConfig } from '../../lib/app/parse-config';
-import type { SharedEntry } from '../../lib/store/shared/shared-store';
+import type { SharedEntry } from '../../lib/store/shared/bridge';
 import { startWebOfHosts, type WebOfHosts } from '../../tests/fixtures/sites/web-of-hosts';
 import { startRedis } from '../../tests/support/redis-server';
 import { ensureBuilt, ROOT } from '../lib/browser';
+import { treeCpuSeconds } from '../lib/process-cpu';
 import { connectRedis, RedisFrontier } from '../../lib/store/shared/redis-frontier';
 import { seedEntries } from '../../lib/app/shared-run';
+import { crawlShapedMemory, formatMemory, type MemoryFigures } from './shared-memory';
 
 export interface WorkersRun {
   workers: number;
@@ -27,18 +31,24 @@ export interface WorkersRun {
   /** Every command Redis ran, those inside the scripts included, per page. */
   commandsPerPage: number;
   byWorker: Record<string, number>;
+  /** CPU seconds of each worker (its runner and its browser) over the run, and of Redis. */
+  cpuSeconds: number[];
+  redisCpuSeconds: number;
+  /** The machine's load average (1, 5, 15 min) when the run ended. */
+  loadAverage: number[];
 }
 
 export interface ScaleOutFigures {
   runs: WorkersRun[];
   /** Leases taken and completed per second by workers that fetch nothing (Node, no browser): what Redis alone allows. */
   ceiling: { workers: number; pages: number; pagesPerSecond: number }[];
-  memory: { urls: number; bytesPerUrl: number; mbPerMillion: number };
+  memory: MemoryFigures;
   site: { hosts: number; pages: number; latencyMs: number; delayMs: number; perHost: number; concurrency: number };
 }
 
-const SITE = { hosts: 8, pagesPerHost: 30, linksPerPage: 5, latencyMs: 50 };
-const POLITENESS = { delayMs: 100, concurrency: 4, perHost: 1 };
+const SITE = { hosts: 50, pagesPerHost: 40, linksPerPage: 6, latencyMs: 200 };
+/** Each worker keeps 4 requests in flight: alone, 4 / 200 ms = 20 pages a second at most, whatever its CPU. */
+const POLITENESS = { delayMs: 0, concurrency: 4, perHost: 2 };
 
 export async function measureScaleOut(opts: { workers: number[]; pages: number; queued: number; log: (line: string) => void }): Promise<ScaleOutFigures> {
   ensureBuilt(opts.log);
@@ -53,7 +63,7 @@ export async function measureScaleOut(opts: { workers: number[]; pages: number; 
     }
     const ceiling = [];
     for (const w of [1, 4, 16]) ceiling.push(await frontierCeiling(redis, w, 20_000));
-    const memory = await queuedMemory(redis, opts.queued);
+    const memory = await crawlShapedMemory(redis, opts.queued);
     return {
       runs, memory, ceiling,
       site: { hosts: SITE.hosts, pages: SITE.hosts * SITE.pagesPerHost, latencyMs: SITE.latencyMs, ...POLITENESS },
@@ -74,9 +84,13 @@ async function crawlWith(workers: number, pages: number, url: string, redis: Red
   const frontier = new RedisFrontier(redis, name);
   await frontier.join(JSON.stringify(config), seedEntries(config, Date.now()));
   await redis.set(frontier.key('held'), '1');
+  const cpu: number[] = Array.from({ length: workers }, () => 0);
+  const cpuAtStart: number[] = Array.from({ length: workers }, () => 0);
+  const children: number[] = [];
   const exits = Array.from({ length: workers }, (_, i) => new Promise<number>((resolve) => {
     const child = spawn('npx', ['tsx', 'scripts/crawl.ts', '--config', join(dir, 'config.json'), '--out', join(dir, `out${i}`), '--profile', join(dir, `profile${i}`),
       '--host-rules', `MAP *.test 127.0.0.1:${site.port}`, '--frontier', url, '--worker', `w${i}`], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    children[i] = child.pid!;
     let err = '';
     child.stderr.on('data', (b: Buffer) => (err += b.toString()));
     child.on('exit', (code) => {
@@ -84,15 +98,25 @@ async function crawlWith(workers: number, pages: number, url: string, redis: Red
       resolve(code ?? -1);
     });
   }));
+  // Each worker's CPU (runner and browser), sampled while it lives: a process's seconds are gone once it exits.
+  const sampler = setInterval(() => children.forEach((pid, i) => (cpu[i] = Math.max(cpu[i]!, treeCpuSeconds(pid)))), 250);
   for (let waited = 0; (await frontier.status()).workersAlive < workers; waited += 200) {
     if (waited > 180_000) throw new Error(`only ${(await frontier.status()).workersAlive} of ${workers} workers joined`);
     await new Promise((r) => setTimeout(r, 200));
   }
   await redis.config('RESETSTAT');
+  const redisCpu = async () => {
+    const info = await redis.info('cpu');
+    return ['used_cpu_sys', 'used_cpu_user'].reduce((n, k) => n + Number(new RegExp(`^${k}:([\\d.]+)`, 'm').exec(info)?.[1] ?? 0), 0);
+  };
+  const redisFrom = await redisCpu();
+  children.forEach((pid, i) => (cpuAtStart[i] = treeCpuSeconds(pid)));
   const from = site.requests.length;
   const started = Date.now();
   await redis.del(frontier.key('held'));
   await Promise.all(exits);
+  clearInterval(sampler);
+  const redisCpuSeconds = (await redisCpu()) - redisFrom;
   const requests = site.requests.slice(from).filter((r) => !r.url.endsWith('/robots.txt'));
   const last = Math.max(started, ...requests.map((r) => r.at));
   const stats = await commandStats(redis);
@@ -102,7 +126,7 @@ async function crawlWith(workers: number, pages: number, url: string, redis: Red
   return {
     workers, pages: status.fetched, seconds, pagesPerSecond: status.fetched / seconds,
     roundTripsPerPage: roundTrips / status.fetched, commandsPerPage: Object.values(stats).reduce((a, b) => a + b, 0) / status.fetched,
-    byWorker: status.byWorker,
+    byWorker: status.byWorker, cpuSeconds: cpu.map((c, i) => c - cpuAtStart[i]!), redisCpuSeconds, loadAverage: loadavg(),
   };
 }
 
@@ -150,25 +174,6 @@ async function frontierCeiling(redis: Redis, workers: number, pages: number): Pr
   return { workers, pages, pagesPerSecond: pages / ((Date.now() - started) / 1000) };
 }
 
-/** Queues `n` URLs with entries like a crawl's (anchor, context, parent) through the completion script, and weighs them. */
-async function queuedMemory(redis: Redis, n: number): Promise<ScaleOutFigures['memory']> {
-  const frontier = new RedisFrontier(redis, `memory ${Date.now()}`);
-  await frontier.join('{}', []);
-  const before = await usedMemory(redis);
-  const params = { maxPages: 1, perHost: 1, delayMs: 0, leaseMs: 1000 };
-  const batch = 500;
-  for (let i = 0; i < n; i += batch) {
-    const children: SharedEntry[] = Array.from({ length: Math.min(batch, n - i) }, (_, k) => entryLike(i + k));
-    await frontier.ack('memory', [{ url: `http://parent.example/${i}`, fence: 0, priority: 0, stats: {}, children, aliases: [], labels: [] }], params);
-  }
-  const bytes = (await usedMemory(redis)) - before;
-  return { urls: n, bytesPerUrl: bytes / n, mbPerMillion: (bytes / n) * 1e6 / 2 ** 20 };
-}
-
-async function usedMemory(redis: Redis): Promise<number> {
-  return Number(/used_memory:(\d+)/.exec(await redis.info('memory'))![1]);
-}
-
 function entryLike(i: number): SharedEntry {
   const host = `www.site${i % 5000}.example.org`;
   const url = `https://${host}/articles/2026/${i}/how-to-collimate-a-newtonian-telescope`;
@@ -182,26 +187,29 @@ function entryLike(i: number): SharedEntry {
 
 export function formatScaleOut(f: ScaleOutFigures): string {
   const base = f.runs[0];
-  const rows = f.runs.map((r) => `| ${r.workers} | ${r.pages} | ${r.seconds.toFixed(1)} | ${r.pagesPerSecond.toFixed(2)} | ${(r.pagesPerSecond / base!.pagesPerSecond).toFixed(2)} | ` +
-    `${r.roundTripsPerPage.toFixed(1)} | ${r.commandsPerPage.toFixed(0)} | ${Object.values(r.byWorker).join(' / ')} |`);
+  const rows = f.runs.map((r) => {
+    const cpu = r.cpuSeconds.reduce((a, b) => a + b, 0);
+    return `| ${r.workers} | ${r.pages} | ${r.seconds.toFixed(1)} | ${r.pagesPerSecond.toFixed(2)} | ${(r.pagesPerSecond / base!.pagesPerSecond).toFixed(2)} | ` +
+      `${((cpu / r.pages) * 1000).toFixed(0)} | ${(cpu / r.seconds).toFixed(2)} | ${((r.redisCpuSeconds / r.pages) * 1000).toFixed(1)} | ${r.roundTripsPerPage.toFixed(1)} | ` +
+      `${r.commandsPerPage.toFixed(0)} | ${Object.values(r.byWorker).join(' / ')} | ${r.loadAverage.map((x) => x.toFixed(1)).join(' ')} |`;
+  });
   return [
     `Loopback web of ${f.site.hosts} hosts (${f.site.pages} pages, ${f.site.latencyMs} ms per answer); politeness ${f.site.delayMs} ms, ` +
       `${f.site.perHost} per host, concurrency ${f.site.concurrency} per worker.`,
     '',
-    `| workers | pages | seconds | pages/s | vs 1 worker | round trips/page | Redis commands/page | pages by worker |`,
-    '|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| workers | pages | seconds | pages/s | vs 1 worker | worker CPU ms/page | cores busy (workers) | Redis CPU ms/page | round trips/page | Redis commands/page | pages by worker | load average |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
     ...rows,
     '',
     `Without browsers (workers in Node that fetch nothing, ${f.ceiling[0]!.pages.toLocaleString('en')} pages, 5 new links each): ` +
       f.ceiling.map((c) => `${c.workers} worker(s) ${c.pagesPerSecond.toFixed(0)} pages/s`).join(', ') + '.',
     '',
-    `Redis memory for ${f.memory.urls.toLocaleString('en')} queued URLs: ${f.memory.bytesPerUrl.toFixed(0)} bytes per URL, ` +
-      `${f.memory.mbPerMillion.toFixed(0)} MiB per million queued URLs.`,
+    formatMemory(f.memory),
   ].join('\n');
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { workers: { type: 'string', default: '1,2,4' }, pages: { type: 'string', default: '120' }, queued: { type: 'string', default: '200000' } } });
+  const { values } = parseArgs({ options: { workers: { type: 'string', default: '1,2,4' }, pages: { type: 'string', default: '600' }, queued: { type: 'string', default: '100000' } } });
   const figures = await measureScaleOut({
     workers: values.workers!.split(',').filter(Boolean).map(Number), pages: Number(values.pages), queued: Number(values.queued),
     log: (line) => process.stderr.write(`[scale-out] ${line}\n`),

@@ -36,6 +36,16 @@ export function browserPid(marker: string): number | undefined {
   return undefined;
 }
 
+/** CPU seconds used so far by a process and its descendants (those still alive). */
+export function treeCpuSeconds(root: number): number {
+  let seconds = 0;
+  for (const pid of tree(root)) {
+    const stat = read(`/proc/${pid}/stat`);
+    if (stat) seconds += cpuSeconds(stat);
+  }
+  return seconds;
+}
+
 /** A process and its descendants. */
 function tree(root: number): number[] {
   const out: number[] = [];

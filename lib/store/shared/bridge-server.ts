@@ -5,7 +5,9 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RobotsAnswer } from '../../net/shared-robots';
-import type { LinkSourceTaught, RescoreMove, SharedAck, SharedLabel } from './bridge';
+import type { RecordWrite } from '../../ports';
+import type { LinkSourceTaught, RescoreMove, SharedAck, SharedEntry, SharedLabel } from './bridge';
+import { record, recordApply, records, searchClaim, searchDone } from './redis-cycles';
 import type { CrawlParams, RedisFrontier } from './redis-frontier';
 
 export interface Bridge {
@@ -32,6 +34,15 @@ export async function openBridge(frontier: RedisFrontier, worker: string, params
     }),
     judgeLessons: async (b) => frontier.judgeLessonsAfter(worker, Math.max(0, Number(b.after) || 0)),
     trainingLinks: async () => ({ pages: await frontier.trainingLinks() }),
+    graph: async (b) => frontier.graphAfter(run, Math.max(0, Number(b.after) || 0)),
+    searchClaim: async () => searchClaim(frontier, run, params.leaseMs),
+    searchDone: async (b) => ({ result: await searchDone(frontier, run, b.run, b.seeds as SharedEntry[]) }),
+    records: async () => records(frontier),
+    record: async (b) => ({ record: await record(frontier, String(b.url)) }),
+    recordApply: async (b) => {
+      await recordApply(frontier, b.write as RecordWrite);
+      return {};
+    },
     strategyState: async (b) => {
       await frontier.saveStrategyState(worker, b.state);
       return {};

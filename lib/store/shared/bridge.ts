@@ -2,9 +2,9 @@
 // entries as Redis keeps them, a take's leases, a page's completion, labeled links, slices of a re-score, and the
 // bridge's calls themselves (served by bridge-server.ts, called by lib/platform/shared-bridge.ts).
 import type { RobotsAnswer } from '../../net/shared-robots';
-import type { Candidate } from '../../ports';
+import type { Candidate, CycleSearch, RecordWrite } from '../../ports';
+import type { CrawlStats, FieldRecord, RecordChange, TemplateRun } from '../../records/rows';
 import type { QueueLoad } from '../../strategies/types';
-import type { CrawlStats } from '../../records/rows';
 import type { FrontierEntry, LabeledLink, LabelValue } from '../../records/types';
 
 /** A frontier entry as Redis keeps it: the crawl's own id and the entry's state are each worker's. */
@@ -54,6 +54,10 @@ export interface SharedAck {
   dropped?: Record<string, number>;
   /** What the link it was fetched by showed of its version (design D.5): another later queues it again. */
   revisit?: string;
+  /** A relevant page's out-links, for a strategy that keeps the crawled graph (design C.2). */
+  outlinks?: string[];
+  /** A template's final page: its record and the change (design E.5), its crawl the shared cycle (`SharedRecords`). */
+  record?: RecordWrite;
 }
 
 /** What a judge learned of a labeled page: its label, and its words with their counts (PageJudge.learnTerms). */
@@ -100,6 +104,16 @@ export interface SharedBridge {
   trained(req: { url: string; labels: SharedLabel[]; addresses: string[] } & LinkSourceTaught): Promise<{ result: 'ok' | 'dup' }>;
   /** The labeled link sources the other workers read, as their judges learned them, after a cursor; and the next cursor. */
   judgeLessons(req: { after: number }): Promise<{ lessons: JudgeLesson[]; next: number }>;
+  /** The relevant pages other runs committed after a cursor, with their out-links (the crawled graph), and the next cursor. */
+  graph(req: { after: number }): Promise<{ pages: { url: string; links: string[] }[]; next: number }>;
+  /** Claims this cycle's search of a template crawl, or says it was done or is another worker's. */
+  searchClaim(req: Record<string, never>): Promise<CycleSearch>;
+  /** The search done: its run and sampled seeds for every worker, the seeds queued ('dup': another's came first). */
+  searchDone(req: { run: TemplateRun; seeds: Candidate[] }): Promise<{ result: 'ok' | 'dup' }>;
+  /** The template's records, as the whole crawl wrote them (their crawl a cycle: `SharedRecords`). */
+  records(req: Record<string, never>): Promise<{ records: FieldRecord[]; changes: RecordChange[] }>;
+  record(req: { url: string }): Promise<{ record: FieldRecord | null }>;
+  recordApply(req: { write: RecordWrite }): Promise<Record<string, never>>;
   /** What this worker's strategy saved, kept per worker in Redis (a crawl by queues learns its iFactor from all of them). */
   strategyState(req: { state: unknown }): Promise<Record<string, never>>;
   /** Every labeled link source's label and out-links, read by any worker (what the URL authority counts). */

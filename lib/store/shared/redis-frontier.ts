@@ -9,6 +9,7 @@ import { ACK, JOIN, KEY_NAMES, RELEASE, RENEW, TAKE, type KeyName } from './redi
 import type { QueueLoad } from '../../strategies/types';
 import { RLEAD, RLEAVE, RWRITE } from './redis-rescore';
 import { TCLAIM, TRAINED } from './redis-training';
+import { NEXT_CYCLE, SCLAIM, SDONE } from './redis-template';
 import { childWire, decodeEntry, decodeLabel, encodeEntry, encodeLabel, inlinksField, parentNumber, urlKey } from './redis-entries';
 
 /** A Redis problem the user can fix (unreachable, refused password, another crawl of the same name): one line, exit 2. */
@@ -72,8 +73,9 @@ export interface SharedStatus {
 
 const SCRIPTS = {
   join: JOIN, take: TAKE, ack: ACK, release: RELEASE, renew: RENEW, tclaim: TCLAIM, trained: TRAINED, rlead: RLEAD, rwrite: RWRITE, rleave: RLEAVE,
+  sclaim: SCLAIM, sdone: SDONE, nextCycle: NEXT_CYCLE,
 };
-type ScriptName = keyof typeof SCRIPTS;
+export type ScriptName = keyof typeof SCRIPTS;
 
 /** A worker counts as alive while it was heard from (a take, a completion or its heartbeat) this recently. */
 export const ALIVE_MS = 30_000;
@@ -127,7 +129,7 @@ export class RedisFrontier {
     return this.keys[KEY_NAMES.indexOf(k)]!;
   }
 
-  private async run(script: ScriptName, args: (string | number)[]): Promise<unknown> {
+  async run(script: ScriptName, args: (string | number)[]): Promise<unknown> {
     let sha = this.shas.get(script);
     if (!sha) {
       sha = createHash('sha1').update(SCRIPTS[script]).digest('hex');
@@ -173,7 +175,8 @@ export class RedisFrontier {
       key: urlKey(a.url), url: a.url, site: a.site ?? '', fence: a.fence, requeue: a.requeue ?? false, priority: String(a.priority), notBefore: a.notBefore ?? 0,
       entry: a.entry ? encodeEntry(a.entry, a.priority) : '', stats: a.stats, kept: a.aliases.map(urlKey), dropped: a.dropped ?? {},
       children: a.children.map(childWire), labels: a.labels.map(encodeLabel), verdict: a.verdict === undefined ? '' : String(a.verdict),
-      revisit: a.revisit ?? '',
+      revisit: a.revisit ?? '', outlinks: a.outlinks?.join(' ') ?? '',
+      record: a.record ? { url: a.record.url, value: a.record.record ? JSON.stringify(a.record.record) : '', change: JSON.stringify(a.record.change) } : null,
     }));
     return (await this.run('ack', [worker, p.delayMs, JSON.stringify(wire)])) as ('ok' | 'late' | 'dup')[];
   }
@@ -242,6 +245,16 @@ export class RedisFrontier {
       const [label, ...links] = line.split('\t');
       return { label: label === '1' ? 1 : 0, links };
     });
+  }
+
+  /** The relevant pages other runs committed after `cursor`, with their out-links, and the next cursor. */
+  async graphAfter(run: string, cursor: number, limit = 2000): Promise<{ pages: { url: string; links: string[] }[]; next: number }> {
+    const rows = await this.redis.lrange(this.key('graph'), cursor, cursor + limit - 1);
+    const pages = rows.flatMap((r) => {
+      const [by, url, links] = r.split('\t') as [string, string, string];
+      return by === run ? [] : [{ url, links: links ? links.split(' ') : [] }];
+    });
+    return { pages, next: cursor + rows.length };
   }
 
   /** What a worker's strategy saved (a crawl by queues sums its list pages' counts over every worker, for iFactor). */

@@ -40,6 +40,10 @@ export const KEY_NAMES = [
   'sq', // hash: site -> its URLs queued (design B.4)
   'closed', // hash: site -> why no URL of it is queued (the config's list, or design B.5's blacklist)
   'sstate', // hash: worker -> what its strategy saved (JSON): a crawl by queues learns its iFactor from every worker's
+  'graph', // list: "worker#run\turl\tlink link..." of each relevant page, for a strategy that keeps the crawled graph (design C.2)
+  'tsearch', // hash: a template crawl's cycle: its number, the search's claim and lease, the seeds and run it made, the cycle before's run
+  'records', // hash: URL -> a template's record (JSON, design E.5), kept across cycles
+  'rchanges', // hash: URL -> what this cycle changed of its record (JSON, design E.6)
 ] as const;
 
 export type KeyName = (typeof KEY_NAMES)[number];

@@ -182,7 +182,7 @@ elseif R.queues > 0 then
     local Q = qs[p]
     if Q.len > 0 or Q.act > 0 then l[#l + 1] = { priority = p, queued = Q.len, inFlight = Q.act } end
   end
-  loads = cjson.encode(l)
+  loads = #l > 0 and cjson.encode(l) or '[]'
 end
 if taken > 0 then reserved = tonumber(redis.call('HINCRBY', K.stats, 'reserved', taken)) end
 local due = redis.call('ZRANGE', K.delayed, 0, 0, 'WITHSCORES')
@@ -209,7 +209,8 @@ return {out, wait, queued, leased, reserved, ended or '', reclaimed, rescore, lo
  * each new one admitted by its site (design B.4). A link to a page judged before teaches its verdict, at most
  * `judged` times a page (`learning.linksToJudged`). Every `everyPages` pages of the crawl, a re-score pass opens.
  * ARGV: worker, delayMs, acks JSON ([{key, url, site, fence, requeue, priority, notBefore, entry, stats, children, kept,
- * labels, verdict, revisit, dropped}]). Returns one of 'ok' | 'late' | 'dup' per ack.
+ * labels, verdict, revisit, dropped, outlinks, record}]). Returns one of 'ok' | 'late' | 'dup' per ack. A relevant page's out-links
+ * join the crawled graph of a strategy that keeps one (design C.2), for every worker's; a template's final page writes its record.
  */
 export const ACK = PRELUDE + `
 local worker, delayMs = ARGV[1], tonumber(ARGV[2])
@@ -298,6 +299,12 @@ for i, a in ipairs(cjson.decode(ARGV[3])) do
       end
     end
     for _, l in ipairs(a.labels) do redis.call('RPUSH', K.labels, nameOf(worker) .. '\\t' .. l) end
+    if a.outlinks ~= '' then redis.call('RPUSH', K.graph, worker .. '\\t' .. a.url .. '\\t' .. a.outlinks) end
+    -- A template's final page: its record, and what this cycle did to it (design E.5, E.6).
+    if type(a.record) == 'table' then
+      if a.record.value ~= '' then redis.call('HSET', K.records, a.record.url, a.record.value) else redis.call('HDEL', K.records, a.record.url) end
+      redis.call('HSET', K.rchanges, a.record.url, a.record.change)
+    end
   end
 end
 if R.everyPages > 0 then
@@ -347,6 +354,7 @@ for i = 1, #all, 2 do
     n = n + 1
   end
 end
+if redis.call('HGET', K.tsearch, 'holder') == worker then redis.call('HSET', K.tsearch, 'until', now + leaseMs) end
 local claims = redis.call('HGETALL', K.tclaim)
 for i = 1, #claims, 2 do
   if string.match(claims[i + 1], '^([^\\t]*)\\t') == worker then redis.call('HSET', K.tclaim, claims[i], worker .. '\\t' .. (now + leaseMs)) end

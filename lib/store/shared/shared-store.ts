@@ -5,13 +5,14 @@
 // completes its lease there with the page's links, which the shared frontier queues or counts (design A.7) for the
 // whole crawl; its re-scores are the crawl's too (shared-rescore.ts).
 import type { RobotsShare } from '../../net/shared-robots';
-import type { PageCommit, RunStorePort, TrainingShare } from '../../ports';
+import type { PageCommit, RunStorePort, TemplateShare, TrainingShare } from '../../ports';
 import type { EntryState, FrontierEntry } from '../../records/types';
 import type { NextOrder } from '../../strategies/types';
 import { bestPerUrl } from '../../run/commit-plan';
 import type { CrawlStore } from '../crawl-store';
 import type { SharedAck, SharedBridge, SharedEntry } from './bridge';
 import { rescoreShared } from './shared-rescore';
+import { SharedRecords, type CycleOf } from './shared-records';
 
 export type { RescoreMove, RescoreSlice, SharedAck, SharedBridge, SharedEntry, SharedLabel, SharedTake } from './bridge';
 
@@ -36,12 +37,19 @@ export class SharedRunStore implements RunStorePort {
   readonly robots: RobotsShare;
   readonly training: TrainingShare;
   readonly shared = true;
+  readonly template: TemplateShare;
+  /** This worker's crawl of the template cycle under way, once its search was claimed or read (records name the cycle). */
+  private cycle: CycleOf | null = null;
+  private readonly sharedRecords: SharedRecords;
   /** The fence of each URL this worker holds a lease on. */
   private readonly leases = new Map<string, number>();
   private ended: string | null = null;
   /** Why a crawl-wide re-score waits for a leader, as the last take said. */
   private rescoreWaiting: string | null = null;
   private labelsCursor = 0;
+  /** The crawled graph's pages other workers committed, read and not yet handed to the strategy. */
+  private graphCursor = 0;
+  private othersPages: { url: string; links: string[] }[] = [];
   private readonly lessonsCursor: number;
   private labelsReadAt = -Infinity;
   private topicId: number | undefined;
@@ -54,13 +62,22 @@ export class SharedRunStore implements RunStorePort {
     this.labelsCursor = read.labelsCursor ?? 0;
     this.lessonsCursor = read.lessonsCursor ?? 0;
     this.topics = local.topics;
-    this.records = local.records;
+    this.sharedRecords = new SharedRecords(bridge, () => this.cycle);
+    this.records = this.sharedRecords;
     this.pages = local.pages;
     const lf = local.frontier;
     this.robots = {
       get: async (url) => (await bridge.robots({ url })).answer,
       claim: async (url) => (await bridge.robots({ url, claim: true })).claimed,
       put: async (url, answer) => void (await bridge.robots({ url, answer })),
+    };
+    this.template = {
+      search: async () => {
+        const s = await bridge.searchClaim({});
+        if (s.state !== 'wait') this.cycleNumber = s.state === 'seeded' ? s.run.cycle : s.cycle;
+        return s;
+      },
+      searched: async (run, seeds) => (await bridge.searchDone({ run, seeds })).result,
     };
     this.training = {
       claim: (urls) => bridge.trainClaim({ urls }),
@@ -81,6 +98,17 @@ export class SharedRunStore implements RunStorePort {
     };
   }
 
+  othersGraph(): { url: string; links: string[] }[] {
+    const pages = this.othersPages;
+    this.othersPages = [];
+    return pages;
+  }
+
+  /** The template cycle under way, as its search said; this worker's crawl of it is the one committing (`commitPages`). */
+  private set cycleNumber(cycle: number) {
+    this.cycle = { crawlId: this.cycle?.crawlId ?? -1, cycle };
+  }
+
   /** Why the shared crawl ended, once a take has seen it end. */
   get endedBecause(): string | null {
     return this.ended;
@@ -89,7 +117,11 @@ export class SharedRunStore implements RunStorePort {
   private async take(crawlId: number, reserve: (entry: FrontierEntry) => number, now: number, wanted: number | (() => number), next?: NextOrder) {
     // The free slots as of this call (the loop may pass them as a function read when the take runs).
     const max = typeof wanted === 'function' ? wanted() : wanted;
-    if (now - this.labelsReadAt >= LABELS_REFRESH_MS) await this.readLabels(crawlId, now);
+    if (now - this.labelsReadAt >= LABELS_REFRESH_MS) {
+      await this.readLabels(crawlId, now);
+      await this.readGraph();
+    }
+    if (this.cycle) this.cycle = { ...this.cycle, crawlId };
     const r = await this.bridge.take({ max });
     this.ended = r.ended;
     this.rescoreWaiting = r.rescore;
@@ -150,6 +182,16 @@ export class SharedRunStore implements RunStorePort {
     return lessons;
   }
 
+  /** The relevant pages other workers committed since the last read, for a strategy that keeps the crawled graph. */
+  private async readGraph(): Promise<void> {
+    for (;;) {
+      const { pages, next } = await this.bridge.graph({ after: this.graphCursor });
+      if (next === this.graphCursor) return;
+      this.graphCursor = next;
+      this.othersPages.push(...pages);
+    }
+  }
+
   private async countByState(crawlId: number, state: EntryState): Promise<number> {
     if (state !== 'queued') return this.local.frontier.countByState(crawlId, state);
     // Nothing more will be taken once the shared crawl ended, whatever its queue still holds (the budget is spent).
@@ -165,6 +207,7 @@ export class SharedRunStore implements RunStorePort {
    * found again, and makes the labeled links of links to judged pages, for the whole crawl (design A.7).
    */
   async commitPages(commits: PageCommit[], now: number): Promise<number[]> {
+    if (this.cycle && commits[0]) this.cycle = { ...this.cycle, crawlId: commits[0].crawlId };
     const seqs = await this.local.commitPages(commits.map(localPart), now);
     // A link source read: the other workers learn what it taught and do not read it again.
     for (const c of commits) {
@@ -187,6 +230,7 @@ export class SharedRunStore implements RunStorePort {
         children: bestPerUrl(c.children).filter((ch) => ch.skip === undefined),
         aliases: [...c.aliases, ...c.children.filter((ch) => ch.skip !== undefined).map((ch) => ch.url)],
         labels: c.labels, site: c.site, ...(c.dropped ? { dropped: c.dropped } : {}), ...(entry.revisit !== undefined ? { revisit: entry.revisit } : {}),
+        ...(c.outlinks ? { outlinks: c.outlinks } : {}), ...(c.record ? { record: this.sharedRecords.sharedWrite(c.record) } : {}),
         ...(c.verdict !== undefined && c.learnLinksToJudged ? { verdict: c.verdict } : {}),
       };
     });
@@ -227,7 +271,8 @@ export function detachedBridge(name: string): SharedBridge {
     throw new Error(`"${name}" runs on a shared frontier whose command-line runner is gone: start the runner again to rejoin`);
   };
   return {
-    take: gone, ack: gone, release: gone, queued: gone, labels: gone, robots: gone, trainClaim: gone, trained: gone, trainingLinks: gone, judgeLessons: gone, strategyState: gone,
+    take: gone, ack: gone, release: gone, queued: gone, labels: gone, robots: gone, trainClaim: gone, trained: gone, trainingLinks: gone, judgeLessons: gone, strategyState: gone, graph: gone,
+    searchClaim: gone, searchDone: gone, records: gone, record: gone, recordApply: gone,
     rescoreLead: gone, rescoreSlice: gone, rescoreWrite: gone, rescoreLeave: gone,
   };
 }
