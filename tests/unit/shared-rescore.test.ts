@@ -12,7 +12,7 @@ import { CrawlerDB } from '../../lib/store/db';
 import { openBridge } from '../../lib/store/shared/bridge-server';
 import type { SharedAck, SharedEntry } from '../../lib/store/shared/bridge';
 import { urlKey } from '../../lib/store/shared/redis-entries';
-import { RedisFrontier, type CrawlParams } from '../../lib/store/shared/redis-frontier';
+import { formatStatus, RedisFrontier, type CrawlParams } from '../../lib/store/shared/redis-frontier';
 import { SharedRunStore } from '../../lib/store/shared/shared-store';
 import { hasRedis } from '../support/redis-server';
 import { useSharedRedis } from '../support/shared-redis';
@@ -62,6 +62,7 @@ describe.skipIf(!hasRedis)('the crawl-wide re-score of a shared frontier', () =>
     await onePage(f, 'http://elsewhere.test/1');
     const s = await f.status();
     expect(s.rescore).toMatchObject({ passes: 1, state: 'open', why: '2 pages fetched', leader: null });
+    expect(formatStatus(s)).toMatch(/\n {2}re-scores of the queue: 1, the last under way \(2 pages fetched\): 0 of 0 links moved$/);
     expect((await f.take('w2', 0, params())).rescore).toBe('2 pages fetched'); // every worker's take says a pass waits for a leader
     await onePage(f, 'http://elsewhere.test/2');
     await onePage(f, 'http://elsewhere.test/3');

@@ -341,6 +341,8 @@ export class RedisFrontier {
 
 export function formatStatus(s: SharedStatus): string {
   const state = s.ended ? `ended: ${s.ended}` : s.training ? `training: ${s.training} link source(s) to read` : 'running';
+  const r = s.rescore;
   return `${s.name}: ${state}\n  workers alive ${s.workersAlive}, fetched ${s.fetched}, relevant ${s.relevant}, failed ${s.failed}, ` +
-    `queued ${s.queued}, in flight ${s.leased}, requests ${s.requests}, URLs seen ${s.seen}`;
+    `queued ${s.queued}, in flight ${s.leased}, requests ${s.requests}, URLs seen ${s.seen}` +
+    (r ? `\n  re-scores of the queue: ${r.passes}, the last ${r.state === 'open' ? 'under way' : 'done'} (${r.why}): ${r.changed} of ${r.scanned} links moved` : '');
 }
