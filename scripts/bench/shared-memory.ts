@@ -4,7 +4,8 @@
 // is completed with its links (each link's target on a site chosen by the link, so the crawl keeps finding new
 // sites), its verdict, and its labeled link, with every link counted and links to judged pages learned; until the
 // queue holds `queued` URLs. Then MEMORY USAGE of each of the crawl's keys.
-//   npx tsx scripts/bench/shared-memory.ts [--queued 100000]
+//   npx tsx scripts/bench/shared-memory.ts [--queued 100000] [--path /wiki/]
+// `--path` lengthens the URLs (e.g. /en/reference/encyclopedia/articles/ for about 75 characters, the web's usual).
 import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import type { Redis } from 'ioredis';
@@ -52,11 +53,13 @@ const siteOfLink = (from: number, article: string, anchor: string): number => {
   const h = createHash('md5').update(`${from} ${article} ${anchor}`).digest();
   return h[0]! < 128 ? from : h.readUInt16BE(1) % SITES;
 };
-const urlOf = (site: number, article: string) => `https://www.site${site}.example.org/wiki/${article}`;
+let path = '/wiki/';
+const urlOf = (site: number, article: string) => `https://www.site${site}.example.org${path}${article}`;
 /** The link's log-odds, as a classifier would give (a spread around 0, fixed by the link). */
 const logOddsOf = (url: string, anchor: string) => (createHash('md5').update(url + anchor).digest().readUInt16BE(0) / 65535) * 8 - 4;
 
-export async function crawlShapedMemory(redis: Redis, queued: number, log: (line: string) => void = () => {}): Promise<MemoryFigures> {
+export async function crawlShapedMemory(redis: Redis, queued: number, log: (line: string) => void = () => {}, urlPath = '/wiki/'): Promise<MemoryFigures> {
+  path = urlPath;
   const pages = corpusLinks();
   const articles = [...pages.keys()];
   const f = new RedisFrontier(redis, `memory ${Date.now()}`);
@@ -73,7 +76,7 @@ export async function crawlShapedMemory(redis: Redis, queued: number, log: (line
     const t = await f.take('memory', 64, p);
     if (!t.taken.length) throw new Error('the crawl ran out of URLs before the queue was full');
     await f.ack('memory', t.taken.map((x) => {
-      const m = /^https:\/\/www\.site(\d+)\.example\.org\/wiki\/(.+)$/.exec(x.url)!;
+      const m = /^https:\/\/www\.site(\d+)\.example\.org\/.*\/([^/]+)$/.exec(x.url)!;
       const site = Number(m[1]), article = m[2]!;
       const relevant = createHash('md5').update(x.url).digest()[0]! < 90;
       const children: Candidate[] = (pages.get(article)?.links ?? []).map((l) => {
@@ -113,11 +116,11 @@ export function formatMemory(m: MemoryFigures): string {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { queued: { type: 'string', default: '100000' } } });
+  const { values } = parseArgs({ options: { queued: { type: 'string', default: '100000' }, path: { type: 'string', default: '/wiki/' } } });
   const server = await startRedis();
   const redis = await connectRedis(server.url);
   try {
-    console.log(formatMemory(await crawlShapedMemory(redis, Number(values.queued), (line) => process.stderr.write(`[shared-memory] ${line}\n`))));
+    console.log(formatMemory(await crawlShapedMemory(redis, Number(values.queued), (line) => process.stderr.write(`[shared-memory] ${line}\n`), values.path)));
   } finally {
     redis.disconnect();
     await server.stop();
