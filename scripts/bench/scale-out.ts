@@ -41,7 +41,7 @@ export interface WorkersRun {
 export interface ScaleOutFigures {
   runs: WorkersRun[];
   /** Leases taken and completed per second by workers that fetch nothing (Node, no browser): what Redis alone allows. */
-  ceiling: { workers: number; pages: number; pagesPerSecond: number }[];
+  ceiling: { workers: number; pages: number; pagesPerSecond: number; redisCpuMsPerPage: number }[];
   memory: MemoryFigures;
   site: { hosts: number; pages: number; latencyMs: number; delayMs: number; perHost: number; concurrency: number };
 }
@@ -105,18 +105,14 @@ async function crawlWith(workers: number, pages: number, url: string, redis: Red
     await new Promise((r) => setTimeout(r, 200));
   }
   await redis.config('RESETSTAT');
-  const redisCpu = async () => {
-    const info = await redis.info('cpu');
-    return ['used_cpu_sys', 'used_cpu_user'].reduce((n, k) => n + Number(new RegExp(`^${k}:([\\d.]+)`, 'm').exec(info)?.[1] ?? 0), 0);
-  };
-  const redisFrom = await redisCpu();
+  const redisFrom = await redisCpu(redis);
   children.forEach((pid, i) => (cpuAtStart[i] = treeCpuSeconds(pid)));
   const from = site.requests.length;
   const started = Date.now();
   await redis.del(frontier.key('held'));
   await Promise.all(exits);
   clearInterval(sampler);
-  const redisCpuSeconds = (await redisCpu()) - redisFrom;
+  const redisCpuSeconds = (await redisCpu(redis)) - redisFrom;
   const requests = site.requests.slice(from).filter((r) => !r.url.endsWith('/robots.txt'));
   const last = Math.max(started, ...requests.map((r) => r.at));
   const stats = await commandStats(redis);
@@ -128,6 +124,12 @@ async function crawlWith(workers: number, pages: number, url: string, redis: Red
     roundTripsPerPage: roundTrips / status.fetched, commandsPerPage: Object.values(stats).reduce((a, b) => a + b, 0) / status.fetched,
     byWorker: status.byWorker, cpuSeconds: cpu.map((c, i) => c - cpuAtStart[i]!), redisCpuSeconds, loadAverage: loadavg(),
   };
+}
+
+/** Redis's CPU seconds so far (user and system). */
+async function redisCpu(redis: Redis): Promise<number> {
+  const info = await redis.info('cpu');
+  return ['used_cpu_sys', 'used_cpu_user'].reduce((n, k) => n + Number(new RegExp(`^${k}:([\\d.]+)`, 'm').exec(info)?.[1] ?? 0), 0);
 }
 
 /**
@@ -154,6 +156,7 @@ async function frontierCeiling(redis: Redis, workers: number, pages: number): Pr
   await frontier.join('{}', Array.from({ length: 500 }, (_, i) => entryLike(i)));
   const params = { maxPages: pages, perHost: 1, delayMs: 0, leaseMs: 30_000 };
   let next = 500;
+  const cpuFrom = await redisCpu(redis);
   const started = Date.now();
   await Promise.all(Array.from({ length: workers }, async (_, w) => {
     const own = new RedisFrontier(redis.duplicate(), frontier.name);
@@ -173,7 +176,8 @@ async function frontierCeiling(redis: Redis, workers: number, pages: number): Pr
       own.redis.disconnect();
     }
   }));
-  return { workers, pages, pagesPerSecond: pages / ((Date.now() - started) / 1000) };
+  const seconds = (Date.now() - started) / 1000;
+  return { workers, pages, pagesPerSecond: pages / seconds, redisCpuMsPerPage: (((await redisCpu(redis)) - cpuFrom) / pages) * 1000 };
 }
 
 function entryLike(i: number): SharedEntry {
@@ -204,7 +208,7 @@ export function formatScaleOut(f: ScaleOutFigures): string {
     ...rows,
     '',
     `Without browsers (workers in Node that fetch nothing, ${f.ceiling[0]!.pages.toLocaleString('en')} pages, 5 new links each): ` +
-      f.ceiling.map((c) => `${c.workers} worker(s) ${c.pagesPerSecond.toFixed(0)} pages/s`).join(', ') + '.',
+      f.ceiling.map((c) => `${c.workers} worker(s) ${c.pagesPerSecond.toFixed(0)} pages/s (Redis CPU ${c.redisCpuMsPerPage.toFixed(2)} ms a page)`).join(', ') + '.',
     '',
     formatMemory(f.memory),
   ].join('\n');

@@ -23,7 +23,8 @@ interface PageLine { seq: number; url: string; finalUrl: string; status: number;
 export interface HarvestCase {
   topic: string;
   seed: string;
-  alone: { harvest: number; pages: number; seconds: number } | null;
+  /** `harvestAtShared`: one browser's harvest over as many pages as the shared crawl fetched (its budget's requests, less aliases). */
+  alone: { harvest: number; pages: number; seconds: number; harvestAtShared?: number } | null;
   shared: {
     harvest: number; pages: number; seconds: number; fetchedInRedis: number; requests: number; byWorker: Record<string, number>;
     /** Requests made when the worker was killed; re-score passes; slices written by each worker; passes taken over. */
@@ -58,15 +59,18 @@ export async function sharedHarvest(o: {
   const harvestOf = (urls: string[]) => scoreUrls(urls, truth).at(-1)!;
   try {
     let alone: HarvestCase['alone'] = null;
+    let aloneUrls: string[] = [];
     if (!o.skipAlone) {
       const t = Date.now();
       await runCrawl({ config, out: join(dir, 'alone'), hostRules, log: () => {} });
-      const h = harvestOf(crawled(readPages(join(dir, 'alone'))));
+      aloneUrls = crawled(readPages(join(dir, 'alone')));
+      const h = harvestOf(aloneUrls);
       alone = { harvest: h.harvest!, pages: h.fetched, seconds: (Date.now() - t) / 1000 };
       o.log(`${o.topic} from ${o.seed}, one browser: harvest ${h.harvest} over ${h.fetched} pages (${alone.seconds.toFixed(0)} s)`);
     }
     const shared = await crawlShared(config, dir, hostRules, o);
     const h = harvestOf(crawled(shared.outs.flatMap(readPages)));
+    if (alone) alone.harvestAtShared = harvestOf(aloneUrls.slice(0, h.fetched)).harvest!;
     o.log(`${o.topic} from ${o.seed}, ${o.workers} browsers (one killed at ${shared.killedAt} requests): harvest ${h.harvest} over ${h.fetched} pages; ` +
       `${shared.passes} re-score pass(es), led ${JSON.stringify(shared.led)}`);
     return { topic: o.topic, seed: o.seed, alone, shared: { ...shared, harvest: h.harvest!, pages: h.fetched }, loadAverage: loadavg() };
@@ -161,7 +165,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     writeFileSync(join(v.out!, 'results.json'), JSON.stringify(results, null, 2) + '\n');
   }
   for (const r of results) {
-    console.log(`${r.topic} from ${r.seed}: one browser ${r.alone?.harvest ?? '-'}, ${v.workers} browsers ${r.shared.harvest} ` +
+    console.log(`${r.topic} from ${r.seed}: one browser ${r.alone?.harvest ?? '-'} (${r.alone?.pages ?? '-'} pages; ${r.alone?.harvestAtShared ?? '-'} over its first ${r.shared.pages}), ` +
+      `${v.workers} browsers ${r.shared.harvest} ` +
       `(${r.shared.pages} pages; ${r.shared.passes} re-score passes; load average ${r.loadAverage.map((x) => x.toFixed(1)).join(' ')})`);
   }
 }
