@@ -1,7 +1,7 @@
 // `npm run bench`: harvest, cost and scale of Focus against breadth-first and Crawlee, on a topic-labelled corpus
 // served on loopback and crawled through the real extension in Chromium. Prints figures; never fails on time.
 //   npm run bench -- [--corpus DIR] [--budget 2000] [--concurrency 4] [--cases Science:English_language,...]
-//     [--skip crawlee,pipeline,scale,hits,hits-sweep,queues,sites,sweep,export,pages-table,render,scale-out] [--scale-urls 1000000] [--export-pages 100000] [--out DIR] [--json]
+//     [--skip crawlee,pipeline,scale,hits,hits-sweep,queues,sites,sweep,export,pages-table,render,scale-out,shared-harvest] [--scale-urls 1000000] [--export-pages 100000] [--out DIR] [--json]
 //     [--sweep-variants spec-a,default] [--only hits-sweep] [--hits-budget 2000] [--hits-held-only]
 // `--only hits-sweep` runs the HITS fusion sweep alone (scripts/bench/hits-sweep.ts); `--hits-budget 500 --hits-held-only`
 // makes it a few minutes' run (the defaults against best-first on the held-out cases, 500 fetches each).
@@ -25,6 +25,7 @@ import { formatQueueTake, type QueueTakeCost } from './multi-queue';
 import { formatPipeline, measurePipeline } from './pipeline';
 import { runWebOfSites } from './web-of-sites';
 import { formatScaleOut, measureScaleOut } from './scale-out';
+import { formatSharedHarvest, measureSharedHarvest } from './shared-harvest';
 import { runTopicSweep, sweepVariant } from './topic-sweep';
 import { harvestChart, markdownTable, type HarvestSeries } from './report';
 
@@ -142,12 +143,17 @@ async function main(): Promise<void> {
   const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? '', memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, chromium: chromiumVersion() };
   // Many browsers, one crawl: 1, 2 and 4 workers on Redis (skipped where redis-server is missing).
   const scaleOut = skip.has('scale-out') || !existsSync('/usr/bin/redis-server') ? null : await measureScaleOut({ workers: [1, 2, 4], pages: 600, queued: 100_000, log });
+  // The same crawl by one browser and by 3 on Redis, one killed: the harvest of each, on two held-out cases.
+  const sharedHarvest = skip.has('shared-harvest') || !existsSync('/usr/bin/redis-server') ? null : await measureSharedHarvest({
+    cases: ['History:Plant', 'Science:Europe'], budget: 1000, workers: 3, killAt: 0.4, maxSources: 300, concurrency, skipAlone: false,
+    out: join(outDir, 'shared-harvest'), log,
+  });
   const exported = skip.has('export') ? null : await measureExport({ pages: Number(v['export-pages']), formats: ['wacz', 'warc', 'jsonl', 'csv', 'zip'], log });
   for (const goal of exported ? exportGoals(exported) : []) log(`export at scale: ${goal}`); // the export goals
   const pagesTable = skip.has('pages-table') ? null : runPagesTable();
   const all = { date, machine, budget, concurrency, cases, pipeline, scale, hits, queues, exported, pagesTable };
   writeFileSync(join(outDir, 'bench.json'), JSON.stringify(all, null, 2) + '\n');
-  const report = await writeReport(all) + (hits ? `\n## A HITS round against graph size (Node)\n\n${formatHits(hits)}\n` : '') + (queues ? `\n## multi-queue: a take by FIFO queues against frontier size (Node, fake-indexeddb)\n\n${formatQueueTake(queues)}\n` : '') + (sites ? `\n${sites.markdown}\n` : '') + (sweep ? `\n## Every topic (topic sweep)\n\n${sweep.markdown}\n\n![fraction of the oracle per topic](sweep/sweep-fraction-of-oracle.svg)\n` : '') + (hitsFusion ? `\n${hitsFusion}\n` : '') + (exported ? `\n## Export at scale\n\n${formatExport(exported)}\n` : '') + (scaleOut ? `\n## Many browsers, one crawl (Redis)\n\n${formatScaleOut(scaleOut)}\n` : '') + (pagesTable ? `\n## The Pages table at scale\n\n${pagesTable.text}\n` : '');
+  const report = await writeReport(all) + (hits ? `\n## A HITS round against graph size (Node)\n\n${formatHits(hits)}\n` : '') + (queues ? `\n## multi-queue: a take by FIFO queues against frontier size (Node, fake-indexeddb)\n\n${formatQueueTake(queues)}\n` : '') + (sites ? `\n${sites.markdown}\n` : '') + (sweep ? `\n## Every topic (topic sweep)\n\n${sweep.markdown}\n\n![fraction of the oracle per topic](sweep/sweep-fraction-of-oracle.svg)\n` : '') + (hitsFusion ? `\n${hitsFusion}\n` : '') + (exported ? `\n## Export at scale\n\n${formatExport(exported)}\n` : '') + (scaleOut ? `\n## Many browsers, one crawl (Redis)\n\n${formatScaleOut(scaleOut)}\n` : '') + (sharedHarvest ? `\n## Many browsers, one crawl: harvest against one browser\n\n${formatSharedHarvest(sharedHarvest, 3)}\n` : '') + (pagesTable ? `\n## The Pages table at scale\n\n${pagesTable.text}\n` : '');
   writeFileSync(join(outDir, 'report.md'), report + '\n');
   console.log(report);
   if (v.json) console.log(JSON.stringify(all));

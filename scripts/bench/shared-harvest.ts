@@ -144,6 +144,23 @@ function kill(child: ChildProcess, profile: string): void {
   }
 }
 
+/** The cases one after the other (each a one-browser crawl and a shared one), their results written to `out` as they come. */
+export async function measureSharedHarvest(o: Omit<Parameters<typeof sharedHarvest>[0], 'topic' | 'seed'> & { cases: string[] }): Promise<HarvestCase[]> {
+  const results: HarvestCase[] = [];
+  for (const c of o.cases) {
+    const [topic, seed] = c.split(':') as [string, string];
+    results.push(await sharedHarvest({ ...o, topic, seed }));
+    writeFileSync(join(o.out, 'results.json'), JSON.stringify(results, null, 2) + '\n');
+  }
+  return results;
+}
+
+export function formatSharedHarvest(results: HarvestCase[], workers: number): string {
+  return results.map((r) => `${r.topic} from ${r.seed}: one browser ${r.alone?.harvest ?? '-'} (${r.alone?.pages ?? '-'} pages; ` +
+    `${r.alone?.harvestAtShared ?? '-'} over its first ${r.shared.pages}), ${workers} browsers, one killed at ${r.shared.killedAt} requests, ` +
+    `${r.shared.harvest} (${r.shared.pages} pages; ${r.shared.passes} re-score passes; load average ${r.loadAverage.map((x) => x.toFixed(1)).join(' ')})`).join('\n');
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { values: v } = parseArgs({
     options: {
@@ -155,18 +172,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   });
   const log = (line: string) => process.stderr.write(`[shared-harvest] ${line}\n`);
   ensureBuilt(log);
-  const results: HarvestCase[] = [];
-  for (const c of v.cases!.split(',')) {
-    const [topic, seed] = c.split(':') as [string, string];
-    results.push(await sharedHarvest({
-      topic, seed, budget: Number(v.budget), workers: Number(v.workers), killAt: Number(v['kill-at']), maxSources: Number(v['max-sources']),
-      concurrency: Number(v.concurrency), skipAlone: v['skip-alone']!, out: v.out!, log,
-    }));
-    writeFileSync(join(v.out!, 'results.json'), JSON.stringify(results, null, 2) + '\n');
-  }
-  for (const r of results) {
-    console.log(`${r.topic} from ${r.seed}: one browser ${r.alone?.harvest ?? '-'} (${r.alone?.pages ?? '-'} pages; ${r.alone?.harvestAtShared ?? '-'} over its first ${r.shared.pages}), ` +
-      `${v.workers} browsers ${r.shared.harvest} ` +
-      `(${r.shared.pages} pages; ${r.shared.passes} re-score passes; load average ${r.loadAverage.map((x) => x.toFixed(1)).join(' ')})`);
-  }
+  const results = await measureSharedHarvest({
+    cases: v.cases!.split(','), budget: Number(v.budget), workers: Number(v.workers), killAt: Number(v['kill-at']), maxSources: Number(v['max-sources']),
+    concurrency: Number(v.concurrency), skipAlone: v['skip-alone']!, out: v.out!, log,
+  });
+  console.log(formatSharedHarvest(results, Number(v.workers)));
 }
