@@ -5,6 +5,7 @@
 // lapse, the others fetch those URLs, and nothing of the crawl is lost.
 // @module-tag chromium
 // @module-tag redis
+// @module-tag firefox
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,6 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../../scripts/lib/browser';
-import { hasFirefox } from '../../scripts/lib/firefox';
 import { parseConfig } from '../../lib/app/parse-config';
 import { RedisFrontier } from '../../lib/store/shared/redis-frontier';
 import { urlKey } from '../../lib/store/shared/redis-entries';
@@ -109,7 +109,7 @@ describe('a crawl shared by several browsers through Redis', () => {
     expect(status.output()).toMatch(/telescopes: ended: page budget reached \(30 pages\)[\s\S]*fetched 30/);
   });
 
-  it.skipIf(!hasFirefox())('a Chromium worker and a Firefox worker: no page requested twice, the budget held, both commit pages', { timeout: 240_000 }, async () => {
+  it('a Chromium worker and a Firefox worker: no page requested twice, the budget held, both commit pages', { timeout: 240_000 }, async () => {
     ensureBuilt(undefined, 'firefox');
     const config = configFile('mixed', 30);
     const parsed = parseConfig(JSON.parse(readFileSync(config, 'utf8')));

@@ -2,6 +2,7 @@
 // context as the words the classifier reads of it), and what the completion script decides of a page's links is what
 // a local crawl's commit decides: a URL found again ranked by all its links (classifier.everyLink), a link to a judged
 // page learned with its verdict at most `linksPerJudgedPage` times, whichever worker judged it.
+// @module-tag redis
 import { describe, expect, it } from 'vitest';
 import { LinkClassifier } from '../../lib/learning/link-classifier';
 import type { Candidate } from '../../lib/ports';
@@ -12,7 +13,6 @@ import { planUpserts } from '../../lib/run/commit-plan';
 import type { SharedAck, SharedEntry } from '../../lib/store/shared/bridge';
 import { decodeEntry, decodeLabel, encodeEntry, encodeLabel, urlKey } from '../../lib/store/shared/redis-entries';
 import { RedisFrontier, type CrawlParams } from '../../lib/store/shared/redis-frontier';
-import { hasRedis } from '../support/redis-server';
 import { useSharedRedis } from '../support/shared-redis';
 
 const CONTEXT = 'Collimation aligns the mirrors of a reflecting telescope. This guide walks through the primary and secondary mirror.';
@@ -50,7 +50,7 @@ describe('entries and labeled links as Redis keeps them', () => {
   });
 });
 
-describe.skipIf(!hasRedis)("the completion script's decisions on a page's links", () => {
+describe("the completion script's decisions on a page's links", () => {
   const shared = useSharedRedis();
   let n = 0;
   const params = (p: Partial<CrawlParams> = {}): CrawlParams => ({ maxPages: 100, perHost: 9, delayMs: 0, leaseMs: 10_000, ...p });

@@ -2,6 +2,7 @@
 // its page count, one worker leads it at a time in slices, a killed leader's slice is taken over from where the pass
 // was, a URL raised meanwhile keeps its raise; and through two workers' run stores: one leads, the other does not
 // re-score, and takes the pass over when the leader goes quiet.
+// @module-tag redis
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../lib/app/parse-config';
@@ -14,7 +15,6 @@ import type { SharedAck, SharedEntry } from '../../lib/store/shared/bridge';
 import { urlKey } from '../../lib/store/shared/redis-entries';
 import { formatStatus, RedisFrontier, type CrawlParams } from '../../lib/store/shared/redis-frontier';
 import { SharedRunStore } from '../../lib/store/shared/shared-store';
-import { hasRedis } from '../support/redis-server';
 import { useSharedRedis } from '../support/shared-redis';
 
 const link = (url: string, priority: number): SharedEntry => ({
@@ -26,7 +26,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The new priority every re-score below gives a URL: its last path segment, as a number. */
 const ranked = (url: string) => Number(url.split('/').pop());
 
-describe.skipIf(!hasRedis)('the crawl-wide re-score of a shared frontier', () => {
+describe('the crawl-wide re-score of a shared frontier', () => {
   const shared = useSharedRedis();
   let n = 0;
 

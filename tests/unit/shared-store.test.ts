@@ -65,7 +65,7 @@ describe('run stores of two workers on one shared frontier', () => {
   });
 });
 
-describe.skipIf(!hasRedis)('a worker started again under its name', () => {
+describe('a worker started again under its name', () => {
   const shared = useSharedRedis();
 
   it("keeps none of its killed run's leases alive with its heartbeat; its pages count under its name", async () => {

@@ -2,6 +2,7 @@
 // B.4's cap on unknown sites, B.5's blacklist, the config's list) kept for the whole crawl with the rules read from the
 // strategy itself; the multi-queue strategy's FIFO queues taken heaviest first as its own ranking says (design D.3),
 // a busy host passed over (D.4); a fetched thread whose reply count changed queued again (D.5).
+// @module-tag redis
 import { describe, expect, it } from 'vitest';
 import { crawlRules, rulesProblem } from '../../lib/app/shared-rules';
 import { parseConfig } from '../../lib/app/parse-config';
@@ -10,7 +11,6 @@ import type { QueueLoad } from '../../lib/strategies/types';
 import { rankQueues } from '../../lib/strategies/multi-queue/weights';
 import type { SharedAck } from '../../lib/store/shared/bridge';
 import { RedisFrontier, type CrawlParams } from '../../lib/store/shared/redis-frontier';
-import { hasRedis } from '../support/redis-server';
 import { useSharedRedis } from '../support/shared-redis';
 
 const params = (p: Partial<CrawlParams> = {}): CrawlParams => ({ maxPages: 1000, perHost: 1, delayMs: 0, leaseMs: 60_000, ...p });
@@ -36,7 +36,7 @@ describe('the rules a shared frontier keeps, read from the strategy', () => {
   });
 });
 
-describe.skipIf(!hasRedis)('strategies on a shared frontier', () => {
+describe('strategies on a shared frontier', () => {
   const shared = useSharedRedis();
   let n = 0;
 

@@ -4,6 +4,7 @@
 // lapse and are taken over). What the servers saw is the evidence: no page asked twice, the strategy's bounds kept for
 // the whole crawl (sparse tunneling's blacklist, the forum's every page once, a template's records, HITS over every
 // worker's pages).
+// @module-tag redis
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CrawlService } from '../../lib/app/service';
@@ -23,12 +24,11 @@ import { forumConfig, startForumSite, type ForumSite } from '../fixtures/sites/f
 import { startTrapSite, type TrapSite } from '../fixtures/sites/trap-site';
 import { startWebOfHosts, type WebOfHosts } from '../fixtures/sites/web-of-hosts';
 import { loopbackFetch } from '../support/loopback-fetch';
-import { hasRedis } from '../support/redis-server';
 import { useSharedRedis } from '../support/shared-redis';
 
 const LEASE_MS = 1500;
 
-describe.skipIf(!hasRedis)('every strategy on a shared frontier, two workers and one killed', { timeout: 180_000 }, () => {
+describe('every strategy on a shared frontier, two workers and one killed', () => {
   const shared = useSharedRedis();
   let site: { close(): Promise<void> } | undefined;
   afterEach(async () => site?.close());
