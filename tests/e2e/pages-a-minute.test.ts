@@ -53,15 +53,16 @@ it('says no more pages a minute than one host at one request a second allows, an
       const popup = await launched.context.newPage();
       await popup.goto(`chrome-extension://${launched.extensionId}/popup.html?crawl=${crawlId}`);
       const { dash } = await openDashboard(launched.context, launched.extensionId, `crawl=${crawlId}`);
-      const card = popup.getByTestId('popup-crawl');
       const number = (text: string) => Number(text.replace(/[^\d]/g, ''));
+      // Both figures of a view read in one step, as the user sees them at one instant (two reads could straddle a page).
+      const both = (page: typeof popup, fetched: string, ppm: string) => page.evaluate(([f, p]) => {
+        const text = (sel: string) => (document.querySelector(sel) as HTMLElement | null)?.innerText ?? '';
+        return [text(f!), text(p!)];
+      }, [fetched, ppm]).catch(() => ['0', '']);
       for (;;) {
-        const reading = {
-          popupFetched: number(await card.getByTestId('fetched').innerText().catch(() => '0')),
-          popup: await card.getByTestId('ppm').innerText().catch(() => ''),
-          tileFetched: number(await dash.getByTestId('detail-fetched').innerText().catch(() => '0')),
-          tile: await dash.getByTestId('detail-ppm').innerText().catch(() => ''),
-        };
+        const [popupFetched, popupPpm] = await both(popup, '[data-testid=popup-crawl] [data-testid=fetched]', '[data-testid=popup-crawl] [data-testid=ppm]');
+        const [tileFetched, tilePpm] = await both(dash, '[data-testid=detail-fetched]', '[data-testid=detail-ppm]');
+        const reading = { popupFetched: number(popupFetched!), popup: popupPpm!, tileFetched: number(tileFetched!), tile: tilePpm! };
         readings.push(reading);
         if (reading.popupFetched >= PAGES && reading.tileFetched >= PAGES) break;
         if (readings.length > 2000) throw new Error('the crawl never reached its budget');
