@@ -50,7 +50,10 @@ const V12 = { ...V11, seedLists: '[crawlId+batch]' };
 /** v13: configs in a table of their own; labels without their crawlId index. */
 const V13 = { ...V12, crawlConfigs: 'crawlId', labels: '++id, [topicId+id], [topicId+url]' };
 
-const SHIPPED = { 3: V3, 5: V5, 8: V8, 9: V9, 10: V10, 11: V11, 12: V12, 13: V13 };
+/** v14: the pages' content sketches. */
+const V14 = { ...V13, sketches: '[crawlId+seq]' };
+
+const SHIPPED = { 3: V3, 5: V5, 8: V8, 9: V9, 10: V10, 11: V11, 12: V12, 13: V13, 14: V14 };
 
 /** A database named like Focus's, at schema `version` exactly as it shipped. */
 export function openShipped(version: keyof typeof SHIPPED, indexedDB: IDBFactory): Dexie {

@@ -20,7 +20,7 @@ describe('schema v13 -> v14 (content sketches)', () => {
 
     const store = new CrawlStore(new CrawlerDB('focus', { indexedDB, IDBKeyRange }));
     await store.db.open();
-    expect(store.db.verno).toBe(14);
+    expect(store.db.verno).toBeGreaterThanOrEqual(14);
     expect((await store.getCrawl(1))!.stats).toEqual(stats);
     expect(await store.pages.getPage(1, 1)).toMatchObject({ title: 'A' });
     expect(await store.sketches(1)).toEqual([]);
