@@ -80,6 +80,8 @@ const LANGUAGES = new Set(('en de fr es pt it nl pl tr ru uk cs sk sv no nb da f
 const PARAMETER = /^([\p{L}][\p{L}\p{N}_-]*):(.+)$/u;
 /** A server script's file name: `edit.php`, `index.cgi`, `view.jsp`. */
 const SCRIPT = /\.(php\d?|aspx?|jspa?|cgi|pl|do|action|cfm|asp|py|rb|nsf)$/i;
+/** A document named by a word that is also a verb (`archive.xml`, `watch.html`, `move.pdf`): a file to read. */
+const DOCUMENT = /\.(xml|html?|txt|json|rss|atom|pdf|csv)(\.gz)?$/i;
 /** A value that only counts or dates: `?start=20`, `?start=2024-05-01`, `?refresh=30s`. */
 const QUANTITY = /^[\d\s.:,+-]*[a-z]{0,2}$/i;
 
@@ -149,8 +151,9 @@ function pathAction(segments: Decoded[], findings: UrlFindings): string | null {
     const hit = actionIn(c, { camelWeak: true, weakAlone: last }) ?? (i > 0 && parts[i - 1] ? pairAcross(parts[i - 1]!, c) : null);
     if (hit) return hit;
     if (!last || c.title) continue;
-    // A script named by such a verb (`edit.php`, `archive.php`) is a page: its query says what it does.
-    const named = SCRIPT.test(segments[i].text) ? null : nameAction(c.words);
+    // A script named by such a verb (`edit.php`, `archive.php`) is a page: its query says what it does; a document
+    // so named (`/sitemaps/archive.xml`) is a file.
+    const named = SCRIPT.test(segments[i].text) || DOCUMENT.test(segments[i].text) ? null : nameAction(c.words);
     if (named && !namesNoObject(segments[i - 1])) return named;
     const coded = identifierAction(c);
     if (coded) return coded;

@@ -80,6 +80,8 @@ const reads: [string, string, string, LinkMarkup | undefined][] = [
   ['a video page', 'https://video.test/watch?v=dQw4w9WgXcQ', 'Solar roof install', undefined],
   ['a verb that names a page, after a collection', `${A}/blog/archive`, 'Archive', undefined],
   ['the same in documentation', `${A}/docs/build`, 'Build', undefined],
+  ['a sitemap file so named', `${A}/sitemaps/archive.xml`, '', undefined],
+  ['a page file so named', `${A}/help/move.html`, 'Moving house', undefined],
   ['the same after a language', `${A}/de/start`, 'Start', undefined],
   ['the same alone', `${A}/start`, 'Start', undefined],
   ['a page of a pager', `${A}/viewtopic.php?t=57&start=20`, '2', undefined],
