@@ -355,7 +355,7 @@ function tellStrategy(ctx: RunContext, url: string, text: string, relevant: bool
   if (!strategy.afterPage) return;
   // A shared crawl's other workers' relevant pages first: the graph is the crawl's (their text stays in their browsers).
   const others = strategy.keepsGraph ? store.othersGraph?.() ?? [] : [];
-  const theirs = others.map((g) => strategy.afterPage!({ url: g.url, text: '', relevant: true, links: g.links }));
+  const theirs = others.map((g) => strategy.afterPage!({ url: g.url, text: '', relevant: true, links: g.links, byOther: true }));
   const links = children.filter((c) => !c.skip).map((c) => c.url);
   const mine = strategy.afterPage({ url, text, relevant, links, ...(role ? { role } : {}) });
   const asked = mine === 'rerank' || theirs.includes('rerank') ? 'rerank' : mine;

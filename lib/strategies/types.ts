@@ -81,6 +81,8 @@ export interface FetchedPage {
   links: string[];
   /** What the strategy said the page is (pageRole), when it tells pages apart. */
   role?: PageRole;
+  /** Fetched by another worker of a shared crawl: only its URL and out-links are known here. */
+  byOther?: true;
 }
 
 /**

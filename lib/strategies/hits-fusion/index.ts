@@ -58,22 +58,26 @@ function fusion(p: StrategyParams, keywords: string[]): Strategy {
   const topic = new TopicModel(keywords);
   const graph = new LinkGraph();
   let relevantPages = 0;
+  /** Of those, the pages other workers of a shared crawl fetched. */
+  let othersPages = 0;
   let sincePages = 0;
   let ranOnce = false;
-  /** The last round that ended: when, over how many relevant pages, and its cost. */
-  let lastRound: (HitsRound & { at: number; pages: number }) | null = null;
+  /** The last round that ended: when, over how many relevant pages (how many of them other workers'), and its cost. */
+  let lastRound: (HitsRound & { at: number; pages: number; byOthers?: number }) | null = null;
   let roundPages = 0;
+  let roundOthers = 0;
   /** Rounds run by this worker and their summed time: what HITS cost the crawl. */
   const spent = { rounds: 0, ms: 0 };
   const startRound = () => {
     graph.startRound();
     roundPages = relevantPages;
+    roundOthers = othersPages;
   };
   /** One slice of the round under way; when the round ends, its scores count and the queue is re-ranked. */
   const slice = (): 'rerank' | undefined => {
     const round = graph.advance(SLICE_WORK);
     if (!round) return;
-    lastRound = { ...round, at: Date.now(), pages: roundPages };
+    lastRound = { ...round, at: Date.now(), pages: roundPages, ...(roundOthers ? { byOthers: roundOthers } : {}) };
     ranOnce = true;
     spent.rounds++;
     spent.ms += round.ms;
@@ -106,6 +110,7 @@ function fusion(p: StrategyParams, keywords: string[]): Strategy {
       // Design C.4: only relevant pages' links feed the graph.
       if (page.relevant) {
         relevantPages++;
+        if (page.byOther) othersPages++;
         graph.addPage(page.url, page.links);
       }
       // A round runs in slices, one after each page, so no page waits for a whole round on a large graph.
