@@ -149,10 +149,8 @@ export function scanPage(root: DomRoot, baseUrl: string, opts: LinkContextOption
   const h = walker.heading;
   const firstHeading = h && h.end > h.start && h.start >= 0 ? nonEmpty(text.slice(h.start, h.end)) : null;
   const canonical = walker.canonicalHref === null ? null : resolveHref(walker.canonicalHref, base);
-  return {
-    text, links, title: walker.title, firstHeading, robots: walker.robots, passwordField: walker.passwordField,
-    main: walker.main?.blocks() ?? null, mainHeading: walker.main?.heading ?? null, canonical,
-  };
+  return { text, links, title: walker.title, firstHeading, robots: walker.robots, passwordField: walker.passwordField,
+    main: walker.main?.blocks() ?? null, mainHeading: walker.main?.heading ?? null, canonical };
 }
 
 /** Depth-first without recursion: broken pages can nest thousands of unclosed tags. */
