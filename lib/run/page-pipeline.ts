@@ -94,9 +94,11 @@ async function giveBack(ctx: RunContext, entry: FrontierEntry, slotHeld = true):
 
 /**
  * A URL its host's learned variants make a page held (docs/duplicates.md): recorded as skipped, with the page it is,
- * without a request (the budget does not count it, and its host's slot is freed at once).
+ * without a request (the budget does not count it, and its host's slot is freed at once). Never a seed.
  */
 async function skipAsVariant(ctx: RunContext, entry: FrontierEntry): Promise<boolean> {
+  // A seed is requested whatever was learned: the user named it (a list of URLs one parameter apart is theirs to give).
+  if (entry.depth === 0) return false;
   const same = ctx.duplicates.sameAs(entry.url, entry.anchor);
   if (!same) return false;
   ctx.politeness.end(entry.host, ctx.ports.clock.now());
