@@ -13,8 +13,8 @@ export default defineConfig({
         // Two files at a time: the machine CI runs on has two cores, and vitest would otherwise use one of them.
         // A unit test's time is never what it checks (politeness, retries and backoffs run on a VirtualClock; what
         // runs on the real clock has a margin of ten times or more), so its timeout only catches a hang: five minutes,
-        // thirty times the CPU time of the slowest test alone (seed-lists.test.ts's crawl of 5,000 seeds has under ten), so
-        // that a machine busy with other work fails none. expect.poll waits up to a minute for the same reason.
+        // over fifteen times the CPU time of the slowest test alone (seed-lists.test.ts's crawl of 5,000 seeds, 17 s on a
+        // loaded machine), so that a machine busy with other work fails none. expect.poll waits up to a minute for the same reason.
         // One Node process per worker for all its files, not one per file (isolate: false): starting a process and
         // importing a file's modules anew took 40% of the suite's CPU time (docs/development.md). A file's state is
         // its own: each test opens its own database (fake-indexeddb) and servers on free ports.
