@@ -1,5 +1,5 @@
-// The take by FIFO queues (design D.3-D.4, the multi-queue strategy's `next`) in Chromium's IndexedDB at scale (issue
-// 36): N URLs enqueued over five priorities and the 200 Zipf-sized hosts of frontier-scale.ts, then series of takes
+// The take by FIFO queues (design D.3-D.4, the multi-queue strategy's `next`) in Chromium's IndexedDB at scale:
+// N URLs enqueued over five priorities and the 200 Zipf-sized hosts of frontier-scale.ts, then series of takes
 // with every host ready, with the ten largest hosts (about half the URLs) busy, under politeness, and of 4 at once.
 // The store runs in a page (frontier-take-fifo-page.ts, bundled with esbuild) of headless Chromium.
 //   npx tsx scripts/bench/frontier-take-fifo.ts [--urls 100000] [--samples 300] [--json] [--before DIR] [--crawl 300]
