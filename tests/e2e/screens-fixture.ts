@@ -1,5 +1,6 @@
-// The rows the screenshots show: the sample's three topic crawls (ui-fixtures.ts), a finished template crawl with its
-// records and sites, and a running multi-queue crawl of a forum with its queues. Written straight into the
+// The rows the screenshots show: the sample's three topic crawls (ui-fixtures.ts), the running one with its recall
+// estimates and duplicates, a finished template crawl with its records and sites, and a running multi-queue crawl of a
+// forum with its queues. Written straight into the
 // extension's database, in Chromium or Firefox alike (the writer runs in the page).
 import type { CrawlRecord, FieldRecord, SiteStats } from '../../lib/records/rows';
 import type { PageRecord } from '../../lib/records/types';
@@ -85,6 +86,17 @@ function forumCrawl(now: number): { crawl: CrawlRecord; pages: PageRecord[]; sit
   return { crawl, pages, sites };
 }
 
+/** What a running best-first crawl estimates of its recall, every hundred pages (docs/recall.md). */
+const RECALL = [
+  { fetched: 100, estimate: 0.41, low: 0.22, high: 0.63 },
+  { fetched: 200, estimate: 0.66, low: 0.51, high: 0.78 },
+];
+
+/** The crawl with its newest recall estimate and the duplicates it met (docs/duplicates.md). */
+const withRecall = (c: CrawlRecord): CrawlRecord => ({
+  ...c, recall: RECALL.at(-1)!, stats: { ...c.stats, duplicates: 6, variantSkips: 41, canonicalSkips: 3 },
+});
+
 /** Every table's rows for the screenshots. */
 export function screensFixture(now = Date.now()): Tables {
   const sample = sampleFixture(now);
@@ -93,7 +105,8 @@ export function screensFixture(now = Date.now()): Tables {
   const topic = (id: number, name: string, keywords: string[]) => ({ id, name, keywords, revision: 0, createdAt: now - 86_400_000, updatedAt: now });
   return {
     topics: [...(sample.topics ?? []), topic(10, 'Telescope shops', []), topic(11, 'Astronomy forum', ['telescope', 'mirror', 'eyepieces'])],
-    crawls: [...sample.crawls, template.crawl, forum.crawl],
+    crawls: [...sample.crawls.map((c) => (c.name === 'Solar power' ? withRecall(c) : c)), template.crawl, forum.crawl],
+    recallHistory: sample.crawls.filter((c) => c.name === 'Solar power').flatMap((c) => RECALL.map((r) => ({ crawlId: c.id, ...r }))),
     pages: [...sample.pages, ...template.pages, ...forum.pages],
     frontier: sample.frontier,
     records: template.records,

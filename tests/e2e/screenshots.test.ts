@@ -53,6 +53,8 @@ async function photograph(s: Shooter, dir: string): Promise<void> {
       }, null);
       await new Promise((r) => setTimeout(r, 800)); // the chart and the tables' first reads
       await s.shot(join(dir, `detail-${kind}-${width}.png`));
+      // Below the harvest rate, a topic crawl's estimate of how much of its topic it holds.
+      if (await shown('recall-chart')) await s.shot(join(dir, `recall-${kind}-${width}.png`), 'recall-chart');
     }
     // The New crawl form with several refusals at once, the first field in error focused.
     await s.open('dashboard.html?crawl=1', width, 'new-crawl-toggle');
