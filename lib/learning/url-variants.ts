@@ -5,6 +5,7 @@
 // from a page it holds only in what it learned is not requested. Pure rules and evidence, kept per host; the run
 // keeps the pages seen (variant-learner.ts).
 import type { HostVariants, VariantEvidence } from '../records/rows';
+import { queryPair } from '../records/url';
 
 /**
  * One way a URL of a host can differ from another: `?name` (a query parameter, whatever its value), `?name=value` (the
@@ -35,16 +36,9 @@ const INDEX_FILE = /^(?:index|default)\.(?:html?|php|aspx?|jsp)$/i;
 /** The query's pairs, as written (the canonical URL's order), with each name decoded. */
 function pairsOf(search: string): { pair: string; name: string; value: string }[] {
   if (search.length <= 1) return [];
-  return search.slice(1).split('&').filter(Boolean).map((pair) => {
-    const eq = pair.indexOf('=');
-    const key = eq < 0 ? pair : pair.slice(0, eq);
-    let name = key;
-    try {
-      name = decodeURIComponent(key);
-    } catch {
-      // a stray % in the name: read as written
-    }
-    return { pair, name, value: eq < 0 ? '' : pair.slice(eq + 1) };
+  return search.slice(1).split('&').filter(Boolean).map((raw) => {
+    const { pair, decoded, value } = queryPair(raw);
+    return { pair, name: decoded, value };
   });
 }
 

@@ -48,17 +48,23 @@ function normalizeEscapes(s: string): string {
   });
 }
 
-/** A query parameter's name as written (for sorting) and decoded, lowercased (for matching the lists). */
-function paramOf(pair: string): { pair: string; key: string; name: string } {
+/** One `name=value` pair of a query: its name as written and decoded (as written where a stray `%` starts no escape). */
+export function queryPair(pair: string): { pair: string; key: string; decoded: string; value: string } {
   const eq = pair.indexOf('=');
   const key = eq < 0 ? pair : pair.slice(0, eq);
-  let name = key;
+  let decoded = key;
   try {
-    name = decodeURIComponent(key);
+    decoded = decodeURIComponent(key);
   } catch {
-    // a stray `%` that starts no escape: match the name as written
+    // a stray `%` that starts no escape: the name as written
   }
-  return { pair, key, name: name.toLowerCase() };
+  return { pair, key, decoded, value: eq < 0 ? '' : pair.slice(eq + 1) };
+}
+
+/** A query parameter's name as written (for sorting) and decoded, lowercased (for matching the lists). */
+function paramOf(pair: string): { pair: string; key: string; name: string } {
+  const { key, decoded } = queryPair(pair);
+  return { pair, key, name: decoded.toLowerCase() };
 }
 
 const isTracking = (name: string): boolean => name.startsWith('utm_') || TRACKING_PARAMS.has(name);

@@ -2,7 +2,9 @@
 // shop's server counts it: its page requests, those answered with content served before, the on-topic pages found and
 // the pages only its sitemap lists, at a few budgets, with the seeds' sitemaps read and not. docs/benchmarks.md
 // ("Duplicates") holds the table.
-//   npx tsx scripts/bench/duplicates.ts [--budgets 150,222,unlimited]
+//   npx tsx scripts/bench/duplicates.ts [--budgets 150,222,unlimited] [--concurrency N]
+// At the product's politeness without its delay (2 at once, 1 a host: one at a time on the one-host shop), or N at
+// once, N a host.
 // With `--sitemap-cases Science:Atom,...`: instead, the default of seeds.sitemaps on Wikispeedia crawled in Node as one
 // site (scripts/bench/node-crawl.ts), sitemaps off, on with no sitemap served, and on with one listing every article.
 import { parseArgs } from 'node:util';
@@ -24,13 +26,13 @@ const UNLIMITED = 100_000;
 const pct = (n: number, of: number) => `${((100 * n) / of).toFixed(1)}%`;
 const KEYWORDS = ['telescope', 'astronomy', 'eyepiece', 'observing', 'galaxy', 'stars'];
 
-async function crawlShop(shop: CatalogShop, maxPages: number, sitemaps: boolean) {
+async function crawlShop(shop: CatalogShop, maxPages: number, sitemaps: boolean, concurrency?: number) {
   shop.seen.length = 0;
   const store = new CrawlStore(new CrawlerDB(`dup-${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
   const service = new CrawlService({ store, fetch: loopbackFetch(shop.port), clock: realClock });
   const { crawlId } = await service.handlers.start({
     name: 'shop', seeds: { urls: ['http://shop.test/'], sitemaps }, topic: { keywords: KEYWORDS }, budget: { maxPages },
-    politeness: { delayMs: 0, concurrency: 4, perHost: 4 },
+    politeness: { delayMs: 0, ...(concurrency ? { concurrency, perHost: concurrency } : {}) },
   });
   await service.settled(crawlId);
   const crawl = (await store.getCrawl(crawlId))!;
@@ -57,7 +59,8 @@ async function sitemapDefault(cases: string[]): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { budgets: { type: 'string', default: `150,${2 * uniquePages().length},unlimited` }, 'sitemap-cases': { type: 'string' } } });
+  const { values } = parseArgs({ options: { budgets: { type: 'string', default: `150,${2 * uniquePages().length},unlimited` }, 'sitemap-cases': { type: 'string' }, concurrency: { type: 'string' } } });
+  const concurrency = values.concurrency ? Number(values.concurrency) : undefined;
   if (values['sitemap-cases']) return sitemapDefault(values['sitemap-cases'].split(','));
   const budgets = values.budgets.split(',').map((b) => (b === 'unlimited' ? UNLIMITED : Number(b)));
   const shop = await startCatalogShop();
@@ -66,7 +69,7 @@ async function main(): Promise<void> {
   try {
     for (const budget of budgets) {
       for (const sitemaps of [true, false]) {
-        const { crawl, spend } = await crawlShop(shop, budget, sitemaps);
+        const { crawl, spend } = await crawlShop(shop, budget, sitemaps, concurrency);
         const s = crawl.stats;
         rows.push([
           budget === UNLIMITED ? 'unlimited' : budget, sitemaps ? 'on' : 'off', spend.requests + spend.other,
