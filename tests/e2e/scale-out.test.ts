@@ -166,23 +166,26 @@ describe('a crawl shared by several browsers through Redis', () => {
     const config = configFile('eyepieces', 1000);
     const from = site.requests.length;
     const lease = ['--lease-seconds', '3'];
-    const workers = [startWorker('one', config, lease), startWorker('two', config, lease), startWorker('doomed', config, lease)];
+    // The doomed worker first, killed while it holds leases (the runner and its browser, as a power loss would); the
+    // others start then, so they cannot finish the web before it takes any.
+    const doomed = startWorker('doomed', config, lease);
+    const workers = [doomed];
     const watcher = new Redis(redis.url);
     const frontier = new RedisFrontier(watcher, 'eyepieces');
+    const doomedLeases = async () =>
+      Object.entries(await watcher.hgetall(frontier.key('lease'))).filter(([, v]) => v.startsWith('doomed#')).map(([u]) => u);
     let held: string[] = [];
     try {
-      // Kill it while it holds leases: the runner, and its browser (as a power loss would).
-      await expect.poll(async () => {
-        const leases = await watcher.hgetall(frontier.key('lease'));
-        held = Object.entries(leases).filter(([, v]) => v.startsWith('doomed#')).map(([u]) => u);
-        return held.length;
-      }, { timeout: 90_000, interval: 50 }).toBeGreaterThan(0);
-      killAll(workers[2]!);
+      await expect.poll(async () => (await doomedLeases()).length, { timeout: 90_000, interval: 50 }).toBeGreaterThan(0);
+      killAll(doomed);
+      held = await doomedLeases();
+      expect(held.length).toBeGreaterThan(0);
+      workers.unshift(startWorker('one', config, lease), startWorker('two', config, lease));
       const codes = await Promise.all(workers.slice(0, 2).map((w) => w.exited));
       expect(codes, workers.map((w) => w.output()).join('\n----\n')).toEqual([0, 0]);
     } finally {
       watcher.disconnect();
-      killAll(workers[2]!);
+      killAll(doomed);
     }
     // The leases are keyed by the URLs' keys in Redis.
     const others = new Set([...pagesOf(workers[0]!), ...pagesOf(workers[1]!)].map(urlKey));
