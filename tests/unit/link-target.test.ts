@@ -7,6 +7,7 @@ import { parseConfig } from '../../lib/app/parse-config';
 import { makeSafetyGuard } from '../../lib/policy/safety';
 import { scopeReason } from '../../lib/policy/scope';
 import { hostOf, linkTarget, normalizeUrl, requestUrl, siteOf } from '../../lib/records/url';
+import { mulberry32 } from '../../lib/records/random';
 
 const BASE = 'http://Wiki.Example.org:80/dir/sub/page.html?x=1#top';
 
@@ -40,20 +41,10 @@ const HOSTS = ['example.org', 'WWW.Example.org', 'a.example.co.uk', 'bücher.exa
 const FRAGMENTS = ['', '#', '#x', '#a?b'];
 const ANCHORS = ['', 'Log out', 'Next page', 'How to remove rust from tools', 'Delete', '  Abmelden  ', 'Sign out of everything you own here', 'Mars'];
 
-/** A seeded generator, so a failure names the same URLs every run. */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function corpus(): string[] {
   const pick = <T>(r: () => number, xs: readonly T[]) => xs[Math.floor(r() * xs.length)]!;
-  const r = random(36);
+  const r = mulberry32(36);
   const generated = Array.from({ length: 1000 }, () => `${pick(r, ['http', 'https', 'HTTP'])}://${pick(r, HOSTS)}${pick(r, PATHS)}${pick(r, QUERIES)}${pick(r, FRAGMENTS)}`);
   const resolved = RELATIVE.map((rel) => {
     try {
@@ -88,7 +79,7 @@ describe('a link read once decides as the separate readings did', () => {
     const urls = corpus();
     const scope = scopeReason(config);
     const guard = makeSafetyGuard(config.safety); // one guard for the whole corpus: its findings are remembered
-    const r = random(7);
+    const r = mulberry32(7);
     // Twice over in a shuffled order, with anchors and rel drawn at random: remembered findings meet other anchors.
     const order = [...urls, ...urls].map((u) => ({ u, k: r() })).sort((a, b) => a.k - b.k).map(({ u }) => u);
     let compared = 0;
